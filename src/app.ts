@@ -1,0 +1,66 @@
+// buildApp(deps): the composition root. Wires repositories → services → routes and the
+// cross-cutting plugins. Never listens; src/main.ts does.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { DatabaseHandle } from './db/database.js';
+import { registerAuth } from './http/plugins/auth.js';
+import { registerErrorHandling } from './http/plugins/error-handler.js';
+import { discoveryDocuments, registerOpenApi } from './http/plugins/openapi.js';
+import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
+import { registerValidationOrder } from './http/route.js';
+import { discoveryRoutes } from './http/routes/discovery.js';
+import { healthRoutes } from './http/routes/health.js';
+import { identityRoutes } from './http/routes/identity.js';
+import { productRoutes } from './http/routes/products.js';
+import { validatorCompiler } from './http/validation.js';
+import type { Clock } from './lib/clock.js';
+import { createServices } from './services.js';
+
+export interface AppDeps {
+  database: DatabaseHandle;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  requestTimeoutMs?: number;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { database } = deps;
+
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    logController: requestLogController(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: deps.requestTimeoutMs ?? 0,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Only JSON bodies are accepted; anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+
+  registerRequestId(app);
+  registerErrorHandling(app);
+  registerValidationOrder(app);
+  await registerOpenApi(app);
+
+  const services = createServices(database, {
+    clock: deps.clock,
+    onBackgroundError: (error) => app.log.warn({ err: error }, 'background write failed'),
+  });
+
+  registerAuth(app, services.identity);
+  healthRoutes(app, database.db, () => ({}));
+  discoveryRoutes(app, discoveryDocuments(app));
+  identityRoutes(app, services.identity);
+  productRoutes(app, services.products);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,38 @@
+// createDatabase(url): a Kysely instance on SQLite or PostgreSQL, with its dialect seam and
+// migrations. Drivers are loaded only for the dialect in use.
+import { Kysely, Migrator, type MigrationProvider } from 'kysely';
+import { dialectFor, type Dialect } from './dialect.js';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  readonly db: Db;
+  readonly dialect: Dialect;
+  /**
+   * Applies pending migrations and returns their names. `afterwards` runs under the same
+   * lock, so start-up work (the first-start bootstrap) never races another process.
+   */
+  migrate(afterwards?: () => Promise<void>): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export function createDatabase(url: string): DatabaseHandle {
+  const { dialect, kysely } = dialectFor(url);
+  const db = new Kysely<Database>({ dialect: kysely });
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect.columnTypes) };
+
+  return {
+    db,
+    dialect,
+    migrate: (afterwards) =>
+      dialect.withMigrationLock(db, async (locked) => {
+        const { error, results } = await new Migrator({ db: locked, provider }).migrateToLatest();
+        if (error) throw error;
+        await afterwards?.();
+        return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+      }),
+    close: () => db.destroy(),
+  };
+}

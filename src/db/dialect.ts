@@ -1,0 +1,100 @@
+// The one place where SQLite and PostgreSQL differ. Everything else sees the same row shapes:
+// ids as lowercase UUID strings, timestamps as ISO strings with milliseconds and `Z`,
+// booleans as 0/1 integers, JSON as text, counts as numbers, vectors as Buffers.
+import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type RawBuilder } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** Column types used by migrations; one representation per kind of value. */
+export interface ColumnTypes {
+  uuid: RawBuilder<unknown>;
+  timestamp: RawBuilder<unknown>;
+  bytes: RawBuilder<unknown>;
+}
+
+export interface Dialect {
+  readonly name: DialectName;
+  readonly columnTypes: ColumnTypes;
+  /** Runs fn while no other process can migrate the same database. */
+  withMigrationLock<T>(db: Kysely<any>, fn: (db: Kysely<any>) => Promise<T>): Promise<T>;
+  /** Serializes transactions that take the same key until they end (dedup per product). */
+  lockKeyInTransaction(trx: Kysely<any>, key: string): Promise<void>;
+  isUniqueViolation(error: unknown): boolean;
+}
+
+const require = createRequire(import.meta.url);
+
+// A stable 32-bit key for PostgreSQL advisory locks.
+function lockKey(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 0;
+}
+
+const errorCode = (error: unknown): unknown =>
+  typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+
+function sqliteDialect(path: string): { dialect: Dialect; kysely: KyselyDialect } {
+  const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new Database(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  return {
+    kysely: new SqliteDialect({ database }),
+    dialect: {
+      name: 'sqlite',
+      columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob` },
+      // One process owns a SQLite file's writes; better-sqlite3 serializes them on its connection.
+      withMigrationLock: (db, fn) => fn(db),
+      // Kysely runs SQLite transactions one at a time on its single connection, so a
+      // transaction already excludes every other one.
+      lockKeyInTransaction: async () => {},
+      isUniqueViolation: (error) =>
+        errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE' || errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+    },
+  };
+}
+
+function postgresDialect(url: string): { dialect: Dialect; kysely: KyselyDialect } {
+  const pg = require('pg') as typeof import('pg');
+  const types = new pg.TypeOverrides();
+  const INT8 = 20;
+  const TIMESTAMPTZ = 1184;
+  types.setTypeParser(INT8, (value: string) => Number(value));
+  types.setTypeParser(TIMESTAMPTZ, (value: string) => new Date(value).toISOString());
+  const pool = new pg.Pool({ connectionString: url, types, max: Number(process.env.LOOPDESK_PG_POOL_SIZE) || 10 });
+  // An idle client losing its server connection must not crash the process.
+  pool.on('error', () => {});
+  return {
+    kysely: new PostgresDialect({ pool }),
+    dialect: {
+      name: 'postgres',
+      columnTypes: { uuid: sql`uuid`, timestamp: sql`timestamptz(3)`, bytes: sql`bytea` },
+      withMigrationLock: (db, fn) =>
+        db.connection().execute(async (connection) => {
+          const key = lockKey('loopdesk:migrations');
+          await sql`select pg_advisory_lock(${key})`.execute(connection);
+          try {
+            return await fn(connection);
+          } finally {
+            await sql`select pg_advisory_unlock(${key})`.execute(connection);
+          }
+        }),
+      lockKeyInTransaction: async (trx, key) => {
+        await sql`select pg_advisory_xact_lock(${lockKey(key)})`.execute(trx);
+      },
+      isUniqueViolation: (error) => errorCode(error) === '23505',
+    },
+  };
+}
+
+export function dialectFor(url: string): { dialect: Dialect; kysely: KyselyDialect } {
+  if (url.startsWith('sqlite:')) return sqliteDialect(url.slice('sqlite:'.length));
+  return postgresDialect(url);
+}

@@ -1,0 +1,79 @@
+import type { Executor, Page, PageOf } from './executor.js';
+import type { ProductTable } from '../schema.js';
+
+const PRODUCT_COLUMNS = [
+  'id', 'workspace_id', 'name', 'slug', 'issue_prefix', 'widget_key', 'product_key', 'widget_config', 'domain',
+  'created_at', 'updated_at',
+] as const;
+
+export type ProductRow = ProductTable;
+export type ProductChanges = Partial<Pick<ProductTable, 'name' | 'slug' | 'issue_prefix' | 'widget_config' | 'domain' | 'updated_at'>>;
+
+export function productRepository(db: Executor) {
+  return {
+    async insert(row: ProductRow, tx: Executor = db): Promise<void> {
+      await tx.insertInto('products').values(row).execute();
+    },
+
+    async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ProductRow | undefined> {
+      return tx
+        .selectFrom('products')
+        .select(PRODUCT_COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async list(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<ProductRow>> {
+      const [rows, count] = await Promise.all([
+        tx
+          .selectFrom('products')
+          .select(PRODUCT_COLUMNS)
+          .where('workspace_id', '=', workspaceId)
+          .orderBy('created_at', 'asc')
+          .orderBy('id', 'asc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
+        tx
+          .selectFrom('products')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('workspace_id', '=', workspaceId)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    /** Slugs in the workspace equal to `base` or of the form `base-<suffix>`. */
+    async slugsLike(workspaceId: string, base: string, tx: Executor = db): Promise<string[]> {
+      const rows = await tx
+        .selectFrom('products')
+        .select('slug')
+        .where('workspace_id', '=', workspaceId)
+        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+        .execute();
+      return rows.map((r) => r.slug);
+    },
+
+    async isTaken(workspaceId: string, column: 'slug' | 'issue_prefix', value: string, tx: Executor = db): Promise<boolean> {
+      const row = await tx
+        .selectFrom('products')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where(column, '=', value)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async prefixes(workspaceId: string, tx: Executor = db): Promise<string[]> {
+      const rows = await tx.selectFrom('products').select('issue_prefix').where('workspace_id', '=', workspaceId).execute();
+      return rows.map((r) => r.issue_prefix);
+    },
+
+    async update(workspaceId: string, id: string, changes: ProductChanges, tx: Executor = db): Promise<void> {
+      await tx.updateTable('products').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+  };
+}
+
+export type ProductRepository = ReturnType<typeof productRepository>;

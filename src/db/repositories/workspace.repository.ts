@@ -1,0 +1,22 @@
+import type { Executor } from './executor.js';
+import type { WorkspaceTable } from '../schema.js';
+
+export function workspaceRepository(db: Executor) {
+  return {
+    async insert(row: WorkspaceTable, tx: Executor = db): Promise<void> {
+      await tx.insertInto('workspaces').values(row).execute();
+    },
+
+    async exists(id: string, tx: Executor = db): Promise<boolean> {
+      const row = await tx.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async count(tx: Executor = db): Promise<number> {
+      const row = await tx.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+export type WorkspaceRepository = ReturnType<typeof workspaceRepository>;

@@ -1,0 +1,166 @@
+// Row types as repositories see them (after the dialect seam): strings for ids and timestamps,
+// 0/1 for booleans, text for JSON.
+
+export interface WorkspaceTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface UserTable {
+  id: string;
+  email: string;
+  name: string | null;
+  created_at: string;
+}
+
+export interface MemberTable {
+  id: string;
+  workspace_id: string;
+  user_id: string | null;
+  role: string;
+  display_name: string | null;
+  avatar_url: string | null;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  workspace_id: string;
+  member_id: string | null;
+  label: string | null;
+  key_hash: string;
+  read_only: number;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface ProductTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  slug: string;
+  issue_prefix: string;
+  widget_key: string;
+  product_key: string;
+  widget_config: string | null;
+  domain: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IssueCounterTable {
+  workspace_id: string;
+  prefix: string;
+  last_number: number;
+}
+
+export interface IssueTable {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  shortcode: string;
+  title: string;
+  description: string | null;
+  status: string;
+  priority: string;
+  assignee_id: string | null;
+  resolution_comment: string | null;
+  is_ai_generated: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContactTable {
+  id: string;
+  workspace_id: string;
+  name: string | null;
+  email: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConversationTable {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  contact_id: string | null;
+  type: string;
+  source: string;
+  status: string;
+  priority: string;
+  title: string;
+  ai_summary: string | null;
+  rating: number | null;
+  upvotes: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessageTable {
+  id: string;
+  workspace_id: string;
+  conversation_id: string;
+  sender_type: string;
+  sender_id: string;
+  sender_name: string | null;
+  body: string;
+  created_at: string;
+}
+
+export interface IssueConversationTable {
+  issue_id: string;
+  conversation_id: string;
+  workspace_id: string;
+  created_at: string;
+}
+
+export interface ReleaseTable {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  title: string;
+  description: string | null;
+  version: string | null;
+  released_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReleaseIssueTable {
+  release_id: string;
+  issue_id: string;
+  workspace_id: string;
+  created_at: string;
+}
+
+export interface IssueApiSourceTable {
+  id: string;
+  workspace_id: string;
+  issue_id: string;
+  api_key_id: string;
+  title: string;
+  description: string | null;
+  matched_existing: number;
+  score: number | null;
+  detector: string;
+  created_at: string;
+}
+
+export interface Database {
+  workspaces: WorkspaceTable;
+  users: UserTable;
+  members: MemberTable;
+  api_keys: ApiKeyTable;
+  products: ProductTable;
+  issue_counters: IssueCounterTable;
+  issues: IssueTable;
+  contacts: ContactTable;
+  conversations: ConversationTable;
+  messages: MessageTable;
+  issue_conversations: IssueConversationTable;
+  releases: ReleaseTable;
+  release_issues: ReleaseIssueTable;
+  issue_api_sources: IssueApiSourceTable;
+}

@@ -1,0 +1,112 @@
+// Workspace, member and key administration: the admin CLI and the first-start bootstrap.
+import type { Db } from '../db/database.js';
+import type { ApiKeyRepository, ApiKeyRecord } from '../db/repositories/api-key.repository.js';
+import type { MemberRepository } from '../db/repositories/member.repository.js';
+import type { WorkspaceRepository } from '../db/repositories/workspace.repository.js';
+import { AppError } from '../errors.js';
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import { randomToken, sha256Hex } from '../lib/tokens.js';
+import type { Member, MemberRole } from './actor.js';
+import { toMember } from './identity.service.js';
+
+export interface AdminServiceDeps {
+  db: Db;
+  workspaces: WorkspaceRepository;
+  members: MemberRepository;
+  apiKeys: ApiKeyRepository;
+  clock: Clock;
+}
+
+export interface IssuedKey {
+  id: string;
+  key: string;
+  workspace_id: string;
+  member_id: string | null;
+  read_only: boolean;
+  created_at: string;
+}
+
+export const toKeyListing = (row: ApiKeyRecord) => ({
+  id: row.id,
+  label: row.label,
+  workspace_id: row.workspace_id,
+  member_id: row.member_id,
+  read_only: row.read_only === 1,
+  created_at: row.created_at,
+  revoked_at: row.revoked_at,
+  last_used_at: row.last_used_at,
+});
+
+export function createAdminService({ db, workspaces, members, apiKeys, clock }: AdminServiceDeps) {
+  async function requireWorkspace(workspaceId: string): Promise<void> {
+    if (!(await workspaces.exists(workspaceId))) throw new AppError('not_found', `workspace ${workspaceId} not found`);
+  }
+
+  const service = {
+    async createWorkspace(name: string) {
+      const row = { id: newId(), name, created_at: clock.now() };
+      await workspaces.insert(row);
+      return row;
+    },
+
+    /** With an email, the user account is created or reused and linked; without, a chat-integration member. */
+    async createMember(input: { workspaceId: string; name: string; role: MemberRole; email?: string }): Promise<Member> {
+      await requireWorkspace(input.workspaceId);
+      return db.transaction().execute(async (tx) => {
+        let userId: string | null = null;
+        if (input.email !== undefined) {
+          const email = input.email.trim().toLowerCase();
+          const existing = await members.findUserByEmail(email, tx);
+          userId = existing?.id ?? newId();
+          if (!existing) await members.insertUser({ id: userId, email, name: input.name, created_at: clock.now() }, tx);
+        }
+        const row = {
+          id: newId(), workspace_id: input.workspaceId, user_id: userId, role: input.role,
+          display_name: input.name, avatar_url: null, created_at: clock.now(),
+        };
+        await members.insert(row, tx);
+        return toMember(row);
+      });
+    },
+
+    async createKey(input: { workspaceId: string; memberId?: string; readOnly?: boolean; label?: string }): Promise<IssuedKey> {
+      await requireWorkspace(input.workspaceId);
+      if (input.memberId !== undefined && !(await members.findById(input.workspaceId, input.memberId))) {
+        throw new AppError('not_found', `member ${input.memberId} not found in workspace ${input.workspaceId}`);
+      }
+      const key = randomToken('ldk_', 40);
+      const row = {
+        id: newId(), workspace_id: input.workspaceId, member_id: input.memberId ?? null, label: input.label ?? null,
+        key_hash: sha256Hex(key), read_only: input.readOnly ? 1 : 0, created_at: clock.now(), revoked_at: null, last_used_at: null,
+      };
+      await apiKeys.insert(row);
+      return { id: row.id, key, workspace_id: row.workspace_id, member_id: row.member_id, read_only: row.read_only === 1, created_at: row.created_at };
+    },
+
+    async listKeys(workspaceId: string) {
+      await requireWorkspace(workspaceId);
+      return (await apiKeys.listByWorkspace(workspaceId)).map(toKeyListing);
+    },
+
+    async revokeKey(keyId: string) {
+      const revoked = await apiKeys.revoke(keyId, clock.now());
+      if (!revoked) throw new AppError('not_found', `key ${keyId} not found`);
+      return revoked;
+    },
+
+    /**
+     * On an empty database: workspace "Default", an owner member and one key. Returns the key
+     * (shown once), or null when the database already has a workspace.
+     */
+    async bootstrapIfEmpty(): Promise<IssuedKey | null> {
+      if ((await workspaces.count()) > 0) return null;
+      const workspace = await service.createWorkspace('Default');
+      const owner = await service.createMember({ workspaceId: workspace.id, name: 'Owner', role: 'owner' });
+      return service.createKey({ workspaceId: workspace.id, memberId: owner.id, label: 'bootstrap' });
+    },
+  };
+  return service;
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;

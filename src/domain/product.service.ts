@@ -1,0 +1,153 @@
+// Products: slug and issue-prefix rules, generated keys, workspace scoping.
+import type { Db } from '../db/database.js';
+import type { Dialect } from '../db/dialect.js';
+import type { Page, PageOf } from '../db/repositories/executor.js';
+import type { ProductChanges, ProductRepository, ProductRow } from '../db/repositories/product.repository.js';
+import { invalidField, notFound } from '../errors.js';
+import type { Clock } from '../lib/clock.js';
+import { newId, parseUuid } from '../lib/ids.js';
+import { randomToken } from '../lib/tokens.js';
+import type { Actor } from './actor.js';
+import { freePrefix, freeSlug, prefixFromName, slugFromName } from './product-naming.js';
+
+export interface Product {
+  id: string;
+  workspace_id: string;
+  name: string;
+  slug: string;
+  issue_prefix: string;
+  widget_key: string;
+  product_key: string;
+  widget_config: Record<string, unknown> | null;
+  domain: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProductInput {
+  name: string;
+  slug?: string;
+  issue_prefix?: string;
+  widget_config?: Record<string, unknown> | null;
+  domain?: string | null;
+}
+
+export const WIDGET_CONFIG_MAX_BYTES = 16 * 1024;
+
+export const toProduct = (row: ProductRow): Product => ({
+  id: row.id,
+  workspace_id: row.workspace_id,
+  name: row.name,
+  slug: row.slug,
+  issue_prefix: row.issue_prefix,
+  widget_key: row.widget_key,
+  product_key: row.product_key,
+  widget_config: row.widget_config === null ? null : JSON.parse(row.widget_config),
+  domain: row.domain,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+function serializeWidgetConfig(config: Record<string, unknown> | null): string | null {
+  if (config === null) return null;
+  const text = JSON.stringify(config);
+  if (Buffer.byteLength(text) > WIDGET_CONFIG_MAX_BYTES) {
+    throw invalidField('widget_config', `must be at most ${WIDGET_CONFIG_MAX_BYTES} bytes serialized`);
+  }
+  return text;
+}
+
+export interface ProductServiceDeps {
+  db: Db;
+  dialect: Pick<Dialect, 'isUniqueViolation'>;
+  products: ProductRepository;
+  clock: Clock;
+}
+
+export function createProductService({ db, dialect, products, clock }: ProductServiceDeps) {
+  async function find(actor: Actor, id: string): Promise<ProductRow> {
+    const productId = parseUuid(id);
+    const row = productId ? await products.findById(actor.workspaceId, productId) : undefined;
+    if (!row) throw notFound('product');
+    return row;
+  }
+
+  const taken = (field: 'slug' | 'issue_prefix') => invalidField(field, 'is already taken in this workspace');
+
+  return {
+    async get(actor: Actor, id: string): Promise<Product> {
+      return toProduct(await find(actor, id));
+    },
+
+    async list(actor: Actor, page: Page): Promise<PageOf<Product>> {
+      const { rows, total } = await products.list(actor.workspaceId, page);
+      return { rows: rows.map(toProduct), total };
+    },
+
+    async create(actor: Actor, input: ProductInput): Promise<Product> {
+      const widgetConfig = serializeWidgetConfig(input.widget_config ?? null);
+      const insertOnce = () =>
+        db.transaction().execute(async (tx) => {
+          const slugBase = input.slug ?? slugFromName(input.name);
+          const slug = freeSlug(slugBase, new Set(await products.slugsLike(actor.workspaceId, slugBase, tx)));
+          const prefixes = new Set(await products.prefixes(actor.workspaceId, tx));
+          if (input.issue_prefix !== undefined && prefixes.has(input.issue_prefix)) throw taken('issue_prefix');
+          const now = clock.now();
+          const row: ProductRow = {
+            id: newId(),
+            workspace_id: actor.workspaceId,
+            name: input.name,
+            slug,
+            issue_prefix: input.issue_prefix ?? freePrefix(prefixFromName(input.name), prefixes),
+            widget_key: randomToken('wk_', 24),
+            product_key: randomToken('pk_', 24),
+            widget_config: widgetConfig,
+            domain: input.domain ?? null,
+            created_at: now,
+            updated_at: now,
+          };
+          await products.insert(row, tx);
+          return toProduct(row);
+        });
+      // On PostgreSQL another request may take the same slug or prefix between our read and
+      // our insert; the generated values are then simply chosen again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await insertOnce();
+        } catch (error) {
+          if (!dialect.isUniqueViolation(error) || attempt === 5) throw error;
+        }
+      }
+    },
+
+    async update(actor: Actor, id: string, input: Partial<ProductInput>): Promise<Product> {
+      const current = await find(actor, id);
+      const changes: ProductChanges = {};
+      if (input.name !== undefined && input.name !== current.name) changes.name = input.name;
+      if (input.slug !== undefined && input.slug !== current.slug) changes.slug = input.slug;
+      if (input.issue_prefix !== undefined && input.issue_prefix !== current.issue_prefix) changes.issue_prefix = input.issue_prefix;
+      if (input.widget_config !== undefined) {
+        const serialized = serializeWidgetConfig(input.widget_config);
+        if (serialized !== current.widget_config) changes.widget_config = serialized;
+      }
+      if (input.domain !== undefined && input.domain !== current.domain) changes.domain = input.domain;
+      if (Object.keys(changes).length === 0) return toProduct(current);
+
+      if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug))) throw taken('slug');
+      if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix))) {
+        throw taken('issue_prefix');
+      }
+      changes.updated_at = clock.now();
+      try {
+        await products.update(actor.workspaceId, current.id, changes);
+      } catch (error) {
+        // Lost a race for the slug or prefix to a concurrent request.
+        if (dialect.isUniqueViolation(error)) throw taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
+        throw error;
+      }
+      return toProduct({ ...current, ...changes });
+    },
+  };
+}
+
+export type ProductService = ReturnType<typeof createProductService>;

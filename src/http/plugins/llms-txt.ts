@@ -1,0 +1,90 @@
+// llms.txt: a plain-text summary of the API for language models, rendered from the OpenAPI
+// document so it can never drift from the routes.
+
+interface SchemaLike {
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: SchemaLike[];
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, SchemaLike>;
+  required?: string[];
+  items?: SchemaLike;
+  description?: string;
+}
+
+interface Operation {
+  summary?: string;
+  description?: string;
+  deprecated?: boolean;
+  tags?: string[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: SchemaLike; description?: string }[];
+  requestBody?: { content?: Record<string, { schema?: SchemaLike }> };
+  responses?: Record<string, { description?: string }>;
+}
+
+interface Document {
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, Operation>>;
+}
+
+function typeOf(schema: SchemaLike | undefined): string {
+  if (!schema) return 'any';
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' | ');
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'any'];
+  const main = types
+    .map((type) => (type === 'string' && schema.format ? schema.format : type === 'array' ? `${typeOf(schema.items)}[]` : type))
+    .join(' | ');
+  const limits = [
+    schema.maxLength !== undefined ? `max ${schema.maxLength} chars` : '',
+    schema.minimum !== undefined && schema.maximum !== undefined ? `${schema.minimum}–${schema.maximum}` : '',
+  ].filter(Boolean);
+  return limits.length ? `${main}, ${limits.join(', ')}` : main;
+}
+
+function fieldList(properties: Record<string, SchemaLike>, required: string[] = []): string {
+  return Object.entries(properties)
+    .map(([name, schema]) => `${name}${required.includes(name) ? '*' : ''} (${typeOf(schema)})`)
+    .join('; ');
+}
+
+function describeOperation(method: string, path: string, operation: Operation): string[] {
+  const lines = [`- ${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, '{$1}')}: ${operation.summary ?? ''}`];
+  const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
+  if (query.length) lines.push(`  query: ${query.map((p) => `${p.name} (${typeOf(p.schema)})`).join('; ')}`);
+  const body = operation.requestBody?.content?.['application/json']?.schema;
+  if (body?.properties) lines.push(`  body: ${fieldList(body.properties, body.required)}`);
+  const success = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
+  if (success.length) lines.push(`  returns: ${success.map(([status, r]) => `${status} ${r.description ?? ''}`.trim()).join('; ')}`);
+  return lines;
+}
+
+export function renderLlmsTxt(document: Document): string {
+  const byTag = new Map<string, string[]>();
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (operation.deprecated) continue;
+      const tag = operation.tags?.[0] ?? 'Other';
+      byTag.set(tag, [...(byTag.get(tag) ?? []), ...describeOperation(method, path, operation)]);
+    }
+  }
+  const sections = [...byTag.entries()].map(([tag, lines]) => [`### ${tag}`, ...lines].join('\n'));
+  return [
+    `# ${document.info.title} ${document.info.version}`,
+    '',
+    document.info.description ?? '',
+    '',
+    'Fields marked * are required. The full machine-readable description is GET /api/v1/openapi.json.',
+    'Deprecated aliases (/api/v1/actions for issues, /api/v1/items for conversations) still work but are not listed here.',
+    '',
+    '## Endpoints',
+    '',
+    sections.join('\n\n'),
+    '',
+  ].join('\n');
+}

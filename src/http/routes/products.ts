@@ -1,0 +1,70 @@
+import { Type } from '@sinclair/typebox';
+import type { ProductService } from '../../domain/product.service.js';
+import type { TypedApp } from '../route.js';
+import { DataOf, IdParams, ListOf, PageQuery, errorResponses, writeErrors } from '../schemas/common.js';
+import { CreateProductBody, Product, UpdateProductBody } from '../schemas/product.js';
+
+const ProductParams = IdParams('Product id (UUID)');
+
+export function productRoutes(app: TypedApp, products: ProductService): void {
+  app.get('/api/v1/products', {
+    schema: {
+      operationId: 'listProducts',
+      tags: ['Products'],
+      summary: 'List products',
+      description: 'Products of the workspace, ordered by created_at ascending.',
+      querystring: Type.Object(PageQuery),
+      response: { 200: ListOf(Product, 'A page of products'), ...errorResponses() },
+    },
+    handler: async (request) => {
+      const { limit, offset } = request.query;
+      const { rows, total } = await products.list(request.actor, { limit, offset });
+      return { data: rows, pagination: { total, limit, offset } };
+    },
+  });
+
+  app.post('/api/v1/products', {
+    schema: {
+      operationId: 'createProduct',
+      tags: ['Products'],
+      summary: 'Create a product',
+      description:
+        'Creates a product. slug is derived from name when omitted and gets a -2, -3, … suffix when taken; ' +
+        'issue_prefix is generated from the name unless given; widget_key and product_key are generated.',
+      body: CreateProductBody,
+      response: { 201: DataOf(Product, 'The created product'), ...writeErrors() },
+    },
+    handler: async (request, reply) => {
+      reply.code(201);
+      return { data: await products.create(request.actor, request.body) };
+    },
+  });
+
+  app.get('/api/v1/products/:id', {
+    schema: {
+      operationId: 'getProduct',
+      tags: ['Products'],
+      summary: 'Get a product',
+      description: 'One product by id.',
+      params: ProductParams,
+      response: { 200: DataOf(Product, 'The product'), ...errorResponses(404) },
+    },
+    handler: async (request) => ({ data: await products.get(request.actor, request.params.id) }),
+  });
+
+  app.patch('/api/v1/products/:id', {
+    schema: {
+      operationId: 'updateProduct',
+      tags: ['Products'],
+      summary: 'Update a product',
+      description:
+        'Changes the given fields. A taken slug or issue_prefix is a validation_error (no suffix on update). ' +
+        'widget_config replaces the whole object. A changed issue_prefix affects only issues created afterwards.',
+      params: ProductParams,
+      body: UpdateProductBody,
+      response: { 200: DataOf(Product, 'The updated product'), ...writeErrors(404) },
+    },
+    config: { ensureExists: (request) => products.get(request.actor, (request.params as { id: string }).id) },
+    handler: async (request) => ({ data: await products.update(request.actor, request.params.id, request.body) }),
+  });
+}

@@ -1,0 +1,82 @@
+// Shared TypeBox building blocks: the envelopes, pagination, errors and nullable helpers.
+import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
+
+/** `T | null` as OpenAPI 3.1 writes it: `type: [T, "null"]` (no anyOf, clearer errors). */
+export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type !== 'string') return Type.Union([schema, Type.Null()], options);
+  return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [type, 'null'] });
+}
+
+export const Timestamp = (description?: string) =>
+  Type.String({ format: 'date-time', examples: ['2026-11-21T10:25:00.000Z'], ...(description ? { description } : {}) });
+
+export const Uuid = (description?: string) =>
+  Type.String({ format: 'uuid', examples: ['0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091'], ...(description ? { description } : {}) });
+
+/** A string the server trims before validating; limits apply to the trimmed value. */
+export const TrimmedString = (options: SchemaOptions & { minLength?: number; maxLength?: number }) =>
+  Type.String({ ...options, 'x-trim': true });
+
+export const ErrorBody = Type.Object(
+  {
+    error_code: Type.Union(
+      ['unauthorized', 'forbidden', 'not_found', 'validation_error', 'internal_error'].map((code) => Type.Literal(code)),
+      { description: 'Machine-readable error class' },
+    ),
+    detail: Type.String({ description: 'Human-readable explanation' }),
+    fields: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'Per-field messages, keyed by the field name as sent' }),
+    ),
+  },
+  { additionalProperties: false, description: 'Error envelope', examples: [{ error_code: 'validation_error', detail: 'title: must not be empty', fields: { title: 'must not be empty' } }] },
+);
+
+const ERROR_DESCRIPTIONS = {
+  400: 'Validation failed (`validation_error`); `fields` names each offending field',
+  401: 'Missing, malformed, unknown or revoked API key (`unauthorized`)',
+  403: 'The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)',
+  404: 'Unknown resource id or shortcode, or one of another workspace (`not_found`)',
+  413: 'Body larger than 1 MiB (`validation_error`)',
+  415: 'Body sent with a Content-Type other than application/json (`validation_error`)',
+  500: 'Unexpected failure (`internal_error`); safe to retry',
+} as const;
+
+type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
+
+/** Error responses for a route: 401 and 500 always; the rest as the route can produce them. */
+export function errorResponses(...statuses: ErrorStatus[]) {
+  const all: ErrorStatus[] = [...new Set<ErrorStatus>([400, 401, 500, ...statuses])];
+  return Object.fromEntries(all.map((status) => [status, { ...ErrorBody, description: ERROR_DESCRIPTIONS[status] }]));
+}
+
+/** Errors of a route that takes a JSON body. */
+export const writeErrors = (...statuses: ErrorStatus[]) => errorResponses(403, 413, 415, ...statuses);
+
+export const Pagination = Type.Object(
+  {
+    total: Type.Integer({ description: 'Records matching the filters, ignoring limit/offset' }),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+
+export const PageQuery = {
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1–200' }),
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'Records to skip' }),
+};
+
+export const DataOf = <T extends TSchema>(schema: T, description: string) =>
+  Type.Object({ data: schema }, { additionalProperties: false, description });
+
+export const ListOf = <T extends TSchema>(schema: T, description: string) =>
+  Type.Object({ data: Type.Array(schema), pagination: Pagination }, { additionalProperties: false, description });
+
+/** A path id: not validated by the schema, so a malformed id is a 404 rather than a 400. */
+export const IdParams = (description: string) =>
+  Type.Object({ id: Type.String({ description }) }, { additionalProperties: false });
+
+/** A comma-separated filter parameter; its values are checked by the route against `values`. */
+export const CsvFilter = (description: string, values?: readonly string[]) =>
+  Type.String({ description: values ? `${description}. Comma-separated from: ${values.join(', ')}` : description });

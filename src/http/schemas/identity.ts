@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { MEMBER_ROLES } from '../../domain/actor.js';
+import { Nullable, Timestamp, Uuid } from './common.js';
+
+const Role = Type.Union(MEMBER_ROLES.map((role) => Type.Literal(role)));
+
+const memberFields = {
+  id: Uuid('Member id; use it as an issue\'s assignee_id'),
+  user_id: Nullable(Uuid('User account id; null for members that exist only through a chat integration')),
+  role: Role,
+  display_name: Nullable(Type.String()),
+  avatar_url: Nullable(Type.String()),
+};
+
+export const Member = Type.Object(
+  { ...memberFields, created_at: Timestamp() },
+  { additionalProperties: false, description: 'A member of the workspace' },
+);
+
+export const Me = Type.Object(
+  {
+    workspace_id: Uuid(),
+    api_key_id: Uuid(),
+    member: Nullable(Type.Object(memberFields, { additionalProperties: false }), {
+      description: 'The member that created the key; null when there is none',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: 'The identity of the calling API key',
+    examples: [{
+      workspace_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091',
+      api_key_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092',
+      member: { id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093', user_id: null, role: 'owner', display_name: 'Owner', avatar_url: null },
+    }],
+  },
+);

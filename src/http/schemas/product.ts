@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import { WIDGET_CONFIG_MAX_BYTES } from '../../domain/product.service.js';
+import { PREFIX_PATTERN, SLUG_MAX, SLUG_PATTERN } from '../../domain/product-naming.js';
+import { Nullable, Timestamp, TrimmedString, Uuid } from './common.js';
+
+const Name = TrimmedString({ minLength: 1, maxLength: 200, description: 'Product name, 1–200 characters after trimming' });
+const Slug = Type.String({
+  pattern: SLUG_PATTERN.source, maxLength: SLUG_MAX,
+  description: 'Lowercase letters and digits in words joined by single hyphens, max 64; unique in the workspace',
+});
+const IssuePrefix = Type.String({
+  pattern: PREFIX_PATTERN.source,
+  description: '1–3 uppercase letters/digits, unique in the workspace; the first part of issue shortcodes',
+});
+const WidgetConfig = Nullable(Type.Object({}, { additionalProperties: true }), {
+  description: `Any JSON object (at most ${WIDGET_CONFIG_MAX_BYTES} bytes serialized) or null; replaced as a whole`,
+});
+const Domain = Nullable(Type.String({ maxLength: 253 }));
+
+export const Product = Type.Object(
+  {
+    id: Uuid(),
+    workspace_id: Uuid(),
+    name: Type.String(),
+    slug: Type.String(),
+    issue_prefix: Type.String(),
+    widget_key: Type.String({ description: '`wk_` + 24 base62 characters; used in the embed snippet', examples: ['wk_3fG7hJ2kL9mN4pQ8rS1tU6vW'] }),
+    product_key: Type.String({ description: '`pk_` + 24 base62 characters', examples: ['pk_8aB2cD4eF6gH1iJ3kL5mN7oP'] }),
+    widget_config: WidgetConfig,
+    domain: Domain,
+    created_at: Timestamp(),
+    updated_at: Timestamp('[ext] when the product last changed'),
+  },
+  {
+    additionalProperties: false,
+    description: 'A product of the workspace',
+    examples: [{
+      id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', workspace_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091', name: 'Acme Mobile App',
+      slug: 'acme-mobile-app', issue_prefix: 'AMA', widget_key: 'wk_3fG7hJ2kL9mN4pQ8rS1tU6vW', product_key: 'pk_8aB2cD4eF6gH1iJ3kL5mN7oP',
+      widget_config: null, domain: null, created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
+    }],
+  },
+);
+
+export const CreateProductBody = Type.Object(
+  {
+    name: Name,
+    slug: Type.Optional(Slug),
+    issue_prefix: Type.Optional(IssuePrefix),
+    widget_config: Type.Optional(WidgetConfig),
+    domain: Type.Optional(Domain),
+  },
+  { additionalProperties: false, examples: [{ name: 'Acme Mobile App' }] },
+);
+
+export const UpdateProductBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    slug: Type.Optional(Slug),
+    issue_prefix: Type.Optional(IssuePrefix),
+    widget_config: Type.Optional(WidgetConfig),
+    domain: Type.Optional(Domain),
+  },
+  { additionalProperties: false, examples: [{ issue_prefix: 'APP', widget_config: { color: '#3366ff' } }] },
+);

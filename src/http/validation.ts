@@ -1,0 +1,105 @@
+// Request validation: Ajv compilers per part of the request, body trimming, and the mapping of
+// Ajv errors to the contract's `fields` (keyed by the field name as the client sent it).
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import formatsPlugin from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldErrors } from '../errors.js';
+
+function newAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    // Bodies are taken as sent: no coercion ("1" is not 1) and unknown fields are reported, not dropped.
+    coerceTypes: coerce ? 'array' : false,
+    removeAdditional: false,
+    useDefaults: true,
+    allErrors: false,
+    verbose: true,
+    strict: false,
+  });
+  // ajv-formats is CommonJS; under NodeNext its callable export is `.default`.
+  (formatsPlugin as unknown as typeof formatsPlugin.default)(ajv);
+  ajv.addKeyword({ keyword: 'x-trim', schemaType: 'boolean' });
+  return ajv;
+}
+
+const bodyAjv = newAjv(false);
+const parameterAjv = newAjv(true);
+
+type Schema = { properties?: Record<string, { 'x-trim'?: boolean }> };
+
+/** Top-level body properties whose schema asks for trimming. */
+function trimmedFields(schema: Schema): string[] {
+  return Object.entries(schema.properties ?? {})
+    .filter(([, property]) => property['x-trim'] === true)
+    .map(([name]) => name);
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  if (httpPart !== 'body') return parameterAjv.compile(schema as object) as ValidateFunction;
+  const validate = bodyAjv.compile(schema as object);
+  const trimmed = trimmedFields(schema as Schema);
+  if (trimmed.length === 0) return validate;
+  const trimThenValidate = (data: unknown) => {
+    if (data && typeof data === 'object' && !Array.isArray(data)) {
+      const record = data as Record<string, unknown>;
+      for (const field of trimmed) if (typeof record[field] === 'string') record[field] = (record[field] as string).trim();
+    }
+    const valid = validate(data);
+    trimThenValidate.errors = validate.errors;
+    return valid;
+  };
+  trimThenValidate.errors = null as ValidateFunction['errors'];
+  return trimThenValidate;
+};
+
+/** "contact.email" for `/contact/email`; array indexes are folded into their field ("issue_ids"). */
+function fieldName(error: ErrorObject): string {
+  const path = error.instancePath.split('/').slice(1).filter((segment) => !/^\d+$/.test(segment));
+  if (error.keyword === 'required') path.push((error.params as { missingProperty: string }).missingProperty);
+  if (error.keyword === 'additionalProperties') path.push((error.params as { additionalProperty: string }).additionalProperty);
+  return path.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+}
+
+function describeAllowed(schema: unknown): string {
+  const branches = (schema as { anyOf?: unknown[] })?.anyOf ?? [];
+  const names = branches.map((branch) => {
+    const b = branch as { const?: unknown; format?: string; type?: string };
+    if (b.const !== undefined) return JSON.stringify(b.const);
+    return b.format ?? b.type ?? 'value';
+  });
+  return names.length > 0 ? `must be one of: ${names.join(', ')}` : 'has an invalid value';
+}
+
+function message(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': return 'is required';
+    case 'additionalProperties': return 'unknown field';
+    case 'type': return `must be ${String(params.type).replace(',', ' or ')}`;
+    case 'minLength': return params.limit === 1 ? 'must not be empty' : `must be at least ${params.limit} characters`;
+    case 'maxLength': return `must be at most ${params.limit} characters`;
+    case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
+      return `must be ${params.comparison} ${params.limit}`;
+    case 'format': return `must be a valid ${params.format}`;
+    case 'enum': return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'const': return `must be ${JSON.stringify(params.allowedValue)}`;
+    case 'pattern': return `must match ${params.pattern}`;
+    case 'anyOf': return describeAllowed(error.parentSchema);
+    case 'minItems': return `must have at least ${params.limit} items`;
+    case 'maxItems': return `must have at most ${params.limit} items`;
+    case 'maxProperties': return `must have at most ${params.limit} properties`;
+    default: return error.message ?? 'is invalid';
+  }
+}
+
+/** Field messages for Ajv errors; for a field with several errors the last (outermost) wins. */
+export function fieldErrors(errors: readonly ErrorObject[], part: string): { fields?: FieldErrors; detail: string } {
+  const fields: FieldErrors = {};
+  const problems: string[] = [];
+  for (const error of errors) {
+    const name = fieldName(error);
+    if (name) fields[name] = message(error);
+    problems.push(`${name || part} ${message(error)}`);
+  }
+  const detail = `invalid ${part}: ${problems.join('; ')}`;
+  return Object.keys(fields).length > 0 ? { fields, detail } : { detail };
+}

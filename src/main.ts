@@ -1,0 +1,66 @@
+// config → database → app → listen, and the graceful shutdown on SIGTERM/SIGINT.
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { createDatabase } from './db/database.js';
+import type { IssuedKey } from './domain/admin.service.js';
+import { createServices } from './services.js';
+
+function printFirstKey(key: IssuedKey, baseUrl: string): void {
+  process.stdout.write(
+    [
+      '',
+      'Loopdesk created workspace "Default" with an owner and this API key (shown only once):',
+      '',
+      `    ${key.key}`,
+      '',
+      'Try it:',
+      '',
+      `    curl -H "Authorization: Bearer ${key.key}" ${baseUrl}/api/v1/me`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+
+export async function startServer(config: Config): Promise<void> {
+  const database = createDatabase(config.databaseUrl);
+  let firstKey = null as IssuedKey | null;
+  await database.migrate(async () => {
+    firstKey = await createServices(database).admin.bootstrapIfEmpty();
+  });
+
+  const app = await buildApp({
+    database,
+    logger: { level: config.logLevel },
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
+  app.server.maxConnections = config.maxConnections || Infinity;
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  if (firstKey) printFirstKey(firstKey, `http://${host}:${port}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const deadline = setTimeout(() => {
+      app.log.warn('in-flight requests did not finish in time; closing their connections');
+      app.server.closeAllConnections();
+    }, config.shutdownGraceMs);
+    deadline.unref();
+    try {
+      await app.close();
+      await database.close();
+      clearTimeout(deadline);
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,40 @@
+// The composition root for the domain: repositories wired into services. The HTTP app and the
+// admin CLI both build their services here, so they share one wiring.
+import type { DatabaseHandle } from './db/database.js';
+import { apiKeyRepository } from './db/repositories/api-key.repository.js';
+import { memberRepository } from './db/repositories/member.repository.js';
+import { productRepository } from './db/repositories/product.repository.js';
+import { workspaceRepository } from './db/repositories/workspace.repository.js';
+import { createAdminService } from './domain/admin.service.js';
+import { createIdentityService } from './domain/identity.service.js';
+import { createProductService } from './domain/product.service.js';
+import { systemClock, type Clock } from './lib/clock.js';
+
+export interface ServiceOptions {
+  clock?: Clock;
+  /** Reports failures of work done after the response (e.g. recording a key's last use). */
+  onBackgroundError?: (error: unknown) => void;
+}
+
+export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
+  const { db, dialect } = database;
+  const clock = options.clock ?? systemClock;
+  const repositories = {
+    workspaces: workspaceRepository(db),
+    members: memberRepository(db),
+    apiKeys: apiKeyRepository(db),
+    products: productRepository(db),
+  };
+  return {
+    admin: createAdminService({ db, clock, ...repositories }),
+    identity: createIdentityService({
+      apiKeys: repositories.apiKeys,
+      members: repositories.members,
+      clock,
+      onBackgroundError: options.onBackgroundError ?? (() => {}),
+    }),
+    products: createProductService({ db, dialect, products: repositories.products, clock }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

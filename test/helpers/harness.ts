@@ -1,0 +1,141 @@
+// The integration-test harness: an app on a fresh database per describe block, two workspaces
+// with their keys, and an HTTP client whose every JSON response is checked against openapi.json.
+import { after, before, describe } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import type { Member } from '../../src/domain/actor.js';
+import { createServices, type Services } from '../../src/services.js';
+import { DIALECTS, freshDatabaseUrl, type DialectName } from './databases.js';
+import { ResponseChecker } from './openapi-check.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw payload sent as is (for malformed JSON and the like). */
+  payload?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface Client {
+  request<T = any>(method: string, url: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  get<T = any>(url: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  post<T = any>(url: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  patch<T = any>(url: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  delete<T = any>(url: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+}
+
+export interface WorkspaceFixture {
+  id: string;
+  owner: Member;
+  /** Read-write key created by the owner. */
+  key: string;
+  /** Read-only key created by the owner. */
+  readOnlyKey: string;
+  /** Read-write key with no member. */
+  memberlessKey: string;
+  /** A key that has been revoked. */
+  revokedKey: string;
+  api: Client;
+}
+
+export interface TestContext {
+  dialect: DialectName;
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  services: Services;
+  /** Two independent workspaces, for isolation tests. */
+  a: WorkspaceFixture;
+  b: WorkspaceFixture;
+  /** A client presenting `key` (or no Authorization header when null). */
+  client(key: string | null, extraHeaders?: Record<string, string>): Client;
+}
+
+export async function createWorkspaceFixture(services: Services, client: TestContext['client'], name: string): Promise<WorkspaceFixture> {
+  const { admin } = services;
+  const workspace = await admin.createWorkspace(name);
+  const owner = await admin.createMember({ workspaceId: workspace.id, name: `${name} Owner`, role: 'owner', email: `owner@${name.toLowerCase()}.test` });
+  const key = await admin.createKey({ workspaceId: workspace.id, memberId: owner.id });
+  const readOnly = await admin.createKey({ workspaceId: workspace.id, memberId: owner.id, readOnly: true });
+  const memberless = await admin.createKey({ workspaceId: workspace.id });
+  const revoked = await admin.createKey({ workspaceId: workspace.id, memberId: owner.id });
+  await admin.revokeKey(revoked.id);
+  return {
+    id: workspace.id, owner, key: key.key, readOnlyKey: readOnly.key, memberlessKey: memberless.key, revokedKey: revoked.key,
+    api: client(key.key),
+  };
+}
+
+export async function createTestContext(dialect: DialectName): Promise<TestContext & { close(): Promise<void> }> {
+  const database = createDatabase(await freshDatabaseUrl(dialect));
+  await database.migrate();
+  const app = await buildApp({ database });
+  const services = createServices(database);
+  let checker: ResponseChecker | null = null;
+
+  const client = (key: string | null, extraHeaders: Record<string, string> = {}): Client => {
+    const request = async (method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse> => {
+      const headers: Record<string, string> = { ...extraHeaders, ...options.headers };
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      let payload = options.payload;
+      if (options.body !== undefined) {
+        payload = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await app.inject({ method: method as never, url, headers, payload });
+      const isJson = String(response.headers['content-type'] ?? '').startsWith('application/json');
+      const body = isJson ? response.json() : response.body;
+      if (isJson && checker) checker.check(method, url, response.statusCode, body);
+      return { status: response.statusCode, headers: response.headers, body, text: response.body };
+    };
+    return {
+      request,
+      get: (url, options) => request('GET', url, options),
+      post: (url, body, options) => request('POST', url, { ...options, body }),
+      patch: (url, body, options) => request('PATCH', url, { ...options, body }),
+      delete: (url, options) => request('DELETE', url, options),
+    };
+  };
+
+  const a = await createWorkspaceFixture(services, client, 'Alpha');
+  const b = await createWorkspaceFixture(services, client, 'Beta');
+  const document = await a.api.get('/api/v1/openapi.json');
+  checker = new ResponseChecker(document.body);
+
+  return {
+    dialect, app, database, services, a, b, client,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** `describe` once per dialect, with a fresh context shared by the block's tests. */
+export function describeEachDialect(title: string, define: (context: () => TestContext) => void): void {
+  for (const dialect of DIALECTS) {
+    describe(`${title} [${dialect}]`, () => {
+      let context: (TestContext & { close(): Promise<void> }) | undefined;
+      before(async () => {
+        context = await createTestContext(dialect);
+      });
+      after(async () => {
+        await context?.close();
+      });
+      define(() => {
+        if (!context) throw new Error('test context not ready');
+        return context;
+      });
+    });
+  }
+}
+
+let counter = 0;
+/** A name unique within the test process, for fixtures that must not collide. */
+export const unique = (prefix: string): string => `${prefix} ${process.pid}-${++counter}`;

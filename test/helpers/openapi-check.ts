@@ -1,0 +1,60 @@
+// Validates every JSON response body of the suite against the schema the served openapi.json
+// declares for its route and status (one Ajv instance per document).
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsPlugin from 'ajv-formats';
+
+type Responses = Record<string, { content?: Record<string, { schema?: object }> }>;
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { responses?: Responses }>>;
+}
+
+export class ResponseChecker {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly routes: { pattern: RegExp; template: string }[];
+  private readonly cache = new Map<string, ValidateFunction | null>();
+  private readonly errorSchema: object;
+
+  constructor(private readonly document: OpenApiDocument) {
+    (formatsPlugin as unknown as typeof formatsPlugin.default)(this.ajv);
+    this.routes = Object.keys(document.paths).map((template) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }));
+    const errorSchema = document.paths['/api/v1/me']?.get?.responses?.['401']?.content?.['application/json']?.schema;
+    if (!errorSchema) throw new Error('openapi.json declares no error schema for GET /api/v1/me');
+    this.errorSchema = errorSchema;
+  }
+
+  private validator(method: string, path: string, status: number): ValidateFunction | null {
+    const key = `${method} ${path} ${status}`;
+    if (!this.cache.has(key)) {
+      // Literal paths win over templated ones (/issues/maybe before /issues/{id}).
+      const matches = this.routes.filter((route) => route.pattern.test(path));
+      const route = matches.find((m) => !m.template.includes('{')) ?? matches[0];
+      const operation = route ? this.document.paths[route.template][method.toLowerCase()] : undefined;
+      let schema: object | undefined;
+      if (operation) {
+        schema = operation.responses?.[String(status)]?.content?.['application/json']?.schema;
+        if (!schema) throw new Error(`openapi.json declares no JSON response ${status} for ${method} ${route!.template}`);
+      } else if (status >= 400) {
+        schema = this.errorSchema; // unknown routes and methods answer with the error envelope
+      } else {
+        throw new Error(`openapi.json has no operation for ${method} ${path} (status ${status})`);
+      }
+      this.cache.set(key, this.ajv.compile(schema));
+    }
+    return this.cache.get(key)!;
+  }
+
+  /** Throws when `body` does not match the documented schema. */
+  check(method: string, url: string, status: number, body: unknown): void {
+    const path = url.split('?')[0];
+    const validate = this.validator(method, path, status);
+    if (validate && !validate(body)) {
+      throw new Error(
+        `response of ${method} ${path} (${status}) does not match openapi.json: ${this.ajv.errorsText(validate.errors)}\n` +
+          JSON.stringify(body).slice(0, 2000),
+      );
+    }
+  }
+}
