@@ -8,6 +8,10 @@ export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = 
   return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [type, 'null'] });
 }
 
+/** A string enum as `{ type: "string", enum: [...] }`, which reads better than a union of consts. */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
 export const Timestamp = (description?: string) =>
   Type.String({ format: 'date-time', examples: ['2026-11-21T10:25:00.000Z'], ...(description ? { description } : {}) });
 

@@ -1,0 +1,18 @@
+// The contract's enumerations, shared by services, schemas and tests.
+export const ISSUE_STATUSES = ['pending', 'in_progress', 'icebox', 'done', 'released', 'dismissed'] as const;
+export type IssueStatus = (typeof ISSUE_STATUSES)[number];
+
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export const CONVERSATION_TYPES = ['ticket', 'idea', 'feedback', 'chat'] as const;
+export type ConversationType = (typeof CONVERSATION_TYPES)[number];
+
+export const CONVERSATION_STATUSES = ['open', 'in_progress', 'resolved', 'dismissed'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
+export const CONVERSATION_SOURCES = ['chat', 'form'] as const;
+export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
+
+export const SENDER_TYPES = ['agent', 'contact', 'system'] as const;
+export type SenderType = (typeof SENDER_TYPES)[number];
