@@ -11,7 +11,7 @@ import { ResponseChecker } from './openapi-check.js';
 
 export interface ApiResponse<T = any> {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
   body: T;
   text: string;
 }
