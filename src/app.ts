@@ -9,9 +9,11 @@ import { registerErrorHandling } from './http/plugins/error-handler.js';
 import { discoveryDocuments, registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
 import { registerValidationOrder } from './http/route.js';
+import { conversationRoutes } from './http/routes/conversations.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { healthRoutes } from './http/routes/health.js';
 import { identityRoutes } from './http/routes/identity.js';
+import { issueRoutes } from './http/routes/issues.js';
 import { productRoutes } from './http/routes/products.js';
 import { validatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
@@ -60,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   discoveryRoutes(app, discoveryDocuments(app));
   identityRoutes(app, services.identity);
   productRoutes(app, services.products);
+  conversationRoutes(app, services.conversations);
+  issueRoutes(app, services.issues);
 
   await app.ready();
   return app;

@@ -2,11 +2,17 @@
 // admin CLI both build their services here, so they share one wiring.
 import type { DatabaseHandle } from './db/database.js';
 import { apiKeyRepository } from './db/repositories/api-key.repository.js';
+import { contactRepository } from './db/repositories/contact.repository.js';
+import { conversationRepository } from './db/repositories/conversation.repository.js';
+import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
+import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/admin.service.js';
+import { createConversationService } from './domain/conversation.service.js';
 import { createIdentityService } from './domain/identity.service.js';
+import { createIssueService } from './domain/issue.service.js';
 import { createProductService } from './domain/product.service.js';
 import { systemClock, type Clock } from './lib/clock.js';
 
@@ -24,6 +30,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     members: memberRepository(db),
     apiKeys: apiKeyRepository(db),
     products: productRepository(db),
+    issues: issueRepository(db),
+    conversations: conversationRepository(db),
+    contacts: contactRepository(db),
+    messages: messageRepository(db),
   };
   return {
     admin: createAdminService({ db, clock, ...repositories }),
@@ -34,6 +44,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       onBackgroundError: options.onBackgroundError ?? (() => {}),
     }),
     products: createProductService({ db, dialect, products: repositories.products, clock }),
+    conversations: createConversationService({ db, clock, ...repositories }),
+    issues: createIssueService({ db, clock, ...repositories }),
   };
 }
 

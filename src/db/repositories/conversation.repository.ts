@@ -1,0 +1,87 @@
+import type { Executor, Page, PageOf } from './executor.js';
+import type { ConversationTable } from '../schema.js';
+
+const CONVERSATION_COLUMNS = [
+  'c.id', 'c.workspace_id', 'c.product_id', 'c.contact_id', 'c.type', 'c.source', 'c.status', 'c.priority', 'c.title',
+  'c.ai_summary', 'c.rating', 'c.upvotes', 'c.created_at', 'c.updated_at',
+] as const;
+
+export type ConversationRow = ConversationTable;
+export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'updated_at'>>;
+
+/** A conversation with the name and email of its contact (null when there is none). */
+export interface ConversationWithContactRow extends ConversationRow {
+  contact_name: string | null;
+  contact_email: string | null;
+}
+
+/** List filters; an absent or empty list does not filter. Ids must be canonical UUIDs. */
+export interface ConversationFilters {
+  productId?: string;
+  types?: readonly string[];
+  statuses?: readonly string[];
+  priorities?: readonly string[];
+}
+
+export function conversationRepository(db: Executor) {
+  const filtered = (tx: Executor, workspaceId: string, filters: ConversationFilters) => {
+    let query = tx.selectFrom('conversations as c').where('c.workspace_id', '=', workspaceId);
+    if (filters.productId !== undefined) query = query.where('c.product_id', '=', filters.productId);
+    if (filters.types?.length) query = query.where('c.type', 'in', filters.types);
+    if (filters.statuses?.length) query = query.where('c.status', 'in', filters.statuses);
+    if (filters.priorities?.length) query = query.where('c.priority', 'in', filters.priorities);
+    return query;
+  };
+
+  // The contact comes in the same query, so a page of conversations is one round trip, not N+1.
+  const withContact = (tx: Executor, workspaceId: string, filters: ConversationFilters) =>
+    filtered(tx, workspaceId, filters)
+      .leftJoin('contacts as ct', (join) => join.onRef('ct.id', '=', 'c.contact_id').onRef('ct.workspace_id', '=', 'c.workspace_id'))
+      .select([...CONVERSATION_COLUMNS, 'ct.name as contact_name', 'ct.email as contact_email']);
+
+  return {
+    async insert(row: ConversationRow, tx: Executor = db): Promise<void> {
+      await tx.insertInto('conversations').values(row).execute();
+    },
+
+    async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
+      return withContact(tx, workspaceId, {}).where('c.id', '=', id).executeTakeFirst();
+    },
+
+    /** Newest first; `total` counts every row matching the filters. */
+    async list(workspaceId: string, filters: ConversationFilters, page: Page, tx: Executor = db): Promise<PageOf<ConversationWithContactRow>> {
+      const [rows, count] = await Promise.all([
+        withContact(tx, workspaceId, filters)
+          .orderBy('c.created_at', 'desc')
+          .orderBy('c.id', 'desc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
+        filtered(tx, workspaceId, filters)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    /**
+     * The conversations of this workspace among `ids` (canonical UUIDs), with their product, for
+     * checking references such as an issue's conversation_id. Ids not found are simply absent.
+     */
+    async findIdsInWorkspace(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<{ id: string; product_id: string }[]> {
+      if (ids.length === 0) return [];
+      return tx
+        .selectFrom('conversations')
+        .select(['id', 'product_id'])
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', ids)
+        .execute();
+    },
+
+    async update(workspaceId: string, id: string, changes: ConversationChanges, tx: Executor = db): Promise<void> {
+      await tx.updateTable('conversations').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+  };
+}
+
+export type ConversationRepository = ReturnType<typeof conversationRepository>;

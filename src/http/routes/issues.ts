@@ -1,0 +1,124 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
+import type { IssueService } from '../../domain/issue.service.js';
+import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
+import { mountWithAlias, type TypedApp } from '../route.js';
+import { DataOf, IdParams, ListOf, errorResponses, writeErrors } from '../schemas/common.js';
+import { CreateIssueBody, IssueDetail, IssueListItem, IssueListQuery, LinkConversationBody, UpdateIssueBody } from '../schemas/issue.js';
+
+const IssueParams = IdParams('Issue UUID or shortcode (case-insensitive, e.g. app-7)');
+const issueExists = (issues: IssueService) => (request: FastifyRequest) =>
+  issues.find(request.actor, (request.params as { id: string }).id);
+
+export function issueRoutes(app: TypedApp, issues: IssueService): void {
+  mountWithAlias(app, '/api/v1/issues', '/api/v1/actions', (scope, mount) => {
+    scope.get(mount.path, {
+      schema: mount.schema({
+        operationId: 'listIssues',
+        tags: ['Issues'],
+        summary: 'List issues',
+        description:
+          'Issues ordered by created_at descending, each with linked_conversations_count. Comma-separated filters ' +
+          'combine with AND across parameters and OR within one.',
+        querystring: IssueListQuery,
+        response: { 200: ListOf(IssueListItem, 'A page of issues'), ...errorResponses() },
+      }),
+      handler: async (request) => {
+        const { limit, offset, ...query } = request.query;
+        const assignees = idFilter('assignee_id', query.assignee_id, ['none', 'me'] as const);
+        const { rows, total } = await issues.list(
+          request.actor,
+          {
+            productId: singleIdFilter('product_id', query.product_id),
+            statuses: enumFilter('status', query.status, ISSUE_STATUSES),
+            priorities: enumFilter('priority', query.priority, PRIORITIES),
+            assigneeIds: assignees.ids,
+            assignedToMe: assignees.given.has('me'),
+            unassigned: assignees.given.has('none'),
+          },
+          { limit, offset },
+        );
+        return { data: rows, pagination: { total, limit, offset } };
+      },
+    });
+
+    scope.post(mount.path, {
+      schema: mount.schema({
+        operationId: 'createIssue',
+        tags: ['Issues'],
+        summary: 'Create an issue',
+        description:
+          'Creates an issue with the next shortcode of its product\'s prefix. status defaults to pending, priority ' +
+          'to normal; assignee_id must be a member of this workspace (or [ext] `me`).',
+        body: CreateIssueBody,
+        response: { 201: DataOf(IssueDetail, 'The created issue'), ...writeErrors() },
+      }),
+      handler: async (request, reply) => {
+        reply.code(201);
+        return { data: await issues.create(request.actor, request.body) };
+      },
+    });
+
+    scope.get(`${mount.path}/:id`, {
+      schema: mount.schema({
+        operationId: 'getIssue',
+        tags: ['Issues'],
+        summary: 'Get an issue',
+        description: 'One issue by UUID or shortcode, with its linked conversations.',
+        params: IssueParams,
+        response: { 200: DataOf(IssueDetail, 'The issue'), ...errorResponses(404) },
+      }),
+      handler: async (request) => ({ data: await issues.get(request.actor, request.params.id) }),
+    });
+
+    scope.patch(`${mount.path}/:id`, {
+      schema: mount.schema({
+        operationId: 'updateIssue',
+        tags: ['Issues'],
+        summary: 'Update an issue',
+        description:
+          'Changes the given fields. Any status may be set from any status. assignee_id takes a member id, `me` or ' +
+          'null; "" or null clears description and resolution_comment. updated_at changes only when something does.',
+        params: IssueParams,
+        body: UpdateIssueBody,
+        response: { 200: DataOf(IssueDetail, 'The updated issue'), ...writeErrors(404) },
+      }),
+      config: { ensureExists: issueExists(issues) },
+      handler: async (request) => ({ data: await issues.update(request.actor, request.params.id, request.body) }),
+    });
+  });
+
+  app.post('/api/v1/issues/:id/conversations', {
+    schema: {
+      operationId: 'linkConversationToIssue',
+      tags: ['Issues'],
+      summary: '[ext] Link a conversation to an issue',
+      description: 'Links a conversation of the issue\'s product. Linking an already linked conversation changes nothing.',
+      params: IssueParams,
+      body: LinkConversationBody,
+      response: { 200: DataOf(IssueDetail, 'The issue with its linked conversations'), ...writeErrors(404) },
+    },
+    config: { ensureExists: issueExists(issues) },
+    handler: async (request) => ({
+      data: await issues.linkConversation(request.actor, request.params.id, request.body.conversation_id),
+    }),
+  });
+
+  app.delete('/api/v1/issues/:id/conversations/:conversation_id', {
+    schema: {
+      operationId: 'unlinkConversationFromIssue',
+      tags: ['Issues'],
+      summary: '[ext] Unlink a conversation from an issue',
+      description: 'Removes the link; unlinking a conversation that is not linked changes nothing.',
+      params: Type.Object({
+        id: Type.String({ description: 'Issue UUID or shortcode' }),
+        conversation_id: Type.String({ description: 'Conversation UUID' }),
+      }),
+      response: { 200: DataOf(IssueDetail, 'The issue with its linked conversations'), ...errorResponses(403, 404) },
+    },
+    handler: async (request) => ({
+      data: await issues.unlinkConversation(request.actor, request.params.id, request.params.conversation_id),
+    }),
+  });
+}

@@ -1,0 +1,84 @@
+import { Type } from '@sinclair/typebox';
+import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
+import { CsvFilter, Nullable, PageQuery, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { ConversationSummary } from './conversation.js';
+
+export const TEXT_MAX = 50_000;
+
+const Title = TrimmedString({ minLength: 1, maxLength: 500, description: 'Non-empty after trimming, max 500 characters' });
+const Description = Nullable(Type.String({ maxLength: TEXT_MAX }), { description: 'Free-form; null or "" clears it' });
+const Status = StringEnum(ISSUE_STATUSES);
+const Priority = StringEnum(PRIORITIES);
+const AssigneeRef = Nullable(Type.String({ description: 'A member id, the literal `me` ([ext] on create) for the key\'s member, or null' }));
+
+const issueFields = {
+  id: Uuid(),
+  product_id: Uuid(),
+  shortcode: Type.String({ description: '<PREFIX>-<number>; unique in the workspace forever; immutable', examples: ['APP-12'] }),
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  status: Status,
+  priority: Priority,
+  assignee_id: Nullable(Uuid('Member id of the assignee')),
+  resolution_comment: Nullable(Type.String()),
+  is_ai_generated: Type.Boolean({ description: 'Always false for issues created through the API' }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+};
+
+const example = {
+  id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', shortcode: 'AMA-12',
+  title: 'Checkout button does nothing on Android', description: 'Reported by three customers this week.',
+  status: 'pending', priority: 'high', assignee_id: null, resolution_comment: null, is_ai_generated: false,
+  created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
+};
+
+export const IssueListItem = Type.Object(
+  { ...issueFields, linked_conversations_count: Type.Integer({ description: 'Conversations linked to the issue' }) },
+  { additionalProperties: false, description: 'An issue as listed', examples: [{ ...example, linked_conversations_count: 2 }] },
+);
+
+export const IssueDetail = Type.Object(
+  { ...issueFields, linked_conversations: Type.Array(ConversationSummary) },
+  { additionalProperties: false, description: 'An issue with its linked conversations', examples: [{ ...example, linked_conversations: [] }] },
+);
+
+export const IssueListQuery = Type.Object({
+  product_id: Type.Optional(Type.String({ description: 'Only issues of this product (UUID)' })),
+  status: Type.Optional(CsvFilter('Statuses', ISSUE_STATUSES)),
+  priority: Type.Optional(CsvFilter('Priorities', PRIORITIES)),
+  assignee_id: Type.Optional(CsvFilter('Comma-separated member ids, `none` for unassigned, [ext] `me` for the key\'s member')),
+  ...PageQuery,
+});
+
+export const CreateIssueBody = Type.Object(
+  {
+    product_id: Uuid('The issue\'s product; must be a product of this workspace'),
+    title: Title,
+    description: Type.Optional(Description),
+    status: Type.Optional(Status),
+    priority: Type.Optional(Priority),
+    assignee_id: Type.Optional(AssigneeRef),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', title: 'Checkout button does nothing on Android', priority: 'high' }],
+  },
+);
+
+export const UpdateIssueBody = Type.Object(
+  {
+    title: Type.Optional(Title),
+    description: Type.Optional(Description),
+    status: Type.Optional(Status),
+    priority: Type.Optional(Priority),
+    assignee_id: Type.Optional(AssigneeRef),
+    resolution_comment: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX }), { description: 'How the issue was fixed; null or "" clears it' })),
+  },
+  { additionalProperties: false, examples: [{ status: 'done', resolution_comment: 'Fixed in the payment SDK update' }] },
+);
+
+export const LinkConversationBody = Type.Object(
+  { conversation_id: Uuid('A conversation of the issue\'s product') },
+  { additionalProperties: false, examples: [{ conversation_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8096' }] },
+);
