@@ -9,6 +9,7 @@ import { invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
+import { effectiveChanges } from './changes.js';
 import type { ConversationType, ConversationStatus, IssueStatus, Priority } from './enums.js';
 
 export interface IssueBase {
@@ -226,10 +227,8 @@ export function createIssueService({ db, issues, products, members, conversation
       if (input.assignee_id !== undefined) wanted.assignee_id = await resolveAssignee(actor, input.assignee_id);
       if (input.resolution_comment !== undefined) wanted.resolution_comment = clearable(input.resolution_comment);
 
-      const changes = Object.fromEntries(
-        Object.entries(wanted).filter(([field, value]) => current[field as keyof IssueRow] !== value),
-      ) as IssueChanges;
-      if (Object.keys(changes).length === 0) return detail(actor, current);
+      const changes = effectiveChanges<IssueChanges>(current, wanted);
+      if (!changes) return detail(actor, current);
       changes.updated_at = clock.now();
       await issues.update(actor.workspaceId, current.id, changes);
       return detail(actor, { ...current, ...changes });

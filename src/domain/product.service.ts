@@ -8,7 +8,8 @@ import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import { randomToken } from '../lib/tokens.js';
 import type { Actor } from './actor.js';
-import { freePrefix, freeSlug, prefixFromName, slugFromName } from './product-naming.js';
+import { effectiveChanges } from './changes.js';
+import { freePrefix, freeSlug, prefixFromName, slugFromName, slugStem } from './product-naming.js';
 
 export interface Product {
   id: string;
@@ -89,7 +90,7 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
       const insertOnce = () =>
         db.transaction().execute(async (tx) => {
           const slugBase = input.slug ?? slugFromName(input.name);
-          const slug = freeSlug(slugBase, new Set(await products.slugsLike(actor.workspaceId, slugBase, tx)));
+          const slug = freeSlug(slugBase, new Set(await products.slugsStartingWith(actor.workspaceId, slugStem(slugBase), tx)));
           const prefixes = new Set(await products.prefixes(actor.workspaceId, tx));
           if (input.issue_prefix !== undefined && prefixes.has(input.issue_prefix)) throw taken('issue_prefix');
           const now = clock.now();
@@ -122,16 +123,14 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
 
     async update(actor: Actor, id: string, input: Partial<ProductInput>): Promise<Product> {
       const current = await find(actor, id);
-      const changes: ProductChanges = {};
-      if (input.name !== undefined && input.name !== current.name) changes.name = input.name;
-      if (input.slug !== undefined && input.slug !== current.slug) changes.slug = input.slug;
-      if (input.issue_prefix !== undefined && input.issue_prefix !== current.issue_prefix) changes.issue_prefix = input.issue_prefix;
-      if (input.widget_config !== undefined) {
-        const serialized = serializeWidgetConfig(input.widget_config);
-        if (serialized !== current.widget_config) changes.widget_config = serialized;
-      }
-      if (input.domain !== undefined && input.domain !== current.domain) changes.domain = input.domain;
-      if (Object.keys(changes).length === 0) return toProduct(current);
+      const changes = effectiveChanges<ProductChanges>(current, {
+        name: input.name,
+        slug: input.slug,
+        issue_prefix: input.issue_prefix,
+        widget_config: input.widget_config === undefined ? undefined : serializeWidgetConfig(input.widget_config),
+        domain: input.domain,
+      });
+      if (!changes) return toProduct(current);
 
       if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug))) throw taken('slug');
       if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix))) {

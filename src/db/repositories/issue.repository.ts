@@ -115,6 +115,18 @@ export function issueRepository(db: Executor) {
       await tx.updateTable('issues').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
 
+    /** Sets status `released` on the listed issues that are not released yet. */
+    async markReleased(workspaceId: string, ids: readonly string[], updatedAt: string, tx: Executor = db): Promise<void> {
+      if (ids.length === 0) return;
+      await tx
+        .updateTable('issues')
+        .set({ status: 'released', updated_at: updatedAt })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', ids)
+        .where('status', '<>', 'released')
+        .execute();
+    },
+
     /** Conversations linked to each of `issueIds`, in link order, in one query. */
     async linkedConversations(workspaceId: string, issueIds: readonly string[], tx: Executor = db): Promise<LinkedConversationRow[]> {
       if (issueIds.length === 0) return [];

@@ -1,0 +1,97 @@
+import type { Executor, Page, PageOf } from './executor.js';
+import type { ReleaseTable } from '../schema.js';
+
+const RELEASE_COLUMNS = [
+  'r.id', 'r.workspace_id', 'r.product_id', 'r.title', 'r.description', 'r.version', 'r.released_at', 'r.created_at',
+  'r.updated_at',
+] as const;
+
+export type ReleaseRow = ReleaseTable;
+export type ReleaseChanges = Partial<Pick<ReleaseTable, 'title' | 'description' | 'version' | 'released_at' | 'updated_at'>>;
+
+/** A release with its product's name and the number of linked issues. */
+export interface ReleaseViewRow extends ReleaseRow {
+  product_name: string;
+  linked_issues_count: number;
+}
+
+export interface ReleaseIssueRow {
+  id: string;
+  title: string;
+  status: string;
+  priority: string;
+}
+
+export function releaseRepository(db: Executor) {
+  function view(tx: Executor, workspaceId: string) {
+    return tx
+      .selectFrom('releases as r')
+      .innerJoin('products as p', 'p.id', 'r.product_id')
+      .select(RELEASE_COLUMNS)
+      .select('p.name as product_name')
+      .select((eb) =>
+        eb
+          .selectFrom('release_issues as ri')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .whereRef('ri.release_id', '=', 'r.id')
+          .as('linked_issues_count'),
+      )
+      .where('r.workspace_id', '=', workspaceId);
+  }
+
+  const normalize = (row: ReleaseRow & { product_name: string; linked_issues_count: number | null }): ReleaseViewRow => ({
+    ...row,
+    linked_issues_count: Number(row.linked_issues_count ?? 0),
+  });
+
+  return {
+    async insert(row: ReleaseRow, tx: Executor = db): Promise<void> {
+      await tx.insertInto('releases').values(row).execute();
+    },
+
+    async linkIssues(workspaceId: string, releaseId: string, issueIds: readonly string[], linkedAt: string, tx: Executor = db): Promise<void> {
+      if (issueIds.length === 0) return;
+      await tx
+        .insertInto('release_issues')
+        .values(issueIds.map((issueId) => ({ release_id: releaseId, issue_id: issueId, workspace_id: workspaceId, created_at: linkedAt })))
+        .execute();
+    },
+
+    async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ReleaseViewRow | undefined> {
+      const row = await view(tx, workspaceId).where('r.id', '=', id).executeTakeFirst();
+      return row && normalize(row);
+    },
+
+    async list(workspaceId: string, filters: { productId?: string }, page: Page, tx: Executor = db): Promise<PageOf<ReleaseViewRow>> {
+      let rows = view(tx, workspaceId);
+      let count = tx.selectFrom('releases as r').where('r.workspace_id', '=', workspaceId);
+      if (filters.productId) {
+        rows = rows.where('r.product_id', '=', filters.productId);
+        count = count.where('r.product_id', '=', filters.productId);
+      }
+      const [found, total] = await Promise.all([
+        rows.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+        count.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows: found.map(normalize), total: Number(total.n) };
+    },
+
+    async issuesOf(workspaceId: string, releaseId: string, tx: Executor = db): Promise<ReleaseIssueRow[]> {
+      return tx
+        .selectFrom('release_issues as ri')
+        .innerJoin('issues as i', 'i.id', 'ri.issue_id')
+        .select(['i.id', 'i.title', 'i.status', 'i.priority'])
+        .where('ri.workspace_id', '=', workspaceId)
+        .where('ri.release_id', '=', releaseId)
+        .orderBy('i.created_at', 'asc')
+        .orderBy('i.id', 'asc')
+        .execute();
+    },
+
+    async update(workspaceId: string, id: string, changes: ReleaseChanges, tx: Executor = db): Promise<void> {
+      await tx.updateTable('releases').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+  };
+}
+
+export type ReleaseRepository = ReturnType<typeof releaseRepository>;

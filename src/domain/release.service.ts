@@ -1,0 +1,158 @@
+// Releases: creating one links its issues and marks them released in the same transaction; any
+// issue id that is not an issue of the release's product rejects the whole request.
+import type { Db } from '../db/database.js';
+import type { Page, PageOf } from '../db/repositories/executor.js';
+import type { IssueRepository } from '../db/repositories/issue.repository.js';
+import type { ProductRepository } from '../db/repositories/product.repository.js';
+import type { ReleaseChanges, ReleaseIssueRow, ReleaseRepository, ReleaseViewRow } from '../db/repositories/release.repository.js';
+import { invalidField, notFound } from '../errors.js';
+import type { Clock } from '../lib/clock.js';
+import { newId, parseUuid } from '../lib/ids.js';
+import type { Actor } from './actor.js';
+import { effectiveChanges } from './changes.js';
+import type { IssueStatus, Priority } from './enums.js';
+
+export interface Release {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  title: string;
+  description: string | null;
+  version: string | null;
+  released_at: string | null;
+  created_at: string;
+  updated_at: string;
+  product: { id: string; name: string };
+  linked_issues_count: number;
+}
+
+export interface ReleaseIssue {
+  id: string;
+  title: string;
+  status: IssueStatus;
+  priority: Priority;
+}
+
+export type ReleaseDetail = Release & { issues: ReleaseIssue[] };
+
+export interface CreateReleaseInput {
+  product_id: string;
+  title: string;
+  description?: string | null;
+  version?: string | null;
+  issue_ids?: string[];
+  /** Omitted: published now; null: a draft. */
+  released_at?: string | null;
+}
+
+export type UpdateReleaseInput = Partial<Pick<CreateReleaseInput, 'title' | 'description' | 'version' | 'released_at'>>;
+
+const toRelease = ({ product_name, ...row }: ReleaseViewRow): Release => ({
+  id: row.id,
+  workspace_id: row.workspace_id,
+  product_id: row.product_id,
+  title: row.title,
+  description: row.description,
+  version: row.version,
+  released_at: row.released_at,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  product: { id: row.product_id, name: product_name },
+  linked_issues_count: row.linked_issues_count,
+});
+
+const toReleaseIssue = (row: ReleaseIssueRow): ReleaseIssue => ({
+  ...row,
+  status: row.status as IssueStatus,
+  priority: row.priority as Priority,
+});
+
+/** Timestamps are stored in one canonical form (UTC, milliseconds, Z) whatever offset was sent. */
+const canonicalTime = (value: string | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+export interface ReleaseServiceDeps {
+  db: Db;
+  releases: ReleaseRepository;
+  issues: Pick<IssueRepository, 'findManyByIds' | 'markReleased'>;
+  products: Pick<ProductRepository, 'findById'>;
+  clock: Clock;
+}
+
+export function createReleaseService({ db, releases, issues, products, clock }: ReleaseServiceDeps) {
+  async function find(actor: Actor, id: string): Promise<ReleaseViewRow> {
+    const releaseId = parseUuid(id);
+    const row = releaseId ? await releases.findById(actor.workspaceId, releaseId) : undefined;
+    if (!row) throw notFound('release');
+    return row;
+  }
+
+  async function detail(actor: Actor, row: ReleaseViewRow): Promise<ReleaseDetail> {
+    const linked = await releases.issuesOf(actor.workspaceId, row.id);
+    return { ...toRelease(row), issues: linked.map(toReleaseIssue) };
+  }
+
+  return {
+    find,
+
+    async get(actor: Actor, id: string): Promise<ReleaseDetail> {
+      return detail(actor, await find(actor, id));
+    },
+
+    async list(actor: Actor, filters: { productId?: string }, page: Page): Promise<PageOf<Release>> {
+      const { rows, total } = await releases.list(actor.workspaceId, filters, page);
+      return { rows: rows.map(toRelease), total };
+    },
+
+    async create(actor: Actor, input: CreateReleaseInput): Promise<ReleaseDetail> {
+      const productId = parseUuid(input.product_id);
+      const product = productId ? await products.findById(actor.workspaceId, productId) : undefined;
+      if (!product) throw invalidField('product_id', 'is not a product of this workspace');
+
+      const issueIds = [...new Set((input.issue_ids ?? []).map((id) => id.toLowerCase()))];
+      const found = await issues.findManyByIds(actor.workspaceId, issueIds);
+      const ofProduct = new Set(found.filter((issue) => issue.product_id === product.id).map((issue) => issue.id));
+      const strangers = issueIds.filter((id) => !ofProduct.has(id));
+      if (strangers.length > 0) {
+        throw invalidField('issue_ids', `not issues of this release's product: ${strangers.join(', ')}`);
+      }
+
+      const now = clock.now();
+      const id = newId();
+      await db.transaction().execute(async (tx) => {
+        await releases.insert(
+          {
+            id,
+            workspace_id: actor.workspaceId,
+            product_id: product.id,
+            title: input.title,
+            description: input.description ?? null,
+            version: input.version ?? null,
+            released_at: input.released_at === undefined ? now : canonicalTime(input.released_at),
+            created_at: now,
+            updated_at: now,
+          },
+          tx,
+        );
+        await releases.linkIssues(actor.workspaceId, id, issueIds, now, tx);
+        await issues.markReleased(actor.workspaceId, issueIds, now, tx);
+      });
+      return detail(actor, await find(actor, id));
+    },
+
+    async update(actor: Actor, id: string, input: UpdateReleaseInput): Promise<ReleaseDetail> {
+      const current = await find(actor, id);
+      const wanted: ReleaseChanges = {};
+      if (input.title !== undefined) wanted.title = input.title;
+      if (input.description !== undefined) wanted.description = input.description;
+      if (input.version !== undefined) wanted.version = input.version;
+      if (input.released_at !== undefined) wanted.released_at = canonicalTime(input.released_at);
+      const changes = effectiveChanges<ReleaseChanges>(current, wanted);
+      if (!changes) return detail(actor, current);
+      changes.updated_at = clock.now();
+      await releases.update(actor.workspaceId, current.id, changes);
+      return detail(actor, { ...current, ...changes });
+    },
+  };
+}
+
+export type ReleaseService = ReturnType<typeof createReleaseService>;

@@ -1,0 +1,85 @@
+import { Type } from '@sinclair/typebox';
+import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
+import { Nullable, PageQuery, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { TEXT_MAX } from './issue.js';
+
+const Title = TrimmedString({ minLength: 1, maxLength: 500, description: '1–500 characters after trimming' });
+const Description = Nullable(Type.String({ maxLength: TEXT_MAX }));
+const Version = Nullable(Type.String({ maxLength: 100, description: 'Free-form version label, max 100 characters' }));
+const ReleasedAt = Nullable(Type.String({ format: 'date-time' }), {
+  description: '[ext] When the release was published; null makes it a draft. Omitted on create: now.',
+});
+
+const releaseFields = {
+  id: Uuid(),
+  workspace_id: Uuid(),
+  product_id: Uuid(),
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  version: Nullable(Type.String()),
+  released_at: Nullable(Timestamp('null means a draft')),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+  product: Type.Object({ id: Uuid(), name: Type.String() }, { additionalProperties: false }),
+  linked_issues_count: Type.Integer({ description: 'Issues in the release' }),
+};
+
+const example = {
+  id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8097', workspace_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091',
+  product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', title: 'November fixes', description: null, version: '2.4.0',
+  released_at: '2026-11-21T10:25:00.000Z', created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
+  product: { id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', name: 'Acme Mobile App' }, linked_issues_count: 1,
+};
+
+export const Release = Type.Object(releaseFields, {
+  additionalProperties: false, description: 'A release', examples: [example],
+});
+
+export const ReleaseDetail = Type.Object(
+  {
+    ...releaseFields,
+    issues: Type.Array(
+      Type.Object(
+        { id: Uuid(), title: Type.String(), status: StringEnum(ISSUE_STATUSES), priority: StringEnum(PRIORITIES) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'A release with its issues',
+    examples: [{ ...example, issues: [{ id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095', title: 'Checkout button does nothing on Android', status: 'released', priority: 'high' }] }],
+  },
+);
+
+export const ReleaseListQuery = Type.Object({
+  product_id: Type.Optional(Type.String({ description: 'Only releases of this product (UUID)' })),
+  ...PageQuery,
+});
+
+export const CreateReleaseBody = Type.Object(
+  {
+    product_id: Uuid('The release\'s product; must be a product of this workspace'),
+    title: Title,
+    description: Type.Optional(Description),
+    version: Type.Optional(Version),
+    issue_ids: Type.Optional(
+      Type.Array(Uuid(), { maxItems: 1000, description: 'Issues of the product to include; they become released. Duplicates are ignored.' }),
+    ),
+    released_at: Type.Optional(ReleasedAt),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', title: 'November fixes', version: '2.4.0', issue_ids: ['0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095'] }],
+  },
+);
+
+export const UpdateReleaseBody = Type.Object(
+  {
+    title: Type.Optional(Title),
+    description: Type.Optional(Description),
+    version: Type.Optional(Version),
+    released_at: Type.Optional(ReleasedAt),
+  },
+  { additionalProperties: false, examples: [{ released_at: null }] },
+);

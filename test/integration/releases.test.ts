@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { describeEachDialect, unique, type Client } from '../helpers/harness.js';
+
+const MISSING = '01900000-0000-7000-8000-000000000000';
+
+async function createProduct(api: Client) {
+  const res = await api.post('/api/v1/products', { name: unique('Product') });
+  assert.equal(res.status, 201, res.text);
+  return res.body.data as { id: string; name: string };
+}
+
+async function createIssue(api: Client, productId: string, status = 'done') {
+  const res = await api.post('/api/v1/issues', { product_id: productId, title: unique('Issue'), status });
+  assert.equal(res.status, 201, res.text);
+  return res.body.data as { id: string; title: string; status: string; priority: string; updated_at: string };
+}
+
+const statusOf = async (api: Client, id: string) => (await api.get(`/api/v1/issues/${id}`)).body.data.status;
+
+describeEachDialect('POST /api/v1/releases', (ctx) => {
+  it('creates a published release, links its issues and marks them released', async () => {
+    const { a } = ctx();
+    const product = await createProduct(a.api);
+    const done = await createIssue(a.api, product.id, 'done');
+    const pending = await createIssue(a.api, product.id, 'pending');
+    const res = await a.api.post('/api/v1/releases', {
+      product_id: product.id, title: '  Autumn  ', description: 'Fixes', version: '1.2.0', issue_ids: [done.id, pending.id, done.id],
+    });
+    assert.equal(res.status, 201, res.text);
+    const release = res.body.data;
+    assert.equal(release.title, 'Autumn');
+    assert.equal(release.description, 'Fixes');
+    assert.equal(release.version, '1.2.0');
+    assert.equal(release.workspace_id, a.id);
+    assert.equal(release.product_id, product.id);
+    assert.deepEqual(release.product, { id: product.id, name: product.name });
+    assert.equal(release.linked_issues_count, 2);
+    assert.equal(release.released_at, release.created_at);
+    assert.deepEqual(
+      release.issues.map((issue: { id: string }) => issue.id).sort(),
+      [done.id, pending.id].sort(),
+    );
+    assert.ok(release.issues.every((issue: { status: string }) => issue.status === 'released'));
+    assert.equal(await statusOf(a.api, done.id), 'released');
+    assert.equal(await statusOf(a.api, pending.id), 'released');
+  });
+
+  it('creates a draft with released_at null and an empty release without issue_ids', async () => {
+    const { a } = ctx();
+    const product = await createProduct(a.api);
+    const draft = await a.api.post('/api/v1/releases', { product_id: product.id, title: 'Draft', released_at: null });
+    assert.equal(draft.status, 201);
+    assert.equal(draft.body.data.released_at, null);
+    assert.equal(draft.body.data.linked_issues_count, 0);
+    assert.deepEqual(draft.body.data.issues, []);
+    const dated = await a.api.post('/api/v1/releases', { product_id: product.id, title: 'Dated', released_at: '2026-01-02T03:04:05+01:00' });
+    assert.equal(dated.body.data.released_at, '2026-01-02T02:04:05.000Z');
+  });
+
+  it('rejects the whole request when any issue id is not an issue of the product, changing nothing', async () => {
+    const { a, b } = ctx();
+    const product = await createProduct(a.api);
+    const otherProduct = await createProduct(a.api);
+    const mine = await createIssue(a.api, product.id, 'done');
+    const otherIssue = await createIssue(a.api, otherProduct.id, 'done');
+    const foreign = await createIssue(b.api, (await createProduct(b.api)).id, 'done');
+    const before = (await a.api.get(`/api/v1/releases?product_id=${product.id}`)).body.pagination.total;
+    for (const stranger of [otherIssue.id, foreign.id, MISSING]) {
+      const res = await a.api.post('/api/v1/releases', { product_id: product.id, title: 'Bad', issue_ids: [mine.id, stranger] });
+      assert.equal(res.status, 400, stranger);
+      assert.ok(res.body.fields.issue_ids);
+    }
+    assert.equal(await statusOf(a.api, mine.id), 'done');
+    assert.equal(await statusOf(b.api, foreign.id), 'done');
+    assert.equal((await a.api.get(`/api/v1/releases?product_id=${product.id}`)).body.pagination.total, before);
+  });
+
+  const invalid: [string, Record<string, unknown>, string][] = [
+    ['a missing product_id', { product_id: undefined }, 'product_id'],
+    ['an unknown product_id', { product_id: MISSING }, 'product_id'],
+    ['a missing title', { title: undefined }, 'title'],
+    ['a blank title', { title: ' ' }, 'title'],
+    ['a title over 500 characters', { title: 'x'.repeat(501) }, 'title'],
+    ['a version over 100 characters', { version: 'v'.repeat(101) }, 'version'],
+    ['a malformed issue id', { issue_ids: ['nope'] }, 'issue_ids'],
+    ['issue_ids that is not an array', { issue_ids: MISSING }, 'issue_ids'],
+    ['a malformed released_at', { released_at: 'yesterday' }, 'released_at'],
+    ['an unknown field', { tag: 'x' }, 'tag'],
+  ];
+  for (const [what, patch, field] of invalid) {
+    it(`rejects ${what}`, async () => {
+      const { a } = ctx();
+      const product = await createProduct(a.api);
+      const res = await a.api.post('/api/v1/releases', { product_id: product.id, title: 'R', ...patch });
+      assert.equal(res.status, 400, res.text);
+      assert.ok(res.body.fields?.[field], res.text);
+    });
+  }
+
+  it('rejects another workspace\'s product', async () => {
+    const { a, b } = ctx();
+    const product = await createProduct(a.api);
+    const res = await b.api.post('/api/v1/releases', { product_id: product.id, title: 'R' });
+    assert.equal(res.status, 400);
+    assert.ok(res.body.fields.product_id);
+  });
+
+  it('is forbidden to read-only keys', async () => {
+    const { a, client } = ctx();
+    const product = await createProduct(a.api);
+    assert.equal((await client(a.readOnlyKey).post('/api/v1/releases', { product_id: product.id, title: 'R' })).status, 403);
+  });
+
+  it('keeps links consistent when concurrent releases name the same issues', async () => {
+    const { a } = ctx();
+    const product = await createProduct(a.api);
+    const issues = await Promise.all([1, 2, 3].map(() => createIssue(a.api, product.id)));
+    const ids = issues.map((issue) => issue.id);
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((n) => a.api.post('/api/v1/releases', { product_id: product.id, title: `R${n}`, issue_ids: ids })),
+    );
+    for (const res of results) {
+      assert.equal(res.status, 201);
+      assert.equal(res.body.data.linked_issues_count, 3);
+    }
+    for (const id of ids) assert.equal(await statusOf(a.api, id), 'released');
+  });
+});
+
+describeEachDialect('GET /api/v1/releases and /releases/{id}', (ctx) => {
+  it('lists newest first, filters by product and paginates', async () => {
+    const { a } = ctx();
+    const product = await createProduct(a.api);
+    const other = await createProduct(a.api);
+    const made = [];
+    for (const title of ['one', 'two', 'three']) {
+      made.push((await a.api.post('/api/v1/releases', { product_id: product.id, title })).body.data);
+    }
+    await a.api.post('/api/v1/releases', { product_id: other.id, title: 'elsewhere' });
+    const res = await a.api.get(`/api/v1/releases?product_id=${product.id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data.map((r: { title: string }) => r.title), ['three', 'two', 'one']);
+    assert.deepEqual(res.body.pagination, { total: 3, limit: 50, offset: 0 });
+    assert.equal(res.body.data[0].issues, undefined);
+    const page = await a.api.get(`/api/v1/releases?product_id=${product.id}&limit=1&offset=1`);
+    assert.deepEqual(page.body.data.map((r: { id: string }) => r.id), [made[1].id]);
+    assert.equal(page.body.pagination.total, 3);
+  });
+
+  it('rejects a malformed product_id filter', async () => {
+    const res = await ctx().a.api.get('/api/v1/releases?product_id=abc');
+    assert.equal(res.status, 400);
+    assert.ok(res.body.fields.product_id);
+  });
+
+  it('shows a release with its issues', async () => {
+    const { a } = ctx();
+    const product = await createProduct(a.api);
+    const issue = await createIssue(a.api, product.id);
+    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'R', issue_ids: [issue.id] })).body.data;
+    const res = await a.api.get(`/api/v1/releases/${created.id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data.issues, [{ id: issue.id, title: issue.title, status: 'released', priority: 'normal' }]);
+    assert.equal(res.body.data.linked_issues_count, 1);
+  });
+
+  for (const id of [MISSING, 'not-a-uuid']) {
+    it(`answers 404 for ${id}`, async () => {
+      assert.equal((await ctx().a.api.get(`/api/v1/releases/${id}`)).status, 404);
+    });
+  }
+
+  it('isolates workspaces', async () => {
+    const { a, b } = ctx();
+    const product = await createProduct(a.api);
+    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'Secret' })).body.data;
+    assert.equal((await b.api.get(`/api/v1/releases/${created.id}`)).status, 404);
+    assert.equal((await b.api.patch(`/api/v1/releases/${created.id}`, { title: 'Mine' })).status, 404);
+    const listed = await b.api.get('/api/v1/releases?limit=200');
+    assert.ok(listed.body.data.every((r: { id: string }) => r.id !== created.id));
+  });
+});
+
+describeEachDialect('PATCH /api/v1/releases/{id} [ext]', (ctx) => {
+  it('updates fields, returns to draft and publishes again', async () => {
+    const { a } = ctx();
+    const product = await createProduct(a.api);
+    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'R' })).body.data;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const draft = await a.api.patch(`/api/v1/releases/${created.id}`, { released_at: null, title: ' Renamed ', version: '2.0' });
+    assert.equal(draft.status, 200);
+    assert.equal(draft.body.data.released_at, null);
+    assert.equal(draft.body.data.title, 'Renamed');
+    assert.equal(draft.body.data.version, '2.0');
+    assert.ok(draft.body.data.updated_at > created.updated_at);
+    const published = await a.api.patch(`/api/v1/releases/${created.id}`, { released_at: '2026-12-01T00:00:00.000Z' });
+    assert.equal(published.body.data.released_at, '2026-12-01T00:00:00.000Z');
+  });
+
+  it('leaves updated_at alone when nothing changes', async () => {
+    const { a } = ctx();
+    const product = await createProduct(a.api);
+    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'Same', version: '1' })).body.data;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const res = await a.api.patch(`/api/v1/releases/${created.id}`, { title: 'Same', version: '1' });
+    assert.equal(res.body.data.updated_at, created.updated_at);
+  });
+
+  it('validates and answers 404 before validating', async () => {
+    const { a } = ctx();
+    const product = await createProduct(a.api);
+    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'R' })).body.data;
+    const bad = await a.api.patch(`/api/v1/releases/${created.id}`, { title: '' });
+    assert.equal(bad.status, 400);
+    assert.ok(bad.body.fields.title);
+    const unknown = await a.api.patch(`/api/v1/releases/${created.id}`, { issue_ids: [] });
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.fields.issue_ids, 'unknown field');
+    assert.equal((await a.api.patch(`/api/v1/releases/${MISSING}`, { title: '' })).status, 404);
+  });
+
+  it('is forbidden to read-only keys', async () => {
+    const { a, client } = ctx();
+    assert.equal((await client(a.readOnlyKey).patch(`/api/v1/releases/${MISSING}`, { title: 'x' })).status, 403);
+  });
+});
