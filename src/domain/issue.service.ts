@@ -37,8 +37,8 @@ export interface ConversationSummary {
   created_at: string;
 }
 
-export type IssueListItem = IssueBase & { linked_conversations_count: number };
-export type IssueDetail = IssueBase & { linked_conversations: ConversationSummary[] };
+export type IssueListItem = IssueBase & { linked_conversations_count: number; sources_count: number };
+export type IssueDetail = IssueBase & { linked_conversations: ConversationSummary[]; sources_count: number };
 
 /** `me`, a member id, or null (unassigned). */
 export type AssigneeRef = string | null;
@@ -129,7 +129,8 @@ export function createIssueService({ db, issues, products, members, conversation
 
   async function detail(actor: Actor, row: IssueRow, tx: Executor = db): Promise<IssueDetail> {
     const linked = await issues.linkedConversations(actor.workspaceId, [row.id], tx);
-    return { ...toIssueBase(row), linked_conversations: linked.map(toSummary) };
+    const sources = await issues.countSources(actor.workspaceId, row.id, tx);
+    return { ...toIssueBase(row), linked_conversations: linked.map(toSummary), sources_count: sources };
   }
 
   /** The member id an assignee reference names, checked against the workspace. */
@@ -182,7 +183,14 @@ export function createIssueService({ db, issues, products, members, conversation
         unassigned: filters.unassigned,
       };
       const { rows, total } = await issues.list(actor.workspaceId, query, page);
-      return { rows: rows.map((row) => ({ ...toIssueBase(row), linked_conversations_count: row.linked_conversations_count })), total };
+      return {
+        rows: rows.map((row) => ({
+          ...toIssueBase(row),
+          linked_conversations_count: row.linked_conversations_count,
+          sources_count: row.sources_count,
+        })),
+        total,
+      };
     },
 
     /** Inserts an issue with the next shortcode of its product's prefix, inside `tx`. */
@@ -214,7 +222,7 @@ export function createIssueService({ db, issues, products, members, conversation
       const row = await db.transaction().execute((tx) =>
         service.insertIssue(actor, { ...input, product_id: product.id, assigneeId, prefix: product.issue_prefix }, tx),
       );
-      return { ...toIssueBase(row), linked_conversations: [] };
+      return { ...toIssueBase(row), linked_conversations: [], sources_count: 0 };
     },
 
     async update(actor: Actor, idOrShortcode: string, input: UpdateIssueInput): Promise<IssueDetail> {

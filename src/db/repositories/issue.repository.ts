@@ -9,7 +9,7 @@ const ISSUE_COLUMNS = [
 ] as const;
 
 export type IssueRow = IssueTable;
-export type IssueListRow = IssueRow & { linked_conversations_count: number };
+export type IssueListRow = IssueRow & { linked_conversations_count: number; sources_count: number };
 export type IssueChanges = Partial<Pick<IssueTable, 'title' | 'description' | 'status' | 'priority' | 'assignee_id' | 'resolution_comment' | 'updated_at'>>;
 
 export interface IssueFilters {
@@ -98,6 +98,13 @@ export function issueRepository(db: Executor) {
               .whereRef('issue_conversations.issue_id', '=', 'issues.id')
               .as('linked_conversations_count'),
           )
+          .select((eb) =>
+            eb
+              .selectFrom('issue_api_sources')
+              .select((inner) => inner.fn.countAll<number>().as('n'))
+              .whereRef('issue_api_sources.issue_id', '=', 'issues.id')
+              .as('sources_count'),
+          )
           .orderBy('issues.created_at', 'desc')
           .orderBy('issues.id', 'desc')
           .limit(page.limit)
@@ -106,13 +113,28 @@ export function issueRepository(db: Executor) {
         filtered(tx, workspaceId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return {
-        rows: rows.map((row) => ({ ...row, linked_conversations_count: Number(row.linked_conversations_count ?? 0) })),
+        rows: rows.map((row) => ({
+          ...row,
+          linked_conversations_count: Number(row.linked_conversations_count ?? 0),
+          sources_count: Number(row.sources_count ?? 0),
+        })),
         total: Number(count.n),
       };
     },
 
     async update(workspaceId: string, id: string, changes: IssueChanges, tx: Executor = db): Promise<void> {
       await tx.updateTable('issues').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+
+    /** How many deduplicating-create calls were recorded as sources of the issue. */
+    async countSources(workspaceId: string, issueId: string, tx: Executor = db): Promise<number> {
+      const row = await tx
+        .selectFrom('issue_api_sources')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('issue_id', '=', issueId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     /** Sets status `released` on the listed issues that are not released yet. */

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/enums.js';
-import { Nullable, StringEnum, Timestamp, Uuid } from './common.js';
+import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversation.service.js';
+import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, SENDER_TYPES } from '../../domain/enums.js';
+import { CsvFilter, Nullable, PageQuery, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
 export const ConversationSummary = Type.Object(
   {
@@ -13,4 +14,125 @@ export const ConversationSummary = Type.Object(
     created_at: Timestamp(),
   },
   { additionalProperties: false, description: 'A conversation linked to an issue' },
+);
+
+const EXAMPLE_CONTACT = { id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1', name: 'Ada Lovelace', email: 'ada@example.com' };
+const EXAMPLE_MESSAGE = {
+  id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1', sender_type: 'contact', sender_id: EXAMPLE_CONTACT.id,
+  body: 'The export button does nothing on Android.', sender_name: 'Ada Lovelace', created_at: '2026-11-21T10:25:00.000Z',
+};
+const EXAMPLE_CONVERSATION = {
+  id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', contact_id: EXAMPLE_CONTACT.id,
+  type: 'ticket', source: 'chat', status: 'open', priority: 'normal', title: 'Export does nothing', ai_summary: null,
+  rating: null, upvotes: 0, created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
+};
+
+export const ConversationContact = Type.Object(
+  {
+    id: Uuid(),
+    name: Nullable(Type.String(), { description: 'null when the contact gave no name' }),
+    email: Nullable(Type.String(), { description: 'null when the contact gave no email' }),
+  },
+  { additionalProperties: false, description: 'The customer behind a conversation', examples: [EXAMPLE_CONTACT] },
+);
+
+export const Message = Type.Object(
+  {
+    id: Uuid(),
+    sender_type: StringEnum(SENDER_TYPES),
+    sender_id: Type.String({
+      description: 'agent: the member id of the key that sent it (the API key id when the key has no member); ' +
+        'contact: the contact id (the importing API key id when the conversation was imported without a contact)',
+    }),
+    body: Type.String({ description: 'The message text, exactly as sent' }),
+    sender_name: Nullable(Type.String(), { description: 'The member\'s display name or the contact\'s name; null when unknown' }),
+    created_at: Timestamp(),
+  },
+  { additionalProperties: false, description: 'A message in a conversation', examples: [EXAMPLE_MESSAGE] },
+);
+
+const conversationProperties = {
+  id: Uuid(),
+  product_id: Uuid(),
+  contact_id: Nullable(Uuid()),
+  type: StringEnum(CONVERSATION_TYPES),
+  source: StringEnum(CONVERSATION_SOURCES, { description: 'chat (widget conversations) or form (form submissions mirrored into the inbox)' }),
+  status: StringEnum(CONVERSATION_STATUSES),
+  priority: StringEnum(PRIORITIES),
+  title: Type.String(),
+  ai_summary: Nullable(Type.String()),
+  rating: Nullable(Type.Number()),
+  upvotes: Type.Integer(),
+  created_at: Timestamp(),
+  updated_at: Timestamp('Changes on every effective change and when a message is posted'),
+  contact: Nullable(ConversationContact),
+};
+
+export const Conversation = Type.Object(conversationProperties, {
+  additionalProperties: false,
+  description: 'A conversation with a customer',
+  examples: [EXAMPLE_CONVERSATION],
+});
+
+export const ConversationDetail = Type.Object(
+  { ...conversationProperties, messages: Type.Array(Message, { description: 'Ordered by created_at ascending' }) },
+  { additionalProperties: false, description: 'A conversation with its messages', examples: [{ ...EXAMPLE_CONVERSATION, messages: [EXAMPLE_MESSAGE] }] },
+);
+
+export const ListConversationsQuery = Type.Object({
+  ...PageQuery,
+  product_id: Type.Optional(Type.String({ description: 'Only conversations of this product (UUID)' })),
+  type: Type.Optional(CsvFilter('Only these types', CONVERSATION_TYPES)),
+  status: Type.Optional(CsvFilter('Only these statuses', CONVERSATION_STATUSES)),
+  priority: Type.Optional(CsvFilter('Only these priorities', PRIORITIES)),
+});
+
+export const UpdateConversationBody = Type.Object(
+  {
+    status: Type.Optional(StringEnum(CONVERSATION_STATUSES, { description: 'Any status may be set from any status' })),
+    priority: Type.Optional(StringEnum(PRIORITIES)),
+  },
+  { additionalProperties: false, examples: [{ status: 'in_progress' }, { status: 'resolved', priority: 'low' }] },
+);
+
+const MessageBody = Type.String({
+  minLength: 1,
+  maxLength: MESSAGE_BODY_MAX,
+  description: `Message text, at most ${MESSAGE_BODY_MAX} characters, not blank; stored as sent (not trimmed)`,
+});
+
+export const PostMessageBody = Type.Object(
+  { body: MessageBody },
+  { additionalProperties: false, examples: [{ body: 'Thanks! A fix ships in the next release.' }] },
+);
+
+export const CreateConversationBody = Type.Object(
+  {
+    product_id: Uuid('A product of this workspace'),
+    title: TrimmedString({ minLength: 1, maxLength: 500, description: '1–500 characters after trimming' }),
+    type: Type.Optional(StringEnum(CONVERSATION_TYPES, { default: CONVERSATION_DEFAULTS.type })),
+    source: Type.Optional(StringEnum(CONVERSATION_SOURCES, { default: CONVERSATION_DEFAULTS.source })),
+    priority: Type.Optional(StringEnum(PRIORITIES, { default: CONVERSATION_DEFAULTS.priority })),
+    contact: Type.Optional(Nullable(
+      Type.Object(
+        {
+          name: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'Trimmed; must not be blank' }))),
+          email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 320, description: 'Stored lowercased' }))),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description: 'The customer. With an email, the workspace\'s contact with that email is reused (a given name ' +
+          'replaces its name, an omitted one keeps it); without an email a new contact is created. Omitted or null: no contact',
+      },
+    )),
+    body: Type.Optional(Nullable(MessageBody, { description: 'Optional first message, from the contact. Omitted or null: no message' })),
+  },
+  {
+    additionalProperties: false,
+    examples: [{
+      product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', title: 'Export does nothing', type: 'ticket', source: 'form',
+      contact: { name: 'Ada Lovelace', email: 'ada@example.com' }, body: 'The export button does nothing on Android.',
+    }],
+  },
 );

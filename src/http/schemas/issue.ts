@@ -24,13 +24,14 @@ const issueFields = {
   is_ai_generated: Type.Boolean({ description: 'Always false for issues created through the API' }),
   created_at: Timestamp(),
   updated_at: Timestamp(),
+  sources_count: Type.Integer({ description: '[ext] How many deduplicating creates (POST /issues/maybe) reported this issue' }),
 };
 
 const example = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', shortcode: 'AMA-12',
   title: 'Checkout button does nothing on Android', description: 'Reported by three customers this week.',
   status: 'pending', priority: 'high', assignee_id: null, resolution_comment: null, is_ai_generated: false,
-  created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
+  created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', sources_count: 0,
 };
 
 export const IssueListItem = Type.Object(

@@ -1,0 +1,237 @@
+// Conversations and their messages: workspace scoping, permissive status moves, agent replies
+// and the [ext] import of conversations from other channels.
+import type { Db } from '../db/database.js';
+import type { ContactRef, ContactRepository } from '../db/repositories/contact.repository.js';
+import type {
+  ConversationChanges, ConversationFilters, ConversationRepository, ConversationRow, ConversationWithContactRow,
+} from '../db/repositories/conversation.repository.js';
+import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
+import type { MessageRepository, MessageRow } from '../db/repositories/message.repository.js';
+import type { ProductRepository } from '../db/repositories/product.repository.js';
+import { invalidField, notFound } from '../errors.js';
+import type { Clock } from '../lib/clock.js';
+import { newId, parseUuid } from '../lib/ids.js';
+import type { Actor } from './actor.js';
+import type { ConversationSource, ConversationStatus, ConversationType, Priority, SenderType } from './enums.js';
+
+export const CONVERSATION_DEFAULTS = { type: 'ticket', source: 'chat', priority: 'normal' } as const;
+export const MESSAGE_BODY_MAX = 50_000;
+
+export interface ConversationContact {
+  id: string;
+  name: string | null;
+  email: string | null;
+}
+
+export interface Conversation {
+  id: string;
+  product_id: string;
+  contact_id: string | null;
+  type: ConversationType;
+  source: ConversationSource;
+  status: ConversationStatus;
+  priority: Priority;
+  title: string;
+  ai_summary: string | null;
+  rating: number | null;
+  upvotes: number;
+  created_at: string;
+  updated_at: string;
+  contact: ConversationContact | null;
+}
+
+export interface Message {
+  id: string;
+  sender_type: SenderType;
+  sender_id: string;
+  body: string;
+  sender_name: string | null;
+  created_at: string;
+}
+
+export interface ConversationDetail extends Conversation {
+  messages: Message[];
+}
+
+export interface ConversationListFilters extends ConversationFilters {
+  types?: ConversationType[];
+  statuses?: ConversationStatus[];
+  priorities?: Priority[];
+}
+
+export interface ConversationUpdate {
+  status?: ConversationStatus;
+  priority?: Priority;
+}
+
+export interface ConversationImport {
+  product_id: string;
+  title: string;
+  type?: ConversationType;
+  source?: ConversationSource;
+  priority?: Priority;
+  contact?: { name?: string | null; email?: string | null } | null;
+  body?: string | null;
+}
+
+export const toConversation = (row: ConversationWithContactRow): Conversation => ({
+  id: row.id,
+  product_id: row.product_id,
+  contact_id: row.contact_id,
+  type: row.type as ConversationType,
+  source: row.source as ConversationSource,
+  status: row.status as ConversationStatus,
+  priority: row.priority as Priority,
+  title: row.title,
+  ai_summary: row.ai_summary,
+  rating: row.rating,
+  upvotes: row.upvotes,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  contact: row.contact_id === null ? null : { id: row.contact_id, name: row.contact_name, email: row.contact_email },
+});
+
+export const toMessage = (row: MessageRow): Message => ({
+  id: row.id,
+  sender_type: row.sender_type as SenderType,
+  sender_id: row.sender_id,
+  body: row.body,
+  sender_name: row.sender_name,
+  created_at: row.created_at,
+});
+
+/** Message bodies are stored as sent; only a blank one is refused (length is the schema's). */
+function messageBody(body: string): string {
+  if (body.trim() === '') throw invalidField('body', 'must not be empty');
+  return body;
+}
+
+/** Names are trimmed; emails are lowercased, so one address is one contact. */
+function contactInput(contact: NonNullable<ConversationImport['contact']>): { name: string | null; email: string | null } {
+  const name = contact.name?.trim() ?? null;
+  if (name === '') throw invalidField('contact.name', 'must not be empty');
+  return { name, email: contact.email?.toLowerCase() ?? null };
+}
+
+export interface ConversationServiceDeps {
+  db: Db;
+  conversations: ConversationRepository;
+  contacts: ContactRepository;
+  messages: MessageRepository;
+  products: Pick<ProductRepository, 'findById'>;
+  clock: Clock;
+}
+
+export function createConversationService({ db, conversations, contacts, messages, products, clock }: ConversationServiceDeps) {
+  async function find(actor: Actor, id: string): Promise<ConversationWithContactRow> {
+    const conversationId = parseUuid(id);
+    const row = conversationId ? await conversations.findById(actor.workspaceId, conversationId) : undefined;
+    if (!row) throw notFound('conversation');
+    return row;
+  }
+
+  /** With an email the workspace's contact of that address is reused (a given name replaces its name). */
+  async function saveContact(actor: Actor, input: NonNullable<ConversationImport['contact']>, now: string, tx: Executor): Promise<ContactRef> {
+    const { name, email } = contactInput(input);
+    const row = { id: newId(), workspace_id: actor.workspaceId, name, email, created_at: now, updated_at: now };
+    if (email !== null) return contacts.upsertByEmail({ ...row, email }, tx);
+    await contacts.insert(row, tx);
+    return { id: row.id, name, email };
+  }
+
+  return {
+    /** Throws not_found unless the conversation exists in the actor's workspace. */
+    async ensureExists(actor: Actor, id: string): Promise<void> {
+      await find(actor, id);
+    },
+
+    async get(actor: Actor, id: string): Promise<ConversationDetail> {
+      const row = await find(actor, id);
+      const rows = await messages.listByConversation(actor.workspaceId, row.id);
+      return { ...toConversation(row), messages: rows.map(toMessage) };
+    },
+
+    async list(actor: Actor, filters: ConversationListFilters, page: Page): Promise<PageOf<Conversation>> {
+      const { rows, total } = await conversations.list(actor.workspaceId, filters, page);
+      return { rows: rows.map(toConversation), total };
+    },
+
+    /** Any status may be set from any status; updated_at moves only when something changes. */
+    async update(actor: Actor, id: string, input: ConversationUpdate): Promise<Conversation> {
+      const current = await find(actor, id);
+      const changes: ConversationChanges = {};
+      if (input.status !== undefined && input.status !== current.status) changes.status = input.status;
+      if (input.priority !== undefined && input.priority !== current.priority) changes.priority = input.priority;
+      if (Object.keys(changes).length === 0) return toConversation(current);
+      changes.updated_at = clock.now();
+      await conversations.update(actor.workspaceId, current.id, changes);
+      return toConversation({ ...current, ...changes });
+    },
+
+    /** An agent's reply, sent as the key's member (or as the key itself when it has none). */
+    async postMessage(actor: Actor, id: string, body: string): Promise<Message> {
+      const conversation = await find(actor, id);
+      const now = clock.now();
+      const row: MessageRow = {
+        id: newId(),
+        workspace_id: actor.workspaceId,
+        conversation_id: conversation.id,
+        sender_type: 'agent',
+        sender_id: actor.member?.id ?? actor.apiKeyId,
+        sender_name: actor.member?.display_name ?? null,
+        body: messageBody(body),
+        created_at: now,
+      };
+      await db.transaction().execute(async (tx) => {
+        await messages.insert(row, tx);
+        await conversations.update(actor.workspaceId, conversation.id, { updated_at: now }, tx);
+      });
+      return toMessage(row);
+    },
+
+    /**
+     * [ext] Imports a conversation. The optional first message is the contact's; without a
+     * contact its sender_id is the importing API key's id, as for agent replies without a member.
+     */
+    async create(actor: Actor, input: ConversationImport): Promise<ConversationDetail> {
+      const productId = parseUuid(input.product_id);
+      if (!productId || !(await products.findById(actor.workspaceId, productId))) {
+        throw invalidField('product_id', 'is not a product of this workspace');
+      }
+      const body = input.body === undefined || input.body === null ? null : messageBody(input.body);
+      return db.transaction().execute(async (tx) => {
+        const now = clock.now();
+        const contact = input.contact ? await saveContact(actor, input.contact, now, tx) : null;
+        const row: ConversationRow = {
+          id: newId(),
+          workspace_id: actor.workspaceId,
+          product_id: productId,
+          contact_id: contact?.id ?? null,
+          type: input.type ?? CONVERSATION_DEFAULTS.type,
+          source: input.source ?? CONVERSATION_DEFAULTS.source,
+          status: 'open',
+          priority: input.priority ?? CONVERSATION_DEFAULTS.priority,
+          title: input.title,
+          ai_summary: null,
+          rating: null,
+          upvotes: 0,
+          created_at: now,
+          updated_at: now,
+        };
+        await conversations.insert(row, tx);
+        const firstMessages: MessageRow[] = [];
+        if (body !== null) {
+          firstMessages.push({
+            id: newId(), workspace_id: actor.workspaceId, conversation_id: row.id, sender_type: 'contact',
+            sender_id: contact?.id ?? actor.apiKeyId, sender_name: contact?.name ?? null, body, created_at: now,
+          });
+          await messages.insert(firstMessages[0], tx);
+        }
+        const created = toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null });
+        return { ...created, messages: firstMessages.map(toMessage) };
+      });
+    },
+  };
+}
+
+export type ConversationService = ReturnType<typeof createConversationService>;
