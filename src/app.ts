@@ -1,11 +1,12 @@
 // buildApp(deps): the composition root. Wires repositories → services → routes and the
 // cross-cutting plugins. Never listens; src/main.ts does.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseHandle } from './db/database.js';
+import type { DuplicateDetector } from './dedup/detector.js';
 import { registerAuth } from './http/plugins/auth.js';
-import { registerErrorHandling } from './http/plugins/error-handler.js';
+import { clientErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
 import { discoveryDocuments, registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
 import { registerValidationOrder } from './http/route.js';
@@ -15,6 +16,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { identityRoutes } from './http/routes/identity.js';
 import { issueRoutes } from './http/routes/issues.js';
 import { productRoutes } from './http/routes/products.js';
+import { releaseRoutes } from './http/routes/releases.js';
 import { validatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
 import { createServices } from './services.js';
@@ -22,7 +24,11 @@ import { createServices } from './services.js';
 export interface AppDeps {
   database: DatabaseHandle;
   clock?: Clock;
+  /** The duplicate detector for POST /issues/maybe; the lexical matcher when not given. */
+  detector?: DuplicateDetector;
   logger?: FastifyServerOptions['logger'];
+  /** A pino instance to log with (takes precedence over `logger`). */
+  loggerInstance?: FastifyBaseLogger;
   requestTimeoutMs?: number;
 }
 
@@ -33,9 +39,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { database } = deps;
 
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
     logController: requestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler,
     requestTimeout: deps.requestTimeoutMs ?? 0,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
@@ -54,16 +61,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const services = createServices(database, {
     clock: deps.clock,
+    detector: deps.detector,
     onBackgroundError: (error) => app.log.warn({ err: error }, 'background write failed'),
   });
 
   registerAuth(app, services.identity);
-  healthRoutes(app, database.db, () => ({}));
+  healthRoutes(app, database.db, () => ({ dedup: services.issueDedup.detectorName }));
   discoveryRoutes(app, discoveryDocuments(app));
   identityRoutes(app, services.identity);
   productRoutes(app, services.products);
   conversationRoutes(app, services.conversations);
-  issueRoutes(app, services.issues);
+  issueRoutes(app, services.issues, services.issueDedup);
+  releaseRoutes(app, services.releases);
 
   await app.ready();
   return app;

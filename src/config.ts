@@ -11,6 +11,30 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** Cap on simultaneously open connections; 0 means unlimited. */
   readonly maxConnections: number;
+  readonly dedup: DedupConfig;
+}
+
+export const DEDUP_PROVIDERS = ['auto', 'local', 'openai', 'lexical'] as const;
+
+/** Duplicate detection for `POST /issues/maybe` (docs/dedup.md). */
+export interface DedupConfig {
+  readonly provider: (typeof DEDUP_PROVIDERS)[number];
+  /** transformers.js model id for `local`. */
+  readonly embeddingModel: string;
+  /** Which ONNX weights of it: q8 (model_quantized.onnx), fp32, fp16, q4. */
+  readonly embeddingDtype: string;
+  /** Local model files (`<dir>/<model id>/...`); when set, nothing is downloaded. */
+  readonly modelsDir: string | null;
+  /** Replaces the provider's calibrated threshold (0..1). */
+  readonly threshold: number | null;
+  readonly openai: {
+    readonly baseUrl: string;
+    readonly apiKey: string | null;
+    readonly embeddingModel: string;
+    /** When set, a chat model judges the best candidates (local and openai providers). */
+    readonly chatModel: string | null;
+    readonly timeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -23,6 +47,43 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+const OPENAI_URL = 'https://api.openai.com/v1';
+
+function dedupConfig(env: NodeJS.ProcessEnv): DedupConfig {
+  const provider = env.LOOPDESK_DEDUP_PROVIDER || 'auto';
+  if (!(DEDUP_PROVIDERS as readonly string[]).includes(provider)) {
+    throw new ConfigError(`LOOPDESK_DEDUP_PROVIDER must be one of ${DEDUP_PROVIDERS.join(', ')}, got "${provider}"`);
+  }
+  const dtype = env.LOOPDESK_EMBEDDING_DTYPE || 'q8';
+  if (!['q8', 'fp32', 'fp16', 'q4'].includes(dtype)) throw new ConfigError(`LOOPDESK_EMBEDDING_DTYPE must be q8, fp32, fp16 or q4, got "${dtype}"`);
+  const rawThreshold = env.LOOPDESK_DEDUP_THRESHOLD;
+  const threshold = rawThreshold ? Number(rawThreshold) : null;
+  if (threshold !== null && !(threshold > 0 && threshold <= 1)) {
+    throw new ConfigError(`LOOPDESK_DEDUP_THRESHOLD must be a number above 0 and at most 1, got "${rawThreshold}"`);
+  }
+  const baseUrl = env.LOOPDESK_OPENAI_BASE_URL || OPENAI_URL;
+  if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new ConfigError('LOOPDESK_OPENAI_BASE_URL must be an http:// or https:// URL');
+  const apiKey = env.LOOPDESK_OPENAI_API_KEY || null;
+  const chatModel = env.LOOPDESK_OPENAI_CHAT_MODEL || null;
+  if ((provider === 'openai' || chatModel) && baseUrl === OPENAI_URL && !apiKey) {
+    throw new ConfigError('LOOPDESK_OPENAI_API_KEY is required to use api.openai.com (or set LOOPDESK_OPENAI_BASE_URL)');
+  }
+  return Object.freeze({
+    provider: provider as DedupConfig['provider'],
+    embeddingModel: env.LOOPDESK_EMBEDDING_MODEL || 'Xenova/multilingual-e5-small',
+    embeddingDtype: dtype,
+    modelsDir: env.LOOPDESK_MODELS_DIR || null,
+    threshold,
+    openai: Object.freeze({
+      baseUrl,
+      apiKey,
+      embeddingModel: env.LOOPDESK_OPENAI_EMBEDDING_MODEL || 'text-embedding-3-small',
+      chatModel,
+      timeoutMs: integer(env, 'LOOPDESK_OPENAI_TIMEOUT_MS', 15_000, 100, 600_000),
+    }),
+  });
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -38,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: integer(env, 'LOOPDESK_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'LOOPDESK_REQUEST_TIMEOUT_MS', 30_000, 0, 600_000),
     maxConnections: integer(env, 'LOOPDESK_MAX_CONNECTIONS', 1024, 0, 1_000_000),
+    dedup: dedupConfig(env),
   });
 }

@@ -1,7 +1,10 @@
 // config → database → app → listen, and the graceful shutdown on SIGTERM/SIGINT.
+import pino from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createDatabase } from './db/database.js';
+import { embeddingRepository } from './db/repositories/embedding.repository.js';
+import { createDuplicateDetector } from './dedup/create-detector.js';
 import type { IssuedKey } from './domain/admin.service.js';
 import { createServices } from './services.js';
 
@@ -29,11 +32,9 @@ export async function startServer(config: Config): Promise<void> {
     firstKey = await createServices(database).admin.bootstrapIfEmpty();
   });
 
-  const app = await buildApp({
-    database,
-    logger: { level: config.logLevel },
-    requestTimeoutMs: config.requestTimeoutMs,
-  });
+  const logger = pino({ level: config.logLevel });
+  const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
+  const app = await buildApp({ database, detector, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs });
   app.server.maxConnections = config.maxConnections || Infinity;
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -53,6 +54,7 @@ export async function startServer(config: Config): Promise<void> {
     deadline.unref();
     try {
       await app.close();
+      await detector.close();
       await database.close();
       clearTimeout(deadline);
       process.exit(0);

@@ -8,18 +8,25 @@ import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
+import { releaseRepository } from './db/repositories/release.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/admin.service.js';
 import { createConversationService } from './domain/conversation.service.js';
 import { createIdentityService } from './domain/identity.service.js';
+import { createIssueDedupService } from './domain/issue-dedup.service.js';
 import { createIssueService } from './domain/issue.service.js';
 import { createProductService } from './domain/product.service.js';
+import { createReleaseService } from './domain/release.service.js';
+import type { DuplicateDetector } from './dedup/detector.js';
+import { createLexicalDetector } from './dedup/lexical.js';
 import { systemClock, type Clock } from './lib/clock.js';
 
 export interface ServiceOptions {
   clock?: Clock;
   /** Reports failures of work done after the response (e.g. recording a key's last use). */
   onBackgroundError?: (error: unknown) => void;
+  /** The duplicate detector for POST /issues/maybe; the lexical matcher when not given. */
+  detector?: DuplicateDetector;
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -31,10 +38,13 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     apiKeys: apiKeyRepository(db),
     products: productRepository(db),
     issues: issueRepository(db),
+    releases: releaseRepository(db),
     conversations: conversationRepository(db),
     contacts: contactRepository(db),
     messages: messageRepository(db),
   };
+  const detector = options.detector ?? createLexicalDetector();
+  const issues = createIssueService({ db, clock, detector, ...repositories });
   return {
     admin: createAdminService({ db, clock, ...repositories }),
     identity: createIdentityService({
@@ -45,7 +55,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     products: createProductService({ db, dialect, products: repositories.products, clock }),
     conversations: createConversationService({ db, clock, ...repositories }),
-    issues: createIssueService({ db, clock, ...repositories }),
+    issues,
+    issueDedup: createIssueDedupService({ db, dialect, clock, detector, issues: repositories.issues, issueService: issues }),
+    releases: createReleaseService({ db, clock, ...repositories }),
   };
 }
 

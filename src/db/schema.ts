@@ -148,6 +148,25 @@ export interface IssueApiSourceTable {
   created_at: string;
 }
 
+/** One stored embedding per issue: `vector` holds `dimension` little-endian float32 values. */
+export interface IssueEmbeddingTable {
+  issue_id: string;
+  workspace_id: string;
+  product_id: string;
+  model: string;
+  dimension: number;
+  vector: Buffer;
+  text_hash: string;
+  updated_at: string;
+}
+
+/** Bumped by every write to a product's issues; in-memory dedup caches compare it. */
+export interface DedupVersionTable {
+  product_id: string;
+  workspace_id: string;
+  version: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   users: UserTable;
@@ -163,4 +182,6 @@ export interface Database {
   releases: ReleaseTable;
   release_issues: ReleaseIssueTable;
   issue_api_sources: IssueApiSourceTable;
+  issue_embeddings: IssueEmbeddingTable;
+  dedup_versions: DedupVersionTable;
 }

@@ -1,6 +1,8 @@
 // Issues: shortcode numbering, assignee and product references, PATCH semantics, filters and
 // conversation links — all scoped to the caller's workspace.
 import type { Db } from '../db/database.js';
+import { bumpProductVersion } from '../db/repositories/embedding.repository.js';
+import type { DuplicateDetector } from '../dedup/detector.js';
 import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
 import type { IssueChanges, IssueFilters, IssueRepository, IssueRow, LinkedConversationRow } from '../db/repositories/issue.repository.js';
 import type { MemberRepository } from '../db/repositories/member.repository.js';
@@ -111,10 +113,20 @@ export interface IssueServiceDeps {
   products: Pick<ProductRepository, 'findById'>;
   members: Pick<MemberRepository, 'findById'>;
   conversations: ConversationLookup;
+  detector: Pick<DuplicateDetector, 'indexIssue'>;
   clock: Clock;
 }
 
-export function createIssueService({ db, issues, products, members, conversations, clock }: IssueServiceDeps) {
+/** Fields whose change alters what duplicate detection compares against. */
+const DEDUP_FIELDS = ['title', 'description', 'status'] as const;
+
+export function createIssueService({ db, issues, products, members, conversations, detector, clock }: IssueServiceDeps) {
+  /** Stores the issue's vector after its text is committed; never rejects, never delays the response. */
+  const index = (row: IssueRow) =>
+    void detector.indexIssue({
+      id: row.id, workspaceId: row.workspace_id, productId: row.product_id, title: row.title, description: row.description,
+    });
+
   async function find(actor: Actor, idOrShortcode: string, tx: Executor = db): Promise<IssueRow> {
     const id = parseUuid(idOrShortcode);
     const shortcode = SHORTCODE.exec(idOrShortcode);
@@ -164,6 +176,7 @@ export function createIssueService({ db, issues, products, members, conversation
   const service = {
     find,
     detail,
+    index,
     resolveAssignee,
     requireProduct,
     requireConversationOfProduct,
@@ -196,6 +209,7 @@ export function createIssueService({ db, issues, products, members, conversation
     /** Inserts an issue with the next shortcode of its product's prefix, inside `tx`. */
     async insertIssue(actor: Actor, input: CreateIssueInput & { assigneeId: string | null; prefix: string }, tx: Executor): Promise<IssueRow> {
       const number = await issues.nextNumber(actor.workspaceId, input.prefix, tx);
+      await bumpProductVersion(actor.workspaceId, input.product_id, tx);
       const now = clock.now();
       const row: IssueRow = {
         id: newId(),
@@ -222,6 +236,7 @@ export function createIssueService({ db, issues, products, members, conversation
       const row = await db.transaction().execute((tx) =>
         service.insertIssue(actor, { ...input, product_id: product.id, assigneeId, prefix: product.issue_prefix }, tx),
       );
+      index(row);
       return { ...toIssueBase(row), linked_conversations: [], sources_count: 0 };
     },
 
@@ -238,8 +253,13 @@ export function createIssueService({ db, issues, products, members, conversation
       const changes = effectiveChanges<IssueChanges>(current, wanted);
       if (!changes) return detail(actor, current);
       changes.updated_at = clock.now();
-      await issues.update(actor.workspaceId, current.id, changes);
-      return detail(actor, { ...current, ...changes });
+      await db.transaction().execute(async (tx) => {
+        await issues.update(actor.workspaceId, current.id, changes, tx);
+        if (DEDUP_FIELDS.some((field) => field in changes)) await bumpProductVersion(actor.workspaceId, current.product_id, tx);
+      });
+      const updated = { ...current, ...changes };
+      if ('title' in changes || 'description' in changes) index(updated);
+      return detail(actor, updated);
     },
 
     async linkConversation(actor: Actor, idOrShortcode: string, conversationId: string): Promise<IssueDetail> {

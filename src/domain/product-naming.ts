@@ -11,6 +11,17 @@ export function slugFromName(name: string): string {
   return slug || 'product';
 }
 
+/** Room for a `-<n>` suffix of up to ten digits. */
+const SUFFIX_ROOM = 11;
+
+/**
+ * What every slug freeSlug(base, …) returns starts with, so the slugs starting with it are all
+ * freeSlug needs as `taken`. Not `base` itself: a long base is cut to make room for the suffix.
+ */
+export function slugStem(base: string): string {
+  return base.slice(0, SLUG_MAX - SUFFIX_ROOM).replace(/-+$/, '');
+}
+
 /** `base`, else `base-2`, `base-3`, … : the first not in `taken`, kept within SLUG_MAX. */
 export function freeSlug(base: string, taken: ReadonlySet<string>): string {
   if (!taken.has(base)) return base;

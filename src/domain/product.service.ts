@@ -60,7 +60,7 @@ function serializeWidgetConfig(config: Record<string, unknown> | null): string |
 
 export interface ProductServiceDeps {
   db: Db;
-  dialect: Pick<Dialect, 'isUniqueViolation'>;
+  dialect: Pick<Dialect, 'isUniqueViolation' | 'lockKeyInTransaction'>;
   products: ProductRepository;
   clock: Clock;
 }
@@ -89,6 +89,8 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
       const widgetConfig = serializeWidgetConfig(input.widget_config ?? null);
       const insertOnce = () =>
         db.transaction().execute(async (tx) => {
+          // Creates in one workspace take turns, so concurrent ones never pick the same slug or prefix.
+          await dialect.lockKeyInTransaction(tx, `products:${actor.workspaceId}`);
           const slugBase = input.slug ?? slugFromName(input.name);
           const slug = freeSlug(slugBase, new Set(await products.slugsStartingWith(actor.workspaceId, slugStem(slugBase), tx)));
           const prefixes = new Set(await products.prefixes(actor.workspaceId, tx));
@@ -110,8 +112,8 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
           await products.insert(row, tx);
           return toProduct(row);
         });
-      // On PostgreSQL another request may take the same slug or prefix between our read and
-      // our insert; the generated values are then simply chosen again.
+      // A concurrent PATCH may still take the slug or prefix between our read and our insert;
+      // the generated values are then simply chosen again.
       for (let attempt = 1; ; attempt++) {
         try {
           return await insertOnce();

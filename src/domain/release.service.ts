@@ -1,6 +1,7 @@
 // Releases: creating one links its issues and marks them released in the same transaction; any
 // issue id that is not an issue of the release's product rejects the whole request.
 import type { Db } from '../db/database.js';
+import { bumpProductVersion } from '../db/repositories/embedding.repository.js';
 import type { Page, PageOf } from '../db/repositories/executor.js';
 import type { IssueRepository } from '../db/repositories/issue.repository.js';
 import type { ProductRepository } from '../db/repositories/product.repository.js';
@@ -135,6 +136,8 @@ export function createReleaseService({ db, releases, issues, products, clock }: 
         );
         await releases.linkIssues(actor.workspaceId, id, issueIds, now, tx);
         await issues.markReleased(actor.workspaceId, issueIds, now, tx);
+        // Released issues stop being duplicate candidates.
+        if (issueIds.length > 0) await bumpProductVersion(actor.workspaceId, product.id, tx);
       });
       return detail(actor, await find(actor, id));
     },

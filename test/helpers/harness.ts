@@ -2,7 +2,7 @@
 // with their keys, and an HTTP client whose every JSON response is checked against openapi.json.
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppDeps } from '../../src/app.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { Member } from '../../src/domain/actor.js';
 import { createServices, type Services } from '../../src/services.js';
@@ -72,10 +72,14 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
   };
 }
 
-export async function createTestContext(dialect: DialectName): Promise<TestContext & { close(): Promise<void> }> {
+/** `appOptions` reach buildApp, e.g. a logger writing to a stream the test reads. */
+export async function createTestContext(
+  dialect: DialectName,
+  appOptions: Omit<AppDeps, 'database'> = {},
+): Promise<TestContext & { close(): Promise<void> }> {
   const database = createDatabase(await freshDatabaseUrl(dialect));
   await database.migrate();
-  const app = await buildApp({ database });
+  const app = await buildApp({ ...appOptions, database });
   const services = createServices(database);
   let checker: ResponseChecker | null = null;
 
@@ -118,12 +122,16 @@ export async function createTestContext(dialect: DialectName): Promise<TestConte
 }
 
 /** `describe` once per dialect, with a fresh context shared by the block's tests. */
-export function describeEachDialect(title: string, define: (context: () => TestContext) => void): void {
+export function describeEachDialect(
+  title: string,
+  define: (context: () => TestContext) => void,
+  appOptions: Omit<AppDeps, 'database'> = {},
+): void {
   for (const dialect of DIALECTS) {
     describe(`${title} [${dialect}]`, () => {
       let context: (TestContext & { close(): Promise<void> }) | undefined;
       before(async () => {
-        context = await createTestContext(dialect);
+        context = await createTestContext(dialect, appOptions);
       });
       after(async () => {
         await context?.close();

@@ -12,7 +12,7 @@ export function findPostgresBin(): string | null {
   return versions.length ? join(root, versions[0], 'bin') : null;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,10 +1,12 @@
 import type { Migration } from 'kysely';
 import type { ColumnTypes } from '../dialect.js';
 import { init } from './0001_init.js';
+import { dedup } from './0002_dedup.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
   return {
     '0001_init': init(types),
+    '0002_dedup': dedup(types),
   };
 }

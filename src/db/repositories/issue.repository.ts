@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Page, PageOf } from './executor.js';
-import type { IssueTable } from '../schema.js';
+import type { IssueApiSourceTable, IssueTable } from '../schema.js';
 
 const ISSUE_COLUMNS = [
   'issues.id', 'issues.workspace_id', 'issues.product_id', 'issues.shortcode', 'issues.title', 'issues.description',
@@ -124,6 +124,23 @@ export function issueRepository(db: Executor) {
 
     async update(workspaceId: string, id: string, changes: IssueChanges, tx: Executor = db): Promise<void> {
       await tx.updateTable('issues').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+
+    /** The product's issues a new report may duplicate. */
+    async openOfProduct(workspaceId: string, productId: string, tx: Executor = db): Promise<Pick<IssueRow, 'id' | 'title' | 'description'>[]> {
+      return tx
+        .selectFrom('issues')
+        .select(['id', 'title', 'description'])
+        .where('workspace_id', '=', workspaceId)
+        .where('product_id', '=', productId)
+        .where('status', 'in', ['pending', 'in_progress', 'icebox'])
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+    },
+
+    async insertSource(row: IssueApiSourceTable, tx: Executor = db): Promise<void> {
+      await tx.insertInto('issue_api_sources').values(row).execute();
     },
 
     /** How many deduplicating-create calls were recorded as sources of the issue. */

@@ -44,13 +44,13 @@ export function productRepository(db: Executor) {
       return { rows, total: Number(count.n) };
     },
 
-    /** Slugs in the workspace equal to `base` or of the form `base-<suffix>`. */
-    async slugsLike(workspaceId: string, base: string, tx: Executor = db): Promise<string[]> {
+    /** Slugs in the workspace that start with `stem` (slugs hold no LIKE wildcards). */
+    async slugsStartingWith(workspaceId: string, stem: string, tx: Executor = db): Promise<string[]> {
       const rows = await tx
         .selectFrom('products')
         .select('slug')
         .where('workspace_id', '=', workspaceId)
-        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+        .where('slug', 'like', `${stem}%`)
         .execute();
       return rows.map((r) => r.slug);
     },

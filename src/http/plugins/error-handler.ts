@@ -1,5 +1,8 @@
 // The one place where every failure becomes the contract's envelope `{ error_code, detail, fields? }`.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { fieldErrors } from '../validation.js';
 
@@ -34,9 +37,40 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   });
 }
 
+/**
+ * Fastify's `clientErrorHandler`: answers what Node's HTTP parser rejects before any routing
+ * (garbage, malformed headers, oversized headers, a request that arrives too slowly) with the
+ * envelope and an X-Request-Id, then closes the connection, since the stream cannot be trusted.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const status = timedOut ? 408 : 400;
+  const requestId = randomUUID();
+  const body = JSON.stringify({
+    error_code: 'validation_error',
+    detail: timedOut ? 'the request did not arrive in time' : 'malformed HTTP request',
+  });
+  // Only the parser's code: the error also carries the raw bytes, which may hold an API key.
+  this.log.info({ reqId: requestId, status, code: error.code }, 'rejected malformed request');
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = error instanceof AppError ? error : fromFastifyError(error);
+    if (known && known.status >= 500) request.log.error({ err: known.cause ?? known }, known.message);
     if (known) return sendError(reply, known);
     request.log.error({ err: error }, 'unexpected error');
     return sendError(reply, new AppError('internal_error', `internal error; request id ${request.id}`));

@@ -1,17 +1,21 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
+import type { IssueDedupService } from '../../domain/issue-dedup.service.js';
 import type { IssueService } from '../../domain/issue.service.js';
 import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, errorResponses, writeErrors } from '../schemas/common.js';
-import { CreateIssueBody, IssueDetail, IssueListItem, IssueListQuery, LinkConversationBody, UpdateIssueBody } from '../schemas/issue.js';
+import {
+  CreateIssueBody, IssueDetail, IssueListItem, IssueListQuery, LinkConversationBody, MaybeIssueBody, MaybeIssueResponse,
+  UpdateIssueBody,
+} from '../schemas/issue.js';
 
 const IssueParams = IdParams('Issue UUID or shortcode (case-insensitive, e.g. app-7)');
 const issueExists = (issues: IssueService) => (request: FastifyRequest) =>
   issues.find(request.actor, (request.params as { id: string }).id);
 
-export function issueRoutes(app: TypedApp, issues: IssueService): void {
+export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDedupService): void {
   mountWithAlias(app, '/api/v1/issues', '/api/v1/actions', (scope, mount) => {
     scope.get(mount.path, {
       schema: mount.schema({
@@ -87,6 +91,31 @@ export function issueRoutes(app: TypedApp, issues: IssueService): void {
       config: { ensureExists: issueExists(issues) },
       handler: async (request) => ({ data: await issues.update(request.actor, request.params.id, request.body) }),
     });
+  });
+
+  app.post('/api/v1/issues/maybe', {
+    schema: {
+      operationId: 'createIssueUnlessDuplicate',
+      tags: ['Issues'],
+      summary: 'Create an issue unless it already exists (deduplicating create)',
+      description:
+        'Compares the title and description with the product\'s pending, in_progress and icebox issues, across ' +
+        'paraphrase and translation. On a match returns 200 with the existing issue; otherwise creates one (201). ' +
+        'Either way the call is recorded as a source of the returned issue (api_source_id). status, priority and ' +
+        'assignee_id are used only on create. A detection failure is a 500 with nothing written: retry, or use ' +
+        'POST /api/v1/issues to bypass detection.',
+      body: MaybeIssueBody,
+      response: {
+        200: MaybeIssueResponse('An existing issue matched', true),
+        201: MaybeIssueResponse('No match: a new issue was created', false),
+        ...writeErrors(),
+      },
+    },
+    handler: async (request, reply) => {
+      const result = await dedup.createMaybe(request.actor, request.body);
+      reply.code(result.matchedExisting ? 200 : 201);
+      return { data: result.issue, matched_existing: result.matchedExisting, api_source_id: result.apiSourceId };
+    },
   });
 
   app.post('/api/v1/issues/:id/conversations', {

@@ -1,5 +1,6 @@
 // Shared TypeBox building blocks: the envelopes, pagination, errors and nullable helpers.
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
+import { ERROR_CODES } from '../../errors.js';
 
 /** `T | null` as OpenAPI 3.1 writes it: `type: [T, "null"]` (no anyOf, clearer errors). */
 export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
@@ -24,10 +25,7 @@ export const TrimmedString = (options: SchemaOptions & { minLength?: number; max
 
 export const ErrorBody = Type.Object(
   {
-    error_code: Type.Union(
-      ['unauthorized', 'forbidden', 'not_found', 'validation_error', 'internal_error'].map((code) => Type.Literal(code)),
-      { description: 'Machine-readable error class' },
-    ),
+    error_code: StringEnum(ERROR_CODES, { description: 'Machine-readable error class' }),
     detail: Type.String({ description: 'Human-readable explanation' }),
     fields: Type.Optional(
       Type.Record(Type.String(), Type.String(), { description: 'Per-field messages, keyed by the field name as sent' }),

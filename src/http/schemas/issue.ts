@@ -79,6 +79,37 @@ export const UpdateIssueBody = Type.Object(
   { additionalProperties: false, examples: [{ status: 'done', resolution_comment: 'Fixed in the payment SDK update' }] },
 );
 
+const MAYBE_STATUSES = ISSUE_STATUSES.filter((status) => status !== 'released');
+
+export const MaybeIssueBody = Type.Object(
+  {
+    product_id: CreateIssueBody.properties.product_id,
+    title: Title,
+    description: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX }), { description: 'Improves match quality' })),
+    status: Type.Optional(StringEnum(MAYBE_STATUSES, { description: 'Used only when an issue is created' })),
+    priority: Type.Optional(StringEnum(PRIORITIES, { description: 'Used only when an issue is created' })),
+    assignee_id: Type.Optional(Nullable(Type.String({ description: 'A member id or [ext] `me`; used only when an issue is created' }))),
+    conversation_id: Type.Optional(Uuid('[ext] A conversation of the product, linked to the returned issue (created or matched)')),
+  },
+  {
+    additionalProperties: false,
+    examples: [{
+      product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', title: 'El botón de pago no hace nada en Android',
+      description: 'Al pulsar Pagar no pasa nada.',
+    }],
+  },
+);
+
+export const MaybeIssueResponse = (description: string, matched: boolean) =>
+  Type.Object(
+    {
+      data: IssueDetail,
+      matched_existing: Type.Boolean({ description: 'true when an existing open issue was returned' }),
+      api_source_id: Uuid('The provenance record of this call'),
+    },
+    { additionalProperties: false, description, examples: [{ data: { ...example, linked_conversations: [], sources_count: 1 }, matched_existing: matched, api_source_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8098' }] },
+  );
+
 export const LinkConversationBody = Type.Object(
   { conversation_id: Uuid('A conversation of the issue\'s product') },
   { additionalProperties: false, examples: [{ conversation_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8096' }] },

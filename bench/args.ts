@@ -1,0 +1,79 @@
+// The command line of `npm run bench`: which database, which data sizes, how long, which scenarios.
+import { parseArgs } from 'node:util';
+
+export type BenchDb = 'sqlite' | 'postgres';
+
+export interface Scale {
+  /** As given on the command line: `1k`, `10k`, `100k`, or a plain count such as `200`. */
+  label: string;
+  issues: number;
+}
+
+export interface BenchOptions {
+  db: BenchDb;
+  scales: Scale[];
+  durationSeconds: number;
+  /** Scenario names to run (spaces may be written as `_`); empty means all. */
+  only: string[];
+  logLevel: string;
+  /** Directory for the server's V8 CPU profiles, or null. */
+  cpuProfileDir: string | null;
+  /** Where latest.json is written. */
+  resultsDir: string;
+}
+
+export const USAGE = `usage: npm run bench -- [options]
+
+  --db sqlite|postgres     database under test (default sqlite; postgres starts a throwaway cluster)
+  --scale N                issues to seed: 1k, 10k, 100k or a plain count; repeatable (default 1k, 10k, 100k)
+  --duration SECONDS       measured seconds per scenario, after a warm-up of up to 2 s (default 10)
+  --only NAME,NAME         run only these scenarios, e.g. "GET /me" or GET_/me (the ceiling always runs)
+  --log-level LEVEL        the server's LOOPDESK_LOG_LEVEL (default warn)
+  --cpu-prof DIR           write the server's V8 CPU profile (node --cpu-prof) into DIR
+  --results DIR            where latest.json goes (default bench/results)`;
+
+export class UsageError extends Error {}
+
+export function parseScale(text: string): Scale {
+  const match = /^([1-9][0-9]*)(k?)$/.exec(text.trim());
+  if (!match) throw new UsageError(`--scale must look like 1k, 10k, 100k or 500, got "${text}"`);
+  return { label: text.trim(), issues: Number(match[1]) * (match[2] ? 1000 : 1) };
+}
+
+/** Scenario names compare with spaces and underscores treated alike. */
+export const scenarioKey = (name: string): string => name.trim().replaceAll(' ', '_');
+
+export function parseBenchArgs(argv: string[]): BenchOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        db: { type: 'string', default: 'sqlite' },
+        scale: { type: 'string', multiple: true },
+        duration: { type: 'string', default: '10' },
+        only: { type: 'string', multiple: true },
+        'log-level': { type: 'string', default: 'warn' },
+        'cpu-prof': { type: 'string' },
+        results: { type: 'string', default: 'bench/results' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) throw new UsageError('');
+  if (values.db !== 'sqlite' && values.db !== 'postgres') throw new UsageError(`--db must be sqlite or postgres, got "${values.db}"`);
+  const duration = Number(values.duration);
+  if (!Number.isInteger(duration) || duration < 1 || duration > 600) throw new UsageError('--duration must be an integer from 1 to 600');
+  return {
+    db: values.db,
+    scales: (values.scale ?? ['1k', '10k', '100k']).map(parseScale),
+    durationSeconds: duration,
+    only: (values.only ?? []).flatMap((list) => list.split(',')).map(scenarioKey).filter(Boolean),
+    logLevel: values['log-level'],
+    cpuProfileDir: values['cpu-prof'] ?? null,
+    resultsDir: values.results,
+  };
+}

@@ -1,0 +1,106 @@
+// The processes the bench starts: the Loopdesk server under test (`bin/loopdesk.js serve`), the
+// bare-Fastify ceiling server, and the peak-RSS sampler that watches a server's /proc status.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/helpers/postgres.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const STARTUP_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+export interface ServerProcess {
+  pid: number;
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+async function waitUntilUp(child: ChildProcess, url: string, output: () => string): Promise<void> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} while starting:\n${output()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not answer ${url} within ${STARTUP_TIMEOUT_MS / 1000} s:\n${output()}`);
+}
+
+/** Spawns `node ...args` listening on a free loopback port and waits until `readyPath` answers. */
+async function startProcess(args: string[], env: Record<string, string>, readyPath: string): Promise<ServerProcess> {
+  const port = await freePort();
+  // stdout (one log line per request at level info) goes to /dev/null, as it would to a file.
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilUp(child, `${baseUrl}${readyPath}`, () => stderr);
+  return {
+    pid: child.pid!,
+    baseUrl,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface LoopdeskOptions {
+  databaseUrl: string;
+  logLevel: string;
+  cpuProfileDir: string | null;
+}
+
+export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir }: LoopdeskOptions): Promise<ServerProcess> {
+  const profile = cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : [];
+  return startProcess(
+    [...profile, 'bin/loopdesk.js', 'serve'],
+    {
+      DATABASE_URL: databaseUrl,
+      LOOPDESK_LOG_LEVEL: logLevel,
+      // Measure the request path itself, not a limiter turning load into 429s.
+      LOOPDESK_RATE_LIMIT: '0',
+      LOOPDESK_DEDUP_PROVIDER: 'lexical',
+    },
+    '/healthz',
+  );
+}
+
+export const startCeiling = (): Promise<ServerProcess> =>
+  startProcess(['--import', 'tsx', fileURLToPath(new URL('./ceiling-server.ts', import.meta.url))], {}, '/');
+
+/** Samples VmRSS of `pid` every 100 ms until stopped; returns the peak in MB. */
+export function sampleRss(pid: number): { stop(): number } {
+  let peakKb = 0;
+  const sample = () => {
+    try {
+      const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) peakKb = Math.max(peakKb, Number(match[1]));
+    } catch {
+      // The process is gone; keep the peak seen so far.
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return Math.round(peakKb / 1024);
+    },
+  };
+}

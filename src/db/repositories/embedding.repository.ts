@@ -1,0 +1,97 @@
+// Stored issue embeddings and the per-product dedup version counter. Vectors cross this
+// boundary as Float32Array and are stored as little-endian float32 bytes (BLOB/bytea).
+import { sql } from 'kysely';
+import type { Executor } from './executor.js';
+
+export interface StoredEmbedding {
+  issueId: string;
+  model: string;
+  vector: Float32Array;
+  textHash: string;
+}
+
+export interface EmbeddingWrite extends StoredEmbedding {
+  workspaceId: string;
+  productId: string;
+  updatedAt: string;
+}
+
+const COLUMNS = ['issue_id', 'model', 'dimension', 'vector', 'text_hash'] as const;
+// Keeps `in (...)` lists far below SQLite's and PostgreSQL's bound-parameter limits.
+const IDS_PER_QUERY = 500;
+
+function toStored(row: { issue_id: string; model: string; dimension: number; vector: Buffer; text_hash: string }): StoredEmbedding {
+  // Copying into a fresh Float32Array also fixes alignment: a driver's Buffer may start at any byte.
+  const vector = new Float32Array(row.dimension);
+  new Uint8Array(vector.buffer).set(row.vector.subarray(0, row.dimension * 4));
+  return { issueId: row.issue_id, model: row.model, vector, textHash: row.text_hash };
+}
+
+const toBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+
+/** Makes every in-memory dedup cache of the product stale; call it in each transaction that writes the product's issues. */
+export async function bumpProductVersion(workspaceId: string, productId: string, tx: Executor): Promise<void> {
+  await tx
+    .insertInto('dedup_versions')
+    .values({ product_id: productId, workspace_id: workspaceId, version: 1 })
+    .onConflict((oc) => oc.column('product_id').doUpdateSet({ version: sql<number>`dedup_versions.version + 1` }))
+    .execute();
+}
+
+export function embeddingRepository(db: Executor) {
+  return {
+    /** 0 until the product's issues are first written. */
+    async productVersion(workspaceId: string, productId: string, tx: Executor = db): Promise<number> {
+      const row = await tx
+        .selectFrom('dedup_versions')
+        .select('version')
+        .where('workspace_id', '=', workspaceId)
+        .where('product_id', '=', productId)
+        .executeTakeFirst();
+      return row ? Number(row.version) : 0;
+    },
+
+    async forProduct(workspaceId: string, productId: string, model: string, tx: Executor = db): Promise<StoredEmbedding[]> {
+      const rows = await tx
+        .selectFrom('issue_embeddings')
+        .select(COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .where('product_id', '=', productId)
+        .where('model', '=', model)
+        .execute();
+      return rows.map(toStored);
+    },
+
+    async forIssues(workspaceId: string, issueIds: readonly string[], model: string, tx: Executor = db): Promise<StoredEmbedding[]> {
+      const found: StoredEmbedding[] = [];
+      for (let start = 0; start < issueIds.length; start += IDS_PER_QUERY) {
+        const rows = await tx
+          .selectFrom('issue_embeddings')
+          .select(COLUMNS)
+          .where('workspace_id', '=', workspaceId)
+          .where('issue_id', 'in', issueIds.slice(start, start + IDS_PER_QUERY))
+          .where('model', '=', model)
+          .execute();
+        found.push(...rows.map(toStored));
+      }
+      return found;
+    },
+
+    async upsert(embedding: EmbeddingWrite, tx: Executor = db): Promise<void> {
+      const values = {
+        model: embedding.model,
+        dimension: embedding.vector.length,
+        vector: toBytes(embedding.vector),
+        text_hash: embedding.textHash,
+        updated_at: embedding.updatedAt,
+      };
+      await tx
+        .insertInto('issue_embeddings')
+        .values({ issue_id: embedding.issueId, workspace_id: embedding.workspaceId, product_id: embedding.productId, ...values })
+        .onConflict((oc) => oc.column('issue_id').doUpdateSet(values))
+        .execute();
+    },
+  };
+}
+
+export type EmbeddingRepository = ReturnType<typeof embeddingRepository>;

@@ -1,0 +1,75 @@
+// The duplicate detector the issue service calls for `POST /issues/maybe`, and what every
+// matcher (lexical, local embeddings, OpenAI-compatible embeddings) implements.
+//
+// How the issue service uses it:
+//   1. `prepare(report)` before the transaction, with no lock held: the slow part (embedding
+//      the report) happens here.
+//   2. In the create transaction, after `dialect.lockKeyInTransaction(tx, <product key>)`:
+//      load the product's pending, in_progress and icebox issues and call
+//      `decide(prepared, { workspaceId, productId, candidates }, tx)`. A non-null `issueId`
+//      is the existing issue to return; otherwise create the issue. Record `score` and
+//      `detector.name` in issue_api_sources. A DetectionError means nothing may be written.
+//   3. Every transaction that creates an issue or changes an issue's title, description,
+//      status or product calls `bumpProductVersion(workspaceId, productId, tx)`
+//      (src/db/repositories/embedding.repository.ts).
+//   4. After such a transaction commits with a new text, call `indexIssue(issue)`; it never
+//      rejects (failures are logged, and `decide` embeds any missing vector itself).
+import type { Executor } from '../db/repositories/executor.js';
+
+export interface IssueText {
+  title: string;
+  description: string | null;
+}
+
+export interface Candidate extends IssueText {
+  id: string;
+}
+
+export interface IndexedIssue extends Candidate {
+  workspaceId: string;
+  productId: string;
+}
+
+export interface DetectionScope {
+  workspaceId: string;
+  productId: string;
+  /** The product's pending, in_progress and icebox issues. */
+  candidates: readonly Candidate[];
+}
+
+export interface Decision {
+  /** The existing issue the report duplicates, or null to create a new one. */
+  issueId: string | null;
+  /** Similarity of the best candidate (0..1), matched or not; null when there were no candidates. */
+  score: number | null;
+}
+
+/** The result of `prepare`; only the detector that made it reads its contents. */
+export interface PreparedReport {
+  readonly text: string;
+}
+
+export interface DuplicateDetector {
+  /** Recorded as issue_api_sources.detector and reported by GET /readyz, e.g. `local:Xenova/multilingual-e5-small`. */
+  readonly name: string;
+  /** Similarity at or above which the best candidate is matched (an LLM judge, when configured, decides instead). */
+  readonly threshold: number;
+  /** Slow work with no lock held (embedding the report). Throws DetectionError. */
+  prepare(report: IssueText): Promise<PreparedReport>;
+  /** Runs inside the create transaction; no model call when the candidates' vectors are stored. Throws DetectionError. */
+  decide(prepared: PreparedReport, scope: DetectionScope, tx?: Executor): Promise<Decision>;
+  /** Stores the vector of an issue whose text was just committed. Never rejects. */
+  indexIssue(issue: IndexedIssue): Promise<void>;
+  /** Releases the model worker, if any. */
+  close(): Promise<void>;
+}
+
+/** Any failure to reach a decision: missing model, provider down, timeout, malformed answer. */
+export class DetectionError extends Error {
+  override readonly name = 'DetectionError';
+}
+
+export interface DedupLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}

@@ -1,0 +1,162 @@
+// Stage 1 (embeddings: stored vectors, per-product cache, cosine) and stage 2 (threshold, or
+// an LLM judge over the best candidates) for the `local` and `openai` matchers.
+import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
+import type { Executor } from '../db/repositories/executor.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { DetectionError, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector, type PreparedReport } from './detector.js';
+import { LruMap } from './lru.js';
+import { issueText, textHash } from './text.js';
+import { JUDGE_CANDIDATES, JUDGE_FLOOR_MARGIN } from './thresholds.js';
+import { ProductVectors, unit } from './vector-cache.js';
+
+/** Turns texts into vectors (any length; the detector normalizes them). Throws on failure. */
+export interface Embedder {
+  /** e.g. `local:Xenova/multilingual-e5-small`. */
+  readonly name: string;
+  /** Stored with each vector; vectors of another model are never compared. */
+  readonly model: string;
+  embed(texts: string[]): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+export interface JudgedCandidate {
+  id: string;
+  text: string;
+  score: number;
+}
+
+/** Stage 2 by a language model: picks the candidate the report duplicates, or none. */
+export interface Judge {
+  readonly name: string;
+  /** The chosen candidate's id or null; DetectionError on any failure or malformed answer. */
+  choose(report: string, candidates: JudgedCandidate[]): Promise<string | null>;
+}
+
+export type EmbeddingStore = Pick<EmbeddingRepository, 'productVersion' | 'forProduct' | 'forIssues' | 'upsert'>;
+
+export interface EmbeddingDetectorDeps {
+  embedder: Embedder;
+  store: EmbeddingStore;
+  threshold: number;
+  judge?: Judge;
+  logger: DedupLogger;
+  clock?: Clock;
+}
+
+interface EmbeddedReport extends PreparedReport {
+  readonly vector: Float32Array;
+}
+
+const CACHED_PRODUCTS = 64;
+
+const failure = (error: unknown): DetectionError =>
+  error instanceof DetectionError ? error : new DetectionError(`duplicate detection failed: ${(error as Error)?.message ?? error}`, { cause: error });
+
+export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateDetector {
+  const { embedder, store, threshold, judge, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const cache = new LruMap<string, ProductVectors>(CACHED_PRODUCTS);
+
+  async function embed(texts: string[]): Promise<Float32Array[]> {
+    const vectors = await embedder.embed(texts);
+    return vectors.map((vector) => {
+      const normalized = unit(vector);
+      if (!normalized) throw new DetectionError(`${embedder.name} returned an empty or non-finite vector`);
+      return normalized;
+    });
+  }
+
+  async function productVectors(scope: DetectionScope, dimension: number, tx: Executor | undefined): Promise<ProductVectors> {
+    const key = `${scope.workspaceId}:${scope.productId}`;
+    const version = await store.productVersion(scope.workspaceId, scope.productId, tx);
+    const cached = cache.get(key);
+    if (cached && cached.version === version && cached.dimension === dimension) return cached;
+    const stored = await store.forProduct(scope.workspaceId, scope.productId, embedder.model, tx);
+    const loaded = new ProductVectors(version, dimension, stored.length);
+    for (const row of stored) loaded.put(row.issueId, row.textHash, row.vector);
+    cache.set(key, loaded);
+    return loaded;
+  }
+
+  // Rows for every candidate: from the cache, else the database (stored after the cache was
+  // loaded), else embedded now and stored in the caller's transaction.
+  async function candidateRows(vectors: ProductVectors, scope: DetectionScope, texts: string[], tx: Executor | undefined): Promise<number[]> {
+    const rows = scope.candidates.map((c, i) => vectors.row(c.id, texts[i]));
+    let missing = rows.flatMap((row, i) => (row === null ? [i] : []));
+    if (missing.length === 0) return rows as number[];
+
+    const stored = await store.forIssues(scope.workspaceId, missing.map((i) => scope.candidates[i].id), embedder.model, tx);
+    for (const row of stored) vectors.put(row.issueId, row.textHash, row.vector);
+    missing = missing.filter((i) => (rows[i] = vectors.row(scope.candidates[i].id, texts[i])) === null);
+    if (missing.length === 0) return rows as number[];
+
+    const fresh = await embed(missing.map((i) => texts[i]));
+    for (const [k, i] of missing.entries()) {
+      const candidate = scope.candidates[i];
+      const hash = textHash(texts[i]);
+      vectors.put(candidate.id, hash, fresh[k]);
+      await store.upsert({
+        issueId: candidate.id, workspaceId: scope.workspaceId, productId: scope.productId,
+        model: embedder.model, vector: fresh[k], textHash: hash, updatedAt: clock.now(),
+      }, tx);
+      rows[i] = vectors.row(candidate.id, texts[i]);
+    }
+    return rows as number[];
+  }
+
+  async function judged(report: string, ranked: JudgedCandidate[]): Promise<JudgedCandidate | null> {
+    const shortlist = ranked.filter((c) => c.score >= threshold - JUDGE_FLOOR_MARGIN).slice(0, JUDGE_CANDIDATES);
+    if (!judge || shortlist.length === 0) return null;
+    const chosen = await judge.choose(report, shortlist);
+    return shortlist.find((c) => c.id === chosen) ?? null;
+  }
+
+  return {
+    name: judge ? `${embedder.name}+${judge.name}` : embedder.name,
+    threshold,
+
+    async prepare(report) {
+      const text = issueText(report);
+      try {
+        const [vector] = await embed([text]);
+        return { text, vector } satisfies EmbeddedReport;
+      } catch (error) {
+        throw failure(error);
+      }
+    },
+
+    async decide(prepared, scope, tx): Promise<Decision> {
+      if (scope.candidates.length === 0) return { issueId: null, score: null };
+      const query = (prepared as Partial<EmbeddedReport>).vector;
+      if (!query) throw new DetectionError(`the report was not prepared by ${embedder.name}`);
+      try {
+        const texts = scope.candidates.map(issueText);
+        const vectors = await productVectors(scope, query.length, tx);
+        const rows = await candidateRows(vectors, scope, texts, tx);
+        const ranked = rows
+          .map((row, i) => ({ id: scope.candidates[i].id, text: texts[i], score: vectors.dot(row, query) }))
+          .sort((a, b) => b.score - a.score);
+        const best = ranked[0];
+        if (judge) return { issueId: (await judged(prepared.text, ranked))?.id ?? null, score: best.score };
+        return { issueId: best.score >= threshold ? best.id : null, score: best.score };
+      } catch (error) {
+        throw failure(error);
+      }
+    },
+
+    async indexIssue(issue) {
+      try {
+        const text = issueText(issue);
+        const [vector] = await embed([text]);
+        await store.upsert({
+          issueId: issue.id, workspaceId: issue.workspaceId, productId: issue.productId,
+          model: embedder.model, vector, textHash: textHash(text), updatedAt: clock.now(),
+        });
+      } catch (error) {
+        logger.warn({ err: error, issueId: issue.id }, 'could not store the issue embedding; duplicate detection will compute it when needed');
+      }
+    },
+
+    close: () => embedder.close(),
+  };
+}

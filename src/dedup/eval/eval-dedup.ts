@@ -1,0 +1,123 @@
+// `npm run eval:dedup -- --pairs FILE [--provider P] [--json OUT]`: runs labelled pairs through
+// the same detector the endpoint uses (prepare, then decide against a one-issue product whose
+// issue was indexed first) and prints precision, recall and F1 per set, a threshold sweep and
+// the time per decision.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { DEDUP_PROVIDERS, loadConfig, type DedupConfig } from '../../config.js';
+import { createDuplicateDetector } from '../create-detector.js';
+import type { DuplicateDetector } from '../detector.js';
+import { memoryStore } from './memory-store.js';
+import { atThreshold, bySet, lowestSafeThreshold, percentile, quality, type PairResult, type Quality } from './metrics.js';
+
+interface Pair {
+  set: string;
+  a: string;
+  b: string;
+  label: 0 | 1;
+}
+
+const PRECISION_TARGET = 0.95;
+const SWEEP = [-0.1, -0.05, -0.02, 0, 0.02, 0.05];
+
+function readPairs(file: string): Pair[] {
+  const [header, ...lines] = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const columns = header.split('\t');
+  const at = (name: string) => {
+    const index = columns.indexOf(name);
+    if (index < 0) throw new Error(`${file}: no "${name}" column`);
+    return index;
+  };
+  const [set, a, b, label] = [at('set'), at('text_a'), at('text_b'), at('label')];
+  return lines.map((line) => {
+    const fields = line.split('\t');
+    return { set: fields[set], a: fields[a], b: fields[b], label: fields[label] === '1' ? 1 : 0 };
+  });
+}
+
+async function run(detector: DuplicateDetector, pairs: Pair[]): Promise<PairResult[]> {
+  const results: PairResult[] = [];
+  for (const [i, pair] of pairs.entries()) {
+    const issue = { id: `issue-${i}`, workspaceId: 'eval', productId: `product-${i}`, title: pair.a, description: null };
+    await detector.indexIssue(issue);
+    const started = performance.now();
+    const prepared = await detector.prepare({ title: pair.b, description: null });
+    const decision = await detector.decide(prepared, { workspaceId: 'eval', productId: issue.productId, candidates: [issue] });
+    results.push({ set: pair.set, label: pair.label, score: decision.score, matched: decision.issueId !== null, ms: performance.now() - started });
+    if ((i + 1) % 1000 === 0) process.stderr.write(`${i + 1}/${pairs.length}\n`);
+  }
+  return results;
+}
+
+const fixed = (n: number) => n.toFixed(3);
+const row = (name: string, q: Quality) =>
+  `| ${name.padEnd(12)} | ${String(q.n).padStart(5)} | ${String(q.positives).padStart(5)} | ${fixed(q.precision)} | ${fixed(q.recall)} | ${fixed(q.f1)} |`;
+
+function print(detector: DuplicateDetector, results: PairResult[], seconds: number): void {
+  const sets = bySet(results);
+  const matched = (r: PairResult) => r.matched;
+  const out: string[] = [
+    `matcher ${detector.name}, threshold ${detector.threshold}, ${results.length} pairs in ${seconds.toFixed(1)} s`,
+    '',
+    '| set          |     n |   pos | precision | recall | f1 |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...[...sets].map(([name, list]) => row(name, quality(list, matched))),
+    row('overall', quality(results, matched)),
+    '',
+    `precision / recall by threshold`,
+    '',
+  ];
+  const thresholds = SWEEP.map((d) => Number((detector.threshold + d).toFixed(3))).filter((t) => t > 0 && t <= 1);
+  out.push(`| set | ${thresholds.join(' | ')} |`, `|---|${thresholds.map(() => '---:').join('|')}|`);
+  for (const [name, list] of [...sets, ['overall', results] as const]) {
+    const cells = thresholds.map((t) => {
+      const q = quality(list, atThreshold(t));
+      return `${fixed(q.precision)} / ${fixed(q.recall)}`;
+    });
+    out.push(`| ${name} | ${cells.join(' | ')} |`);
+  }
+  const ms = results.map((r) => r.ms);
+  const cikm = [...sets].filter(([name]) => name.startsWith('cikm')).map(([, list]) => list);
+  out.push('', `time per decision (prepare + decide): p50 ${percentile(ms, 50).toFixed(2)} ms, p95 ${percentile(ms, 95).toFixed(2)} ms`);
+  if (cikm.length) {
+    const safe = lowestSafeThreshold(cikm, PRECISION_TARGET);
+    out.push(`lowest threshold keeping precision >= ${PRECISION_TARGET} on every CIKM set: ${safe ?? 'none'}`);
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+function summary(detector: DuplicateDetector, results: PairResult[]) {
+  const matched = (r: PairResult) => r.matched;
+  const ms = results.map((r) => r.ms);
+  return {
+    provider: detector.name.split(':')[0],
+    model: detector.name === 'lexical' ? null : detector.name.slice(detector.name.indexOf(':') + 1),
+    threshold: detector.threshold,
+    overall: quality(results, matched),
+    sets: Object.fromEntries([...bySet(results)].map(([name, list]) => [name, quality(list, matched)])),
+    p50_ms: percentile(ms, 50),
+    p95_ms: percentile(ms, 95),
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { pairs: { type: 'string' }, provider: { type: 'string' }, json: { type: 'string' } } });
+  if (!values.pairs) throw new Error('usage: npm run eval:dedup -- --pairs FILE [--provider auto|local|openai|lexical] [--json OUT]');
+  const config = loadConfig().dedup;
+  const provider = (values.provider ?? config.provider) as DedupConfig['provider'];
+  if (!DEDUP_PROVIDERS.includes(provider)) throw new Error(`--provider must be one of ${DEDUP_PROVIDERS.join(', ')}`);
+  const logger = { info: (_: object, message: string) => process.stderr.write(`${message}\n`), warn: (_: object, message: string) => process.stderr.write(`warning: ${message}\n`) };
+  const detector = await createDuplicateDetector({ ...config, provider }, { store: memoryStore(), logger });
+  try {
+    const pairs = readPairs(values.pairs);
+    const started = performance.now();
+    const results = await run(detector, pairs);
+    print(detector, results, (performance.now() - started) / 1000);
+    if (values.json) writeFileSync(values.json, `${JSON.stringify(summary(detector, results), null, 2)}\n`);
+  } finally {
+    await detector.close();
+  }
+}
+
+await main();

@@ -1,0 +1,72 @@
+// Precision, recall and F1 of labelled pair decisions, per set and overall.
+
+export interface PairResult {
+  set: string;
+  label: 0 | 1;
+  /** The detector's score for the pair (null when it gave none). */
+  score: number | null;
+  /** Whether the detector matched the pair at its operating point. */
+  matched: boolean;
+  ms: number;
+}
+
+export interface Quality {
+  precision: number;
+  recall: number;
+  f1: number;
+  n: number;
+  positives: number;
+}
+
+/**
+ * Quality of the predictions. Precision is 1 when nothing was matched: a matcher that merges
+ * nothing merges nothing wrongly (its recall of 0 shows the cost).
+ */
+export function quality(results: readonly PairResult[], predicted: (r: PairResult) => boolean): Quality {
+  let tp = 0;
+  let fp = 0;
+  let positives = 0;
+  for (const r of results) {
+    if (r.label === 1) positives++;
+    if (predicted(r)) {
+      if (r.label === 1) tp++;
+      else fp++;
+    }
+  }
+  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
+  const recall = positives === 0 ? 0 : tp / positives;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1, n: results.length, positives };
+}
+
+export const atThreshold = (threshold: number) => (r: PairResult) => r.score !== null && r.score >= threshold;
+
+export function bySet(results: readonly PairResult[]): Map<string, PairResult[]> {
+  const sets = new Map<string, PairResult[]>();
+  for (const r of [...results].sort((a, b) => a.set.localeCompare(b.set))) {
+    const list = sets.get(r.set) ?? [];
+    list.push(r);
+    sets.set(r.set, list);
+  }
+  return sets;
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/**
+ * The lowest threshold (0.005 steps) from which every higher one keeps precision ≥ target on
+ * every listed set: the safest operating point with the most recall.
+ */
+export function lowestSafeThreshold(sets: readonly PairResult[][], target: number): number | null {
+  let safe: number | null = null;
+  for (let step = 200; step >= 0; step--) {
+    const threshold = step / 200;
+    if (!sets.every((set) => quality(set, atThreshold(threshold)).precision >= target)) break;
+    safe = threshold;
+  }
+  return safe;
+}

@@ -1,0 +1,110 @@
+// The deduplicating create (POST /issues/maybe): returns the open issue a report duplicates, or
+// creates one, and records the call as a source of the returned issue — all in one transaction,
+// serialized per product so racing identical reports never create two issues.
+import type { Db } from '../db/database.js';
+import type { Dialect } from '../db/dialect.js';
+import type { IssueRepository, IssueRow } from '../db/repositories/issue.repository.js';
+import { DetectionError, type DuplicateDetector } from '../dedup/detector.js';
+import { AppError } from '../errors.js';
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import type { Actor } from './actor.js';
+import type { CreateIssueInput, IssueDetail, IssueService } from './issue.service.js';
+
+export interface MaybeCreateInput extends CreateIssueInput {
+  /** [ext] A conversation of the product to link to the returned issue. */
+  conversation_id?: string;
+}
+
+export interface MaybeCreateResult {
+  issue: IssueDetail;
+  matchedExisting: boolean;
+  apiSourceId: string;
+}
+
+export interface IssueDedupServiceDeps {
+  db: Db;
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
+  issues: Pick<IssueRepository, 'openOfProduct' | 'findById' | 'insertSource' | 'link'>;
+  issueService: Pick<IssueService, 'requireProduct' | 'resolveAssignee' | 'requireConversationOfProduct' | 'insertIssue' | 'detail' | 'index'>;
+  detector: Pick<DuplicateDetector, 'name' | 'prepare' | 'decide'>;
+  clock: Clock;
+}
+
+/** Turns any detector failure into the contract's 500, keeping the cause for the log. */
+async function detecting<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const failure = new AppError(
+      'internal_error',
+      'duplicate detection failed; nothing was written. Retry, or use POST /api/v1/issues to create the issue without detection',
+    );
+    failure.cause = error instanceof DetectionError ? error : new DetectionError(String((error as Error)?.message ?? error));
+    throw failure;
+  }
+}
+
+export function createIssueDedupService({ db, dialect, issues, issueService, detector, clock }: IssueDedupServiceDeps) {
+  return {
+    /** The active matcher, as GET /readyz reports it. */
+    detectorName: detector.name,
+
+    async createMaybe(actor: Actor, input: MaybeCreateInput): Promise<MaybeCreateResult> {
+      const product = await issueService.requireProduct(actor, input.product_id);
+      const assigneeId = await issueService.resolveAssignee(actor, input.assignee_id ?? null);
+      const conversationId =
+        input.conversation_id === undefined
+          ? null
+          : await issueService.requireConversationOfProduct(actor, input.conversation_id, product.id);
+      const report = { title: input.title, description: input.description || null };
+      const prepared = await detecting(() => detector.prepare(report));
+
+      const outcome = await db.transaction().execute(async (tx) => {
+        await dialect.lockKeyInTransaction(tx, `dedup:${product.id}`);
+        const candidates = await issues.openOfProduct(actor.workspaceId, product.id, tx);
+        const decision = await detecting(() =>
+          detector.decide(prepared, { workspaceId: actor.workspaceId, productId: product.id, candidates }, tx),
+        );
+        let row: IssueRow | undefined;
+        if (decision.issueId) {
+          row = await issues.findById(actor.workspaceId, decision.issueId, tx);
+          if (!row) throw new Error(`detector matched ${decision.issueId}, which is not an open issue of the product`);
+        } else {
+          row = await issueService.insertIssue(
+            actor,
+            { ...input, product_id: product.id, assigneeId, prefix: product.issue_prefix },
+            tx,
+          );
+        }
+        const apiSourceId = newId();
+        await issues.insertSource(
+          {
+            id: apiSourceId,
+            workspace_id: actor.workspaceId,
+            issue_id: row.id,
+            api_key_id: actor.apiKeyId,
+            title: report.title,
+            description: report.description,
+            matched_existing: decision.issueId ? 1 : 0,
+            score: decision.score,
+            detector: detector.name,
+            created_at: clock.now(),
+          },
+          tx,
+        );
+        if (conversationId) await issues.link(actor.workspaceId, row.id, conversationId, clock.now(), tx);
+        return { row, matchedExisting: decision.issueId !== null, apiSourceId };
+      });
+
+      if (!outcome.matchedExisting) issueService.index(outcome.row);
+      return {
+        issue: await issueService.detail(actor, outcome.row),
+        matchedExisting: outcome.matchedExisting,
+        apiSourceId: outcome.apiSourceId,
+      };
+    },
+  };
+}
+
+export type IssueDedupService = ReturnType<typeof createIssueDedupService>;
