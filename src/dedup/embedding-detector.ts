@@ -104,11 +104,13 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     return rows as number[];
   }
 
-  async function judged(report: string, ranked: JudgedCandidate[]): Promise<JudgedCandidate | null> {
-    const shortlist = ranked.filter((c) => c.score >= threshold - JUDGE_FLOOR_MARGIN).slice(0, JUDGE_CANDIDATES);
-    if (!judge || shortlist.length === 0) return null;
-    const chosen = await judge.choose(report, shortlist);
-    return shortlist.find((c) => c.id === chosen) ?? null;
+  async function judged(judge: Judge, report: string, scope: DetectionScope, texts: string[], scores: Float64Array): Promise<string | null> {
+    const shortlist = [...scores.keys()]
+      .filter((i) => scores[i] >= threshold - JUDGE_FLOOR_MARGIN)
+      .sort((a, b) => scores[b] - scores[a])
+      .slice(0, JUDGE_CANDIDATES)
+      .map((i) => ({ id: scope.candidates[i].id, text: texts[i], score: scores[i] }));
+    return shortlist.length === 0 ? null : judge.choose(report, shortlist);
   }
 
   return {
@@ -133,12 +135,12 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
         const texts = scope.candidates.map(issueText);
         const vectors = await productVectors(scope, query.length, tx);
         const rows = await candidateRows(vectors, scope, texts, tx);
-        const ranked = rows
-          .map((row, i) => ({ id: scope.candidates[i].id, text: texts[i], score: vectors.dot(row, query) }))
-          .sort((a, b) => b.score - a.score);
-        const best = ranked[0];
-        if (judge) return { issueId: (await judged(prepared.text, ranked))?.id ?? null, score: best.score };
-        return { issueId: best.score >= threshold ? best.id : null, score: best.score };
+        const scores = Float64Array.from(rows, (row) => vectors.dot(row, query));
+        let best = 0;
+        for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
+        const score = scores[best];
+        if (judge) return { issueId: await judged(judge, prepared.text, scope, texts, scores), score };
+        return { issueId: score >= threshold ? scope.candidates[best].id : null, score };
       } catch (error) {
         throw failure(error);
       }

@@ -46,14 +46,31 @@ interface Posting {
   weight: number;
 }
 
-/** One view (n-grams or words) of a set of documents, as an inverted index of TF-IDF weights. */
-class Space {
+/** How many documents use each term, for IDF. */
+class Frequencies {
   private readonly df = new Map<string, number>();
+  private readonly documents: number;
+
+  constructor(docs: readonly Counts[]) {
+    this.documents = docs.length;
+    for (const doc of docs) for (const term of doc.keys()) count(this.df, term);
+  }
+
+  // Smoothed so that with very few issues every term weighs about the same, and a term the
+  // issues never use weighs the most.
+  idf(term: string): number {
+    return Math.log(1 + (this.documents + 1) / ((this.df.get(term) ?? 0) + 1));
+  }
+}
+
+/** The n-gram view of a set of documents, as an inverted index of TF-IDF weights. */
+class Space {
+  private readonly frequencies: Frequencies;
   private readonly postings = new Map<string, Posting[]>();
   private readonly norms: Float64Array;
 
   constructor(docs: readonly Counts[]) {
-    for (const doc of docs) for (const term of doc.keys()) count(this.df, term);
+    this.frequencies = new Frequencies(docs);
     this.norms = new Float64Array(docs.length);
     docs.forEach((doc, index) => {
       let squares = 0;
@@ -68,14 +85,8 @@ class Space {
     });
   }
 
-  // Smoothed so that with very few issues every term weighs about the same, and a term the
-  // issues never use weighs the most.
-  idf(term: string): number {
-    return Math.log(1 + (this.norms.length + 1) / ((this.df.get(term) ?? 0) + 1));
-  }
-
   private weight(term: string, tf: number): number {
-    return (1 + Math.log(tf)) * this.idf(term);
+    return (1 + Math.log(tf)) * this.frequencies.idf(term);
   }
 
   /** Cosine of the query against every document. */
@@ -113,6 +124,19 @@ export function typo(a: string, b: string): boolean {
   return previous[b.length] <= allowed;
 }
 
+/** Indexes of the `k` largest positive values, without sorting them all. */
+function topIndexes(values: Float64Array, k: number): number[] {
+  const top: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] <= 0 || (top.length === k && values[i] <= values[top[k - 1]])) continue;
+    if (top.length === k) top.pop();
+    let at = top.length;
+    while (at > 0 && values[top[at - 1]] < values[i]) at--;
+    top.splice(at, 0, i);
+  }
+  return top;
+}
+
 export interface LexicalMatch {
   index: number;
   score: number;
@@ -122,12 +146,12 @@ export interface LexicalMatch {
 export class LexicalIndex {
   private readonly docs: Terms[];
   private readonly grams: Space;
-  private readonly words: Space;
+  private readonly words: Frequencies;
 
   constructor(readonly texts: readonly string[]) {
     this.docs = texts.map(terms);
     this.grams = new Space(this.docs.map((d) => d.grams));
-    this.words = new Space(this.docs.map((d) => d.words));
+    this.words = new Frequencies(this.docs.map((d) => d.words));
   }
 
   // The IDF-weighted share of `from`'s words found in `to`, exactly or with a typo.
@@ -144,13 +168,13 @@ export class LexicalIndex {
 
   /** The best-scoring document, or null when there are none. */
   best(report: Terms): LexicalMatch | null {
+    if (this.docs.length === 0) return null;
     const cosines = this.grams.cosines(report.grams);
-    const shortlist = [...cosines.keys()].sort((a, b) => cosines[b] - cosines[a]).slice(0, SHORTLIST);
-    let best: LexicalMatch | null = null;
-    for (const index of shortlist) {
+    let best: LexicalMatch = { index: 0, score: 0 };
+    for (const index of topIndexes(cosines, SHORTLIST)) {
       const words = this.docs[index].words;
       const score = Math.min(cosines[index], this.coverage(report.words, words), this.coverage(words, report.words));
-      if (!best || score > best.score) best = { index, score };
+      if (score > best.score) best = { index, score };
     }
     return best;
   }

@@ -188,6 +188,7 @@ describeEachDialect('POST /api/v1/issues/maybe (lexical matcher)', (ctx) => {
 /** A detector that fails the way a provider outage does. */
 const failingDetector: DuplicateDetector = {
   name: 'failing',
+  threshold: 0.5,
   prepare: async (report) => ({ text: report.title }),
   decide: async () => {
     throw new DetectionError('provider down');

@@ -1,0 +1,173 @@
+// The `local` matcher for real and offline: a tiny model written to a temp dir, loaded by
+// transformers.js through LOOPDESK_MODELS_DIR, vectors stored in the database, cached per
+// product and invalidated by the product's dedup version.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.js';
+import { bumpProductVersion, embeddingRepository, type EmbeddingRepository } from '../../src/db/repositories/embedding.repository.js';
+import { createDuplicateDetector, type DetectorDeps } from '../../src/dedup/create-detector.js';
+import type { Candidate, DuplicateDetector } from '../../src/dedup/detector.js';
+import { createEmbeddingDetector, type Embedder } from '../../src/dedup/embedding-detector.js';
+import { localEmbedder } from '../../src/dedup/local-embedder.js';
+import { textHash } from '../../src/dedup/text.js';
+import { DIALECTS } from '../helpers/databases.js';
+import { createDedupFixture, type DedupFixture } from '../helpers/dedup-fixtures.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
+
+// `query` is what the e5 prefix `query: ` tokenizes to (with a `:` that has no vector here).
+const VECTORS = {
+  query: [0, 0, 0, 2],
+  login: [2, 0, 0, 0],
+  fails: [0, 2, 0, 0],
+  refund: [0, 0, 2, 0],
+};
+const tiny = writeTinyModel('loopdesk-test/e5-tiny', VECTORS);
+const env = { LOOPDESK_DEDUP_PROVIDER: 'local', LOOPDESK_EMBEDDING_MODEL: tiny.model, LOOPDESK_MODELS_DIR: tiny.modelsDir };
+
+/** Mean of the token vectors (unknown words and `:` count as zero vectors), scaled to length 1. */
+function expected(words: string[]): number[] {
+  const sum = [0, 0, 0, 0];
+  for (const word of words) (VECTORS[word as keyof typeof VECTORS] ?? [0, 0, 0, 0]).forEach((v, i) => (sum[i] += v));
+  const norm = Math.hypot(...sum);
+  return sum.map((v) => v / norm);
+}
+
+function assertClose(actual: ArrayLike<number>, wanted: number[]): void {
+  assert.equal(actual.length, wanted.length);
+  wanted.forEach((v, i) => assert.ok(Math.abs(actual[i] - v) < 1e-5, `[${i}] ${actual[i]} ≠ ${v}`));
+}
+
+const logs: string[] = [];
+const logger = { info: (_: object, m: string) => logs.push(`info ${m}`), warn: (_: object, m: string) => logs.push(`warn ${m}`) };
+
+/** Counts model calls and full reloads, to prove what decide() does not do. */
+function counted(fixture: DedupFixture) {
+  const calls = { embed: 0, forProduct: 0 };
+  const inner = localEmbedder({ model: tiny.model, dtype: 'q8', modelsDir: tiny.modelsDir, cacheDir: mkdtempSync(join(tmpdir(), 'cache-')) });
+  const embedder: Embedder = { ...inner, embed: (texts) => (calls.embed++, inner.embed(texts)) };
+  const repository = embeddingRepository(fixture.database.db);
+  const store: EmbeddingRepository = { ...repository, forProduct: (...args) => (calls.forProduct++, repository.forProduct(...args)) };
+  const detector = createEmbeddingDetector({ embedder, store, threshold: 0.9, logger });
+  return { calls, detector };
+}
+
+for (const dialect of DIALECTS) {
+  describe(`local matcher (${dialect})`, () => {
+    let fixture: DedupFixture;
+    let detector: DuplicateDetector;
+    const decide = (d: DuplicateDetector, title: string, candidates: Candidate[]) =>
+      fixture.database.db.transaction().execute(async (tx) =>
+        d.decide(await d.prepare({ title, description: null }), { workspaceId: fixture.workspaceId, productId: fixture.productId, candidates }, tx));
+
+    before(async () => {
+      fixture = await createDedupFixture(dialect);
+      const deps: DetectorDeps = { store: embeddingRepository(fixture.database.db), logger };
+      detector = await createDuplicateDetector(loadConfig(env).dedup, deps);
+    });
+    after(async () => {
+      await detector.close();
+      await fixture.close();
+    });
+
+    it('is named after the model and loads it from LOOPDESK_MODELS_DIR', async () => {
+      assert.equal(detector.name, 'local:loopdesk-test/e5-tiny');
+      const prepared = await detector.prepare({ title: 'Login fails', description: null });
+      assertClose((prepared as unknown as { vector: Float32Array }).vector, expected(['query', ':', 'login', 'fails']));
+    });
+
+    it('stores mean-pooled, normalized vectors with the model, dimension and text hash', async () => {
+      const issue = await fixture.createIssue('Login', 'fails again');
+      await detector.indexIssue(issue);
+      const [stored] = await embeddingRepository(fixture.database.db).forIssues(fixture.workspaceId, [issue.id], tiny.model);
+      assert.equal(stored.model, tiny.model);
+      assert.equal(stored.textHash, textHash('Login\nfails again'));
+      assertClose(stored.vector, expected(['query', ':', 'login', 'fails', 'again']));
+    });
+
+    it('matches above the threshold and reports the best score either way', async () => {
+      const login = await fixture.createIssue('login fails');
+      const refund = await fixture.createIssue('refund');
+      for (const issue of [login, refund]) await detector.indexIssue(issue);
+      const same = await decide(detector, 'LOGIN FAILS', [login, refund]);
+      assert.equal(same.issueId, login.id);
+      assert.ok(Math.abs(same.score! - 1) < 1e-5);
+      const other = await decide(detector, 'login refund', [login, refund]);
+      assert.equal(other.issueId, null);
+      // The best candidate is `refund`: (q + refund)·(q + login + refund) / (√2 · √3).
+      const wanted = 2 / Math.sqrt(6);
+      assert.ok(Math.abs(other.score! - wanted) < 1e-5, `${other.score} ≠ ${wanted}`);
+      assert.deepEqual(await decide(detector, 'login', []), { issueId: null, score: null });
+    });
+
+    it('decides from stored vectors without calling the model, and caches them per product version', async () => {
+      const { calls, detector: counting } = counted(fixture);
+      after(() => counting.close());
+      const login = await fixture.createIssue('login fails');
+      await detector.indexIssue(login);
+      const prepared = await counting.prepare({ title: 'login fails', description: null });
+      const scope = { workspaceId: fixture.workspaceId, productId: fixture.productId, candidates: [login] };
+      const embedsBefore = calls.embed;
+      await fixture.database.db.transaction().execute((tx) => counting.decide(prepared, scope, tx));
+      await fixture.database.db.transaction().execute((tx) => counting.decide(prepared, scope, tx));
+      assert.equal(calls.embed, embedsBefore, 'no model call in decide');
+      assert.equal(calls.forProduct, 1, 'loaded once for this version');
+
+      // Another process creates an issue: the version moves, the cache reloads and finds its vector.
+      const refund = await fixture.createIssue('refund');
+      await detector.indexIssue(refund);
+      const decision = await fixture.database.db.transaction().execute((tx) =>
+        counting.decide(prepared, { ...scope, candidates: [login, refund] }, tx));
+      assert.equal(decision.issueId, login.id);
+      assert.equal(calls.forProduct, 2, 'reloaded after the version changed');
+      assert.equal(calls.embed, embedsBefore, 'the new vector came from the database');
+    });
+
+    it('re-embeds a candidate whose stored vector is for an older text, and stores the new one', async () => {
+      const { calls, detector: counting } = counted(fixture);
+      after(() => counting.close());
+      const issue = await fixture.createIssue('refund');
+      await detector.indexIssue(issue);
+      const renamed = { ...issue, title: 'login fails' };
+      await fixture.database.db.transaction().execute((tx) => bumpProductVersion(fixture.workspaceId, fixture.productId, tx));
+      const decision = await decide(counting, 'login fails', [renamed]);
+      assert.equal(decision.issueId, issue.id);
+      assert.equal(calls.embed, 2, 'the report, then the stale candidate');
+      const [stored] = await embeddingRepository(fixture.database.db).forIssues(fixture.workspaceId, [issue.id], tiny.model);
+      assert.equal(stored.textHash, textHash('login fails'));
+    });
+
+    it('answers a batch of concurrent requests with the right vector each', async () => {
+      const texts = ['login', 'fails', 'refund', 'login fails', 'refund login'];
+      const prepared = await Promise.all(texts.map((title) => detector.prepare({ title, description: null })));
+      prepared.forEach((p, i) => assertClose((p as unknown as { vector: Float32Array }).vector, expected(['query', ':', ...texts[i].split(' ')])));
+    });
+  });
+}
+
+describe('auto matcher', () => {
+  it('uses the local model when it loads', async () => {
+    const detector = await createDuplicateDetector(loadConfig({ ...env, LOOPDESK_DEDUP_PROVIDER: 'auto' }).dedup, { store: embeddingRepository(null as never), logger });
+    after(() => detector.close());
+    assert.equal(detector.name, 'local:loopdesk-test/e5-tiny');
+  });
+
+  it('falls back to lexical with one warning saying how to enable the model', async () => {
+    logs.length = 0;
+    const empty = mkdtempSync(join(tmpdir(), 'no-model-'));
+    const config = loadConfig({ ...env, LOOPDESK_DEDUP_PROVIDER: 'auto', LOOPDESK_MODELS_DIR: empty }).dedup;
+    const detector = await createDuplicateDetector(config, { store: embeddingRepository(null as never), logger });
+    assert.equal(detector.name, 'lexical');
+    assert.equal(logs.length, 1);
+    assert.match(logs[0], /^warn Duplicate detection uses the lexical matcher.*LOOPDESK_MODELS_DIR.*LOOPDESK_DEDUP_PROVIDER=openai/);
+  });
+
+  it('reports a model that cannot be loaded as a detection failure with `local`', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'no-model-'));
+    const detector = await createDuplicateDetector(loadConfig({ ...env, LOOPDESK_MODELS_DIR: empty }).dedup, { store: embeddingRepository(null as never), logger });
+    after(() => detector.close());
+    await assert.rejects(detector.prepare({ title: 'login', description: null }), { name: 'DetectionError' });
+  });
+});
