@@ -4,10 +4,13 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseHandle } from './db/database.js';
+import { idempotencyRepository } from './db/repositories/idempotency.repository.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { registerAuth } from './http/plugins/auth.js';
-import { clientErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
+import { registerIdempotency } from './http/plugins/idempotency.js';
 import { discoveryDocuments, registerOpenApi } from './http/plugins/openapi.js';
+import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
 import { registerValidationOrder } from './http/route.js';
 import { conversationRoutes } from './http/routes/conversations.js';
@@ -18,7 +21,7 @@ import { issueRoutes } from './http/routes/issues.js';
 import { productRoutes } from './http/routes/products.js';
 import { releaseRoutes } from './http/routes/releases.js';
 import { validatorCompiler } from './http/validation.js';
-import type { Clock } from './lib/clock.js';
+import { systemClock, type Clock } from './lib/clock.js';
 import { createServices } from './services.js';
 
 export interface AppDeps {
@@ -30,6 +33,8 @@ export interface AppDeps {
   /** A pino instance to log with (takes precedence over `logger`). */
   loggerInstance?: FastifyBaseLogger;
   requestTimeoutMs?: number;
+  /** Requests per minute per API key (token bucket); 0 or absent: no rate limiting. */
+  rateLimitPerMinute?: number;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -43,6 +48,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: requestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
+    // A path id of any length reaches its route and is a 404 there (after authentication), never
+    // the router's 414: no URL Node accepts (16 KiB of headers) is this long.
+    routerOptions: { maxParamLength: 64 * 1024 },
     requestTimeout: deps.requestTimeoutMs ?? 0,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
@@ -66,6 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerAuth(app, services.identity);
+  // Both need the authenticated key, so they come after auth and before the routes.
+  registerRateLimit(app, { perMinute: deps.rateLimitPerMinute ?? 0, clock: deps.clock ?? systemClock });
+  registerIdempotency(app, { records: idempotencyRepository(database.db), clock: deps.clock ?? systemClock });
   healthRoutes(app, database.db, () => ({ dedup: services.issueDedup.detectorName }));
   discoveryRoutes(app, discoveryDocuments(app));
   identityRoutes(app, services.identity);

@@ -11,6 +11,8 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** Cap on simultaneously open connections; 0 means unlimited. */
   readonly maxConnections: number;
+  /** LOOPDESK_RATE_LIMIT: requests per minute per API key; 0 turns rate limiting off. */
+  readonly rateLimitPerMinute: number;
   readonly dedup: DedupConfig;
 }
 
@@ -99,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: integer(env, 'LOOPDESK_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'LOOPDESK_REQUEST_TIMEOUT_MS', 30_000, 0, 600_000),
     maxConnections: integer(env, 'LOOPDESK_MAX_CONNECTIONS', 1024, 0, 1_000_000),
+    rateLimitPerMinute: integer(env, 'LOOPDESK_RATE_LIMIT', 6000, 0, 1_000_000_000),
     dedup: dedupConfig(env),
   });
 }

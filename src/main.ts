@@ -34,7 +34,9 @@ export async function startServer(config: Config): Promise<void> {
 
   const logger = pino({ level: config.logLevel });
   const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
-  const app = await buildApp({ database, detector, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs });
+  const app = await buildApp({
+    database, detector, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs, rateLimitPerMinute: config.rateLimitPerMinute,
+  });
   app.server.maxConnections = config.maxConnections || Infinity;
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -43,6 +45,13 @@ export async function startServer(config: Config): Promise<void> {
   if (firstKey) printFirstKey(firstKey, `http://${host}:${port}`);
 
   let stopping = false;
+  // A request still in flight when the signal arrives would leave its connection idling in
+  // keep-alive until the deadline: close each such connection as soon as its response is sent.
+  app.server.on('request', (_request, response) => {
+    response.once('finish', () => {
+      if (stopping) setImmediate(() => app.server.closeIdleConnections());
+    });
+  });
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;

@@ -167,6 +167,17 @@ export interface DedupVersionTable {
   version: number;
 }
 
+export interface IdempotencyRecordTable {
+  api_key_id: string;
+  idempotency_key: string;
+  workspace_id: string;
+  request_hash: string;
+  /** Null while the first request with this key is still in flight. */
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   users: UserTable;
@@ -184,4 +195,5 @@ export interface Database {
   issue_api_sources: IssueApiSourceTable;
   issue_embeddings: IssueEmbeddingTable;
   dedup_versions: DedupVersionTable;
+  idempotency_records: IdempotencyRecordTable;
 }

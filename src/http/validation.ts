@@ -33,15 +33,54 @@ function trimmedFields(schema: Schema): string[] {
     .map(([name]) => name);
 }
 
+/**
+ * Node lowercases incoming header names, and Fastify lowercases a headers schema only for its
+ * own compiler: without this, a header documented as `Idempotency-Key` would never be checked.
+ */
+function lowerCaseHeaderNames(schema: { properties?: Record<string, unknown>; required?: string[] }) {
+  return {
+    ...schema,
+    ...(schema.properties && {
+      properties: Object.fromEntries(Object.entries(schema.properties).map(([name, value]) => [name.toLowerCase(), value])),
+    }),
+    ...(schema.required && { required: schema.required.map((name) => name.toLowerCase()) }),
+  };
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so neither dialect stores it: a body string (or key) that
+ * contains it is a validation error on the field, found without recursion.
+ */
+function nulCharacterError(data: unknown): ErrorObject | null {
+  const pending: [unknown, string][] = [[data, '']];
+  while (pending.length > 0) {
+    const [value, path] = pending.pop()!;
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      return { keyword: 'nul', instancePath: path, schemaPath: '', params: {}, message: 'must not contain the NUL character (U+0000)' };
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, child] of Object.entries(value)) {
+      const childPath = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      pending.push(key.includes('\u0000') ? [key, childPath] : [child, childPath]);
+    }
+  }
+  return null;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  if (httpPart === 'headers') return parameterAjv.compile(lowerCaseHeaderNames(schema as object)) as ValidateFunction;
   if (httpPart !== 'body') return parameterAjv.compile(schema as object) as ValidateFunction;
   const validate = bodyAjv.compile(schema as object);
   const trimmed = trimmedFields(schema as Schema);
-  if (trimmed.length === 0) return validate;
   const trimThenValidate = (data: unknown) => {
     if (data && typeof data === 'object' && !Array.isArray(data)) {
       const record = data as Record<string, unknown>;
       for (const field of trimmed) if (typeof record[field] === 'string') record[field] = (record[field] as string).trim();
+    }
+    const nul = nulCharacterError(data);
+    if (nul) {
+      trimThenValidate.errors = [nul];
+      return false;
     }
     const valid = validate(data);
     trimThenValidate.errors = validate.errors;

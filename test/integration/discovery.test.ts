@@ -57,7 +57,7 @@ describeEachDialect('GET /api/v1/openapi.json', (ctx) => {
     const [name] = bearer[0];
     for (const { method, path, operation } of operations(document)) {
       const security = (operation as { security?: Record<string, unknown>[] }).security ?? document.security;
-      assert.ok(security?.some((requirement) => name in requirement), `${method} ${path} requires ${name}`);
+      assert.ok(security?.some((requirement: Record<string, unknown>) => name in requirement), `${method} ${path} requires ${name}`);
     }
   });
 

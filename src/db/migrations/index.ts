@@ -2,11 +2,15 @@ import type { Migration } from 'kysely';
 import type { ColumnTypes } from '../dialect.js';
 import { init } from './0001_init.js';
 import { dedup } from './0002_dedup.js';
+import { idempotency } from './0003_idempotency.js';
+import { benchIndexes } from './0004_bench_indexes.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
   return {
     '0001_init': init(types),
     '0002_dedup': dedup(types),
+    '0003_idempotency': idempotency(types),
+    '0004_bench_indexes': benchIndexes(),
   };
 }

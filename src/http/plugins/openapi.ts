@@ -17,6 +17,18 @@ export const API_DESCRIPTION = [
   'error_code unauthorized (401), forbidden (403), not_found (404), validation_error (400, 413, 415)',
   'or internal_error (500). Request bodies are JSON; unknown body fields are rejected. Timestamps are',
   'ISO 8601 UTC with milliseconds. Every response carries X-Request-Id.',
+  '',
+  'Rate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute',
+  '(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds',
+  'until the bucket is full); an empty bucket answers 429 with error_code forbidden, a detail saying',
+  'the rate limit was exceeded, and Retry-After (seconds until the next request is accepted).',
+  '',
+  'Retries [ext]: send `Idempotency-Key: <1–255 printable ASCII chars>` on any POST. A retry with the',
+  'same key and the same body within 24 h (per API key) returns the first response, status and body,',
+  'with `Idempotent-Replayed: true` and without writing again; a retry sent while the first request is',
+  'still running waits for it. The same key with a different method, path or body is a 400',
+  'validation_error with fields["idempotency-key"]. Only 2xx responses are stored, so after a 4xx or',
+  '5xx the corrected request can be retried with the same key.',
 ].join('\n');
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {

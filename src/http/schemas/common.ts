@@ -41,15 +41,31 @@ const ERROR_DESCRIPTIONS = {
   404: 'Unknown resource id or shortcode, or one of another workspace (`not_found`)',
   413: 'Body larger than 1 MiB (`validation_error`)',
   415: 'Body sent with a Content-Type other than application/json (`validation_error`)',
+  429: '[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds',
   500: 'Unexpected failure (`internal_error`); safe to retry',
 } as const;
 
 type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
 
-/** Error responses for a route: 401 and 500 always; the rest as the route can produce them. */
+const rateLimitHeader = (description: string) => Type.Integer({ minimum: 0, description });
+
+/** Every response to an authenticated request carries the RateLimit-* headers when limiting is on. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': rateLimitHeader('Requests per minute this API key may make (the bucket size)'),
+  'RateLimit-Remaining': rateLimitHeader('Requests left in the bucket'),
+  'RateLimit-Reset': rateLimitHeader('Seconds until the bucket is full again'),
+  'Retry-After': rateLimitHeader('Seconds until the next request will be accepted'),
+};
+
+/** Error responses for a route: 400, 401, 429 and 500 always; the rest as the route can produce them. */
 export function errorResponses(...statuses: ErrorStatus[]) {
-  const all: ErrorStatus[] = [...new Set<ErrorStatus>([400, 401, 500, ...statuses])];
-  return Object.fromEntries(all.map((status) => [status, { ...ErrorBody, description: ERROR_DESCRIPTIONS[status] }]));
+  const all: ErrorStatus[] = [...new Set<ErrorStatus>([400, 401, 429, 500, ...statuses])];
+  return Object.fromEntries(
+    all.map((status) => [
+      status,
+      { ...ErrorBody, description: ERROR_DESCRIPTIONS[status], ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}) },
+    ]),
+  );
 }
 
 /** Errors of a route that takes a JSON body. */
@@ -66,7 +82,8 @@ export const Pagination = Type.Object(
 
 export const PageQuery = {
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1–200' }),
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Records to skip' }),
+  // Bounded so that every accepted value is an exact integer both databases take as OFFSET.
+  offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Records to skip' }),
 };
 
 export const DataOf = <T extends TSchema>(schema: T, description: string) =>

@@ -1,0 +1,203 @@
+// `Idempotency-Key` on every POST under /api/v1, with Stripe's semantics: the first request with
+// a key runs and, if it succeeds (2xx), its status and body are stored for 24 h; a retry with the
+// same key and the same request gets that response again (`Idempotent-Replayed: true`) without
+// running anything. The same key with a different request is a 400. Keys are scoped per API key.
+// A retry that arrives while the first request is still running waits for its answer, so two
+// requests with one key never both execute. Failures (4xx/5xx) are not stored: fixing the request
+// and retrying with the same key works.
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IdempotencyRepository, IdempotencyScope } from '../../db/repositories/idempotency.repository.js';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { API_PREFIX } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on every POST under /api/v1: the route honours Idempotency-Key. */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    idempotency: IdempotencyState | null;
+  }
+}
+
+interface IdempotencyState {
+  key: string;
+  requestHash: string;
+  /** created_at of the record this request claimed, until its response is stored or released. */
+  claimedAt: string | null;
+}
+
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60_000;
+// A record still in flight after this long belongs to a request that will never finish (its
+// process died): a retry takes the key over instead of waiting forever.
+export const IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS = 60_000;
+const POLL_MS = 20;
+const PURGE_INTERVAL_MS = 60 * 60_000;
+const FIELD = 'idempotency-key';
+
+const KeyHeader = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x20-\\x7E]+$',
+  description:
+    'Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) ' +
+    'returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a ' +
+    'different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters.',
+});
+
+const ReplayedHeader = Type.Literal('true', {
+  description: 'Present when this is the stored response of an earlier request with the same Idempotency-Key',
+});
+
+type Piece = { text: string } | { value: unknown };
+
+/**
+ * JSON with object keys sorted, so a retry that reorders fields is still the same request. Built
+ * with an explicit stack rather than recursion: a body is hashed before validation, and a 1 MiB
+ * body can nest deeper than the call stack allows.
+ */
+function canonicalJson(root: unknown): string {
+  const out: string[] = [];
+  const pending: Piece[] = [{ value: root }];
+  while (pending.length > 0) {
+    const piece = pending.pop()!;
+    if ('text' in piece) {
+      out.push(piece.text);
+      continue;
+    }
+    const { value } = piece;
+    if (value === null || typeof value !== 'object') {
+      out.push(JSON.stringify(value) ?? '');
+      continue;
+    }
+    const isArray = Array.isArray(value);
+    const record = value as Record<string, unknown>;
+    const names = isArray ? Object.keys(record) : Object.keys(record).sort();
+    const pieces: Piece[] = [{ text: isArray ? '[' : '{' }];
+    names.forEach((name, index) => {
+      const prefix = (index > 0 ? ',' : '') + (isArray ? '' : `${JSON.stringify(name)}:`);
+      pieces.push({ text: prefix }, { value: record[name] });
+    });
+    pieces.push({ text: isArray ? ']' : '}' });
+    for (let i = pieces.length - 1; i >= 0; i--) pending.push(pieces[i]);
+  }
+  return out.join('');
+}
+
+const requestHash = (request: FastifyRequest): string =>
+  createHash('sha256').update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`).digest('hex');
+
+type Acquired = { claimedAt: string } | { status: number; body: string };
+
+export interface IdempotencyOptions {
+  records: IdempotencyRepository;
+  clock: Clock;
+}
+
+export function registerIdempotency(app: FastifyInstance, { records, clock }: IdempotencyOptions): void {
+  app.decorateRequest('idempotency', null);
+  let nextPurgeMs = 0;
+
+  // Every POST under /api/v1 documents and validates the header (other headers stay allowed) and
+  // documents the replay marker on its 2xx responses.
+  app.addHook('onRoute', (route) => {
+    const isPost = [route.method].flat().includes('POST');
+    if (!isPost || !route.url.startsWith(`${API_PREFIX}/`) || !route.schema) return;
+    route.config = { ...route.config, idempotent: true };
+    const headers = route.schema.headers as { properties?: Record<string, TSchema> } | undefined;
+    route.schema.headers = Type.Object({ ...headers?.properties, 'Idempotency-Key': Type.Optional(KeyHeader) });
+    const responses = (route.schema.response ?? {}) as Record<string, { headers?: object }>;
+    for (const [status, response] of Object.entries(responses)) {
+      if (!status.startsWith('2')) continue;
+      responses[status] = { ...response, headers: { ...response.headers, 'Idempotent-Replayed': ReplayedHeader } };
+    }
+  });
+
+  // An expired record is replaced when its key comes back; this hourly sweep removes the ones whose
+  // key never does, so the table holds about a day of POSTs.
+  async function purgeIfDue(nowMs: number, request: FastifyRequest): Promise<void> {
+    if (nowMs < nextPurgeMs) return;
+    nextPurgeMs = nowMs + PURGE_INTERVAL_MS;
+    try {
+      const purged = await records.purgeCreatedBefore(new Date(nowMs - IDEMPOTENCY_RETENTION_MS).toISOString());
+      request.log.debug({ purged }, 'purged expired idempotency records');
+    } catch (error) {
+      request.log.warn({ err: error }, 'purging expired idempotency records failed');
+    }
+  }
+
+  /** Claims the key for this request, or returns the stored response of an earlier identical one. */
+  async function acquire(scope: IdempotencyScope, hash: string): Promise<Acquired> {
+    for (;;) {
+      const now = clock.now();
+      if (await records.claim(scope, hash, now)) return { claimedAt: now };
+      const existing = await records.find(scope);
+      if (!existing) continue;
+      const ageMs = Date.parse(now) - Date.parse(existing.created_at);
+      const status = existing.response_status;
+      if (ageMs >= IDEMPOTENCY_RETENTION_MS || (status === null && ageMs >= IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS)) {
+        await records.remove(scope, existing.created_at);
+        continue;
+      }
+      if (existing.request_hash !== hash) {
+        throw new AppError(
+          'validation_error',
+          'Idempotency-Key was already used with a different request (method, path or body); send a new key',
+          { fields: { [FIELD]: 'already used with a different request' } },
+        );
+      }
+      if (status !== null) return { status, body: existing.response_body ?? '' };
+      await sleep(POLL_MS);
+    }
+  }
+
+  const scopeOf = (request: FastifyRequest, key: string): IdempotencyScope => ({
+    workspaceId: request.actor.workspaceId,
+    apiKeyId: request.actor.apiKeyId,
+    key,
+  });
+
+  // The body as sent: hashed before validation trims strings and fills in defaults.
+  app.addHook('preValidation', async (request) => {
+    const key = request.headers[FIELD];
+    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    request.idempotency = { key, requestHash: requestHash(request), claimedAt: null };
+  });
+
+  // After validation and the 404 lookup (registered after registerValidationOrder), so a request
+  // that is rejected anyway never claims its key.
+  app.addHook('preHandler', async (request, reply) => {
+    const state = request.idempotency;
+    if (!state) return;
+    await purgeIfDue(Date.parse(clock.now()), request);
+    const acquired = await acquire(scopeOf(request, state.key), state.requestHash);
+    if ('claimedAt' in acquired) {
+      state.claimedAt = acquired.claimedAt;
+      return;
+    }
+    reply.code(acquired.status).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8');
+    return reply.send(acquired.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const state = request.idempotency;
+    if (!state?.claimedAt) return payload;
+    const claimedAt = state.claimedAt;
+    state.claimedAt = null;
+    const scope = scopeOf(request, state.key);
+    const succeeded = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
+    try {
+      if (succeeded) await records.complete(scope, claimedAt, reply.statusCode, payload);
+      else await records.remove(scope, claimedAt);
+    } catch (error) {
+      // The request's own work is done: its response goes out regardless. The record stays in
+      // flight, so a retry waits out IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS and then runs again.
+      request.log.error({ err: error }, 'storing the idempotency record failed');
+    }
+    return payload;
+  });
+}
