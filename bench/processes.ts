@@ -1,9 +1,10 @@
 // The processes the bench starts: the Loopdesk server under test (`bin/loopdesk.js serve`), the
-// bare-Fastify ceiling server, and the peak-RSS sampler that watches a server's /proc status.
+// bare-Fastify ceiling server, and (shared with the reliability suite) the peak-RSS sampler.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/postgres.js';
+
+export { sampleRss } from '../test/helpers/server-process.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -82,25 +83,3 @@ export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir }: Loopdesk
 
 export const startCeiling = (): Promise<ServerProcess> =>
   startProcess(['--import', 'tsx', fileURLToPath(new URL('./ceiling-server.ts', import.meta.url))], {}, '/');
-
-/** Samples VmRSS of `pid` every 100 ms until stopped; returns the peak in MB. */
-export function sampleRss(pid: number): { stop(): number } {
-  let peakKb = 0;
-  const sample = () => {
-    try {
-      const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (match) peakKb = Math.max(peakKb, Number(match[1]));
-    } catch {
-      // The process is gone; keep the peak seen so far.
-    }
-  };
-  sample();
-  const timer = setInterval(sample, 100);
-  return {
-    stop() {
-      clearInterval(timer);
-      sample();
-      return Math.round(peakKb / 1024);
-    },
-  };
-}

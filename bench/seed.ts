@@ -194,8 +194,13 @@ export async function seedMain(database: DatabaseHandle, issueCount: number): Pr
   return { fixture, summary };
 }
 
+export interface DedupWorkspace {
+  key: string;
+  productId: string;
+}
+
 /** A workspace of its own whose one product has `openIssues` open issues, for POST /issues/maybe. */
-export async function seedDedupWorkspace(database: DatabaseHandle, openIssues: number): Promise<{ key: string; productId: string }> {
+export async function seedDedupWorkspace(database: DatabaseHandle, openIssues: number): Promise<DedupWorkspace> {
   const services = createServices(database);
   const { actor, key } = await seedWorkspace(services, 'Dedup', 0);
   const product = await services.products.create(actor, { name: 'Dedup' });

@@ -52,6 +52,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A path id of any length reaches its route and is a 404 there (after authentication), never
     // the router's 414: no URL Node accepts (16 KiB of headers) is this long.
     routerOptions: { maxParamLength: 64 * 1024 },
+    // While draining, a request that still arrives on an open connection (pipelined behind one
+    // in flight) is served and answered with `Connection: close`, not turned away with a bare 503.
+    return503OnClosing: false,
     requestTimeout: deps.requestTimeoutMs ?? 0,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];

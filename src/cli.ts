@@ -6,7 +6,6 @@ import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { MEMBER_ROLES, type MemberRole } from './domain/actor.js';
 import { AppError } from './errors.js';
 import { parseUuid } from './lib/ids.js';
-import { startServer } from './main.js';
 import { createServices } from './services.js';
 
 class UsageError extends Error {}
@@ -72,6 +71,8 @@ async function run(argv: string[]): Promise<void> {
 
   if (command === 'serve') {
     noPositionals(sub ? [sub, ...rest] : []);
+    // Loaded only here: the HTTP stack would double the start-up time of every admin command.
+    const { startServer } = await import('./main.js');
     return startServer(loadConfig());
   }
   if (command === 'migrate') {

@@ -38,11 +38,6 @@ export async function startServer(config: Config): Promise<void> {
     database, detector, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs, rateLimitPerMinute: config.rateLimitPerMinute,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  if (firstKey) printFirstKey(firstKey, `http://${host}:${port}`);
 
   let stopping = false;
   // A request still in flight when the signal arrives would leave its connection idling in
@@ -72,6 +67,13 @@ export async function startServer(config: Config): Promise<void> {
       process.exit(1);
     }
   };
+  // Handled from before listening on, so a signal never finds the process without its handler.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  if (firstKey) printFirstKey(firstKey, `http://${host}:${port}`);
 }

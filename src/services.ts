@@ -44,7 +44,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     messages: messageRepository(db),
   };
   const detector = options.detector ?? createLexicalDetector();
-  const issues = createIssueService({ db, clock, detector, ...repositories });
+  const issues = createIssueService({ db, dialect, clock, detector, ...repositories });
   return {
     admin: createAdminService({ db, clock, ...repositories }),
     identity: createIdentityService({

@@ -4,7 +4,9 @@
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type RawBuilder } from 'kysely';
+import {
+  Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type RawBuilder, type SqliteDatabase, type SqliteStatement,
+} from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -37,6 +39,30 @@ function lockKey(text: string): number {
 const errorCode = (error: unknown): unknown =>
   typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew, and compiling the SQL was the largest single cost of a
+ * simple request. The app sends a bounded set of distinct SQL texts (only `in (...)` lists vary
+ * in length), so prepared statements are kept by text, oldest evicted first. Reuse is safe:
+ * Kysely runs one query at a time on its single SQLite connection.
+ */
+function withStatementCache(database: import('better-sqlite3').Database): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close: () => database.close(),
+    prepare(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = database.prepare(text) as unknown as SqliteStatement;
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 function sqliteDialect(path: string): { dialect: Dialect; kysely: KyselyDialect } {
   const Database = require('better-sqlite3') as typeof import('better-sqlite3');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -46,7 +72,7 @@ function sqliteDialect(path: string): { dialect: Dialect; kysely: KyselyDialect 
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   return {
-    kysely: new SqliteDialect({ database }),
+    kysely: new SqliteDialect({ database: withStatementCache(database) }),
     dialect: {
       name: 'sqlite',
       columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob` },

@@ -1,6 +1,7 @@
 // Issues: shortcode numbering, assignee and product references, PATCH semantics, filters and
 // conversation links — all scoped to the caller's workspace.
 import type { Db } from '../db/database.js';
+import type { Dialect } from '../db/dialect.js';
 import { bumpProductVersion } from '../db/repositories/embedding.repository.js';
 import type { DuplicateDetector } from '../dedup/detector.js';
 import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
@@ -109,6 +110,7 @@ const clearable = (value: string | null): string | null => (value === '' ? null 
 
 export interface IssueServiceDeps {
   db: Db;
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   issues: IssueRepository;
   products: Pick<ProductRepository, 'findById'>;
   members: Pick<MemberRepository, 'findById'>;
@@ -120,7 +122,7 @@ export interface IssueServiceDeps {
 /** Fields whose change alters what duplicate detection compares against. */
 const DEDUP_FIELDS = ['title', 'description', 'status'] as const;
 
-export function createIssueService({ db, issues, products, members, conversations, detector, clock }: IssueServiceDeps) {
+export function createIssueService({ db, dialect, issues, products, members, conversations, detector, clock }: IssueServiceDeps) {
   /** Stores the issue's vector after its text is committed; never rejects, never delays the response. */
   const index = (row: IssueRow) =>
     void detector.indexIssue({
@@ -241,7 +243,7 @@ export function createIssueService({ db, issues, products, members, conversation
     },
 
     async update(actor: Actor, idOrShortcode: string, input: UpdateIssueInput): Promise<IssueDetail> {
-      const current = await find(actor, idOrShortcode);
+      const { id } = await find(actor, idOrShortcode);
       const wanted: IssueChanges = {};
       if (input.title !== undefined) wanted.title = input.title;
       if (input.description !== undefined) wanted.description = clearable(input.description);
@@ -250,13 +252,20 @@ export function createIssueService({ db, issues, products, members, conversation
       if (input.assignee_id !== undefined) wanted.assignee_id = await resolveAssignee(actor, input.assignee_id);
       if (input.resolution_comment !== undefined) wanted.resolution_comment = clearable(input.resolution_comment);
 
-      const changes = effectiveChanges<IssueChanges>(current, wanted);
-      if (!changes) return detail(actor, current);
-      changes.updated_at = clock.now();
-      await db.transaction().execute(async (tx) => {
+      // Read, compare and write under a per-issue lock: concurrent PATCHes apply one after the
+      // other, each against the state the previous one left, so the last to commit wins whole
+      // and updated_at follows the commit order.
+      const { current, changes } = await db.transaction().execute(async (tx) => {
+        await dialect.lockKeyInTransaction(tx, `issue:${id}`);
+        const current = await find(actor, id, tx);
+        const changes = effectiveChanges<IssueChanges>(current, wanted);
+        if (!changes) return { current, changes };
+        changes.updated_at = clock.now();
         await issues.update(actor.workspaceId, current.id, changes, tx);
         if (DEDUP_FIELDS.some((field) => field in changes)) await bumpProductVersion(actor.workspaceId, current.product_id, tx);
+        return { current, changes };
       });
+      if (!changes) return detail(actor, current);
       const updated = { ...current, ...changes };
       if ('title' in changes || 'description' in changes) index(updated);
       return detail(actor, updated);

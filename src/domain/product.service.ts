@@ -34,6 +34,7 @@ export interface ProductInput {
 }
 
 export const WIDGET_CONFIG_MAX_BYTES = 16 * 1024;
+export const WIDGET_CONFIG_MAX_DEPTH = 32;
 
 export const toProduct = (row: ProductRow): Product => ({
   id: row.id,
@@ -49,8 +50,25 @@ export const toProduct = (row: ProductRow): Product => ({
   updated_at: row.updated_at,
 });
 
+/** How deeply objects and arrays nest in a parsed JSON value, measured without recursion. */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    deepest = Math.max(deepest, depth);
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 function serializeWidgetConfig(config: Record<string, unknown> | null): string | null {
   if (config === null) return null;
+  // Checked first: serializing a deeper value (16 KiB of "[") would overflow the stack.
+  if (nestingDepth(config) > WIDGET_CONFIG_MAX_DEPTH) {
+    throw invalidField('widget_config', `must nest objects and arrays at most ${WIDGET_CONFIG_MAX_DEPTH} levels deep`);
+  }
   const text = JSON.stringify(config);
   if (Buffer.byteLength(text) > WIDGET_CONFIG_MAX_BYTES) {
     throw invalidField('widget_config', `must be at most ${WIDGET_CONFIG_MAX_BYTES} bytes serialized`);

@@ -68,8 +68,20 @@ const toReleaseIssue = (row: ReleaseIssueRow): ReleaseIssue => ({
   priority: row.priority as Priority,
 });
 
-/** Timestamps are stored in one canonical form (UTC, milliseconds, Z) whatever offset was sent. */
-const canonicalTime = (value: string | null): string | null => (value === null ? null : new Date(value).toISOString());
+/**
+ * Timestamps are stored in one canonical form (UTC, milliseconds, Z) whatever offset was sent.
+ * The date-time format admits instants JavaScript cannot represent (a leap second) and years
+ * PostgreSQL refuses (0000, or 10000 once the offset is applied): those are validation errors.
+ */
+function canonicalTime(value: string | null): string | null {
+  if (value === null) return null;
+  const time = new Date(value);
+  const year = time.getUTCFullYear();
+  if (Number.isNaN(time.getTime()) || year < 1 || year > 9999) {
+    throw invalidField('released_at', 'must be a date-time from year 0001 to 9999 (UTC), without a leap second');
+  }
+  return time.toISOString();
+}
 
 export interface ReleaseServiceDeps {
   db: Db;

@@ -47,6 +47,8 @@ export interface WorkspaceFixture {
 
 export interface TestContext {
   dialect: DialectName;
+  /** Where the context's database lives (a SQLite file or a PostgreSQL database). */
+  databaseUrl: string;
   app: FastifyInstance;
   database: DatabaseHandle;
   services: Services;
@@ -77,7 +79,8 @@ export async function createTestContext(
   dialect: DialectName,
   appOptions: Omit<AppDeps, 'database'> = {},
 ): Promise<TestContext & { close(): Promise<void> }> {
-  const database = createDatabase(await freshDatabaseUrl(dialect));
+  const databaseUrl = await freshDatabaseUrl(dialect);
+  const database = createDatabase(databaseUrl);
   await database.migrate();
   const app = await buildApp({ ...appOptions, database });
   const services = createServices(database);
@@ -113,7 +116,7 @@ export async function createTestContext(
   checker = new ResponseChecker(document.body);
 
   return {
-    dialect, app, database, services, a, b, client,
+    dialect, databaseUrl, app, database, services, a, b, client,
     async close() {
       await app.close();
       await database.close();

@@ -26,11 +26,12 @@ export class ResponseChecker {
   }
 
   private validator(method: string, path: string, status: number): ValidateFunction | null {
-    const key = `${method} ${path} ${status}`;
+    // Literal paths win over templated ones (/issues/maybe before /issues/{id}).
+    const matches = this.routes.filter((route) => route.pattern.test(path));
+    const route = matches.find((m) => !m.template.includes('{')) ?? matches[0];
+    // Keyed by template: compiling a validator per concrete path would cost a compile per id.
+    const key = `${method} ${route?.template ?? path} ${status}`;
     if (!this.cache.has(key)) {
-      // Literal paths win over templated ones (/issues/maybe before /issues/{id}).
-      const matches = this.routes.filter((route) => route.pattern.test(path));
-      const route = matches.find((m) => !m.template.includes('{')) ?? matches[0];
       const operation = route ? this.document.paths[route.template][method.toLowerCase()] : undefined;
       let schema: object | undefined;
       if (operation) {

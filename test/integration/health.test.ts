@@ -25,7 +25,9 @@ for (const dialect of DIALECTS) {
     it('GET /readyz answers 200 with the database ok, without a key', async () => {
       const res = await probe('/readyz');
       assert.equal(res.statusCode, 200);
-      assert.deepEqual(res.json(), { status: 'ok', database: 'ok' });
+      // Other components may report their own readiness beside these two fields.
+      assert.equal(res.json().status, 'ok');
+      assert.equal(res.json().database, 'ok');
     });
 
     it('ignores an invalid key on the probes', async () => {
@@ -37,7 +39,8 @@ for (const dialect of DIALECTS) {
       await ctx.database.close();
       const ready = await probe('/readyz');
       assert.equal(ready.statusCode, 503);
-      assert.deepEqual(ready.json(), { status: 'unavailable', database: 'unreachable' });
+      assert.equal(ready.json().status, 'unavailable');
+      assert.equal(ready.json().database, 'unreachable');
       assert.equal((await probe('/healthz')).statusCode, 200);
     });
   });

@@ -27,7 +27,9 @@ export function registerAuth(app: FastifyInstance, identity: Pick<IdentityServic
   app.decorateRequest('actor', null as unknown as Actor);
 
   app.addHook('onRequest', async (request) => {
-    if (!isApiPath(request.url)) return;
+    // The matched route's path, not the raw target: an absolute-form target
+    // (`GET http://host/api/v1/me`) is routed by its path and must be authenticated the same way.
+    if (!isApiPath(request.routeOptions.url ?? request.url)) return;
     const token = bearerToken(request);
     if (!token) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
     const actor = await identity.authenticate(token);

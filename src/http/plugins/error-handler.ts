@@ -1,6 +1,6 @@
 // The one place where every failure becomes the contract's envelope `{ error_code, detail, fields? }`.
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
@@ -16,6 +16,9 @@ function fromFastifyError(error: FastifyError): AppError | null {
       return new AppError('validation_error', 'request body is larger than 1 MiB', { status: 413 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('validation_error', 'request bodies must be sent as Content-Type: application/json', { status: 415 });
+    // A method the router has no tree for (e.g. PRI): Fastify's last-resort 404.
+    case 'FST_ERR_NOT_FOUND':
+      return new AppError('not_found', 'no route for this method and path');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('validation_error', 'Content-Type is application/json but the body is empty');
   }
@@ -29,12 +32,31 @@ function fromFastifyError(error: FastifyError): AppError | null {
 }
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  // Also on errors raised before the request-id hook ran (router and framework errors).
+  reply.header('X-Request-Id', reply.request.id);
   if (error.code === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer');
   return reply.code(error.status).send({
     error_code: error.code,
     detail: error.message,
     ...(error.fields ? { fields: error.fields } : {}),
   });
+}
+
+/** Writes an enveloped validation_error straight to the socket and closes it. */
+function answerOnSocket(socket: Socket, status: number, detail: string, requestId: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error_code: 'validation_error', detail });
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
 
 /**
@@ -47,27 +69,43 @@ export function clientErrorHandler(this: FastifyInstance, error: ConnectionError
   const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const status = timedOut ? 408 : 400;
   const requestId = randomUUID();
-  const body = JSON.stringify({
-    error_code: 'validation_error',
-    detail: timedOut ? 'the request did not arrive in time' : 'malformed HTTP request',
-  });
   // Only the parser's code: the error also carries the raw bytes, which may hold an API key.
   this.log.info({ reqId: requestId, status, code: error.code }, 'rejected malformed request');
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const head = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `X-Request-Id: ${requestId}`,
-    'Connection: close',
-  ];
-  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+  answerOnSocket(socket, status, timedOut ? 'the request did not arrive in time' : 'malformed HTTP request', requestId);
+}
+
+/**
+ * Requests Node answers (or drops) itself, before Fastify sees them: a CONNECT, which it would
+ * hand to a proxy and otherwise close silently, and an `Expect` other than 100-continue, which
+ * it would answer with a bare 417. Both get the envelope and an X-Request-Id instead.
+ */
+function registerProtocolErrors(app: FastifyInstance): void {
+  app.server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    const requestId = randomUUID();
+    app.log.info({ reqId: requestId, status: 400, method: 'CONNECT' }, 'rejected CONNECT request');
+    answerOnSocket(socket, 400, 'CONNECT is not supported: this server is not a proxy', requestId);
+  });
+  app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const requestId = randomUUID();
+    const body = JSON.stringify({ error_code: 'validation_error', detail: 'only "Expect: 100-continue" is supported' });
+    app.log.info({ reqId: requestId, status: 417 }, 'rejected Expect header');
+    response.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close',
+    });
+    response.end(body);
+  });
+}
+
+/**
+ * Fastify's `frameworkErrors`: what the router rejects before any hook runs (a URL whose
+ * percent-encoding is not UTF-8), answered with the envelope and an X-Request-Id like the rest.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void sendError(reply, fromFastifyError(error) ?? new AppError('internal_error', `internal error; request id ${request.id}`));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
+  registerProtocolErrors(app);
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = error instanceof AppError ? error : fromFastifyError(error);
     if (known && known.status >= 500) request.log.error({ err: known.cause ?? known }, known.message);

@@ -144,7 +144,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
         id: Type.String({ description: 'Issue UUID or shortcode' }),
         conversation_id: Type.String({ description: 'Conversation UUID' }),
       }),
-      response: { 200: DataOf(IssueDetail, 'The issue with its linked conversations'), ...errorResponses(403, 404) },
+      response: { 200: DataOf(IssueDetail, 'The issue with its linked conversations'), ...writeErrors(404) },
     },
     handler: async (request) => ({
       data: await issues.unlinkConversation(request.actor, request.params.id, request.params.conversation_id),

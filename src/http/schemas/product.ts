@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { WIDGET_CONFIG_MAX_BYTES } from '../../domain/product.service.js';
+import { WIDGET_CONFIG_MAX_BYTES, WIDGET_CONFIG_MAX_DEPTH } from '../../domain/product.service.js';
 import { PREFIX_PATTERN, SLUG_MAX, SLUG_PATTERN } from '../../domain/product-naming.js';
 import { Nullable, Timestamp, TrimmedString, Uuid } from './common.js';
 
@@ -13,7 +13,7 @@ const IssuePrefix = Type.String({
   description: '1–3 uppercase letters/digits, unique in the workspace; the first part of issue shortcodes',
 });
 const WidgetConfig = Nullable(Type.Object({}, { additionalProperties: true }), {
-  description: `Any JSON object (at most ${WIDGET_CONFIG_MAX_BYTES} bytes serialized) or null; replaced as a whole`,
+  description: `Any JSON object (at most ${WIDGET_CONFIG_MAX_BYTES} bytes serialized, nested at most ${WIDGET_CONFIG_MAX_DEPTH} levels) or null; replaced as a whole`,
 });
 const Domain = Nullable(Type.String({ maxLength: 253 }));
 

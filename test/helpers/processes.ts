@@ -1,0 +1,84 @@
+// The real executable as a child process: one-shot admin commands and long-running servers.
+// It runs the compiled dist/ (built by `npm test`'s pretest, or `npm run build`).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/loopdesk.js', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `loopdesk <args>` with `env` added to this process's environment. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** `loopdesk serve` in a child process, with its output collected as it arrives. */
+export class ServerProcess {
+  readonly child: ChildProcess;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Set once the process has exited and its output has been read to the end. */
+  private closed = false;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(env: Record<string, string>) {
+    this.child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => this.received(() => (this.stdout += chunk)));
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => this.received(() => (this.stderr += chunk)));
+    this.exited = new Promise((resolve) =>
+      this.child.once('close', (code, signal) => {
+        this.received(() => (this.closed = true));
+        resolve({ code, signal });
+      }),
+    );
+  }
+
+  private received(append: () => void): void {
+    append();
+    for (const wake of this.waiters) wake();
+  }
+
+  /** Resolves with the first match of `pattern` in stdout; rejects when the process exits or time runs out. */
+  waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const done = (outcome: () => void) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        outcome();
+      };
+      const check = () => {
+        const match = this.stdout.match(pattern);
+        if (match) done(() => resolve(match));
+        else if (this.closed) done(() => reject(new Error(`server exited before printing ${pattern}:\n${this.stdout}\n${this.stderr}`)));
+      };
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`server did not print ${pattern} in ${timeoutMs} ms:\n${this.stdout}\n${this.stderr}`))),
+        timeoutMs,
+      );
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  /** The base URL from Fastify's "Server listening at …" log line. */
+  async baseUrl(): Promise<string> {
+    const [, url] = await this.waitFor(/Server listening at (http:\/\/[^"\s]+)/);
+    return url;
+  }
+
+  /** Sends `signal` and resolves with the exit status. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM') {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
