@@ -13,3 +13,23 @@ export interface PageOf<T> {
   rows: T[];
   total: number;
 }
+
+/**
+ * One page of a workspace's rows of `table`, oldest first (id breaks ties), and how many there
+ * are: the listing shared by the resources ordered that way (members, products).
+ */
+export async function oldestFirstPage<Row>(
+  tx: Executor,
+  table: 'members' | 'products',
+  columns: readonly (keyof Row & string)[],
+  workspaceId: string,
+  page: Page,
+): Promise<PageOf<Row>> {
+  // Kysely cannot type a query over a union of tables; the columns argument keeps the row type honest.
+  const scoped = (tx as unknown as Kysely<any>).selectFrom(table).where('workspace_id', '=', workspaceId);
+  const [rows, count] = await Promise.all([
+    scoped.select([...columns]).orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit).offset(page.offset).execute(),
+    scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as Row[], total: Number(count.n) };
+}

@@ -1,4 +1,4 @@
-import type { Executor, Page, PageOf } from './executor.js';
+import { oldestFirstPage, type Executor, type Page, type PageOf } from './executor.js';
 import type { MemberTable, UserTable } from '../schema.js';
 
 const MEMBER_COLUMNS = ['id', 'workspace_id', 'user_id', 'role', 'display_name', 'avatar_url', 'created_at'] as const;
@@ -27,23 +27,7 @@ export function memberRepository(db: Executor) {
     },
 
     async list(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<MemberTable>> {
-      const [rows, count] = await Promise.all([
-        tx
-          .selectFrom('members')
-          .select(MEMBER_COLUMNS)
-          .where('workspace_id', '=', workspaceId)
-          .orderBy('created_at', 'asc')
-          .orderBy('id', 'asc')
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute(),
-        tx
-          .selectFrom('members')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('workspace_id', '=', workspaceId)
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      return oldestFirstPage<MemberTable>(tx, 'members', MEMBER_COLUMNS, workspaceId, page);
     },
   };
 }

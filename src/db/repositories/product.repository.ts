@@ -1,4 +1,4 @@
-import type { Executor, Page, PageOf } from './executor.js';
+import { oldestFirstPage, type Executor, type Page, type PageOf } from './executor.js';
 import type { ProductTable } from '../schema.js';
 
 const PRODUCT_COLUMNS = [
@@ -25,23 +25,7 @@ export function productRepository(db: Executor) {
     },
 
     async list(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<ProductRow>> {
-      const [rows, count] = await Promise.all([
-        tx
-          .selectFrom('products')
-          .select(PRODUCT_COLUMNS)
-          .where('workspace_id', '=', workspaceId)
-          .orderBy('created_at', 'asc')
-          .orderBy('id', 'asc')
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute(),
-        tx
-          .selectFrom('products')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('workspace_id', '=', workspaceId)
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      return oldestFirstPage<ProductRow>(tx, 'products', PRODUCT_COLUMNS, workspaceId, page);
     },
 
     /** Slugs in the workspace that start with `stem` (slugs hold no LIKE wildcards). */
