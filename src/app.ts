@@ -42,6 +42,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { database } = deps;
+  const requestTimeoutMs = deps.requestTimeoutMs ?? 0;
 
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
@@ -55,7 +56,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // While draining, a request that still arrives on an open connection (pipelined behind one
     // in flight) is served and answered with `Connection: close`, not turned away with a bare 503.
     return503OnClosing: false,
-    requestTimeout: deps.requestTimeoutMs ?? 0,
+    requestTimeout: requestTimeoutMs,
+    // Node arms its request and header timeouts only from the options the server is created
+    // with (Fastify's later `server.requestTimeout = …` alone never fires), and checks them every
+    // 30 s by default: a 1 s check keeps a slow client's cut-off close to the configured limit.
+    http: requestTimeoutMs > 0 ? { requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) } : null,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

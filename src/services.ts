@@ -54,10 +54,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       onBackgroundError: options.onBackgroundError ?? (() => {}),
     }),
     products: createProductService({ db, dialect, products: repositories.products, clock }),
-    conversations: createConversationService({ db, clock, ...repositories }),
+    conversations: createConversationService({ db, dialect, clock, ...repositories }),
     issues,
     issueDedup: createIssueDedupService({ db, dialect, clock, detector, issues: repositories.issues, issueService: issues }),
-    releases: createReleaseService({ db, clock, ...repositories }),
+    releases: createReleaseService({ db, dialect, clock, ...repositories }),
   };
 }
 

@@ -1,6 +1,7 @@
 // Conversations and their messages: workspace scoping, permissive status moves, agent replies
 // and the [ext] import of conversations from other channels.
 import type { Db } from '../db/database.js';
+import type { Dialect } from '../db/dialect.js';
 import type { ContactRef, ContactRepository } from '../db/repositories/contact.repository.js';
 import type {
   ConversationChanges, ConversationFilters, ConversationRepository, ConversationRow, ConversationWithContactRow,
@@ -115,6 +116,7 @@ function contactInput(contact: NonNullable<ConversationImport['contact']>): { na
 
 export interface ConversationServiceDeps {
   db: Db;
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   conversations: ConversationRepository;
   contacts: ContactRepository;
   messages: MessageRepository;
@@ -122,10 +124,10 @@ export interface ConversationServiceDeps {
   clock: Clock;
 }
 
-export function createConversationService({ db, conversations, contacts, messages, products, clock }: ConversationServiceDeps) {
-  async function find(actor: Actor, id: string): Promise<ConversationWithContactRow> {
+export function createConversationService({ db, dialect, conversations, contacts, messages, products, clock }: ConversationServiceDeps) {
+  async function find(actor: Actor, id: string, tx: Executor = db): Promise<ConversationWithContactRow> {
     const conversationId = parseUuid(id);
-    const row = conversationId ? await conversations.findById(actor.workspaceId, conversationId) : undefined;
+    const row = conversationId ? await conversations.findById(actor.workspaceId, conversationId, tx) : undefined;
     if (!row) throw notFound('conversation');
     return row;
   }
@@ -158,14 +160,20 @@ export function createConversationService({ db, conversations, contacts, message
 
     /** Any status may be set from any status; updated_at moves only when something changes. */
     async update(actor: Actor, id: string, input: ConversationUpdate): Promise<Conversation> {
-      const current = await find(actor, id);
-      const changes: ConversationChanges = {};
-      if (input.status !== undefined && input.status !== current.status) changes.status = input.status;
-      if (input.priority !== undefined && input.priority !== current.priority) changes.priority = input.priority;
-      if (Object.keys(changes).length === 0) return toConversation(current);
-      changes.updated_at = clock.now();
-      await conversations.update(actor.workspaceId, current.id, changes);
-      return toConversation({ ...current, ...changes });
+      const { id: conversationId } = await find(actor, id);
+      // Compared and written under a per-conversation lock, so concurrent PATCHes apply in turn
+      // and the last to commit wins whole (see the issue PATCH).
+      return db.transaction().execute(async (tx) => {
+        await dialect.lockKeyInTransaction(tx, `conversation:${conversationId}`);
+        const current = await find(actor, conversationId, tx);
+        const changes: ConversationChanges = {};
+        if (input.status !== undefined && input.status !== current.status) changes.status = input.status;
+        if (input.priority !== undefined && input.priority !== current.priority) changes.priority = input.priority;
+        if (Object.keys(changes).length === 0) return toConversation(current);
+        changes.updated_at = clock.now();
+        await conversations.update(actor.workspaceId, current.id, changes, tx);
+        return toConversation({ ...current, ...changes });
+      });
     },
 
     /** An agent's reply, sent as the key's member (or as the key itself when it has none). */

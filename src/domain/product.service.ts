@@ -1,7 +1,7 @@
 // Products: slug and issue-prefix rules, generated keys, workspace scoping.
 import type { Db } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
-import type { Page, PageOf } from '../db/repositories/executor.js';
+import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
 import type { ProductChanges, ProductRepository, ProductRow } from '../db/repositories/product.repository.js';
 import { invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
@@ -84,9 +84,9 @@ export interface ProductServiceDeps {
 }
 
 export function createProductService({ db, dialect, products, clock }: ProductServiceDeps) {
-  async function find(actor: Actor, id: string): Promise<ProductRow> {
+  async function find(actor: Actor, id: string, tx: Executor = db): Promise<ProductRow> {
     const productId = parseUuid(id);
-    const row = productId ? await products.findById(actor.workspaceId, productId) : undefined;
+    const row = productId ? await products.findById(actor.workspaceId, productId, tx) : undefined;
     if (!row) throw notFound('product');
     return row;
   }
@@ -142,29 +142,36 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
     },
 
     async update(actor: Actor, id: string, input: Partial<ProductInput>): Promise<Product> {
-      const current = await find(actor, id);
-      const changes = effectiveChanges<ProductChanges>(current, {
+      const { id: productId } = await find(actor, id);
+      const wanted = {
         name: input.name,
         slug: input.slug,
         issue_prefix: input.issue_prefix,
         widget_config: input.widget_config === undefined ? undefined : serializeWidgetConfig(input.widget_config),
         domain: input.domain,
-      });
-      if (!changes) return toProduct(current);
+      };
+      // Compared and written under a per-product lock, so concurrent PATCHes of one product apply
+      // in turn and the last to commit wins whole (see the issue PATCH).
+      return db.transaction().execute(async (tx) => {
+        await dialect.lockKeyInTransaction(tx, `product:${productId}`);
+        const current = await find(actor, productId, tx);
+        const changes = effectiveChanges<ProductChanges>(current, wanted);
+        if (!changes) return toProduct(current);
 
-      if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug))) throw taken('slug');
-      if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix))) {
-        throw taken('issue_prefix');
-      }
-      changes.updated_at = clock.now();
-      try {
-        await products.update(actor.workspaceId, current.id, changes);
-      } catch (error) {
-        // Lost a race for the slug or prefix to a concurrent request.
-        if (dialect.isUniqueViolation(error)) throw taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
-        throw error;
-      }
-      return toProduct({ ...current, ...changes });
+        if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
+        if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {
+          throw taken('issue_prefix');
+        }
+        changes.updated_at = clock.now();
+        try {
+          await products.update(actor.workspaceId, current.id, changes, tx);
+        } catch (error) {
+          // Lost a race for the slug or prefix to a concurrent create or another product's PATCH.
+          if (dialect.isUniqueViolation(error)) throw taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
+          throw error;
+        }
+        return toProduct({ ...current, ...changes });
+      });
     },
   };
 }

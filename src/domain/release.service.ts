@@ -1,8 +1,9 @@
 // Releases: creating one links its issues and marks them released in the same transaction; any
 // issue id that is not an issue of the release's product rejects the whole request.
 import type { Db } from '../db/database.js';
+import type { Dialect } from '../db/dialect.js';
 import { bumpProductVersion } from '../db/repositories/embedding.repository.js';
-import type { Page, PageOf } from '../db/repositories/executor.js';
+import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
 import type { IssueRepository } from '../db/repositories/issue.repository.js';
 import type { ProductRepository } from '../db/repositories/product.repository.js';
 import type { ReleaseChanges, ReleaseIssueRow, ReleaseRepository, ReleaseViewRow } from '../db/repositories/release.repository.js';
@@ -85,16 +86,17 @@ function canonicalTime(value: string | null): string | null {
 
 export interface ReleaseServiceDeps {
   db: Db;
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   releases: ReleaseRepository;
   issues: Pick<IssueRepository, 'findManyByIds' | 'markReleased'>;
   products: Pick<ProductRepository, 'findById'>;
   clock: Clock;
 }
 
-export function createReleaseService({ db, releases, issues, products, clock }: ReleaseServiceDeps) {
-  async function find(actor: Actor, id: string): Promise<ReleaseViewRow> {
+export function createReleaseService({ db, dialect, releases, issues, products, clock }: ReleaseServiceDeps) {
+  async function find(actor: Actor, id: string, tx: Executor = db): Promise<ReleaseViewRow> {
     const releaseId = parseUuid(id);
-    const row = releaseId ? await releases.findById(actor.workspaceId, releaseId) : undefined;
+    const row = releaseId ? await releases.findById(actor.workspaceId, releaseId, tx) : undefined;
     if (!row) throw notFound('release');
     return row;
   }
@@ -155,16 +157,24 @@ export function createReleaseService({ db, releases, issues, products, clock }: 
     },
 
     async update(actor: Actor, id: string, input: UpdateReleaseInput): Promise<ReleaseDetail> {
-      const current = await find(actor, id);
+      const { id: releaseId } = await find(actor, id);
       const wanted: ReleaseChanges = {};
       if (input.title !== undefined) wanted.title = input.title;
       if (input.description !== undefined) wanted.description = input.description;
       if (input.version !== undefined) wanted.version = input.version;
       if (input.released_at !== undefined) wanted.released_at = canonicalTime(input.released_at);
-      const changes = effectiveChanges<ReleaseChanges>(current, wanted);
+      // Compared and written under a per-release lock, so concurrent PATCHes apply in turn and the
+      // last to commit wins whole (see the issue PATCH).
+      const { current, changes } = await db.transaction().execute(async (tx) => {
+        await dialect.lockKeyInTransaction(tx, `release:${releaseId}`);
+        const current = await find(actor, releaseId, tx);
+        const changes = effectiveChanges<ReleaseChanges>(current, wanted);
+        if (!changes) return { current, changes };
+        changes.updated_at = clock.now();
+        await releases.update(actor.workspaceId, current.id, changes, tx);
+        return { current, changes };
+      });
       if (!changes) return detail(actor, current);
-      changes.updated_at = clock.now();
-      await releases.update(actor.workspaceId, current.id, changes);
       return detail(actor, { ...current, ...changes });
     },
   };

@@ -1,0 +1,130 @@
+// `npm run bench`: seeds a fresh database per scale through the services, measures the bare
+// Fastify ceiling, then runs every scenario against `bin/loopdesk.js serve` (one server process
+// per scale) with autocannon in a separate process. See docs/benchmarks.md.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { sql } from 'kysely';
+import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { USAGE, UsageError, parseBenchArgs, scenarioKey, type BenchOptions, type Scale } from './args.js';
+import { databaseFactory } from './databases.js';
+import { CONNECTIONS, runLoad } from './load.js';
+import { startCeiling, startLoopdesk } from './processes.js';
+import { describeMachine, markdown, writeReport, type Ceiling, type ScenarioResult } from './report.js';
+import { SCENARIOS, type Scenario } from './scenarios.js';
+import { seedMain, type Fixture, type SeedSummary } from './seed.js';
+
+interface Seeded {
+  scale: Scale;
+  url: string;
+  fixture: Fixture;
+  summary: SeedSummary;
+  /** What each scenario's own `seed` returned. */
+  own: Map<Scenario, unknown>;
+}
+
+const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+async function withDatabase<T>(url: string, fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const database = createDatabase(url);
+  try {
+    await database.migrate();
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+async function measureCeiling(durationSeconds: number): Promise<Ceiling> {
+  const server = await startCeiling();
+  try {
+    const { rps, p50_ms, p99_ms } = await runLoad(server, 'ceiling', [{ method: 'GET', path: '/' }], durationSeconds);
+    progress(`ceiling: ${Math.round(rps)} req/s, p50 ${p50_ms} ms, p99 ${p99_ms} ms`);
+    return { rps, p50_ms, p99_ms };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling, options: BenchOptions): Promise<ScenarioResult[]> {
+  const { scale, url, fixture, own } = seeded;
+  const server = await startLoopdesk({ databaseUrl: url, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir });
+  const results: ScenarioResult[] = [];
+  try {
+    for (const scenario of scenarios.filter((s) => s.runsAt?.(scale) ?? true)) {
+      const prepared = await scenario.prepare({ fixture, scale, baseUrl: server.baseUrl, own: own.get(scenario) });
+      if ('skipped' in prepared) {
+        progress(`${scale.label} ${scenario.name}: skipped (${prepared.skipped})`);
+        results.push({ name: scenario.name, scale: scale.label, rps: null, p50_ms: null, p99_ms: null, ratio: null, errors: null, peak_rss_mb: null, skipped: prepared.skipped });
+        continue;
+      }
+      const load = await runLoad(server, prepared.key, prepared.requests, options.durationSeconds);
+      const ratio = load.rps / ceiling.rps;
+      progress(`${scale.label} ${scenario.name}: ${Math.round(load.rps)} req/s (${ratio.toFixed(2)} of ceiling), p99 ${load.p99_ms} ms, ${load.errors} errors`);
+      results.push({
+        name: scenario.name, scale: scale.label, rps: load.rps, p50_ms: load.p50_ms, p99_ms: load.p99_ms,
+        ratio: Number(ratio.toFixed(3)), errors: load.errors, peak_rss_mb: load.peak_rss_mb,
+      });
+    }
+  } finally {
+    await server.stop();
+  }
+  return results;
+}
+
+function selectScenarios(only: string[]): Scenario[] {
+  const unknown = only.filter((name) => !SCENARIOS.some((s) => scenarioKey(s.name) === name));
+  if (unknown.length) throw new UsageError(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const chosen = SCENARIOS.filter((s) => only.length === 0 || only.includes(scenarioKey(s.name)));
+  return [...chosen.filter((s) => !s.writes), ...chosen.filter((s) => s.writes)];
+}
+
+async function bench(options: BenchOptions): Promise<void> {
+  const scenarios = selectScenarios(options.only);
+  if (options.cpuProfileDir) mkdirSync(resolve(options.cpuProfileDir), { recursive: true });
+  const factory = await databaseFactory(options.db);
+  const stopOnSignal = () => {
+    factory.dispose();
+    process.exit(130);
+  };
+  process.once('SIGINT', stopOnSignal).once('SIGTERM', stopOnSignal);
+  try {
+    const seeded: Seeded[] = [];
+    for (const scale of options.scales) {
+      const url = await factory.fresh(`scale_${scale.label}`);
+      progress(`seeding ${scale.label} (${scale.issues} issues) on ${options.db}`);
+      const own = new Map<Scenario, unknown>();
+      const { fixture, summary } = await withDatabase(url, async (database) => {
+        const main = await seedMain(database, scale.issues);
+        for (const scenario of scenarios.filter((s) => s.seed && (s.runsAt?.(scale) ?? true))) {
+          own.set(scenario, await scenario.seed!(database, scale));
+        }
+        // A running PostgreSQL's autovacuum analyzes freshly loaded tables within minutes; without
+        // statistics its planner sorts whole tables. SQLite never analyzes by itself, so it is
+        // measured as deployed: without statistics.
+        if (database.dialect.name === 'postgres') await sql`analyze`.execute(database.db);
+        return main;
+      });
+      progress(`seeded ${scale.label} in ${summary.seconds.toFixed(1)} s: ${JSON.stringify({ ...summary, seconds: undefined })}`);
+      seeded.push({ scale, url, fixture, summary, own });
+    }
+    progress(`measuring: ${CONNECTIONS} connections, ${options.durationSeconds} s per scenario after a warm-up`);
+    const ceiling = await measureCeiling(options.durationSeconds);
+    const results: ScenarioResult[] = [];
+    for (const entry of seeded) results.push(...(await runScale(entry, scenarios, ceiling, options)));
+
+    const report = { machine: describeMachine(), date: new Date().toISOString(), db: options.db, ceiling, scenarios: results };
+    const path = writeReport(options.resultsDir, report);
+    process.stdout.write(markdown(report, seeded.map(({ scale, summary }) => ({ scale: scale.label, summary }))));
+    progress(`wrote ${path}`);
+  } finally {
+    factory.dispose();
+  }
+}
+
+try {
+  await bench(parseBenchArgs(process.argv.slice(2)));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`${error.message ? `bench: ${error.message}\n\n` : ''}${USAGE}\n`);
+  process.exit(2);
+}

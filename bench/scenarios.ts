@@ -1,0 +1,128 @@
+// The scenarios of issue 5. Each one turns the seeded fixture into a pool of requests that the
+// load generator cycles through. Reads run before writes at each scale, so no write changes
+// what a later read at that scale sees.
+import type { Scale } from './args.js';
+import type { RequestSpec } from './load.js';
+import type { DatabaseHandle } from '../src/db/database.js';
+import { seedDedupWorkspace, type DedupWorkspace, type Fixture } from './seed.js';
+import { issueDescription, issueTitle, seededRandom } from './texts.js';
+
+export interface ScenarioContext {
+  fixture: Fixture;
+  scale: Scale;
+  baseUrl: string;
+  /** What the scenario's own `seed` returned. */
+  own: unknown;
+}
+
+export type Prepared = { key: string; requests: RequestSpec[] } | { skipped: string };
+
+export interface Scenario {
+  name: string;
+  writes: boolean;
+  /** The scales it runs at; every scale when absent. */
+  runsAt?(scale: Scale): boolean;
+  /**
+   * Data of its own, seeded before the server starts: two processes writing one SQLite file
+   * at once fail with SQLITE_BUSY_SNAPSHOT rather than wait.
+   */
+  seed?(database: DatabaseHandle, scale: Scale): Promise<unknown>;
+  prepare(context: ScenarioContext): Prepared | Promise<Prepared>;
+}
+
+const get = (path: string): RequestSpec => ({ method: 'GET', path });
+const send = (method: 'POST' | 'PATCH', path: string, body: unknown): RequestSpec => ({ method, path, body: JSON.stringify(body) });
+const PRIORITIES = ['low', 'normal', 'high', 'urgent'];
+const DEDUP_MAX_OPEN_ISSUES = 10_000;
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'GET /me',
+    writes: false,
+    prepare: ({ fixture }) => ({ key: fixture.key, requests: [get('/api/v1/me')] }),
+  },
+  {
+    name: 'GET /issues/{shortcode}',
+    writes: false,
+    prepare: ({ fixture }) => ({ key: fixture.key, requests: fixture.shortcodes.map((code) => get(`/api/v1/issues/${code}`)) }),
+  },
+  {
+    name: 'GET /issues (status filter)',
+    writes: false,
+    prepare: ({ fixture }) => ({ key: fixture.key, requests: [get('/api/v1/issues?status=pending,in_progress&limit=50')] }),
+  },
+  {
+    // 90 % into the workspace's issues: the deepest page a client walking the list would reach.
+    name: 'GET /issues (deep offset)',
+    writes: false,
+    prepare: ({ fixture, scale }) => ({
+      key: fixture.key,
+      requests: [get(`/api/v1/issues?limit=50&offset=${Math.floor(scale.issues * 0.9)}`)],
+    }),
+  },
+  {
+    name: 'GET /conversations/{id}',
+    writes: false,
+    prepare: ({ fixture }) => ({ key: fixture.key, requests: fixture.conversationIds.map((id) => get(`/api/v1/conversations/${id}`)) }),
+  },
+  {
+    name: 'POST /issues',
+    writes: true,
+    prepare: ({ fixture }) => ({
+      key: fixture.key,
+      requests: fixture.products.map((product, i) =>
+        send('POST', '/api/v1/issues', { product_id: product.id, title: 'Bench issue {n}: export times out', priority: PRIORITIES[i % 4] }),
+      ),
+    }),
+  },
+  {
+    name: 'PATCH /issues/{id}',
+    writes: true,
+    prepare: ({ fixture }) => ({
+      key: fixture.key,
+      requests: fixture.issueIds.map((id, i) =>
+        send('PATCH', `/api/v1/issues/${id}`, { priority: PRIORITIES[i % 4], resolution_comment: 'Bench edit {n}' }),
+      ),
+    }),
+  },
+  {
+    name: 'POST /conversations/{id}/messages',
+    writes: true,
+    prepare: ({ fixture }) => ({
+      key: fixture.key,
+      requests: fixture.conversationIds.map((id) => send('POST', `/api/v1/conversations/${id}/messages`, { body: 'Bench reply {n}' })),
+    }),
+  },
+  {
+    name: 'POST /releases (10 issues)',
+    writes: true,
+    prepare: ({ fixture }) => ({
+      key: fixture.key,
+      requests: fixture.releaseBatches.map((issueIds) =>
+        send('POST', '/api/v1/releases', { product_id: fixture.products[0].id, title: 'Bench release {n}', issue_ids: issueIds }),
+      ),
+    }),
+  },
+  {
+    // Open issues in the product = the scale (1k and 10k), in a workspace of its own so the main
+    // workspace's reads are unchanged; the server runs the lexical matcher.
+    name: 'POST /issues/maybe (lexical)',
+    writes: true,
+    runsAt: (scale) => scale.issues <= DEDUP_MAX_OPEN_ISSUES,
+    seed: (database, scale) => seedDedupWorkspace(database, scale.issues),
+    async prepare({ fixture, scale, baseUrl, own }) {
+      const probe = await fetch(`${baseUrl}/api/v1/issues/maybe`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fixture.key}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      if (probe.status === 404) return { skipped: 'POST /api/v1/issues/maybe answers 404: the deduplicating create is not built yet' };
+      const { key, productId } = own as DedupWorkspace;
+      const random = seededRandom(scale.issues + 1);
+      const requests = Array.from({ length: 500 }, () =>
+        send('POST', '/api/v1/issues/maybe', { product_id: productId, title: issueTitle(random), description: issueDescription(random) }),
+      );
+      return { key, requests };
+    },
+  },
+];

@@ -1,0 +1,60 @@
+// Which resource an id-bearing parameter or body field names, read from its name and place in
+// the OpenAPI document. An id-bearing name nobody taught this file is an error, so a new route
+// with a new kind of reference fails the reliability suite until it is covered.
+import type { JsonSchema, Operation } from './openapi-operations.js';
+
+export type Resource = 'product' | 'issue' | 'conversation' | 'release' | 'member';
+
+/** The collection a path segment names (deprecated aliases included). */
+const COLLECTIONS: Record<string, Resource> = {
+  products: 'product',
+  issues: 'issue',
+  actions: 'issue',
+  conversations: 'conversation',
+  items: 'conversation',
+  releases: 'release',
+};
+
+/** Reference fields and parameters, by name. */
+const FIELDS: Record<string, Resource> = {
+  product_id: 'product',
+  assignee_id: 'member',
+  conversation_id: 'conversation',
+  issue_id: 'issue',
+  issue_ids: 'issue',
+  release_id: 'release',
+};
+
+function isIdBearing(name: string, schema: JsonSchema = {}): boolean {
+  return name === 'id' || /_ids?$/.test(name) || schema.format === 'uuid' || schema.items?.format === 'uuid';
+}
+
+function unknownReference(op: Operation, where: string, name: string): never {
+  throw new Error(
+    `${op.method} ${op.path}: ${where} "${name}" looks like an id, but test/helpers/id-references.ts does not know which ` +
+      'resource it names; teach it, so fuzzing and the isolation suite cover it',
+  );
+}
+
+/** The resource a path parameter addresses: `{id}` is the collection before it. */
+export function pathParameterResource(op: Operation, name: string): Resource {
+  if (name !== 'id') return FIELDS[name] ?? unknownReference(op, 'path parameter', name);
+  const segments = op.path.split('/');
+  const collection = segments[segments.indexOf('{id}') - 1];
+  return COLLECTIONS[collection] ?? unknownReference(op, 'path parameter', name);
+}
+
+/** The resource an id-bearing query parameter or body field names, or null when it names none. */
+export function fieldResource(op: Operation, name: string, schema: JsonSchema = {}): Resource | null {
+  if (!isIdBearing(name, schema)) return null;
+  return FIELDS[name] ?? unknownReference(op, 'field', name);
+}
+
+/** Id-bearing fields nested below the top level of a body, which nothing here knows how to fill. */
+export function assertNoNestedReferences(op: Operation, schema: JsonSchema, path = ''): void {
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const nested = property.properties ? property : property.anyOf?.find((branch) => branch.properties);
+    if (path && isIdBearing(name, property)) unknownReference(op, 'nested body field', `${path}${name}`);
+    if (nested) assertNoNestedReferences(op, nested, `${path}${name}.`);
+  }
+}

@@ -1,0 +1,83 @@
+// Database-wide invariants that no request, crash or race may break: shortcode numbering without
+// gaps or repeats, links and provenance records that stay inside one workspace and product,
+// and (when nothing re-opened them) released issues for every release.
+import { sql } from 'kysely';
+import type { Db } from '../../src/db/database.js';
+
+async function rows<T>(db: Db, query: ReturnType<typeof sql<T>>): Promise<T[]> {
+  return (await query.execute(db)).rows;
+}
+
+async function numberingProblems(db: Db): Promise<string[]> {
+  const counters = await rows<{ workspace_id: string; prefix: string; last_number: number }>(
+    db, sql`select workspace_id, prefix, last_number from issue_counters`,
+  );
+  const issues = await rows<{ workspace_id: string; shortcode: string }>(db, sql`select workspace_id, shortcode from issues`);
+  const numbers = new Map<string, number[]>();
+  for (const { workspace_id, shortcode } of issues) {
+    const cut = shortcode.lastIndexOf('-');
+    const key = `${workspace_id} ${shortcode.slice(0, cut)}`;
+    numbers.set(key, [...(numbers.get(key) ?? []), Number(shortcode.slice(cut + 1))]);
+  }
+  const problems: string[] = [];
+  for (const counter of counters) {
+    const key = `${counter.workspace_id} ${counter.prefix}`;
+    const used = (numbers.get(key) ?? []).sort((x, y) => x - y);
+    numbers.delete(key);
+    const expected = Array.from({ length: Number(counter.last_number) }, (_, i) => i + 1);
+    if (used.join() !== expected.join()) {
+      problems.push(`prefix ${counter.prefix}: counter at ${counter.last_number} but shortcode numbers ${summarize(used)}`);
+    }
+  }
+  for (const key of numbers.keys()) problems.push(`shortcodes ${key}-… have no counter`);
+  return problems;
+}
+
+const summarize = (numbers: number[]): string =>
+  numbers.length > 12 ? `${numbers.slice(0, 6).join(',')},…,${numbers.slice(-6).join(',')} (${numbers.length})` : numbers.join(',') || 'none';
+
+async function count(db: Db, query: ReturnType<typeof sql<{ n: number | string }>>): Promise<number> {
+  const [row] = await rows(db, query);
+  return Number(row.n);
+}
+
+export interface IntegrityOptions {
+  /** Every issue linked to a release must be `released` (true when nothing re-opened one). */
+  releasedIssuesStayReleased?: boolean;
+}
+
+/** Broken invariants, as sentences (empty when the database is consistent). */
+export async function integrityProblems(db: Db, options: IntegrityOptions = {}): Promise<string[]> {
+  const problems = await numberingProblems(db);
+  const checks: [string, ReturnType<typeof sql<{ n: number | string }>>][] = [
+    ['provenance records whose issue is missing or in another workspace', sql`
+      select count(*) as n from issue_api_sources s left join issues i on i.id = s.issue_id
+      where i.id is null or i.workspace_id <> s.workspace_id`],
+    ['release links across workspaces or products', sql`
+      select count(*) as n from release_issues l join releases r on r.id = l.release_id join issues i on i.id = l.issue_id
+      where r.workspace_id <> l.workspace_id or i.workspace_id <> l.workspace_id or i.product_id <> r.product_id`],
+    ['conversation links across workspaces or products', sql`
+      select count(*) as n from issue_conversations l join issues i on i.id = l.issue_id join conversations c on c.id = l.conversation_id
+      where i.workspace_id <> l.workspace_id or c.workspace_id <> l.workspace_id or c.product_id <> i.product_id`],
+    ['messages outside their conversation\'s workspace, or newer than its updated_at', sql`
+      select count(*) as n from messages m join conversations c on c.id = m.conversation_id
+      where c.workspace_id <> m.workspace_id or m.created_at > c.updated_at`],
+    ['issues of a product in another workspace', sql`
+      select count(*) as n from issues i join products p on p.id = i.product_id where p.workspace_id <> i.workspace_id`],
+  ];
+  if (options.releasedIssuesStayReleased) {
+    checks.push(['released issues whose status is not released', sql`
+      select count(*) as n from release_issues l join issues i on i.id = l.issue_id where i.status <> 'released'`]);
+  }
+  for (const [what, query] of checks) {
+    const n = await count(db, query);
+    if (n > 0) problems.push(`${n} ${what}`);
+  }
+  return problems;
+}
+
+/** Ids of every row of `table`. */
+export async function idsOf(db: Db, table: string): Promise<Set<string>> {
+  const found = await rows<{ id: string }>(db, sql`select id from ${sql.table(table)}`);
+  return new Set(found.map((row) => String(row.id)));
+}

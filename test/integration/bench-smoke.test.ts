@@ -1,0 +1,44 @@
+// Keeps `npm run bench` from rotting: the whole instrument (seeding, ceiling server, server under
+// test, autocannon in its own process, report) runs once on a tiny SQLite database.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = new URL('../..', import.meta.url).pathname;
+
+describe('npm run bench', () => {
+  const results = mkdtempSync(join(tmpdir(), 'loopdesk-bench-smoke-'));
+  after(() => rmSync(results, { recursive: true, force: true }));
+
+  it('seeds, measures the ceiling and a scenario, and writes latest.json in the documented shape', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', '--scale', '50', '--duration', '1', '--only', 'GET_/me', '--results', results],
+      { cwd: root, timeout: 60_000 },
+    );
+    assert.match(stdout, /\| GET \/me \| 50 \| \d+ \|/);
+
+    const report = JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8'));
+    assert.deepEqual(Object.keys(report), ['machine', 'date', 'db', 'ceiling', 'scenarios']);
+    assert.equal(report.db, 'sqlite');
+    assert.ok(report.ceiling.rps > 0);
+    assert.equal(report.scenarios.length, 1);
+    const [scenario] = report.scenarios;
+    assert.deepEqual(Object.keys(scenario), ['name', 'scale', 'rps', 'p50_ms', 'p99_ms', 'ratio', 'errors', 'peak_rss_mb']);
+    assert.equal(scenario.name, 'GET /me');
+    assert.equal(scenario.errors, 0);
+    assert.ok(scenario.rps > 0 && scenario.ratio > 0 && scenario.peak_rss_mb > 0);
+  });
+
+  it('refuses an unknown scenario with the usage text', async () => {
+    await assert.rejects(
+      run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--only', 'GET_/nothing'], { cwd: root, timeout: 30_000 }),
+      (error: { code: number; stderr: string }) => error.code === 2 && /unknown scenario GET_\/nothing/.test(error.stderr),
+    );
+  });
+});

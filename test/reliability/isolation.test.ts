@@ -1,0 +1,157 @@
+// Isolation, exhaustively and generated from openapi.json: for every operation and every
+// id-bearing path parameter, body field and query filter, workspace B sends workspace A's id.
+// Path ids are 404, body references 400 naming the field, filters match nothing, and A's data
+// is unchanged. A control request with B's own id must succeed, so a probe cannot pass for the
+// wrong reason. A new route or reference field is covered without touching this file.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { assertNoNestedReferences, fieldResource, pathParameterResource } from '../helpers/id-references.js';
+import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
+import { fillPath, operationsOf, typesOf, type JsonSchema, type Operation } from '../helpers/openapi-operations.js';
+import { seedWorkspace, type SeededIds } from '../helpers/workspace-seed.js';
+
+/** A value that satisfies `schema`, with references taken from `ids`; fails loudly when it cannot. */
+function validValue(op: Operation, name: string, schema: JsonSchema, ids: SeededIds): unknown {
+  const resource = fieldResource(op, name, schema);
+  if (resource) return typesOf(schema).includes('array') ? [ids[resource][0]] : ids[resource][0];
+  if (schema.enum) return schema.enum[0];
+  const [type] = typesOf(schema).filter((t) => t !== 'null');
+  if (type === 'string' && schema.pattern) throw new Error(`${op.operationId}: no value known for required ${name} (pattern ${schema.pattern})`);
+  if (type === 'string') return schema.format === 'date-time' ? new Date().toISOString() : schema.format === 'email' ? 'probe@example.com' : 'Isolation probe';
+  if (type === 'integer' || type === 'number') return schema.minimum ?? 0;
+  if (type === 'boolean') return false;
+  if (type === 'array') return [];
+  if (type === 'object') return requiredBody(op, schema, ids);
+  throw new Error(`${op.operationId}: no value known for ${name} (${JSON.stringify(schema)})`);
+}
+
+function requiredBody(op: Operation, schema: JsonSchema, ids: SeededIds): Record<string, unknown> {
+  return Object.fromEntries((schema.required ?? []).map((name) => [name, validValue(op, name, schema.properties![name], ids)]));
+}
+
+function pathValues(op: Operation, ids: SeededIds, override: Record<string, string> = {}): Record<string, string> {
+  const values = Object.fromEntries(
+    op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, ids[pathParameterResource(op, p.name)][0]]),
+  );
+  return { ...values, ...override };
+}
+
+/** Everything A's key can read: every list (largest page) and every resource of A by id. */
+async function snapshot(api: Client, operations: Operation[], ids: SeededIds): Promise<unknown[]> {
+  const reads = operations.filter((op) => op.method === 'GET' && !/openapi\.json|llms\.txt/.test(op.path));
+  const results: unknown[] = [];
+  for (const op of reads) {
+    const pathParameters = op.parameters.filter((p) => p.in === 'path');
+    const urls = pathParameters.length === 0
+      ? [`${op.path}${op.parameters.some((p) => p.name === 'limit') ? '?limit=200' : ''}`]
+      : ids[pathParameterResource(op, pathParameters[0].name)].map((id) => fillPath(op.path, pathValues(op, ids, { [pathParameters[0].name]: id })));
+    for (const url of urls) results.push([url, (await api.get(url)).body]);
+  }
+  return results;
+}
+
+interface Probe {
+  /** Where the foreign id goes: `path id`, `body issue_ids`, `query product_id`. */
+  parameter: string;
+  what: string;
+  foreign: { url: string; body?: unknown };
+  control: { url: string; body?: unknown };
+  expect(status: number, body: any): string | null;
+}
+
+function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds): Probe[] {
+  const body = op.body ? requiredBody(op, op.body, theirs) : undefined;
+  if (op.body) assertNoNestedReferences(op, op.body);
+  const probes: Probe[] = [];
+  for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
+    const resource = pathParameterResource(op, parameter.name);
+    const id = ours[resource][0];
+    const foreignIds = [id, id.toUpperCase(), ...(resource === 'issue' ? [ours.shortcode[0], ours.shortcode[0].toLowerCase()] : [])];
+    for (const foreignId of foreignIds) {
+      probes.push({
+        parameter: `path ${parameter.name}`,
+        what: `path {${parameter.name}} = A's ${resource} ${foreignId}`,
+        foreign: { url: fillPath(op.path, pathValues(op, theirs, { [parameter.name]: foreignId })), body },
+        control: { url: fillPath(op.path, pathValues(op, theirs)), body },
+        expect: (status, res) => (status === 404 && res.error_code === 'not_found' ? null : 'expected 404 not_found'),
+      });
+    }
+  }
+  for (const [name, schema] of Object.entries(op.body?.properties ?? {})) {
+    const resource = fieldResource(op, name, schema);
+    if (!resource) continue;
+    const reference = (ids: SeededIds) => (typesOf(schema).includes('array') ? [ids[resource][0]] : ids[resource][0]);
+    const url = fillPath(op.path, pathValues(op, theirs));
+    probes.push({
+      parameter: `body ${name}`,
+      what: `body ${name} = A's ${resource}`,
+      foreign: { url, body: { ...body, [name]: reference(ours) } },
+      control: { url, body: { ...body, [name]: reference(theirs) } },
+      expect: (status, res) => (status === 400 && res.fields?.[name] ? null : `expected 400 with fields.${name}`),
+    });
+  }
+  for (const parameter of op.parameters.filter((p) => p.in === 'query')) {
+    const resource = fieldResource(op, parameter.name, parameter.schema);
+    if (!resource) continue;
+    const url = (ids: SeededIds) => `${fillPath(op.path, pathValues(op, theirs))}?${parameter.name}=${ids[resource][0]}`;
+    probes.push({
+      parameter: `query ${parameter.name}`,
+      what: `query ${parameter.name} = A's ${resource}`,
+      foreign: { url: url(ours) },
+      control: { url: url(theirs) },
+      expect: (status, res) => (status === 200 && res.data?.length === 0 && res.pagination?.total === 0 ? null : 'expected 200 and an empty list'),
+    });
+  }
+  return probes;
+}
+
+async function runProbe(b: Client, op: Operation, probe: Probe): Promise<string[]> {
+  const foreign = await b.request(op.method, probe.foreign.url, { body: probe.foreign.body });
+  const problems: string[] = [];
+  const problem = probe.expect(foreign.status, foreign.body);
+  if (problem) problems.push(`${op.method} ${op.path} ${probe.what}: ${problem}, got ${foreign.status} ${foreign.text.slice(0, 300)}`);
+  const control = await b.request(op.method, probe.control.url, { body: probe.control.body });
+  if (control.status >= 300) problems.push(`${op.method} ${op.path} ${probe.what}: the control with B's own id failed: ${control.status} ${control.text.slice(0, 300)}`);
+  return problems;
+}
+
+describe('the isolation suite\'s coverage', () => {
+  it('fails loudly on an id-bearing parameter or field it does not know how to fill', () => {
+    const op: Operation = {
+      operationId: 'newRoute', method: 'POST', path: '/api/v1/widgets/{id}', deprecated: false, statuses: [201],
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      body: { type: 'object', properties: { contact_id: { type: 'string', format: 'uuid' } } },
+    };
+    assert.throws(() => probesFor(op, {} as SeededIds, {} as SeededIds), /does not know which resource/);
+    assert.throws(() => fieldResource(op, 'contact_id', { type: 'string' }), /does not know which resource/);
+  });
+});
+
+describeEachDialect('workspace isolation, for every route of openapi.json', (ctx) => {
+  it('refuses every foreign id in every path, body and filter, and leaves the other workspace untouched', async (t) => {
+    const { a, b, dialect }: TestContext = ctx();
+    const operations = operationsOf((await a.api.get('/api/v1/openapi.json')).body);
+    const ours = await seedWorkspace(a, 'A', 1);
+    const theirs = await seedWorkspace(b, 'B', 1);
+    const before = await snapshot(a.api, operations, ours);
+
+    const problems: string[] = [];
+    const routes = new Set<string>();
+    const pairs = new Set<string>();
+    let probes = 0;
+    for (const op of operations) {
+      for (const probe of probesFor(op, ours, theirs)) {
+        problems.push(...(await runProbe(b.api, op, probe)));
+        routes.add(`${op.method} ${op.path}`);
+        pairs.add(`${op.method} ${op.path} ${probe.parameter}`);
+        probes++;
+      }
+    }
+    assert.deepEqual(problems, []);
+    assert.deepEqual(await snapshot(a.api, operations, ours), before, "A's data is unchanged");
+    t.diagnostic(
+      `isolation [${dialect}]: ${pairs.size} route × id pairs on ${routes.size} of ${operations.length} operations, ` +
+        `${probes} probes (each with a control request)`,
+    );
+  });
+});
