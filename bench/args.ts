@@ -1,4 +1,5 @@
 // The command line of `npm run bench`: which database, which data sizes, how long, which scenarios.
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export type BenchDb = 'sqlite' | 'postgres';
@@ -73,7 +74,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     durationSeconds: duration,
     only: (values.only ?? []).flatMap((list) => list.split(',')).map(scenarioKey).filter(Boolean),
     logLevel: values['log-level'],
-    cpuProfileDir: values['cpu-prof'] ?? null,
+    cpuProfileDir: values['cpu-prof'] ? resolve(values['cpu-prof']) : null,
     resultsDir: values.results,
   };
 }

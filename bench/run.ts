@@ -2,7 +2,6 @@
 // Fastify ceiling, then runs every scenario against `bin/loopdesk.js serve` (one server process
 // per scale) with autocannon in a separate process. See docs/benchmarks.md.
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { sql } from 'kysely';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { USAGE, UsageError, parseBenchArgs, scenarioKey, type BenchOptions, type Scale } from './args.js';
@@ -80,7 +79,7 @@ function selectScenarios(only: string[]): Scenario[] {
 
 async function bench(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.only);
-  if (options.cpuProfileDir) mkdirSync(resolve(options.cpuProfileDir), { recursive: true });
+  if (options.cpuProfileDir) mkdirSync(options.cpuProfileDir, { recursive: true });
   const factory = await databaseFactory(options.db);
   const stopOnSignal = () => {
     factory.dispose();

@@ -24,7 +24,6 @@ export interface SeededIssue {
 export interface Fixture {
   key: string;
   products: SeededProduct[];
-  memberIds: string[];
   shortcodes: string[];
   issueIds: string[];
   conversationIds: string[];
@@ -181,7 +180,6 @@ export async function seedMain(database: DatabaseHandle, issueCount: number): Pr
   const fixture: Fixture = {
     key,
     products,
-    memberIds,
     shortcodes: sample.map((issue) => issue.shortcode),
     issueIds: sample.map((issue) => issue.id),
     conversationIds: conversations.ids.slice(0, SAMPLE_SIZE),
