@@ -142,8 +142,10 @@ export function createIssueService({ db, dialect, issues, products, members, con
   }
 
   async function detail(actor: Actor, row: IssueRow, tx: Executor = db): Promise<IssueDetail> {
-    const linked = await issues.linkedConversations(actor.workspaceId, [row.id], tx);
-    const sources = await issues.countSources(actor.workspaceId, row.id, tx);
+    const [linked, sources] = await Promise.all([
+      issues.linkedConversations(actor.workspaceId, [row.id], tx),
+      issues.countSources(actor.workspaceId, row.id, tx),
+    ]);
     return { ...toIssueBase(row), linked_conversations: linked.map(toSummary), sources_count: sources };
   }
 

@@ -1,24 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import type { Product } from '../../src/domain/product.service.js';
 import { createServices } from '../../src/services.js';
 import { describeEachDialect, unique, type Client, type TestContext } from '../helpers/harness.js';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
-
-interface Product {
-  id: string;
-  workspace_id: string;
-  name: string;
-  slug: string;
-  issue_prefix: string;
-  widget_key: string;
-  product_key: string;
-  widget_config: Record<string, unknown> | null;
-  domain: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** A client for a new, empty workspace, so slug and prefix expectations are not disturbed by other tests. */
 async function emptyWorkspace(ctx: TestContext): Promise<{ id: string; api: Client }> {

@@ -3,7 +3,7 @@ import type { ConversationService } from '../../domain/conversation.service.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/enums.js';
 import { enumFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
-import { DataOf, IdParams, ListOf, errorResponses, writeErrors } from '../schemas/common.js';
+import { DataOf, IdParams, ListOf, errorResponses, listBody, writeErrors } from '../schemas/common.js';
 import {
   Conversation, ConversationDetail, CreateConversationBody, ListConversationsQuery, Message, PostMessageBody, UpdateConversationBody,
 } from '../schemas/conversation.js';
@@ -36,8 +36,7 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
           statuses: enumFilter('status', status, CONVERSATION_STATUSES),
           priorities: enumFilter('priority', priority, PRIORITIES),
         };
-        const { rows, total } = await conversations.list(request.actor, filters, { limit, offset });
-        return { data: rows, pagination: { total, limit, offset } };
+        return listBody(await conversations.list(request.actor, filters, { limit, offset }), { limit, offset });
       },
     });
 

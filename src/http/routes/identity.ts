@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { IdentityService } from '../../domain/identity.service.js';
 import type { TypedApp } from '../route.js';
-import { DataOf, ListOf, PageQuery, errorResponses } from '../schemas/common.js';
+import { DataOf, ListOf, PageQuery, errorResponses, listBody } from '../schemas/common.js';
 import { Me, Member } from '../schemas/identity.js';
 
 export function identityRoutes(app: TypedApp, identity: IdentityService): void {
@@ -27,8 +27,7 @@ export function identityRoutes(app: TypedApp, identity: IdentityService): void {
     },
     handler: async (request) => {
       const { limit, offset } = request.query;
-      const { rows, total } = await identity.listMembers(request.actor, { limit, offset });
-      return { data: rows, pagination: { total, limit, offset } };
+      return listBody(await identity.listMembers(request.actor, { limit, offset }), { limit, offset });
     },
   });
 }

@@ -5,7 +5,7 @@ import type { IssueDedupService } from '../../domain/issue-dedup.service.js';
 import type { IssueService } from '../../domain/issue.service.js';
 import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
-import { DataOf, IdParams, ListOf, errorResponses, writeErrors } from '../schemas/common.js';
+import { DataOf, IdParams, ListOf, errorResponses, listBody, writeErrors } from '../schemas/common.js';
 import {
   CreateIssueBody, IssueDetail, IssueListItem, IssueListQuery, LinkConversationBody, MaybeIssueBody, MaybeIssueResponse,
   UpdateIssueBody,
@@ -31,7 +31,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
       handler: async (request) => {
         const { limit, offset, ...query } = request.query;
         const assignees = idFilter('assignee_id', query.assignee_id, ['none', 'me'] as const);
-        const { rows, total } = await issues.list(
+        const page = await issues.list(
           request.actor,
           {
             productId: singleIdFilter('product_id', query.product_id),
@@ -43,7 +43,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
           },
           { limit, offset },
         );
-        return { data: rows, pagination: { total, limit, offset } };
+        return listBody(page, { limit, offset });
       },
     });
 

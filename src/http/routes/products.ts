@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { ProductService } from '../../domain/product.service.js';
 import type { TypedApp } from '../route.js';
-import { DataOf, IdParams, ListOf, PageQuery, errorResponses, writeErrors } from '../schemas/common.js';
+import { DataOf, IdParams, ListOf, PageQuery, errorResponses, listBody, writeErrors } from '../schemas/common.js';
 import { CreateProductBody, Product, UpdateProductBody } from '../schemas/product.js';
 
 const ProductParams = IdParams('Product id (UUID)');
@@ -18,8 +18,7 @@ export function productRoutes(app: TypedApp, products: ProductService): void {
     },
     handler: async (request) => {
       const { limit, offset } = request.query;
-      const { rows, total } = await products.list(request.actor, { limit, offset });
-      return { data: rows, pagination: { total, limit, offset } };
+      return listBody(await products.list(request.actor, { limit, offset }), { limit, offset });
     },
   });
 

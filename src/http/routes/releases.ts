@@ -1,7 +1,7 @@
 import type { ReleaseService } from '../../domain/release.service.js';
 import { singleIdFilter } from '../filters.js';
 import type { TypedApp } from '../route.js';
-import { DataOf, IdParams, ListOf, errorResponses, writeErrors } from '../schemas/common.js';
+import { DataOf, IdParams, ListOf, errorResponses, listBody, writeErrors } from '../schemas/common.js';
 import { CreateReleaseBody, Release, ReleaseDetail, ReleaseListQuery, UpdateReleaseBody } from '../schemas/release.js';
 
 const ReleaseParams = IdParams('Release id (UUID)');
@@ -18,8 +18,8 @@ export function releaseRoutes(app: TypedApp, releases: ReleaseService): void {
     },
     handler: async (request) => {
       const { limit, offset, product_id } = request.query;
-      const { rows, total } = await releases.list(request.actor, { productId: singleIdFilter('product_id', product_id) }, { limit, offset });
-      return { data: rows, pagination: { total, limit, offset } };
+      const page = await releases.list(request.actor, { productId: singleIdFilter('product_id', product_id) }, { limit, offset });
+      return listBody(page, { limit, offset });
     },
   });
 

@@ -89,6 +89,12 @@ export const PageQuery = {
 export const DataOf = <T extends TSchema>(schema: T, description: string) =>
   Type.Object({ data: schema }, { additionalProperties: false, description });
 
+/** The list envelope for a page a service returned: `{ data, pagination: { total, limit, offset } }`. */
+export const listBody = <T>(page: { rows: T[]; total: number }, { limit, offset }: { limit: number; offset: number }) => ({
+  data: page.rows,
+  pagination: { total: page.total, limit, offset },
+});
+
 export const ListOf = <T extends TSchema>(schema: T, description: string) =>
   Type.Object({ data: Type.Array(schema), pagination: Pagination }, { additionalProperties: false, description });
 

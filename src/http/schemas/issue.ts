@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { MESSAGE_BODY_MAX } from '../../domain/conversation.service.js';
 import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
 import { CsvFilter, Nullable, PageQuery, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { ConversationSummary } from './conversation.js';
 
-export const TEXT_MAX = 50_000;
+/** Free-form texts (descriptions, resolution comments) share the message body cap. */
+export const TEXT_MAX = MESSAGE_BODY_MAX;
 
 const Title = TrimmedString({ minLength: 1, maxLength: 500, description: 'Non-empty after trimming, max 500 characters' });
 const Description = Nullable(Type.String({ maxLength: TEXT_MAX }), { description: 'Free-form; null or "" clears it' });
