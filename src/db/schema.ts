@@ -178,6 +178,17 @@ export interface IdempotencyRecordTable {
   created_at: string;
 }
 
+/** How many issues share these listing fields (migration 0005). */
+export interface IssueTallyTable {
+  workspace_id: string;
+  product_id: string;
+  status: string;
+  priority: string;
+  /** The assignee's member id, '' for unassigned. */
+  assignee_key: string;
+  issue_count: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   users: UserTable;
@@ -193,6 +204,7 @@ export interface Database {
   releases: ReleaseTable;
   release_issues: ReleaseIssueTable;
   issue_api_sources: IssueApiSourceTable;
+  issue_tallies: IssueTallyTable;
   issue_embeddings: IssueEmbeddingTable;
   dedup_versions: DedupVersionTable;
   idempotency_records: IdempotencyRecordTable;

@@ -192,7 +192,7 @@ export function createConversationService({ db, dialect, conversations, contacts
       };
       await db.transaction().execute(async (tx) => {
         await messages.insert(row, tx);
-        await conversations.update(actor.workspaceId, conversation.id, { updated_at: now }, tx);
+        await conversations.touch(actor.workspaceId, conversation.id, now, tx);
       });
       return toMessage(row);
     },

@@ -5,7 +5,7 @@ import type { Dialect } from '../db/dialect.js';
 import { bumpProductVersion } from '../db/repositories/embedding.repository.js';
 import type { DuplicateDetector } from '../dedup/detector.js';
 import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
-import type { IssueChanges, IssueFilters, IssueRepository, IssueRow, LinkedConversationRow } from '../db/repositories/issue.repository.js';
+import type { IssueChanges, IssueFilters, IssueKey, IssueRepository, IssueRow, LinkedConversationRow } from '../db/repositories/issue.repository.js';
 import type { MemberRepository } from '../db/repositories/member.repository.js';
 import type { ProductRepository } from '../db/repositories/product.repository.js';
 import { invalidField, notFound } from '../errors.js';
@@ -81,7 +81,7 @@ export interface ConversationLookup {
   findIdsInWorkspace(workspaceId: string, ids: readonly string[], tx?: Executor): Promise<{ id: string; product_id: string }[]>;
 }
 
-const SHORTCODE = /^([A-Za-z0-9]{1,3})-([1-9][0-9]{0,15})$/;
+const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
 
 const toIssueBase = (row: IssueRow): IssueBase => ({
   id: row.id,
@@ -119,35 +119,55 @@ export interface IssueServiceDeps {
   clock: Clock;
 }
 
+/** Fields the issue counts behind pagination.total are kept by (issue_tallies). */
+const TALLIED_FIELDS = ['status', 'priority', 'assignee_id'] as const;
+
+/**
+ * The lock every transaction takes before it creates issues of a product or changes their
+ * tallied fields: on PostgreSQL, writers of one product then update its tally rows one at a
+ * time, and never deadlock over them. (SQLite runs one transaction at a time anyway.)
+ */
+export const productIssuesLock = (productId: string) => `product-issues:${productId}`;
+
 /** Fields whose change alters what duplicate detection compares against. */
 const DEDUP_FIELDS = ['title', 'description', 'status'] as const;
 
 export function createIssueService({ db, dialect, issues, products, members, conversations, detector, clock }: IssueServiceDeps) {
+  const lockProductIssues = (tx: Executor, productId: string) => dialect.lockKeyInTransaction(tx, productIssuesLock(productId));
+
   /** Stores the issue's vector after its text is committed; never rejects, never delays the response. */
   const index = (row: IssueRow) =>
     void detector.indexIssue({
       id: row.id, workspaceId: row.workspace_id, productId: row.product_id, title: row.title, description: row.description,
     });
 
-  async function find(actor: Actor, idOrShortcode: string, tx: Executor = db): Promise<IssueRow> {
+  /** The id or (case-insensitive) shortcode a path names; undefined when it is neither. */
+  function keyOf(idOrShortcode: string): IssueKey | undefined {
     const id = parseUuid(idOrShortcode);
-    const shortcode = SHORTCODE.exec(idOrShortcode);
-    const row = id
-      ? await issues.findById(actor.workspaceId, id, tx)
-      : shortcode
-        ? await issues.findByShortcode(actor.workspaceId, idOrShortcode.toUpperCase(), tx)
-        : undefined;
+    if (id) return { id };
+    return SHORTCODE.test(idOrShortcode) ? { shortcode: idOrShortcode.toUpperCase() } : undefined;
+  }
+
+  async function find(actor: Actor, idOrShortcode: string, tx: Executor = db): Promise<IssueRow> {
+    const key = keyOf(idOrShortcode);
+    const row = !key
+      ? undefined
+      : 'id' in key
+        ? await issues.findById(actor.workspaceId, key.id, tx)
+        : await issues.findByShortcode(actor.workspaceId, key.shortcode, tx);
     if (!row) throw notFound('issue');
     return row;
   }
 
-  async function detail(actor: Actor, row: IssueRow, tx: Executor = db): Promise<IssueDetail> {
-    const [linked, sources] = await Promise.all([
-      issues.linkedConversations(actor.workspaceId, [row.id], tx),
-      issues.countSources(actor.workspaceId, row.id, tx),
-    ]);
-    return { ...toIssueBase(row), linked_conversations: linked.map(toSummary), sources_count: sources };
+  async function detailOf(actor: Actor, idOrShortcode: string, tx: Executor = db): Promise<IssueDetail> {
+    const key = keyOf(idOrShortcode);
+    const found = key ? await issues.findDetail(actor.workspaceId, key, tx) : undefined;
+    if (!found) throw notFound('issue');
+    return { ...toIssueBase(found.issue), linked_conversations: found.linked.map(toSummary), sources_count: found.sources_count };
   }
+
+  /** The issue's detail as committed now. */
+  const detail = (actor: Actor, row: Pick<IssueRow, 'id'>, tx: Executor = db): Promise<IssueDetail> => detailOf(actor, row.id, tx);
 
   /** The member id an assignee reference names, checked against the workspace. */
   async function resolveAssignee(actor: Actor, ref: AssigneeRef, field = 'assignee_id'): Promise<string | null> {
@@ -185,9 +205,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
     requireProduct,
     requireConversationOfProduct,
 
-    async get(actor: Actor, idOrShortcode: string): Promise<IssueDetail> {
-      return detail(actor, await find(actor, idOrShortcode));
-    },
+    get: (actor: Actor, idOrShortcode: string): Promise<IssueDetail> => detailOf(actor, idOrShortcode),
 
     async list(actor: Actor, filters: IssueListFilters, page: Page): Promise<PageOf<IssueListItem>> {
       const assigneeIds = [...(filters.assigneeIds ?? [])];
@@ -212,6 +230,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
 
     /** Inserts an issue with the next shortcode of its product's prefix, inside `tx`. */
     async insertIssue(actor: Actor, input: CreateIssueInput & { assigneeId: string | null; prefix: string }, tx: Executor): Promise<IssueRow> {
+      await lockProductIssues(tx, input.product_id);
       const number = await issues.nextNumber(actor.workspaceId, input.prefix, tx);
       await bumpProductVersion(actor.workspaceId, input.product_id, tx);
       const now = clock.now();
@@ -263,14 +282,13 @@ export function createIssueService({ db, dialect, issues, products, members, con
         const changes = effectiveChanges<IssueChanges>(current, wanted);
         if (!changes) return { current, changes };
         changes.updated_at = clock.now();
-        await issues.update(actor.workspaceId, current.id, changes, tx);
+        if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
+        await issues.update(current, { ...current, ...changes }, tx);
         if (DEDUP_FIELDS.some((field) => field in changes)) await bumpProductVersion(actor.workspaceId, current.product_id, tx);
         return { current, changes };
       });
-      if (!changes) return detail(actor, current);
-      const updated = { ...current, ...changes };
-      if ('title' in changes || 'description' in changes) index(updated);
-      return detail(actor, updated);
+      if (changes && ('title' in changes || 'description' in changes)) index({ ...current, ...changes });
+      return detail(actor, current);
     },
 
     async linkConversation(actor: Actor, idOrShortcode: string, conversationId: string): Promise<IssueDetail> {

@@ -12,6 +12,7 @@ import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
 import { effectiveChanges } from './changes.js';
+import { productIssuesLock } from './issue.service.js';
 import type { IssueStatus, Priority } from './enums.js';
 
 export interface Release {
@@ -134,6 +135,7 @@ export function createReleaseService({ db, dialect, releases, issues, products, 
       const now = clock.now();
       const id = newId();
       await db.transaction().execute(async (tx) => {
+        if (issueIds.length > 0) await dialect.lockKeyInTransaction(tx, productIssuesLock(product.id));
         await releases.insert(
           {
             id,

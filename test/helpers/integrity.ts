@@ -1,6 +1,7 @@
 // Database-wide invariants that no request, crash or race may break: shortcode numbering without
-// gaps or repeats, links and provenance records that stay inside one workspace and product,
-// and (when nothing re-opened them) released issues for every release.
+// gaps or repeats, issue tallies equal to the issues they count, links and provenance records that
+// stay inside one workspace and product, and (when nothing re-opened them) released issues for
+// every release.
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
 
@@ -46,9 +47,29 @@ export interface IntegrityOptions {
   releasedIssuesStayReleased?: boolean;
 }
 
+/** Tally rows (issue_tallies, behind pagination.total) that disagree with a count of the issues. */
+async function tallyProblems(db: Db): Promise<string[]> {
+  type Tally = { workspace_id: string; product_id: string; status: string; priority: string; assignee_key: string; n: number | string };
+  const keyOf = (row: Tally) => [row.workspace_id, row.product_id, row.status, row.priority, row.assignee_key].join(' ');
+  const counted = await rows<Tally>(db, sql`
+    select workspace_id, product_id, status, priority, coalesce(cast(assignee_id as text), '') as assignee_key, count(*) as n
+    from issues group by workspace_id, product_id, status, priority, coalesce(cast(assignee_id as text), '')`);
+  const kept = await rows<Tally>(db, sql`
+    select workspace_id, product_id, status, priority, assignee_key, issue_count as n from issue_tallies where issue_count <> 0`);
+  const expected = new Map(counted.map((row) => [keyOf(row), Number(row.n)]));
+  const problems: string[] = [];
+  for (const row of kept) {
+    const key = keyOf(row);
+    if (expected.get(key) !== Number(row.n)) problems.push(`tally ${key} says ${row.n}, the issues count ${expected.get(key) ?? 0}`);
+    expected.delete(key);
+  }
+  for (const [key, n] of expected) problems.push(`tally ${key} is missing (the issues count ${n})`);
+  return problems;
+}
+
 /** Broken invariants, as sentences (empty when the database is consistent). */
 export async function integrityProblems(db: Db, options: IntegrityOptions = {}): Promise<string[]> {
-  const problems = await numberingProblems(db);
+  const problems = [...(await numberingProblems(db)), ...(await tallyProblems(db))];
   const checks: [string, ReturnType<typeof sql<{ n: number | string }>>][] = [
     ['provenance records whose issue is missing or in another workspace', sql`
       select count(*) as n from issue_api_sources s left join issues i on i.id = s.issue_id

@@ -4,6 +4,7 @@ import { init } from './0001_init.js';
 import { dedup } from './0002_dedup.js';
 import { idempotency } from './0003_idempotency.js';
 import { benchIndexes } from './0004_bench_indexes.js';
+import { issueTallies } from './0005_issue_tallies.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -12,5 +13,6 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0002_dedup': dedup(types),
     '0003_idempotency': idempotency(types),
     '0004_bench_indexes': benchIndexes(),
+    '0005_issue_tallies': issueTallies(types),
   };
 }

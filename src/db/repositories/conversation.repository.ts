@@ -1,3 +1,4 @@
+import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
 import type { ConversationTable } from '../schema.js';
 
@@ -39,13 +40,27 @@ export function conversationRepository(db: Executor) {
       .leftJoin('contacts as ct', (join) => join.onRef('ct.id', '=', 'c.contact_id').onRef('ct.workspace_id', '=', 'c.workspace_id'))
       .select([...CONVERSATION_COLUMNS, 'ct.name as contact_name', 'ct.email as contact_email']);
 
+  const byId = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
+    withContact(db, workspaceId, {}).where('c.id', '=', id),
+  );
+  const touch = compileOnce(
+    ['workspaceId', 'id', 'updatedAt'],
+    ({ workspaceId, id, updatedAt }: { workspaceId: string; id: string; updatedAt: string }) =>
+      db.updateTable('conversations').set({ updated_at: updatedAt }).where('workspace_id', '=', workspaceId).where('id', '=', id),
+  );
+
   return {
     async insert(row: ConversationRow, tx: Executor = db): Promise<void> {
       await tx.insertInto('conversations').values(row).execute();
     },
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
-      return withContact(tx, workspaceId, {}).where('c.id', '=', id).executeTakeFirst();
+      return (await byId(tx, { workspaceId, id }))[0];
+    },
+
+    /** Marks the conversation as changed now (a new message), leaving its other columns alone. */
+    async touch(workspaceId: string, id: string, updatedAt: string, tx: Executor = db): Promise<void> {
+      await touch(tx, { workspaceId, id, updatedAt });
     },
 
     /** Newest first; `total` counts every row matching the filters. */

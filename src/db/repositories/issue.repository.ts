@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
+import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
-import type { IssueApiSourceTable, IssueTable } from '../schema.js';
+import type { IssueApiSourceTable, IssueTable, IssueTallyTable } from '../schema.js';
 
 const ISSUE_COLUMNS = [
   'issues.id', 'issues.workspace_id', 'issues.product_id', 'issues.shortcode', 'issues.title', 'issues.description',
@@ -10,7 +11,10 @@ const ISSUE_COLUMNS = [
 
 export type IssueRow = IssueTable;
 export type IssueListRow = IssueRow & { linked_conversations_count: number; sources_count: number };
-export type IssueChanges = Partial<Pick<IssueTable, 'title' | 'description' | 'status' | 'priority' | 'assignee_id' | 'resolution_comment' | 'updated_at'>>;
+const ISSUE_FIELDS = ISSUE_COLUMNS.map((column) => column.slice('issues.'.length) as keyof IssueTable);
+/** The columns a PATCH may change. */
+const MUTABLE_FIELDS = ['title', 'description', 'status', 'priority', 'assignee_id', 'resolution_comment', 'updated_at'] as const;
+export type IssueChanges = Partial<Pick<IssueTable, (typeof MUTABLE_FIELDS)[number]>>;
 
 export interface IssueFilters {
   productId?: string;
@@ -32,7 +36,126 @@ export interface LinkedConversationRow {
   created_at: string;
 }
 
+/** An issue with what its detail shows besides its own columns, read in one query. */
+export interface IssueDetailRows {
+  issue: IssueRow;
+  linked: LinkedConversationRow[];
+  sources_count: number;
+}
+
+export type IssueKey = { id: string } | { shortcode: string };
+
+/** The fields issue_tallies counts by. */
+type TalliedFields = Pick<IssueRow, 'workspace_id' | 'product_id' | 'status' | 'priority' | 'assignee_id'>;
+
+const tallyRow = (issue: TalliedFields, issueCount: number): IssueTallyTable => ({
+  workspace_id: issue.workspace_id,
+  product_id: issue.product_id,
+  status: issue.status,
+  priority: issue.priority,
+  assignee_key: issue.assignee_id ?? '',
+  issue_count: issueCount,
+});
+
+const tallyKey = (row: IssueTallyTable) => [row.workspace_id, row.product_id, row.status, row.priority, row.assignee_key].join(' ');
+
+/** Net change per tally row, for issues leaving `before` and entering `after`. */
+function tallyChanges(before: readonly TalliedFields[], after: readonly TalliedFields[]): IssueTallyTable[] {
+  const changes = new Map<string, IssueTallyTable>();
+  const add = (issue: TalliedFields, delta: number) => {
+    const row = tallyRow(issue, delta);
+    const key = tallyKey(row);
+    const known = changes.get(key);
+    if (known) known.issue_count += delta;
+    else changes.set(key, row);
+  };
+  for (const issue of before) add(issue, -1);
+  for (const issue of after) add(issue, 1);
+  // A fixed order, so concurrent writers lock tally rows in the same order.
+  return [...changes].filter(([, row]) => row.issue_count !== 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+}
+
+const LINKED_COLUMNS = ['c.id', 'c.title', 'c.type', 'c.status', 'c.priority', 'c.ai_summary', 'c.created_at'] as const;
+
 export function issueRepository(db: Executor) {
+  const byId = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
+    db.selectFrom('issues').select(ISSUE_COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', id),
+  );
+  const byShortcode = compileOnce(['workspaceId', 'shortcode'], ({ workspaceId, shortcode }: { workspaceId: string; shortcode: string }) =>
+    db.selectFrom('issues').select(ISSUE_COLUMNS).where('workspace_id', '=', workspaceId).where('shortcode', '=', shortcode),
+  );
+
+  // The detail in one round trip: one row per linked conversation (or one row with null
+  // conversation columns), each carrying the issue's columns and its sources count.
+  const detailBy = (column: 'id' | 'shortcode') =>
+    compileOnce(['workspaceId', 'value'], ({ workspaceId, value }: { workspaceId: string; value: string }) =>
+      db
+        .selectFrom('issues')
+        .leftJoin('issue_conversations as link', 'link.issue_id', 'issues.id')
+        .leftJoin('conversations as c', 'c.id', 'link.conversation_id')
+        .select(ISSUE_COLUMNS)
+        .select((eb) =>
+          eb
+            .selectFrom('issue_api_sources')
+            .select((inner) => inner.fn.countAll<number>().as('n'))
+            .whereRef('issue_api_sources.issue_id', '=', 'issues.id')
+            .as('sources_count'),
+        )
+        .select(LINKED_COLUMNS.map((column) => `${column} as linked_${column.slice(2)}` as const))
+        .where('issues.workspace_id', '=', workspaceId)
+        .where(`issues.${column}`, '=', value)
+        .orderBy('link.created_at', 'asc')
+        .orderBy('c.id', 'asc'),
+    );
+  const detailById = detailBy('id');
+  const detailByShortcode = detailBy('shortcode');
+
+  const insertIssue = compileOnce(ISSUE_FIELDS, (row: IssueRow) => db.insertInto('issues').values(row));
+  const updateIssue = compileOnce(
+    ['workspace_id', 'id', ...MUTABLE_FIELDS],
+    ({ workspace_id, id, ...changes }: Pick<IssueRow, 'workspace_id' | 'id' | (typeof MUTABLE_FIELDS)[number]>) =>
+      db.updateTable('issues').set(changes).where('workspace_id', '=', workspace_id).where('id', '=', id),
+  );
+  const addToTally = compileOnce(
+    ['workspace_id', 'product_id', 'status', 'priority', 'assignee_key', 'issue_count'],
+    (row: IssueTallyTable) =>
+      db
+        .insertInto('issue_tallies')
+        .values(row)
+        .onConflict((conflict) =>
+          conflict
+            .columns(['workspace_id', 'product_id', 'status', 'priority', 'assignee_key'])
+            .doUpdateSet({ issue_count: sql`issue_tallies.issue_count + excluded.issue_count` }),
+        ),
+  );
+  async function adjustTallies(before: readonly TalliedFields[], after: readonly TalliedFields[], tx: Executor): Promise<void> {
+    for (const change of tallyChanges(before, after)) await addToTally(tx, change);
+  }
+
+  /** How many issues match the filters, summed from issue_tallies. */
+  async function countMatching(tx: Executor, workspaceId: string, filters: IssueFilters): Promise<number> {
+    let query = tx.selectFrom('issue_tallies').where('workspace_id', '=', workspaceId);
+    if (filters.productId) query = query.where('product_id', '=', filters.productId);
+    if (filters.statuses?.length) query = query.where('status', 'in', filters.statuses);
+    if (filters.priorities?.length) query = query.where('priority', 'in', filters.priorities);
+    const { assigneeIds = [], unassigned = false } = filters;
+    if (assigneeIds.length || unassigned) {
+      query = query.where('assignee_key', 'in', [...assigneeIds, ...(unassigned ? [''] : [])]);
+    }
+    const row = await query.select((eb) => eb.fn.sum<number | string | null>('issue_count').as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  const nextNumber = compileOnce(['workspaceId', 'prefix'], ({ workspaceId, prefix }: { workspaceId: string; prefix: string }) =>
+    db
+      .insertInto('issue_counters')
+      .values({ workspace_id: workspaceId, prefix, last_number: 1 })
+      .onConflict((conflict) =>
+        conflict.columns(['workspace_id', 'prefix']).doUpdateSet({ last_number: sql`issue_counters.last_number + 1` }),
+      )
+      .returning('last_number'),
+  );
+
   function filtered(tx: Executor, workspaceId: string, filters: IssueFilters) {
     let query = tx.selectFrom('issues').where('issues.workspace_id', '=', workspaceId);
     if (filters.productId) query = query.where('issues.product_id', '=', filters.productId);
@@ -53,32 +176,44 @@ export function issueRepository(db: Executor) {
   return {
     /** The next number for (workspace, prefix); the row lock it takes holds until the transaction ends. */
     async nextNumber(workspaceId: string, prefix: string, tx: Executor = db): Promise<number> {
-      const row = await tx
-        .insertInto('issue_counters')
-        .values({ workspace_id: workspaceId, prefix, last_number: 1 })
-        .onConflict((conflict) =>
-          conflict.columns(['workspace_id', 'prefix']).doUpdateSet({ last_number: sql`issue_counters.last_number + 1` }),
-        )
-        .returning('last_number')
-        .executeTakeFirstOrThrow();
-      return Number(row.last_number);
+      const [row] = await nextNumber(tx, { workspaceId, prefix });
+      return Number(row!.last_number);
     },
 
-    async insert(row: IssueRow, tx: Executor = db): Promise<void> {
-      await tx.insertInto('issues').values(row).execute();
+    /** Inserts the issue and counts it in issue_tallies; the caller holds the product's issue lock. */
+    async insert(row: IssueRow, tx: Executor): Promise<void> {
+      await insertIssue(tx, row);
+      await adjustTallies([], [row], tx);
     },
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<IssueRow | undefined> {
-      return tx.selectFrom('issues').select(ISSUE_COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+      return (await byId(tx, { workspaceId, id }))[0];
     },
 
     async findByShortcode(workspaceId: string, shortcode: string, tx: Executor = db): Promise<IssueRow | undefined> {
-      return tx
-        .selectFrom('issues')
-        .select(ISSUE_COLUMNS)
-        .where('workspace_id', '=', workspaceId)
-        .where('shortcode', '=', shortcode)
-        .executeTakeFirst();
+      return (await byShortcode(tx, { workspaceId, shortcode }))[0];
+    },
+
+    /** The issue with its linked conversations (in link order) and its sources count. */
+    async findDetail(workspaceId: string, key: IssueKey, tx: Executor = db): Promise<IssueDetailRows | undefined> {
+      const rows = 'id' in key
+        ? await detailById(tx, { workspaceId, value: key.id })
+        : await detailByShortcode(tx, { workspaceId, value: key.shortcode });
+      const [first] = rows;
+      if (!first) return undefined;
+      const {
+        sources_count, linked_id: _id, linked_title: _title, linked_type: _type, linked_status: _status,
+        linked_priority: _priority, linked_ai_summary: _summary, linked_created_at: _createdAt, ...issue
+      } = first;
+      const linked = rows.flatMap((row) =>
+        row.linked_id === null
+          ? []
+          : [{
+              issue_id: issue.id, id: row.linked_id, title: row.linked_title!, type: row.linked_type!, status: row.linked_status!,
+              priority: row.linked_priority!, ai_summary: row.linked_ai_summary, created_at: row.linked_created_at!,
+            }],
+      );
+      return { issue, linked, sources_count: Number(sources_count ?? 0) };
     },
 
     /** The issues of the workspace among `ids` (others are simply absent). */
@@ -121,7 +256,7 @@ export function issueRepository(db: Executor) {
           .orderBy('issues.created_at', 'desc')
           .orderBy('issues.id', 'desc')
           .execute(),
-        filtered(tx, workspaceId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        countMatching(tx, workspaceId, filters),
       ]);
       return {
         rows: rows.map((row) => ({
@@ -129,12 +264,18 @@ export function issueRepository(db: Executor) {
           linked_conversations_count: Number(row.linked_conversations_count ?? 0),
           sources_count: Number(row.sources_count ?? 0),
         })),
-        total: Number(count.n),
+        total: count,
       };
     },
 
-    async update(workspaceId: string, id: string, changes: IssueChanges, tx: Executor = db): Promise<void> {
-      await tx.updateTable('issues').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    /**
+     * Writes every mutable column of `next` (the caller merged its changes into `current`, read in
+     * the same transaction) and moves the issue between tallies; the caller holds the product's
+     * issue lock when a tallied field changes.
+     */
+    async update(current: IssueRow, next: IssueRow, tx: Executor): Promise<void> {
+      await updateIssue(tx, next);
+      await adjustTallies([current], [next], tx);
     },
 
     /** The product's issues a new report may duplicate. */
@@ -154,20 +295,18 @@ export function issueRepository(db: Executor) {
       await tx.insertInto('issue_api_sources').values(row).execute();
     },
 
-    /** How many deduplicating-create calls were recorded as sources of the issue. */
-    async countSources(workspaceId: string, issueId: string, tx: Executor = db): Promise<number> {
-      const row = await tx
-        .selectFrom('issue_api_sources')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('workspace_id', '=', workspaceId)
-        .where('issue_id', '=', issueId)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
 
-    /** Sets status `released` on the listed issues that are not released yet. */
-    async markReleased(workspaceId: string, ids: readonly string[], updatedAt: string, tx: Executor = db): Promise<void> {
+    /** Sets status `released` on the listed issues that are not released yet; the caller holds the product's issue lock. */
+    async markReleased(workspaceId: string, ids: readonly string[], updatedAt: string, tx: Executor): Promise<void> {
       if (ids.length === 0) return;
+      const leaving = await tx
+        .selectFrom('issues')
+        .select(['workspace_id', 'product_id', 'status', 'priority', 'assignee_id'])
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', ids)
+        .where('status', '<>', 'released')
+        .execute();
+      if (leaving.length === 0) return;
       await tx
         .updateTable('issues')
         .set({ status: 'released', updated_at: updatedAt })
@@ -175,21 +314,9 @@ export function issueRepository(db: Executor) {
         .where('id', 'in', ids)
         .where('status', '<>', 'released')
         .execute();
+      await adjustTallies(leaving, leaving.map((issue) => ({ ...issue, status: 'released' })), tx);
     },
 
-    /** Conversations linked to each of `issueIds`, in link order, in one query. */
-    async linkedConversations(workspaceId: string, issueIds: readonly string[], tx: Executor = db): Promise<LinkedConversationRow[]> {
-      if (issueIds.length === 0) return [];
-      return tx
-        .selectFrom('issue_conversations as link')
-        .innerJoin('conversations as c', 'c.id', 'link.conversation_id')
-        .select(['link.issue_id', 'c.id', 'c.title', 'c.type', 'c.status', 'c.priority', 'c.ai_summary', 'c.created_at'])
-        .where('link.workspace_id', '=', workspaceId)
-        .where('link.issue_id', 'in', issueIds)
-        .orderBy('link.created_at', 'asc')
-        .orderBy('c.id', 'asc')
-        .execute();
-    },
 
     /** Links a conversation; linking twice is a no-op. */
     async link(workspaceId: string, issueId: string, conversationId: string, linkedAt: string, tx: Executor = db): Promise<void> {

@@ -1,3 +1,4 @@
+import { findInWorkspace } from './compiled-query.js';
 import { oldestFirstPage, type Executor, type Page, type PageOf } from './executor.js';
 import type { MemberTable, UserTable } from '../schema.js';
 
@@ -17,14 +18,7 @@ export function memberRepository(db: Executor) {
       await tx.insertInto('users').values(row).execute();
     },
 
-    async findById(workspaceId: string, id: string, tx: Executor = db): Promise<MemberTable | undefined> {
-      return tx
-        .selectFrom('members')
-        .select(MEMBER_COLUMNS)
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
+    findById: findInWorkspace<MemberTable>(db, 'members', MEMBER_COLUMNS),
 
     async list(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<MemberTable>> {
       return oldestFirstPage<MemberTable>(tx, 'members', MEMBER_COLUMNS, workspaceId, page);

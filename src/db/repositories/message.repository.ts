@@ -1,3 +1,4 @@
+import { compileOnce } from './compiled-query.js';
 import type { Executor } from './executor.js';
 import type { MessageTable } from '../schema.js';
 
@@ -6,22 +7,27 @@ const MESSAGE_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'sender_type',
 export type MessageRow = MessageTable;
 
 export function messageRepository(db: Executor) {
-  return {
-    async insert(row: MessageRow, tx: Executor = db): Promise<void> {
-      await tx.insertInto('messages').values(row).execute();
-    },
-
-    /** A conversation's messages, oldest first. */
-    async listByConversation(workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow[]> {
-      return tx
+  const insert = compileOnce(MESSAGE_COLUMNS, (row: MessageRow) => db.insertInto('messages').values(row));
+  const ofConversation = compileOnce(
+    ['workspaceId', 'conversationId'],
+    ({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }) =>
+      db
         .selectFrom('messages')
         .select(MESSAGE_COLUMNS)
         .where('workspace_id', '=', workspaceId)
         .where('conversation_id', '=', conversationId)
         .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
+        .orderBy('id', 'asc'),
+  );
+
+  return {
+    async insert(row: MessageRow, tx: Executor = db): Promise<void> {
+      await insert(tx, row);
     },
+
+    /** A conversation's messages, oldest first. */
+    listByConversation: (workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow[]> =>
+      ofConversation(tx, { workspaceId, conversationId }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { findInWorkspace } from './compiled-query.js';
 import { oldestFirstPage, type Executor, type Page, type PageOf } from './executor.js';
 import type { ProductTable } from '../schema.js';
 
@@ -15,14 +16,7 @@ export function productRepository(db: Executor) {
       await tx.insertInto('products').values(row).execute();
     },
 
-    async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ProductRow | undefined> {
-      return tx
-        .selectFrom('products')
-        .select(PRODUCT_COLUMNS)
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
+    findById: findInWorkspace<ProductRow>(db, 'products', PRODUCT_COLUMNS),
 
     async list(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<ProductRow>> {
       return oldestFirstPage<ProductRow>(tx, 'products', PRODUCT_COLUMNS, workspaceId, page);
