@@ -15,6 +15,11 @@ export interface ColumnTypes {
   uuid: RawBuilder<unknown>;
   timestamp: RawBuilder<unknown>;
   bytes: RawBuilder<unknown>;
+  /**
+   * Table option for small tables read by primary-key ranges: SQLite stores such a table in its
+   * key's B-tree (`without rowid`), so a range read touches one tree; PostgreSQL needs nothing.
+   */
+  clusteredByKey: RawBuilder<unknown>;
 }
 
 export interface Dialect {
@@ -75,7 +80,7 @@ function sqliteDialect(path: string): { dialect: Dialect; kysely: KyselyDialect 
     kysely: new SqliteDialect({ database: withStatementCache(database) }),
     dialect: {
       name: 'sqlite',
-      columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob` },
+      columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob`, clusteredByKey: sql`without rowid` },
       // One process owns a SQLite file's writes; better-sqlite3 serializes them on its connection.
       withMigrationLock: (db, fn) => fn(db),
       // Kysely runs SQLite transactions one at a time on its single connection, so a
@@ -101,7 +106,7 @@ function postgresDialect(url: string): { dialect: Dialect; kysely: KyselyDialect
     kysely: new PostgresDialect({ pool }),
     dialect: {
       name: 'postgres',
-      columnTypes: { uuid: sql`uuid`, timestamp: sql`timestamptz(3)`, bytes: sql`bytea` },
+      columnTypes: { uuid: sql`uuid`, timestamp: sql`timestamptz(3)`, bytes: sql`bytea`, clusteredByKey: sql`` },
       withMigrationLock: (db, fn) =>
         db.connection().execute(async (connection) => {
           const key = lockKey('loopdesk:migrations');

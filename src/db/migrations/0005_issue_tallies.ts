@@ -5,7 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../dialect.js';
 
-export function issueTallies({ uuid }: ColumnTypes) {
+export function issueTallies({ uuid, clusteredByKey }: ColumnTypes) {
   return {
     async up(db: Kysely<any>): Promise<void> {
       await db.schema
@@ -17,7 +17,9 @@ export function issueTallies({ uuid }: ColumnTypes) {
         // The assignee's member id as text, '' for unassigned: a key column cannot be null.
         .addColumn('assignee_key', 'text', (c) => c.notNull())
         .addColumn('issue_count', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('issue_tallies_pk', ['workspace_id', 'product_id', 'status', 'priority', 'assignee_key'])
+        // Status first: the most common filter reads one key range.
+        .addPrimaryKeyConstraint('issue_tallies_pk', ['workspace_id', 'status', 'priority', 'product_id', 'assignee_key'])
+        .modifyEnd(clusteredByKey)
         .execute();
       await sql`
         insert into issue_tallies (workspace_id, product_id, status, priority, assignee_key, issue_count)

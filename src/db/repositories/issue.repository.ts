@@ -57,7 +57,7 @@ const tallyRow = (issue: TalliedFields, issueCount: number): IssueTallyTable => 
   issue_count: issueCount,
 });
 
-const tallyKey = (row: IssueTallyTable) => [row.workspace_id, row.product_id, row.status, row.priority, row.assignee_key].join(' ');
+const tallyKey = (row: IssueTallyTable) => [row.workspace_id, row.status, row.priority, row.product_id, row.assignee_key].join(' ');
 
 /** Net change per tally row, for issues leaving `before` and entering `after`. */
 function tallyChanges(before: readonly TalliedFields[], after: readonly TalliedFields[]): IssueTallyTable[] {
@@ -124,7 +124,7 @@ export function issueRepository(db: Executor) {
         .values(row)
         .onConflict((conflict) =>
           conflict
-            .columns(['workspace_id', 'product_id', 'status', 'priority', 'assignee_key'])
+            .columns(['workspace_id', 'status', 'priority', 'product_id', 'assignee_key'])
             .doUpdateSet({ issue_count: sql`issue_tallies.issue_count + excluded.issue_count` }),
         ),
   );
