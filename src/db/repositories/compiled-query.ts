@@ -2,7 +2,7 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Executor } from './executor.js';
 
 /** Runs a query compiled once with this run's arguments; works on the database or a transaction. */
-export type CompiledRunner<Args, Row> = (tx: Executor, args: Args) => Promise<Row[]>;
+export type CompiledRunner<Args, Row> = (tx: Pick<Kysely<any>, 'executeQuery'>, args: Args) => Promise<Row[]>;
 
 /**
  * A query that Kysely builds and compiles once, at start-up, instead of on every call: building
