@@ -56,7 +56,8 @@ function print(json: boolean, value: unknown, human: string): void {
 }
 
 async function withDatabase<T>(fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const database = createDatabase(loadConfig().databaseUrl);
+  const config = loadConfig();
+  const database = createDatabase(config.databaseUrl, config.database);
   try {
     await database.migrate();
     return await fn(database);
@@ -78,7 +79,8 @@ async function run(argv: string[]): Promise<void> {
   if (command === 'migrate') {
     const { values, positionals } = parse(sub ? [sub, ...rest] : rest, {});
     noPositionals(positionals);
-    const database = createDatabase(loadConfig().databaseUrl);
+    const config = loadConfig();
+    const database = createDatabase(config.databaseUrl, config.database);
     try {
       const applied = await database.migrate();
       return print(values.json === true, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');

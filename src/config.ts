@@ -4,6 +4,7 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly databaseUrl: string;
+  readonly database: DatabaseOptions;
   readonly logLevel: string;
   /** How long in-flight requests may take to finish after SIGTERM/SIGINT. */
   readonly shutdownGraceMs: number;
@@ -88,6 +89,16 @@ function dedupConfig(env: NodeJS.ProcessEnv): DedupConfig {
   });
 }
 
+/** How the database handle is sized (createDatabase). */
+export interface DatabaseOptions {
+  /** LOOPDESK_PG_POOL_SIZE: PostgreSQL connections per process. */
+  readonly pgPoolSize: number;
+  /** LOOPDESK_SQLITE_CACHE_MB: SQLite's page cache; lookups at 100k issues read from it instead of the file. */
+  readonly sqliteCacheMb: number;
+}
+
+export const DATABASE_DEFAULTS: DatabaseOptions = Object.freeze({ pgPoolSize: 10, sqliteCacheMb: 64 });
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/loopdesk.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
@@ -97,6 +108,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl,
+    database: Object.freeze({
+      pgPoolSize: integer(env, 'LOOPDESK_PG_POOL_SIZE', DATABASE_DEFAULTS.pgPoolSize, 1, 1000),
+      sqliteCacheMb: integer(env, 'LOOPDESK_SQLITE_CACHE_MB', DATABASE_DEFAULTS.sqliteCacheMb, 1, 65_536),
+    }),
     logLevel: env.LOOPDESK_LOG_LEVEL || 'info',
     shutdownGraceMs: integer(env, 'LOOPDESK_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'LOOPDESK_REQUEST_TIMEOUT_MS', 30_000, 0, 600_000),

@@ -26,7 +26,7 @@ function printFirstKey(key: IssuedKey, baseUrl: string): void {
 }
 
 export async function startServer(config: Config): Promise<void> {
-  const database = createDatabase(config.databaseUrl);
+  const database = createDatabase(config.databaseUrl, config.database);
   let firstKey = null as IssuedKey | null;
   await database.migrate(async () => {
     firstKey = await createServices(database).admin.bootstrapIfEmpty();

@@ -1,6 +1,7 @@
 // createDatabase(url): a Kysely instance on SQLite or PostgreSQL, with its dialect seam and
 // migrations. Drivers are loaded only for the dialect in use.
 import { Kysely, Migrator, type MigrationProvider } from 'kysely';
+import { DATABASE_DEFAULTS, type DatabaseOptions } from '../config.js';
 import { dialectFor, type Dialect } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -18,8 +19,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function createDatabase(url: string): DatabaseHandle {
-  const { dialect, kysely } = dialectFor(url);
+export function createDatabase(url: string, options: DatabaseOptions = DATABASE_DEFAULTS): DatabaseHandle {
+  const { dialect, kysely } = dialectFor(url, options);
   const db = new Kysely<Database>({ dialect: kysely });
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect.columnTypes) };
 
