@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
-import type { IssueApiSourceTable, IssueTable, IssueTallyTable } from '../schema.js';
+import type { Database, IssueApiSourceTable, IssueTable, IssueTallyTable } from '../schema.js';
 
 const ISSUE_COLUMNS = [
   'issues.id', 'issues.workspace_id', 'issues.product_id', 'issues.shortcode', 'issues.title', 'issues.description',
@@ -75,6 +75,15 @@ function tallyChanges(before: readonly TalliedFields[], after: readonly TalliedF
   return [...changes].filter(([, row]) => row.issue_count !== 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
 }
 
+/** `(select count(*) from <table> where issue_id = issues.id) as <alias>`, for a select list over issues. */
+const perIssueCount = <Alias extends string>(table: 'issue_conversations' | 'issue_api_sources', alias: Alias) =>
+  (eb: ExpressionBuilder<Database, 'issues'>) =>
+    eb
+      .selectFrom(table)
+      .select((inner) => inner.fn.countAll<number>().as('n'))
+      .whereRef('issue_id', '=', 'issues.id')
+      .as(alias);
+
 const LINKED_COLUMNS = ['c.id', 'c.title', 'c.type', 'c.status', 'c.priority', 'c.ai_summary', 'c.created_at'] as const;
 
 export function issueRepository(db: Executor) {
@@ -94,13 +103,7 @@ export function issueRepository(db: Executor) {
         .leftJoin('issue_conversations as link', 'link.issue_id', 'issues.id')
         .leftJoin('conversations as c', 'c.id', 'link.conversation_id')
         .select(ISSUE_COLUMNS)
-        .select((eb) =>
-          eb
-            .selectFrom('issue_api_sources')
-            .select((inner) => inner.fn.countAll<number>().as('n'))
-            .whereRef('issue_api_sources.issue_id', '=', 'issues.id')
-            .as('sources_count'),
-        )
+        .select(perIssueCount('issue_api_sources', 'sources_count'))
         .select(LINKED_COLUMNS.map((column) => `${column} as linked_${column.slice(2)}` as const))
         .where('issues.workspace_id', '=', workspaceId)
         .where(`issues.${column}`, '=', value)
@@ -239,20 +242,8 @@ export function issueRepository(db: Executor) {
           .selectFrom('issues')
           .where('issues.id', 'in', pageIds)
           .select(ISSUE_COLUMNS)
-          .select((eb) =>
-            eb
-              .selectFrom('issue_conversations')
-              .select((inner) => inner.fn.countAll<number>().as('n'))
-              .whereRef('issue_conversations.issue_id', '=', 'issues.id')
-              .as('linked_conversations_count'),
-          )
-          .select((eb) =>
-            eb
-              .selectFrom('issue_api_sources')
-              .select((inner) => inner.fn.countAll<number>().as('n'))
-              .whereRef('issue_api_sources.issue_id', '=', 'issues.id')
-              .as('sources_count'),
-          )
+          .select(perIssueCount('issue_conversations', 'linked_conversations_count'))
+          .select(perIssueCount('issue_api_sources', 'sources_count'))
           .orderBy('issues.created_at', 'desc')
           .orderBy('issues.id', 'desc')
           .execute(),
