@@ -3,6 +3,7 @@
 import type { DatabaseHandle } from './db/database.js';
 import { apiKeyRepository } from './db/repositories/api-key.repository.js';
 import { contactRepository } from './db/repositories/contact.repository.js';
+import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { conversationRepository } from './db/repositories/conversation.repository.js';
 import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
@@ -42,6 +43,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     conversations: conversationRepository(db),
     contacts: contactRepository(db),
     messages: messageRepository(db),
+    embeddings: embeddingRepository(db),
   };
   const detector = options.detector ?? createLexicalDetector();
   const issues = createIssueService({ db, dialect, clock, detector, ...repositories });
@@ -56,7 +58,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     products: createProductService({ db, dialect, products: repositories.products, clock }),
     conversations: createConversationService({ db, dialect, clock, ...repositories }),
     issues,
-    issueDedup: createIssueDedupService({ db, dialect, clock, detector, issues: repositories.issues, issueService: issues }),
+    issueDedup: createIssueDedupService({
+      db, dialect, clock, detector, issues: repositories.issues, issueService: issues, dedupStore: repositories.embeddings,
+    }),
     releases: createReleaseService({ db, dialect, clock, ...repositories }),
   };
 }

@@ -5,15 +5,19 @@
 //   1. `prepare(report)` before the transaction, with no lock held: the slow part (embedding
 //      the report) happens here.
 //   2. In the create transaction, after `dialect.lockKeyInTransaction(tx, <product key>)`:
-//      load the product's pending, in_progress and icebox issues and call
-//      `decide(prepared, { workspaceId, productId, candidates }, tx)`. A non-null `issueId`
-//      is the existing issue to return; otherwise create the issue. Record `score` and
-//      `detector.name` in issue_api_sources. A DetectionError means nothing may be written.
+//      read the product's dedup version and call `decide(prepared, { workspaceId, productId,
+//      version, candidates }, tx)`, where `candidates` reads the product's pending, in_progress
+//      and icebox issues when called (a detector whose cache is at `version` need not call it).
+//      A non-null `issueId` is the existing issue to return; otherwise create the issue. Record
+//      `score` and `detector.name` in issue_api_sources. A DetectionError means nothing may be
+//      written.
 //   3. Every transaction that creates an issue or changes an issue's title, description,
 //      status or product calls `bumpProductVersion(workspaceId, productId, tx)`
 //      (src/db/repositories/embedding.repository.ts).
 //   4. After such a transaction commits with a new text, call `indexIssue(issue)`; it never
-//      rejects (failures are logged, and `decide` embeds any missing vector itself).
+//      rejects (failures are logged, and `decide` embeds any missing vector itself). After the
+//      transaction of step 2 created the issue, also call `created(issue)` with the version it
+//      committed, so an in-memory index can take the issue in without reading the candidates.
 import type { Executor } from '../db/repositories/executor.js';
 
 export interface IssueText {
@@ -23,6 +27,8 @@ export interface IssueText {
 
 export interface Candidate extends IssueText {
   id: string;
+  /** Creation time (ISO 8601), when the reader has it; candidates are ordered by (createdAt, id). */
+  createdAt?: string;
 }
 
 export interface IndexedIssue extends Candidate {
@@ -33,8 +39,22 @@ export interface IndexedIssue extends Candidate {
 export interface DetectionScope {
   workspaceId: string;
   productId: string;
-  /** The product's pending, in_progress and icebox issues. */
-  candidates: readonly Candidate[];
+  /** The product's dedup version, read in the create transaction; absent outside a database. */
+  version?: number;
+  /** The product's pending, in_progress and icebox issues, oldest first; or a function reading them. */
+  candidates: readonly Candidate[] | (() => Promise<readonly Candidate[]>);
+}
+
+export const candidatesOf = async (scope: DetectionScope): Promise<readonly Candidate[]> =>
+  typeof scope.candidates === 'function' ? scope.candidates() : scope.candidates;
+
+/** An issue POST /issues/maybe just created, as committed. */
+export interface CreatedIssue extends IndexedIssue {
+  createdAt: string;
+  /** Whether its status makes it a candidate (pending, in_progress or icebox). */
+  open: boolean;
+  /** The product's dedup version its transaction committed (that transaction bumped it once). */
+  version: number;
 }
 
 export interface Decision {
@@ -60,6 +80,8 @@ export interface DuplicateDetector {
   decide(prepared: PreparedReport, scope: DetectionScope, tx?: Executor): Promise<Decision>;
   /** Stores the vector of an issue whose text was just committed. Never rejects. */
   indexIssue(issue: IndexedIssue): Promise<void>;
+  /** Takes in an issue POST /issues/maybe created, after its transaction committed (optional). */
+  created?(issue: CreatedIssue): void;
   /** Releases the model worker, if any. */
   close(): Promise<void>;
 }

@@ -3,7 +3,9 @@
 import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { systemClock, type Clock } from '../lib/clock.js';
-import { DetectionError, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector, type PreparedReport } from './detector.js';
+import {
+  candidatesOf, DetectionError, type Candidate, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector, type PreparedReport,
+} from './detector.js';
 import { LruMap } from './lru.js';
 import { issueText, textHash } from './text.js';
 import { JUDGE_CANDIDATES, JUDGE_FLOOR_MARGIN } from './thresholds.js';
@@ -49,6 +51,9 @@ interface EmbeddedReport extends PreparedReport {
 
 const CACHED_PRODUCTS = 64;
 
+/** A scope whose candidates have been read. */
+type ReadScope = DetectionScope & { candidates: readonly Candidate[] };
+
 const failure = (error: unknown): DetectionError =>
   error instanceof DetectionError ? error : new DetectionError(`duplicate detection failed: ${(error as Error)?.message ?? error}`, { cause: error });
 
@@ -68,7 +73,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
 
   async function productVectors(scope: DetectionScope, dimension: number, tx: Executor | undefined): Promise<ProductVectors> {
     const key = `${scope.workspaceId}:${scope.productId}`;
-    const version = await store.productVersion(scope.workspaceId, scope.productId, tx);
+    const version = scope.version ?? await store.productVersion(scope.workspaceId, scope.productId, tx);
     const cached = cache.get(key);
     if (cached && cached.version === version && cached.dimension === dimension) return cached;
     const stored = await store.forProduct(scope.workspaceId, scope.productId, embedder.model, tx);
@@ -80,7 +85,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
 
   // Rows for every candidate: from the cache, else the database (stored after the cache was
   // loaded), else embedded now and stored in the caller's transaction.
-  async function candidateRows(vectors: ProductVectors, scope: DetectionScope, texts: string[], tx: Executor | undefined): Promise<number[]> {
+  async function candidateRows(vectors: ProductVectors, scope: ReadScope, texts: string[], tx: Executor | undefined): Promise<number[]> {
     const rows = scope.candidates.map((c, i) => vectors.row(c.id, texts[i]));
     let missing = rows.flatMap((row, i) => (row === null ? [i] : []));
     if (missing.length === 0) return rows as number[];
@@ -104,7 +109,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     return rows as number[];
   }
 
-  async function judged(judge: Judge, report: string, scope: DetectionScope, texts: string[], scores: Float64Array): Promise<string | null> {
+  async function judged(judge: Judge, report: string, scope: ReadScope, texts: string[], scores: Float64Array): Promise<string | null> {
     const shortlist = [...scores.keys()]
       .filter((i) => scores[i] >= threshold - JUDGE_FLOOR_MARGIN)
       .sort((a, b) => scores[b] - scores[a])
@@ -127,7 +132,8 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
       }
     },
 
-    async decide(prepared, scope, tx): Promise<Decision> {
+    async decide(prepared, detection, tx): Promise<Decision> {
+      const scope: ReadScope = { ...detection, candidates: await candidatesOf(detection) };
       if (scope.candidates.length === 0) return { issueId: null, score: null };
       const query = (prepared as Partial<EmbeddedReport>).vector;
       if (!query) throw new DetectionError(`the report was not prepared by ${embedder.name}`);

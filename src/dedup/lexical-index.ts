@@ -4,178 +4,254 @@
 // design: typos, reordering, case, punctuation and articles barely move either, but a word
 // added or missing on either side ("select coupon" / "coupon", "no visa card" / "visa card")
 // pulls the coverage down, and two different issues on one topic differ in some word.
-import { normalize } from './text.js';
+//
+// The index is kept up to date one document at a time (a created, changed or closed issue
+// costs the terms of that one text) and scores exactly as an index built from scratch over the
+// same documents would, to the last bit: document frequencies are exact counts, and what
+// depends on them and on the number of documents (every IDF, every document's norm) is
+// recomputed, with the same operations in the same order, in one pass over the documents'
+// grams the first time a report is scored after a change.
+import { fitting, Grams, idf } from './lexical-grams.js';
+import { terms, typo, type Terms } from './lexical-terms.js';
 
-const GRAM = 3;
 // How many of the best n-gram matches get the (slower) word comparison.
 const SHORTLIST = 10;
 
-// Articles carry no meaning for deduplication ("the app crashes" = "an app crashes"); listed
-// for the languages the product is used in.
-const ARTICLES = new Set([
-  'a', 'an', 'the', 'el', 'la', 'los', 'las', 'un', 'una', 'unos', 'unas', 'le', 'les', 'l', 'une', 'des',
-  'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'einen', 'einem', 'einer', 'il', 'lo', 'gli', 'uno',
-]);
+/** 1 + ln(tf), the n-gram weight before IDF. */
+const logTf = (tf: number): number => 1 + Math.log(tf);
 
-type Counts = Map<string, number>;
-
-export interface Terms {
-  grams: Counts;
-  words: Counts;
-}
-
-function count(into: Counts, term: string): void {
-  into.set(term, (into.get(term) ?? 0) + 1);
-}
-
-export function terms(text: string): Terms {
-  const grams: Counts = new Map();
-  const words: Counts = new Map();
-  for (const word of normalize(text).split(' ')) {
-    if (word === '' || ARTICLES.has(word)) continue;
-    count(words, word);
-    const padded = ` ${word} `;
-    if (padded.length <= GRAM) count(grams, padded);
-    else for (let i = 0; i + GRAM <= padded.length; i++) count(grams, padded.slice(i, i + GRAM));
-  }
-  return { grams, words };
-}
-
-interface Posting {
-  doc: number;
-  weight: number;
-}
-
-/** How many documents use each term, for IDF. */
-class Frequencies {
-  private readonly df = new Map<string, number>();
-  private readonly documents: number;
-
-  constructor(docs: readonly Counts[]) {
-    this.documents = docs.length;
-    for (const doc of docs) for (const term of doc.keys()) count(this.df, term);
-  }
-
-  // Smoothed so that with very few issues every term weighs about the same, and a term the
-  // issues never use weighs the most.
-  idf(term: string): number {
-    return Math.log(1 + (this.documents + 1) / ((this.df.get(term) ?? 0) + 1));
-  }
-}
-
-/** The n-gram view of a set of documents, as an inverted index of TF-IDF weights. */
-class Space {
-  private readonly frequencies: Frequencies;
-  private readonly postings = new Map<string, Posting[]>();
-  private readonly norms: Float64Array;
-
-  constructor(docs: readonly Counts[]) {
-    this.frequencies = new Frequencies(docs);
-    this.norms = new Float64Array(docs.length);
-    docs.forEach((doc, index) => {
-      let squares = 0;
-      for (const [term, tf] of doc) {
-        const weight = this.weight(term, tf);
-        squares += weight * weight;
-        let list = this.postings.get(term);
-        if (!list) this.postings.set(term, (list = []));
-        list.push({ doc: index, weight });
-      }
-      this.norms[index] = Math.sqrt(squares);
-    });
-  }
-
-  private weight(term: string, tf: number): number {
-    return (1 + Math.log(tf)) * this.frequencies.idf(term);
-  }
-
-  /** Cosine of the query against every document. */
-  cosines(query: Counts): Float64Array {
-    const dots = new Float64Array(this.norms.length);
-    let squares = 0;
-    for (const [term, tf] of query) {
-      const weight = this.weight(term, tf);
-      squares += weight * weight;
-      for (const posting of this.postings.get(term) ?? []) dots[posting.doc] += weight * posting.weight;
-    }
-    const norm = Math.sqrt(squares);
-    for (let i = 0; i < dots.length; i++) dots[i] = norm && this.norms[i] ? dots[i] / (norm * this.norms[i]) : 0;
-    return dots;
-  }
-}
-
-/** Whether two different words are the same word with one typo (two in long words). */
-export function typo(a: string, b: string): boolean {
-  const allowed = Math.min(a.length, b.length) >= 8 ? 2 : Math.min(a.length, b.length) >= 4 ? 1 : 0;
-  if (allowed === 0 || Math.abs(a.length - b.length) > allowed) return false;
-  // Optimal string alignment distance (a swap of neighbours is one edit), rows of three.
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j], before[j - 2] + 1);
-    }
-    if (Math.min(...current) > allowed) return false;
-    [before, previous] = [previous, current];
-  }
-  return previous[b.length] <= allowed;
-}
-
-/** Indexes of the `k` largest positive values, without sorting them all. */
-function topIndexes(values: Float64Array, k: number): number[] {
-  const top: number[] = [];
-  for (let i = 0; i < values.length; i++) {
-    if (values[i] <= 0 || (top.length === k && values[i] <= values[top[k - 1]])) continue;
-    if (top.length === k) top.pop();
-    let at = top.length;
-    while (at > 0 && values[top[at - 1]] < values[i]) at--;
-    top.splice(at, 0, i);
-  }
-  return top;
+interface Doc {
+  readonly id: string;
+  readonly text: string;
+  /** Position among the candidates (oldest first): the earlier of two equal scores wins. */
+  rank: number;
+  /** Where its grams lie in the index's gram arrays, in the text's order of first use. */
+  start: number;
+  readonly length: number;
+  readonly words: ReadonlySet<string>;
+  /** The last `sync` that listed it. */
+  syncedAt: number;
 }
 
 export interface LexicalMatch {
-  index: number;
+  id: string;
   score: number;
+}
+
+export interface IndexedText {
+  id: string;
+  text: string;
 }
 
 /** The documents (candidate issue texts) of one product, ready to score reports against. */
 export class LexicalIndex {
-  private readonly docs: Terms[];
-  private readonly grams: Space;
-  private readonly words: Frequencies;
+  private readonly grams = new Grams();
+  private readonly words = new Map<string, number>();
+  private readonly slots = new Map<string, number>();
+  private readonly docs: (Doc | undefined)[] = [];
+  private readonly unused: number[] = [];
+  // Every document's gram ids and 1 + ln(tf), one stretch per document; removed documents leave
+  // garbage until the arrays are compacted.
+  private gramIds = new Int32Array(256);
+  private logTfs = new Float64Array(256);
+  private used = 0;
+  private garbage = 0;
+  // Moves on with every change; IDF and norms are recomputed when `weighedAt` falls behind.
+  private generation = 0;
+  private weighedAt = 0;
+  private norms = new Float64Array(16);
+  private nextRank = 0;
+  private syncs = 0;
+  // Scratch space of `best`: dot products by slot (all zero between calls) and the slots touched.
+  private dots = new Float64Array(16);
+  private touched = new Int32Array(16);
 
-  constructor(readonly texts: readonly string[]) {
-    this.docs = texts.map(terms);
-    this.grams = new Space(this.docs.map((d) => d.grams));
-    this.words = new Frequencies(this.docs.map((d) => d.words));
+  get size(): number {
+    return this.slots.size;
   }
 
-  // The IDF-weighted share of `from`'s words found in `to`, exactly or with a typo.
-  private coverage(from: Counts, to: Counts): number {
-    let found = 0;
-    let total = 0;
-    for (const word of from.keys()) {
-      const weight = this.words.idf(word);
-      total += weight;
-      if (to.has(word) || [...to.keys()].some((other) => typo(word, other))) found += weight;
-    }
-    return total === 0 ? 0 : found / total;
+  has(id: string): boolean {
+    return this.slots.has(id);
+  }
+
+  /** Makes the documents exactly `docs` (oldest first), analysing only new or changed texts. */
+  sync(docs: readonly IndexedText[]): void {
+    const pass = ++this.syncs;
+    let listed = 0;
+    docs.forEach(({ id, text }, rank) => {
+      const slot = this.slots.get(id);
+      let doc = slot === undefined ? undefined : this.docs[slot]!;
+      if (doc?.text !== text) {
+        if (doc?.syncedAt === pass) listed--;
+        if (doc) this.remove(doc);
+        doc = this.insert(id, text, rank);
+      }
+      doc.rank = rank;
+      if (doc.syncedAt !== pass) listed++;
+      doc.syncedAt = pass;
+    });
+    if (this.slots.size > listed) for (const doc of this.docs) if (doc && doc.syncedAt !== pass) this.remove(doc);
+    this.nextRank = docs.length;
+  }
+
+  /** Adds a document after all the others (a newly created issue). */
+  append(doc: IndexedText): void {
+    this.insert(doc.id, doc.text, this.nextRank++);
   }
 
   /** The best-scoring document, or null when there are none. */
   best(report: Terms): LexicalMatch | null {
-    if (this.docs.length === 0) return null;
-    const cosines = this.grams.cosines(report.grams);
-    let best: LexicalMatch = { index: 0, score: 0 };
-    for (const index of topIndexes(cosines, SHORTLIST)) {
-      const words = this.docs[index].words;
-      const score = Math.min(cosines[index], this.coverage(report.words, words), this.coverage(words, report.words));
-      if (score > best.score) best = { index, score };
+    if (this.slots.size === 0) return null;
+    const touched = this.cosines(report.grams);
+    try {
+      let best: LexicalMatch | null = null;
+      for (const slot of this.shortlist(touched)) {
+        const doc = this.docs[slot]!;
+        const score = Math.min(this.dots[slot], this.coverage(report.words, doc.words), this.coverage(doc.words, report.words));
+        if (score > (best?.score ?? 0)) best = { id: doc.id, score };
+      }
+      return best ?? { id: this.oldest().id, score: 0 };
+    } finally {
+      for (let t = 0; t < touched; t++) this.dots[this.touched[t]] = 0;
     }
-    return best;
   }
+
+  private insert(id: string, text: string, rank: number): Doc {
+    const slot = this.unused.pop() ?? this.docs.length;
+    const { grams, words } = terms(text);
+    this.gramIds = fitting(this.gramIds, this.used + grams.size);
+    this.logTfs = fitting(this.logTfs, this.used + grams.size);
+    const start = this.used;
+    for (const [gram, tf] of grams) {
+      this.logTfs[this.used] = logTf(tf);
+      this.gramIds[this.used] = this.grams.add(gram, slot, this.logTfs[this.used]);
+      this.used++;
+    }
+    for (const word of words) this.words.set(word, (this.words.get(word) ?? 0) + 1);
+    const doc: Doc = { id, text, rank, start, length: grams.size, words, syncedAt: 0 };
+    this.docs[slot] = doc;
+    this.slots.set(id, slot);
+    this.norms = fitting(this.norms, slot + 1);
+    this.dots = fitting(this.dots, slot + 1);
+    this.touched = fitting(this.touched, slot + 1);
+    this.generation++;
+    return doc;
+  }
+
+  private remove(doc: Doc): void {
+    const slot = this.slots.get(doc.id)!;
+    for (let k = doc.start; k < doc.start + doc.length; k++) this.grams.remove(this.gramIds[k], slot);
+    for (const word of doc.words) {
+      const df = this.words.get(word)! - 1;
+      if (df > 0) this.words.set(word, df);
+      else this.words.delete(word);
+    }
+    this.docs[slot] = undefined;
+    this.slots.delete(doc.id);
+    this.unused.push(slot);
+    this.garbage += doc.length;
+    if (this.garbage > this.used / 2) this.compact();
+    this.generation++;
+  }
+
+  private compact(): void {
+    const gramIds = new Int32Array(Math.max(256, 2 * (this.used - this.garbage)));
+    const logTfs = new Float64Array(gramIds.length);
+    let used = 0;
+    for (const doc of this.docs) {
+      if (!doc) continue;
+      gramIds.set(this.gramIds.subarray(doc.start, doc.start + doc.length), used);
+      logTfs.set(this.logTfs.subarray(doc.start, doc.start + doc.length), used);
+      doc.start = used;
+      used += doc.length;
+    }
+    [this.gramIds, this.logTfs, this.used, this.garbage] = [gramIds, logTfs, used, 0];
+  }
+
+  // Every gram's IDF and every document's TF-IDF norm, in one pass over the gram arrays.
+  private weigh(): void {
+    if (this.weighedAt === this.generation) return;
+    this.grams.weigh(this.slots.size);
+    const { docs, gramIds, logTfs, norms } = this;
+    const { idfs } = this.grams;
+    for (let slot = 0; slot < docs.length; slot++) {
+      const doc = docs[slot];
+      if (!doc) continue;
+      let squares = 0;
+      for (let k = doc.start, end = doc.start + doc.length; k < end; k++) {
+        const weight = logTfs[k] * idfs[gramIds[k]];
+        squares += weight * weight;
+      }
+      norms[slot] = Math.sqrt(squares);
+    }
+    this.weighedAt = this.generation;
+  }
+
+  // The TF-IDF cosine of the query against every document sharing a gram with it, into
+  // `dots`; returns how many slots it wrote to `touched`.
+  private cosines(query: Map<string, number>): number {
+    this.weigh();
+    const { dots, touched, norms } = this;
+    const { idfs, postings } = this.grams;
+    let count = 0;
+    let squares = 0;
+    for (const [gram, tf] of query) {
+      const id = this.grams.id(gram);
+      const gramIdf = id === undefined ? idf(this.slots.size, 0) : idfs[id];
+      const weight = logTf(tf) * gramIdf;
+      squares += weight * weight;
+      if (id === undefined) continue;
+      const { docs, logTfs } = postings[id];
+      for (let p = 0; p < docs.length; p++) {
+        const slot = docs[p];
+        if (dots[slot] === 0) touched[count++] = slot;
+        dots[slot] += weight * (logTfs[p] * gramIdf);
+      }
+    }
+    const norm = Math.sqrt(squares);
+    for (let t = 0; t < count; t++) {
+      const slot = touched[t];
+      dots[slot] = norm && norms[slot] ? dots[slot] / (norm * norms[slot]) : 0;
+    }
+    return count;
+  }
+
+  // The SHORTLIST touched slots of highest cosine, best first, the older first among equals.
+  private shortlist(count: number): number[] {
+    const { dots, docs } = this;
+    const ahead = (a: number, b: number) => dots[a] > dots[b] || (dots[a] === dots[b] && docs[a]!.rank < docs[b]!.rank);
+    const top: number[] = [];
+    for (let t = 0; t < count; t++) {
+      const slot = this.touched[t];
+      if (dots[slot] <= 0 || (top.length === SHORTLIST && !ahead(slot, top[SHORTLIST - 1]))) continue;
+      if (top.length === SHORTLIST) top.pop();
+      let at = top.length;
+      while (at > 0 && ahead(slot, top[at - 1])) at--;
+      top.splice(at, 0, slot);
+    }
+    return top;
+  }
+
+  // The IDF-weighted share of `from`'s words found in `to`, exactly or with a typo.
+  private coverage(from: ReadonlySet<string>, to: ReadonlySet<string>): number {
+    let found = 0;
+    let total = 0;
+    for (const word of from) {
+      const weight = idf(this.slots.size, this.words.get(word) ?? 0);
+      total += weight;
+      if (to.has(word) || someTypo(word, to)) found += weight;
+    }
+    return total === 0 ? 0 : found / total;
+  }
+
+  private oldest(): Doc {
+    let oldest: Doc | undefined;
+    for (const doc of this.docs) if (doc && (!oldest || doc.rank < oldest.rank)) oldest = doc;
+    return oldest!;
+  }
+}
+
+function someTypo(word: string, words: ReadonlySet<string>): boolean {
+  for (const other of words) if (typo(word, other)) return true;
+  return false;
 }

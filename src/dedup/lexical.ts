@@ -1,40 +1,63 @@
 // The `lexical` matcher: no model, works offline, matches only near-identical reports.
-import type { Candidate, Decision, DetectionScope, DuplicateDetector, PreparedReport } from './detector.js';
-import { LexicalIndex, terms } from './lexical-index.js';
+//
+// Each product's index lives in memory, tagged with the product's dedup version it reflects.
+// In `decide`, a cached index at the scope's version is used as is, without reading the
+// candidates; otherwise the candidates are read and only the difference is applied (new,
+// changed and closed issues). After POST /issues/maybe commits an issue, `created` adds it to
+// the index when the committed version is exactly the next one (nothing else changed) and the
+// issue sorts after the newest candidate (so the order, which breaks ties, stays right).
+//
+// With several processes on one database this stays exact: every change to a product's
+// candidates bumps its version in the same transaction, in whichever process; the service reads
+// the version before the candidates, so an index is never tagged newer than what it holds; and
+// `created` runs only after the commit, so the issue of a rolled-back transaction never enters.
+import { candidatesOf, type Candidate, type CreatedIssue, type Decision, type DetectionScope, type DuplicateDetector, type PreparedReport } from './detector.js';
+import { LexicalIndex } from './lexical-index.js';
+import { terms, type Terms } from './lexical-terms.js';
 import { LruMap } from './lru.js';
 import { issueText } from './text.js';
 import { LEXICAL_THRESHOLD } from './thresholds.js';
 
 interface LexicalReport extends PreparedReport {
-  readonly terms: ReturnType<typeof terms>;
+  readonly terms: Terms;
 }
 
+/** An issue's place in the candidates' order: (created_at, id). */
+type OrderKey = readonly [createdAt: string, id: string];
+
 interface ProductIndex {
-  ids: string[];
-  index: LexicalIndex;
+  readonly index: LexicalIndex;
+  /** The product's dedup version the index reflects; null when its candidates came without one. */
+  version: number | null;
+  /** The newest candidate's key (['', ''] when there are none); null when unknown. */
+  newest: OrderKey | null;
 }
 
 // Products whose indexes stay in memory; an evicted one is rebuilt from its candidates.
 const CACHED_PRODUCTS = 256;
 
-// The cached index is reused only when it was built from exactly these candidate texts, so it
-// needs no version counter: the candidates are read in the same transaction.
-function sameCandidates(cached: ProductIndex, candidates: readonly Candidate[], texts: string[]): boolean {
-  return cached.ids.length === candidates.length
-    && candidates.every((c, i) => cached.ids[i] === c.id && cached.index.texts[i] === texts[i]);
+const NO_CANDIDATES: OrderKey = ['', ''];
+
+const follows = (key: OrderKey, newest: OrderKey): boolean =>
+  key[0] > newest[0] || (key[0] === newest[0] && key[1] > newest[1]);
+
+function newestKey(candidates: readonly Candidate[]): OrderKey | null {
+  const newest = candidates.at(-1);
+  if (!newest) return NO_CANDIDATES;
+  return newest.createdAt === undefined ? null : [newest.createdAt, newest.id];
 }
 
 export function createLexicalDetector(threshold = LEXICAL_THRESHOLD): DuplicateDetector {
   const cache = new LruMap<string, ProductIndex>(CACHED_PRODUCTS);
+  const keyOf = (scope: { workspaceId: string; productId: string }) => `${scope.workspaceId}:${scope.productId}`;
 
-  function productIndex(scope: DetectionScope): ProductIndex {
-    const key = `${scope.workspaceId}:${scope.productId}`;
-    const texts = scope.candidates.map(issueText);
-    const cached = cache.get(key);
-    if (cached && sameCandidates(cached, scope.candidates, texts)) return cached;
-    const built = { ids: scope.candidates.map((c) => c.id), index: new LexicalIndex(texts) };
-    cache.set(key, built);
-    return built;
+  function synced(key: string, candidates: readonly Candidate[], version: number | undefined): ProductIndex {
+    const product = cache.get(key) ?? { index: new LexicalIndex(), version: null, newest: null };
+    product.index.sync(candidates.map((c) => ({ id: c.id, text: issueText(c) })));
+    product.version = version ?? null;
+    product.newest = newestKey(candidates);
+    cache.set(key, product);
+    return product;
   }
 
   return {
@@ -44,12 +67,27 @@ export function createLexicalDetector(threshold = LEXICAL_THRESHOLD): DuplicateD
       const text = issueText(report);
       return { text, terms: terms(text) } satisfies LexicalReport;
     },
-    async decide(prepared, scope): Promise<Decision> {
-      const { ids, index } = productIndex(scope);
+    async decide(prepared: PreparedReport, scope: DetectionScope): Promise<Decision> {
       const report = 'terms' in prepared ? (prepared as LexicalReport).terms : terms(prepared.text);
+      const key = keyOf(scope);
+      const cached = cache.get(key);
+      const current = cached && scope.version !== undefined && cached.version === scope.version ? cached : null;
+      // From here to the scores nothing awaits, so no other call can change the index in between.
+      const { index } = current ?? synced(key, await candidatesOf(scope), scope.version);
       const best = index.best(report);
       if (!best) return { issueId: null, score: null };
-      return { issueId: best.score >= threshold ? ids[best.index] : null, score: best.score };
+      return { issueId: best.score >= threshold ? best.id : null, score: best.score };
+    },
+    created(issue: CreatedIssue) {
+      const product = cache.get(keyOf(issue));
+      if (!product || product.version === null || issue.version !== product.version + 1) return;
+      if (issue.open) {
+        const key: OrderKey = [issue.createdAt, issue.id];
+        if (!product.newest || !follows(key, product.newest) || product.index.has(issue.id)) return;
+        product.index.append({ id: issue.id, text: issueText(issue) });
+        product.newest = key;
+      }
+      product.version = issue.version;
     },
     async indexIssue() {},
     async close() {},

@@ -3,8 +3,10 @@
 // serialized per product so racing identical reports never create two issues.
 import type { Db } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
+import { CANDIDATE_STATUSES, type EmbeddingRepository } from '../db/repositories/embedding.repository.js';
+import type { Executor } from '../db/repositories/executor.js';
 import type { IssueRepository, IssueRow } from '../db/repositories/issue.repository.js';
-import { DetectionError, type DuplicateDetector } from '../dedup/detector.js';
+import { DetectionError, type DetectionScope, type DuplicateDetector } from '../dedup/detector.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
@@ -25,9 +27,11 @@ export interface MaybeCreateResult {
 export interface IssueDedupServiceDeps {
   db: Db;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
-  issues: Pick<IssueRepository, 'openOfProduct' | 'findById' | 'insertSource' | 'link'>;
+  issues: Pick<IssueRepository, 'findById' | 'insertSource' | 'link'>;
   issueService: Pick<IssueService, 'requireProduct' | 'resolveAssignee' | 'requireConversationOfProduct' | 'insertIssue' | 'detail' | 'index'>;
-  detector: Pick<DuplicateDetector, 'name' | 'prepare' | 'decide'>;
+  detector: Pick<DuplicateDetector, 'name' | 'prepare' | 'decide' | 'created'>;
+  /** The product's dedup version and candidates. */
+  dedupStore: Pick<EmbeddingRepository, 'productVersion' | 'openCandidates'>;
   clock: Clock;
 }
 
@@ -45,7 +49,22 @@ async function detecting<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createIssueDedupService({ db, dialect, issues, issueService, detector, clock }: IssueDedupServiceDeps) {
+export function createIssueDedupService({ db, dialect, issues, issueService, detector, dedupStore, clock }: IssueDedupServiceDeps) {
+  // Under the product lock: the version now (cheap), the candidates only if the detector asks.
+  const scopeOf = async (workspaceId: string, productId: string, tx: Executor): Promise<DetectionScope> => ({
+    workspaceId,
+    productId,
+    version: await dedupStore.productVersion(workspaceId, productId, tx),
+    candidates: () => dedupStore.openCandidates(workspaceId, productId, tx),
+  });
+
+  // After the commit: the detector may take the new issue in without reading the candidates.
+  const announce = (row: IssueRow, version: number) =>
+    detector.created?.({
+      id: row.id, workspaceId: row.workspace_id, productId: row.product_id, title: row.title, description: row.description,
+      createdAt: row.created_at, open: CANDIDATE_STATUSES.includes(row.status), version,
+    });
+
   return {
     /** The active matcher, as GET /readyz reports it. */
     detectorName: detector.name,
@@ -62,11 +81,10 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
 
       const outcome = await db.transaction().execute(async (tx) => {
         await dialect.lockKeyInTransaction(tx, `dedup:${product.id}`);
-        const candidates = await issues.openOfProduct(actor.workspaceId, product.id, tx);
-        const decision = await detecting(() =>
-          detector.decide(prepared, { workspaceId: actor.workspaceId, productId: product.id, candidates }, tx),
-        );
+        const scope = await scopeOf(actor.workspaceId, product.id, tx);
+        const decision = await detecting(() => detector.decide(prepared, scope, tx));
         let row: IssueRow | undefined;
+        let committedVersion: number | null = null;
         if (decision.issueId) {
           row = await issues.findById(actor.workspaceId, decision.issueId, tx);
           if (!row) throw new Error(`detector matched ${decision.issueId}, which is not an open issue of the product`);
@@ -76,6 +94,7 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
             { ...input, product_id: product.id, assigneeId, prefix: product.issue_prefix },
             tx,
           );
+          if (detector.created) committedVersion = await dedupStore.productVersion(actor.workspaceId, product.id, tx);
         }
         const apiSourceId = newId();
         await issues.insertSource(
@@ -94,12 +113,14 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
           tx,
         );
         if (conversationId) await issues.link(actor.workspaceId, row.id, conversationId, clock.now(), tx);
-        return { row, matchedExisting: decision.issueId !== null, apiSourceId };
+        return { row, matchedExisting: decision.issueId !== null, apiSourceId, committedVersion };
       });
 
-      if (!outcome.matchedExisting) issueService.index(outcome.row);
+      const { row, committedVersion } = outcome;
+      if (!outcome.matchedExisting) issueService.index(row);
+      if (committedVersion !== null) announce(row, committedVersion);
       return {
-        issue: await issueService.detail(actor, outcome.row),
+        issue: await issueService.detail(actor, row),
         matchedExisting: outcome.matchedExisting,
         apiSourceId: outcome.apiSourceId,
       };

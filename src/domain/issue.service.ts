@@ -2,7 +2,7 @@
 // conversation links — all scoped to the caller's workspace.
 import type { Db } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
-import { bumpProductVersion } from '../db/repositories/embedding.repository.js';
+import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { DuplicateDetector } from '../dedup/detector.js';
 import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
 import type { IssueChanges, IssueFilters, IssueKey, IssueRepository, IssueRow, LinkedConversationRow } from '../db/repositories/issue.repository.js';
@@ -115,6 +115,7 @@ export interface IssueServiceDeps {
   products: Pick<ProductRepository, 'findById'>;
   members: Pick<MemberRepository, 'findById'>;
   conversations: ConversationLookup;
+  embeddings: Pick<EmbeddingRepository, 'bumpProductVersion'>;
   detector: Pick<DuplicateDetector, 'indexIssue'>;
   clock: Clock;
 }
@@ -132,7 +133,7 @@ export const productIssuesLock = (productId: string) => `product-issues:${produc
 /** Fields whose change alters what duplicate detection compares against. */
 const DEDUP_FIELDS = ['title', 'description', 'status'] as const;
 
-export function createIssueService({ db, dialect, issues, products, members, conversations, detector, clock }: IssueServiceDeps) {
+export function createIssueService({ db, dialect, issues, products, members, conversations, embeddings, detector, clock }: IssueServiceDeps) {
   const lockProductIssues = (tx: Executor, productId: string) => dialect.lockKeyInTransaction(tx, productIssuesLock(productId));
 
   /** Stores the issue's vector after its text is committed; never rejects, never delays the response. */
@@ -232,7 +233,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
     async insertIssue(actor: Actor, input: CreateIssueInput & { assigneeId: string | null; prefix: string }, tx: Executor): Promise<IssueRow> {
       await lockProductIssues(tx, input.product_id);
       const number = await issues.nextNumber(actor.workspaceId, input.prefix, tx);
-      await bumpProductVersion(actor.workspaceId, input.product_id, tx);
+      await embeddings.bumpProductVersion(actor.workspaceId, input.product_id, tx);
       const now = clock.now();
       const row: IssueRow = {
         id: newId(),
@@ -284,7 +285,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
         changes.updated_at = clock.now();
         if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
         await issues.update(current, { ...current, ...changes }, tx);
-        if (DEDUP_FIELDS.some((field) => field in changes)) await bumpProductVersion(actor.workspaceId, current.product_id, tx);
+        if (DEDUP_FIELDS.some((field) => field in changes)) await embeddings.bumpProductVersion(actor.workspaceId, current.product_id, tx);
         return { current, changes };
       });
       if (changes && ('title' in changes || 'description' in changes)) index({ ...current, ...changes });

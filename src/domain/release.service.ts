@@ -2,7 +2,7 @@
 // issue id that is not an issue of the release's product rejects the whole request.
 import type { Db } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
-import { bumpProductVersion } from '../db/repositories/embedding.repository.js';
+import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
 import type { IssueRepository } from '../db/repositories/issue.repository.js';
 import type { ProductRepository } from '../db/repositories/product.repository.js';
@@ -91,10 +91,11 @@ export interface ReleaseServiceDeps {
   releases: ReleaseRepository;
   issues: Pick<IssueRepository, 'findManyByIds' | 'markReleased'>;
   products: Pick<ProductRepository, 'findById'>;
+  embeddings: Pick<EmbeddingRepository, 'bumpProductVersion'>;
   clock: Clock;
 }
 
-export function createReleaseService({ db, dialect, releases, issues, products, clock }: ReleaseServiceDeps) {
+export function createReleaseService({ db, dialect, releases, issues, products, embeddings, clock }: ReleaseServiceDeps) {
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ReleaseViewRow> {
     const releaseId = parseUuid(id);
     const row = releaseId ? await releases.findById(actor.workspaceId, releaseId, tx) : undefined;
@@ -153,7 +154,7 @@ export function createReleaseService({ db, dialect, releases, issues, products, 
         await releases.linkIssues(actor.workspaceId, id, issueIds, now, tx);
         await issues.markReleased(actor.workspaceId, issueIds, now, tx);
         // Released issues stop being duplicate candidates.
-        if (issueIds.length > 0) await bumpProductVersion(actor.workspaceId, product.id, tx);
+        if (issueIds.length > 0) await embeddings.bumpProductVersion(actor.workspaceId, product.id, tx);
       });
       return detail(actor, await find(actor, id));
     },

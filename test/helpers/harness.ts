@@ -124,10 +124,13 @@ export async function createTestContext(
   };
 }
 
-/** `describe` once per dialect, with a fresh context shared by the block's tests. */
+/**
+ * `describe` once per dialect, with a fresh context shared by the block's tests; `define` also
+ * learns the dialect, for tests that only one of them can run.
+ */
 export function describeEachDialect(
   title: string,
-  define: (context: () => TestContext) => void,
+  define: (context: () => TestContext, dialect: DialectName) => void,
   appOptions: Omit<AppDeps, 'database'> = {},
 ): void {
   for (const dialect of DIALECTS) {
@@ -142,7 +145,7 @@ export function describeEachDialect(
       define(() => {
         if (!context) throw new Error('test context not ready');
         return context;
-      });
+      }, dialect);
     });
   }
 }

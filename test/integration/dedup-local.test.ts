@@ -7,12 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { bumpProductVersion, embeddingRepository, type EmbeddingRepository } from '../../src/db/repositories/embedding.repository.js';
+import { embeddingRepository, type EmbeddingRepository } from '../../src/db/repositories/embedding.repository.js';
 import { createDuplicateDetector, type DetectorDeps } from '../../src/dedup/create-detector.js';
 import type { Candidate, DuplicateDetector } from '../../src/dedup/detector.js';
 import { createEmbeddingDetector, type Embedder } from '../../src/dedup/embedding-detector.js';
 import { localEmbedder } from '../../src/dedup/local-embedder.js';
 import { textHash } from '../../src/dedup/text.js';
+import { createDatabase } from '../../src/db/database.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createDedupFixture, type DedupFixture } from '../helpers/dedup-fixtures.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
@@ -131,7 +132,7 @@ for (const dialect of DIALECTS) {
       const issue = await fixture.createIssue('refund');
       await detector.indexIssue(issue);
       const renamed = { ...issue, title: 'login fails' };
-      await fixture.database.db.transaction().execute((tx) => bumpProductVersion(fixture.workspaceId, fixture.productId, tx));
+      await fixture.database.db.transaction().execute((tx) => embeddingRepository(tx).bumpProductVersion(fixture.workspaceId, fixture.productId, tx));
       const decision = await decide(counting, 'login fails', [renamed]);
       assert.equal(decision.issueId, issue.id);
       assert.equal(calls.embed, 2, 'the report, then the stale candidate');
@@ -148,8 +149,13 @@ for (const dialect of DIALECTS) {
 }
 
 describe('auto matcher', () => {
+  // The matcher choice never reaches the store; an empty in-memory database stands in for it.
+  const database = createDatabase('sqlite::memory:');
+  after(() => database.close());
+  const store = embeddingRepository(database.db);
+
   it('uses the local model when it loads', async () => {
-    const detector = await createDuplicateDetector(loadConfig({ ...env, LOOPDESK_DEDUP_PROVIDER: 'auto' }).dedup, { store: embeddingRepository(null as never), logger });
+    const detector = await createDuplicateDetector(loadConfig({ ...env, LOOPDESK_DEDUP_PROVIDER: 'auto' }).dedup, { store, logger });
     after(() => detector.close());
     assert.equal(detector.name, 'local:loopdesk-test/e5-tiny');
   });
@@ -158,7 +164,7 @@ describe('auto matcher', () => {
     logs.length = 0;
     const empty = mkdtempSync(join(tmpdir(), 'no-model-'));
     const config = loadConfig({ ...env, LOOPDESK_DEDUP_PROVIDER: 'auto', LOOPDESK_MODELS_DIR: empty }).dedup;
-    const detector = await createDuplicateDetector(config, { store: embeddingRepository(null as never), logger });
+    const detector = await createDuplicateDetector(config, { store, logger });
     assert.equal(detector.name, 'lexical');
     assert.equal(logs.length, 1);
     assert.match(logs[0], /^warn Duplicate detection uses the lexical matcher.*LOOPDESK_MODELS_DIR.*LOOPDESK_DEDUP_PROVIDER=openai/);
@@ -166,7 +172,7 @@ describe('auto matcher', () => {
 
   it('reports a model that cannot be loaded as a detection failure with `local`', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'no-model-'));
-    const detector = await createDuplicateDetector(loadConfig({ ...env, LOOPDESK_MODELS_DIR: empty }).dedup, { store: embeddingRepository(null as never), logger });
+    const detector = await createDuplicateDetector(loadConfig({ ...env, LOOPDESK_MODELS_DIR: empty }).dedup, { store, logger });
     after(() => detector.close());
     await assert.rejects(detector.prepare({ title: 'login', description: null }), { name: 'DetectionError' });
   });

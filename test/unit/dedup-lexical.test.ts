@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import type { Candidate } from '../../src/dedup/detector.js';
-import { typo } from '../../src/dedup/lexical-index.js';
+import { typo } from '../../src/dedup/lexical-terms.js';
 import { createLexicalDetector } from '../../src/dedup/lexical.js';
 import { normalize } from '../../src/dedup/text.js';
 

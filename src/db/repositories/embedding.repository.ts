@@ -1,6 +1,8 @@
-// Stored issue embeddings and the per-product dedup version counter. Vectors cross this
-// boundary as Float32Array and are stored as little-endian float32 bytes (BLOB/bytea).
+// What duplicate detection reads and writes: stored issue embeddings, the per-product dedup
+// version counter, and a product's candidates. Vectors cross this boundary as Float32Array and
+// are stored as little-endian float32 bytes (BLOB/bytea).
 import { sql } from 'kysely';
+import { compileOnce } from './compiled-query.js';
 import type { Executor } from './executor.js';
 
 export interface StoredEmbedding {
@@ -16,6 +18,16 @@ export interface EmbeddingWrite extends StoredEmbedding {
   updatedAt: string;
 }
 
+/** The statuses that make an issue a duplicate candidate. */
+export const CANDIDATE_STATUSES: readonly string[] = ['pending', 'in_progress', 'icebox'];
+
+export interface CandidateRow {
+  id: string;
+  title: string;
+  description: string | null;
+  createdAt: string;
+}
+
 const COLUMNS = ['issue_id', 'model', 'dimension', 'vector', 'text_hash'] as const;
 // Keeps `in (...)` lists far below SQLite's and PostgreSQL's bound-parameter limits.
 const IDS_PER_QUERY = 500;
@@ -29,17 +41,20 @@ function toStored(row: { issue_id: string; model: string; dimension: number; vec
 
 const toBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 
-/** Makes every in-memory dedup cache of the product stale; call it in each transaction that writes the product's issues. */
-export async function bumpProductVersion(workspaceId: string, productId: string, tx: Executor): Promise<void> {
-  await tx
-    .insertInto('dedup_versions')
-    .values({ product_id: productId, workspace_id: workspaceId, version: 1 })
-    .onConflict((oc) => oc.column('product_id').doUpdateSet({ version: sql<number>`dedup_versions.version + 1` }))
-    .execute();
-}
-
 export function embeddingRepository(db: Executor) {
+  const bumpVersion = compileOnce(['workspaceId', 'productId'], ({ workspaceId, productId }: { workspaceId: string; productId: string }) =>
+    db
+      .insertInto('dedup_versions')
+      .values({ product_id: productId, workspace_id: workspaceId, version: 1 })
+      .onConflict((oc) => oc.column('product_id').doUpdateSet({ version: sql<number>`dedup_versions.version + 1` })),
+  );
+
   return {
+    /** Makes every in-memory dedup cache of the product stale; call it in each transaction that writes the product's issues. */
+    async bumpProductVersion(workspaceId: string, productId: string, tx: Executor): Promise<void> {
+      await bumpVersion(tx, { workspaceId, productId });
+    },
+
     /** 0 until the product's issues are first written. */
     async productVersion(workspaceId: string, productId: string, tx: Executor = db): Promise<number> {
       const row = await tx
@@ -49,6 +64,20 @@ export function embeddingRepository(db: Executor) {
         .where('product_id', '=', productId)
         .executeTakeFirst();
       return row ? Number(row.version) : 0;
+    },
+
+    /** The product's issues a new report may duplicate, oldest first (created_at, then id). */
+    async openCandidates(workspaceId: string, productId: string, tx: Executor = db): Promise<CandidateRow[]> {
+      const rows = await tx
+        .selectFrom('issues')
+        .select(['id', 'title', 'description', 'created_at'])
+        .where('workspace_id', '=', workspaceId)
+        .where('product_id', '=', productId)
+        .where('status', 'in', CANDIDATE_STATUSES)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      return rows.map(({ created_at: createdAt, ...row }) => ({ ...row, createdAt }));
     },
 
     async forProduct(workspaceId: string, productId: string, model: string, tx: Executor = db): Promise<StoredEmbedding[]> {

@@ -269,19 +269,6 @@ export function issueRepository(db: Executor) {
       await adjustTallies([current], [next], tx);
     },
 
-    /** The product's issues a new report may duplicate. */
-    async openOfProduct(workspaceId: string, productId: string, tx: Executor = db): Promise<Pick<IssueRow, 'id' | 'title' | 'description'>[]> {
-      return tx
-        .selectFrom('issues')
-        .select(['id', 'title', 'description'])
-        .where('workspace_id', '=', workspaceId)
-        .where('product_id', '=', productId)
-        .where('status', 'in', ['pending', 'in_progress', 'icebox'])
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
-    },
-
     async insertSource(row: IssueApiSourceTable, tx: Executor = db): Promise<void> {
       await tx.insertInto('issue_api_sources').values(row).execute();
     },

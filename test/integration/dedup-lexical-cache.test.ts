@@ -1,0 +1,136 @@
+// The lexical matcher's per-process cache over a shared database: the app is one process, and a
+// second deduplicating-create service with its own lexical detector stands for another process
+// (its own cache, the same database). Each must see what the other created, changed and closed,
+// read the candidates only when someone else moved the product's version, and never keep an
+// issue whose transaction rolled back.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { embeddingRepository } from '../../src/db/repositories/embedding.repository.js';
+import { issueRepository, type IssueRepository } from '../../src/db/repositories/issue.repository.js';
+import type { DuplicateDetector } from '../../src/dedup/detector.js';
+import { createLexicalDetector } from '../../src/dedup/lexical.js';
+import type { Actor } from '../../src/domain/actor.js';
+import { createIssueDedupService } from '../../src/domain/issue-dedup.service.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { createServices } from '../../src/services.js';
+import { describeEachDialect, unique, type TestContext } from '../helpers/harness.js';
+
+const MAYBE = '/api/v1/issues/maybe';
+
+describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (lexical matcher)', (ctx, dialect) => {
+  /** Another process: its own lexical detector, counting how often it reads the candidates. */
+  function otherProcess(detector: DuplicateDetector = createLexicalDetector(), issues: Partial<IssueRepository> = {}) {
+    const { database } = ctx();
+    const store = embeddingRepository(database.db);
+    const reads = { candidates: 0 };
+    const issueDedup = createIssueDedupService({
+      db: database.db,
+      dialect: database.dialect,
+      clock: systemClock,
+      detector,
+      issues: { ...issueRepository(database.db), ...issues },
+      issueService: createServices(database, { detector }).issues,
+      dedupStore: {
+        productVersion: store.productVersion,
+        openCandidates: (...args) => (reads.candidates++, store.openCandidates(...args)),
+      },
+    });
+    return { reads, detector, maybe: (actor: Actor, productId: string, title: string) => issueDedup.createMaybe(actor, { product_id: productId, title }) };
+  }
+
+  async function setUp(context: TestContext) {
+    const actor = (await context.services.identity.authenticate(context.a.key))!;
+    const product = await context.a.api.post('/api/v1/products', { name: unique('Product') });
+    assert.equal(product.status, 201, product.text);
+    const viaApp = async (title: string) => {
+      const res = await context.a.api.post(MAYBE, { product_id: product.body.data.id, title });
+      assert.ok(res.status === 200 || res.status === 201, res.text);
+      return res.body as { data: { id: string }; matched_existing: boolean };
+    };
+    return { actor, productId: product.body.data.id as string, api: context.a.api, viaApp };
+  }
+
+  it('sees what the other process created, changed and closed', async () => {
+    const { actor, productId, api, viaApp } = await setUp(ctx());
+    const other = otherProcess();
+    const exported = await other.maybe(actor, productId, 'Export to CSV crashes');
+    assert.equal(exported.matchedExisting, false);
+    assert.equal((await viaApp('export to CSV crashes!')).data.id, exported.issue.id);
+
+    const refund = await viaApp('Refund never arrives');
+    assert.equal(refund.matched_existing, false);
+    assert.equal((await other.maybe(actor, productId, 'Refund never arrives.')).issue.id, refund.data.id);
+
+    await api.patch(`/api/v1/issues/${refund.data.id}`, { title: 'Dark mode resets after restart' });
+    assert.equal((await other.maybe(actor, productId, 'Dark mode resets after restart')).issue.id, refund.data.id);
+    await api.patch(`/api/v1/issues/${exported.issue.id}`, { status: 'done' });
+    const again = await other.maybe(actor, productId, 'Export to CSV crashes');
+    assert.equal(again.matchedExisting, false);
+    assert.notEqual(again.issue.id, exported.issue.id);
+  });
+
+  it('reads the candidates only when another writer moved the product\'s version', async () => {
+    const { actor, productId, api } = await setUp(ctx());
+    const other = otherProcess();
+    await other.maybe(actor, productId, 'Login fails on Safari');
+    assert.equal(other.reads.candidates, 1, 'a cold cache reads them once');
+    for (const title of ['Refund never arrives', 'Invoice shows the wrong currency', 'Login fails on Safari']) await other.maybe(actor, productId, title);
+    assert.equal(other.reads.candidates, 1, 'its own creations and matches need no read');
+
+    const direct = (await api.post('/api/v1/issues', { product_id: productId, title: 'Search ignores accents' })).body.data;
+    assert.equal((await other.maybe(actor, productId, 'Search ignores accents')).issue.id, direct.id);
+    assert.equal(other.reads.candidates, 2, 'an issue created elsewhere makes it read them again');
+  });
+
+  it('keeps nothing of a create whose transaction rolled back', async () => {
+    const { actor, productId, api } = await setUp(ctx());
+    const detector = createLexicalDetector();
+    const working = otherProcess(detector);
+    const failing = otherProcess(detector, { insertSource: async () => { throw new Error('disk full'); } });
+    await working.maybe(actor, productId, 'Cart empties itself');
+    await assert.rejects(failing.maybe(actor, productId, 'Push notifications arrive twice'), /disk full/);
+    // Another writer now commits the version number the rolled-back transaction had taken.
+    await api.post('/api/v1/issues', { product_id: productId, title: 'Unrelated problem' });
+    const retried = await working.maybe(actor, productId, 'Push notifications arrive twice');
+    assert.equal(retried.matchedExisting, false, 'the rolled-back issue is not a candidate');
+    assert.equal((await working.maybe(actor, productId, 'Push notifications arrive twice')).issue.id, retried.issue.id);
+  });
+
+  // PostgreSQL only: SQLite runs one transaction at a time, so no writer can commit during one.
+  if (dialect === 'postgres') it('does not take in its own issue when another writer committed during its transaction', async () => {
+    const { actor, productId, api } = await setUp(ctx());
+    const lexical = createLexicalDetector();
+    let duringDecision: (() => Promise<unknown>) | null = null;
+    const other = otherProcess({
+      ...lexical,
+      async decide(...args) {
+        const decision = await lexical.decide(...args);
+        await duringDecision?.();
+        return decision;
+      },
+    });
+    const exported = await other.maybe(actor, productId, 'Export to CSV crashes');
+    duringDecision = () => api.patch(`/api/v1/issues/${exported.issue.id}`, { title: 'Webhooks retry forever' });
+    assert.equal((await other.maybe(actor, productId, 'Refund never arrives')).matchedExisting, false);
+    duringDecision = null;
+    assert.equal((await other.maybe(actor, productId, 'Webhooks retry forever')).issue.id, exported.issue.id);
+  });
+
+  it('decides consistently when both processes race on one product', async () => {
+    const { actor, productId, viaApp } = await setUp(ctx());
+    const other = otherProcess();
+    const viaOther = async (title: string) => {
+      const result = await other.maybe(actor, productId, title);
+      return { data: { id: result.issue.id }, matched_existing: result.matchedExisting };
+    };
+    const same = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? viaApp : viaOther)('App freezes when uploading a photo')));
+    assert.equal(new Set(same.map((r) => r.data.id)).size, 1);
+    assert.equal(same.filter((r) => !r.matched_existing).length, 1);
+
+    const titles = Array.from({ length: 12 }, (_, i) => `Distinct problem number ${'abcdefghijkl'[i].repeat(4)} in the ${['editor', 'exporter', 'billing'][i % 3]}`);
+    const created = await Promise.all(titles.map((title, i) => (i % 2 ? viaApp : viaOther)(title)));
+    assert.ok(created.every((r) => !r.matched_existing));
+    const matched = await Promise.all(titles.map((title, i) => (i % 2 ? viaOther : viaApp)(title)));
+    assert.deepEqual(matched.map((r) => r.data.id), created.map((r) => r.data.id), 'each process finds every issue the other created');
+  });
+});

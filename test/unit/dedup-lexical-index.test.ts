@@ -1,0 +1,187 @@
+// The incremental lexical index against a rebuild from scratch: after any sequence of created,
+// changed, closed and reordered issues, and through the detector's version protocol (own
+// creations taken in after the commit, other writers' changes, rolled-back creations, clocks
+// out of step), every decision and score is the one the old from-scratch scorer computes, to
+// the last bit, and the candidates are read only when another writer moved the version.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import type { Candidate, DetectionScope } from '../../src/dedup/detector.js';
+import { LexicalIndex, type IndexedText } from '../../src/dedup/lexical-index.js';
+import { terms } from '../../src/dedup/lexical-terms.js';
+import { createLexicalDetector } from '../../src/dedup/lexical.js';
+import { referenceBest } from '../helpers/lexical-reference.js';
+
+// Few words, some one typo apart, some articles, so texts share grams and words; and texts that
+// score the same (equal, or the same words reordered), where the older issue must win.
+const WORDS = ['login', 'logn', 'fails', 'fail', 'refund', 'refunds', 'card', 'visa', 'no', 'the', 'la', 'Crash', 'crashes', 'café', 'export', 'CSV', '!'];
+const text = fc.oneof(
+  { weight: 2, arbitrary: fc.array(fc.constantFrom(...WORDS), { maxLength: 7 }).map((words) => words.join(' ')) },
+  { weight: 1, arbitrary: fc.constantFrom('login fails', 'Fails, login', 'the login fails!', 'refund card') },
+);
+const reports = fc.array(text, { minLength: 1, maxLength: 4 });
+
+function expectedBest(docs: readonly IndexedText[], report: string) {
+  const best = referenceBest(docs.map((d) => d.text), terms(report));
+  return best && { id: docs[best.index].id, score: best.score };
+}
+
+type IndexOp =
+  | { kind: 'append'; text: string }
+  | { kind: 'remove'; at: number }
+  | { kind: 'change'; at: number; text: string }
+  | { kind: 'move'; at: number };
+
+const indexOp: fc.Arbitrary<IndexOp> = fc.oneof(
+  fc.record({ kind: fc.constant('append' as const), text }),
+  fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('change' as const), at: fc.nat(), text }),
+  fc.record({ kind: fc.constant('move' as const), at: fc.nat() }),
+);
+
+describe('incremental lexical index', () => {
+  it('scores exactly as a rebuild from scratch after any sequence of changes', () => {
+    fc.assert(fc.property(fc.array(text, { maxLength: 40 }), fc.array(indexOp, { maxLength: 25 }), reports, (initial, ops, asked) => {
+      let docs: IndexedText[] = initial.map((t, i) => ({ id: `i${i}`, text: t }));
+      const index = new LexicalIndex();
+      index.sync(docs);
+      ops.forEach((op, step) => {
+        const at = docs.length ? ('at' in op ? op.at % docs.length : 0) : -1;
+        if (op.kind === 'append') {
+          const doc = { id: `a${step}`, text: op.text };
+          docs.push(doc);
+          index.append(doc);
+        } else {
+          if (at >= 0 && op.kind === 'remove') docs.splice(at, 1);
+          if (at >= 0 && op.kind === 'change') docs[at] = { id: docs[at].id, text: op.text };
+          if (at >= 0 && op.kind === 'move') docs = [...docs.slice(0, at), ...docs.slice(at + 1), docs[at]];
+          index.sync(docs);
+        }
+        const rebuilt = new LexicalIndex();
+        rebuilt.sync(docs);
+        assert.equal(index.size, docs.length);
+        for (const report of asked) {
+          const expected = expectedBest(docs, report);
+          assert.deepEqual(index.best(terms(report)), expected, `after step ${step}, report "${report}"`);
+          assert.deepEqual(rebuilt.best(terms(report)), expected);
+        }
+      });
+    }));
+  });
+});
+
+/** One product's issues as the database holds them, and the dedup version. */
+interface Row {
+  id: string;
+  createdAt: string;
+  text: string;
+  open: boolean;
+}
+
+type WriteOp =
+  | { kind: 'maybe'; text: string; copy: number | null; clock: -1 | 0 | 1; rolledBack: boolean; open: boolean }
+  | { kind: 'elsewhere-create'; text: string }
+  | { kind: 'elsewhere-change'; at: number; text: string }
+  | { kind: 'elsewhere-toggle'; at: number }
+  | { kind: 'elsewhere-bump' };
+
+const writeOp: fc.Arbitrary<WriteOp> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({
+    kind: fc.constant('maybe' as const), text, copy: fc.option(fc.nat()), clock: fc.constantFrom(-1 as const, 0 as const, 1 as const),
+    rolledBack: fc.boolean(), open: fc.boolean(),
+  }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('elsewhere-create' as const), text }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('elsewhere-change' as const), at: fc.nat(), text }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('elsewhere-toggle' as const), at: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('elsewhere-bump' as const) }) },
+);
+
+const later = (a: Row, b: Row) => a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
+
+describe('lexical detector with a dedup version', () => {
+  it('decides as a rebuild would, and reads the candidates only when another writer moved the version', async () => {
+    await fc.assert(fc.asyncProperty(fc.constantFrom(0.82, 0.5, 0), fc.array(writeOp, { maxLength: 30 }), async (threshold, ops) => {
+      const detector = createLexicalDetector(threshold);
+      const rows: Row[] = [];
+      let version = 0;
+      let ms = Date.UTC(2025, 0, 1);
+      let loads = 0;
+      // Whether the detector's cache matches the database at `version` (what it may skip reading for).
+      let cacheCurrent = false;
+      const open = () => rows.filter((r) => r.open).sort((a, b) => (later(a, b) ? 1 : -1));
+      const scope = (): DetectionScope => ({
+        workspaceId: 'w', productId: 'p', version,
+        candidates: async () => {
+          loads++;
+          return open().map((r): Candidate => ({ id: r.id, title: r.text, description: null, createdAt: r.createdAt }));
+        },
+      });
+      const newRow = (rowText: string, clock: number, isOpen = true): Row => {
+        ms += clock;
+        // Ids in an order of their own, so equal times are ordered by id, not by creation.
+        return { id: `${(rows.length * 7919) % 97}-${rows.length}`, createdAt: new Date(ms).toISOString(), text: rowText, open: isOpen };
+      };
+
+      for (const [step, op] of ops.entries()) {
+        if (op.kind !== 'maybe') {
+          const at = rows.length ? ('at' in op ? op.at % rows.length : 0) : -1;
+          if (op.kind === 'elsewhere-create') rows.push(newRow(op.text, 1));
+          if (at >= 0 && op.kind === 'elsewhere-change') rows[at].text = op.text;
+          if (at >= 0 && op.kind === 'elsewhere-toggle') rows[at].open = !rows[at].open;
+          version++;
+          cacheCurrent = false;
+          continue;
+        }
+        const reportText = op.copy !== null && rows.length ? rows[op.copy % rows.length].text : op.text;
+        const candidates = open();
+        const best = referenceBest(candidates.map((r) => r.text), terms(reportText));
+        const expected = best ? { issueId: best.score >= threshold ? candidates[best.index].id : null, score: best.score } : { issueId: null, score: null };
+        const loadsBefore = loads;
+        const decision = await detector.decide(await detector.prepare({ title: reportText, description: null }), scope());
+        assert.deepEqual(decision, expected, `step ${step}: "${reportText}"`);
+        assert.equal(loads - loadsBefore, cacheCurrent ? 0 : 1, `step ${step}: candidates read only when the version moved elsewhere`);
+        cacheCurrent = true;
+        if (decision.issueId !== null || op.rolledBack) continue;
+
+        const row = newRow(reportText, op.clock, op.open);
+        const newest = candidates.at(-1);
+        rows.push(row);
+        version++;
+        detector.created!({ ...row, workspaceId: 'w', productId: 'p', title: row.text, description: null, version });
+        cacheCurrent = !row.open || !newest || later(row, newest);
+      }
+    }));
+  });
+
+  describe('takes in a created issue only when nothing else can have changed', () => {
+    const first = { id: 'first', title: 'Export to CSV fails', description: null, createdAt: '2025-01-01T00:00:01.000Z' };
+    const created = (createdAt: string, version: number) =>
+      ({ id: 'second', title: 'Refund never arrives', description: null, createdAt, workspaceId: 'w', productId: 'p', open: true, version });
+
+    async function loadsAfter(issue: ReturnType<typeof created>): Promise<number> {
+      const detector = createLexicalDetector();
+      let loads = 0;
+      const scope = (version: number, candidates: Candidate[]): DetectionScope => ({
+        workspaceId: 'w', productId: 'p', version, candidates: async () => (loads++, candidates),
+      });
+      const report = await detector.prepare({ title: issue.title, description: null });
+      assert.equal((await detector.decide(report, scope(1, [first]))).issueId, null);
+      detector.created!(issue);
+      const ordered = [first, issue].sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+      assert.equal((await detector.decide(report, scope(issue.version, ordered))).issueId, 'second');
+      return loads;
+    }
+
+    it('when its transaction committed the next version, after the newest candidate', async () => {
+      assert.equal(await loadsAfter(created('2025-01-01T00:00:02.000Z', 2)), 1);
+    });
+
+    it('not when another writer committed a version in between', async () => {
+      assert.equal(await loadsAfter(created('2025-01-01T00:00:02.000Z', 3)), 2);
+    });
+
+    it('not when it sorts before the newest candidate (another process\'s clock ahead)', async () => {
+      assert.equal(await loadsAfter(created('2025-01-01T00:00:00.000Z', 2)), 2);
+    });
+  });
+});
