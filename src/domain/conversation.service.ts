@@ -13,6 +13,7 @@ import { invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
+import { updateUnderLock } from './changes.js';
 import type { ConversationSource, ConversationStatus, ConversationType, Priority, SenderType } from './enums.js';
 
 export const CONVERSATION_DEFAULTS = { type: 'ticket', source: 'chat', priority: 'normal' } as const;
@@ -161,19 +162,14 @@ export function createConversationService({ db, dialect, conversations, contacts
     /** Any status may be set from any status; updated_at moves only when something changes. */
     async update(actor: Actor, id: string, input: ConversationUpdate): Promise<Conversation> {
       const { id: conversationId } = await find(actor, id);
-      // Compared and written under a per-conversation lock, so concurrent PATCHes apply in turn
-      // and the last to commit wins whole (see the issue PATCH).
-      return db.transaction().execute(async (tx) => {
-        await dialect.lockKeyInTransaction(tx, `conversation:${conversationId}`);
-        const current = await find(actor, conversationId, tx);
-        const changes: ConversationChanges = {};
-        if (input.status !== undefined && input.status !== current.status) changes.status = input.status;
-        if (input.priority !== undefined && input.priority !== current.priority) changes.priority = input.priority;
-        if (Object.keys(changes).length === 0) return toConversation(current);
-        changes.updated_at = clock.now();
-        await conversations.update(actor.workspaceId, current.id, changes, tx);
-        return toConversation({ ...current, ...changes });
+      const wanted: ConversationChanges = { status: input.status, priority: input.priority };
+      const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
+        lockKey: `conversation:${conversationId}`,
+        read: (tx) => find(actor, conversationId, tx),
+        wanted,
+        write: (tx, current, changes) => conversations.update(actor.workspaceId, current.id, changes, tx),
       });
+      return toConversation(changes ? { ...current, ...changes } : current);
     },
 
     /** An agent's reply, sent as the key's member (or as the key itself when it has none). */

@@ -12,7 +12,7 @@ import { invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
-import { effectiveChanges } from './changes.js';
+import { updateUnderLock } from './changes.js';
 import type { ConversationType, ConversationStatus, IssueStatus, Priority } from './enums.js';
 
 export interface IssueBase {
@@ -274,19 +274,15 @@ export function createIssueService({ db, dialect, issues, products, members, con
       if (input.assignee_id !== undefined) wanted.assignee_id = await resolveAssignee(actor, input.assignee_id);
       if (input.resolution_comment !== undefined) wanted.resolution_comment = clearable(input.resolution_comment);
 
-      // Read, compare and write under a per-issue lock: concurrent PATCHes apply one after the
-      // other, each against the state the previous one left, so the last to commit wins whole
-      // and updated_at follows the commit order.
-      const { current, changes } = await db.transaction().execute(async (tx) => {
-        await dialect.lockKeyInTransaction(tx, `issue:${id}`);
-        const current = await find(actor, id, tx);
-        const changes = effectiveChanges<IssueChanges>(current, wanted);
-        if (!changes) return { current, changes };
-        changes.updated_at = clock.now();
-        if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
-        await issues.update(current, { ...current, ...changes }, tx);
-        if (DEDUP_FIELDS.some((field) => field in changes)) await embeddings.bumpProductVersion(actor.workspaceId, current.product_id, tx);
-        return { current, changes };
+      const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
+        lockKey: `issue:${id}`,
+        read: (tx) => find(actor, id, tx),
+        wanted,
+        async write(tx, current, changes) {
+          if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
+          await issues.update(current, { ...current, ...changes }, tx);
+          if (DEDUP_FIELDS.some((field) => field in changes)) await embeddings.bumpProductVersion(actor.workspaceId, current.product_id, tx);
+        },
       });
       if (changes && ('title' in changes || 'description' in changes)) index({ ...current, ...changes });
       return detail(actor, current);

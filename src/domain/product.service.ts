@@ -8,7 +8,7 @@ import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import { randomToken } from '../lib/tokens.js';
 import type { Actor } from './actor.js';
-import { effectiveChanges } from './changes.js';
+import { updateUnderLock } from './changes.js';
 import { freePrefix, freeSlug, prefixFromName, slugFromName, slugStem } from './product-naming.js';
 
 export interface Product {
@@ -143,35 +143,32 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
 
     async update(actor: Actor, id: string, input: Partial<ProductInput>): Promise<Product> {
       const { id: productId } = await find(actor, id);
-      const wanted = {
+      const wanted: ProductChanges = {
         name: input.name,
         slug: input.slug,
         issue_prefix: input.issue_prefix,
         widget_config: input.widget_config === undefined ? undefined : serializeWidgetConfig(input.widget_config),
         domain: input.domain,
       };
-      // Compared and written under a per-product lock, so concurrent PATCHes of one product apply
-      // in turn and the last to commit wins whole (see the issue PATCH).
-      return db.transaction().execute(async (tx) => {
-        await dialect.lockKeyInTransaction(tx, `product:${productId}`);
-        const current = await find(actor, productId, tx);
-        const changes = effectiveChanges<ProductChanges>(current, wanted);
-        if (!changes) return toProduct(current);
-
-        if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
-        if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {
-          throw taken('issue_prefix');
-        }
-        changes.updated_at = clock.now();
-        try {
-          await products.update(actor.workspaceId, current.id, changes, tx);
-        } catch (error) {
-          // Lost a race for the slug or prefix to a concurrent create or another product's PATCH.
-          if (dialect.isUniqueViolation(error)) throw taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
-          throw error;
-        }
-        return toProduct({ ...current, ...changes });
+      const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
+        lockKey: `product:${productId}`,
+        read: (tx) => find(actor, productId, tx),
+        wanted,
+        async write(tx, current, changes) {
+          if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
+          if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {
+            throw taken('issue_prefix');
+          }
+          try {
+            await products.update(actor.workspaceId, current.id, changes, tx);
+          } catch (error) {
+            // Lost a race for the slug or prefix to a concurrent create or another product's PATCH.
+            if (dialect.isUniqueViolation(error)) throw taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
+            throw error;
+          }
+        },
       });
+      return toProduct(changes ? { ...current, ...changes } : current);
     },
   };
 }

@@ -11,7 +11,7 @@ import { invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
-import { effectiveChanges } from './changes.js';
+import { updateUnderLock } from './changes.js';
 import { productIssuesLock } from './issue.service.js';
 import type { IssueStatus, Priority } from './enums.js';
 
@@ -166,19 +166,13 @@ export function createReleaseService({ db, dialect, releases, issues, products, 
       if (input.description !== undefined) wanted.description = input.description;
       if (input.version !== undefined) wanted.version = input.version;
       if (input.released_at !== undefined) wanted.released_at = canonicalTime(input.released_at);
-      // Compared and written under a per-release lock, so concurrent PATCHes apply in turn and the
-      // last to commit wins whole (see the issue PATCH).
-      const { current, changes } = await db.transaction().execute(async (tx) => {
-        await dialect.lockKeyInTransaction(tx, `release:${releaseId}`);
-        const current = await find(actor, releaseId, tx);
-        const changes = effectiveChanges<ReleaseChanges>(current, wanted);
-        if (!changes) return { current, changes };
-        changes.updated_at = clock.now();
-        await releases.update(actor.workspaceId, current.id, changes, tx);
-        return { current, changes };
+      const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
+        lockKey: `release:${releaseId}`,
+        read: (tx) => find(actor, releaseId, tx),
+        wanted,
+        write: (tx, current, changes) => releases.update(actor.workspaceId, current.id, changes, tx),
       });
-      if (!changes) return detail(actor, current);
-      return detail(actor, { ...current, ...changes });
+      return detail(actor, changes ? { ...current, ...changes } : current);
     },
   };
 }
