@@ -1,53 +1,48 @@
-// buildApp(deps): the composition root. Wires repositories → services → routes and the
-// cross-cutting plugins. Never listens; src/main.ts does.
+// buildApp(deps): the HTTP app around the services the composition root (src/services.ts) built:
+// the cross-cutting plugins, the probes and /api/v1. Never listens; src/main.ts does.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseHandle } from './db/database.js';
-import { idempotencyRepository } from './db/repositories/idempotency.repository.js';
-import type { DuplicateDetector } from './dedup/detector.js';
-import { registerAuth } from './http/plugins/auth.js';
+import { API_PREFIX, apiV1 } from './http/api-v1.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
-import { registerIdempotency } from './http/plugins/idempotency.js';
-import { discoveryDocuments, registerOpenApi } from './http/plugins/openapi.js';
-import { registerRateLimit } from './http/plugins/rate-limit.js';
+import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
 import { registerValidationOrder } from './http/route.js';
-import { conversationRoutes } from './http/routes/conversations.js';
-import { discoveryRoutes } from './http/routes/discovery.js';
 import { healthRoutes } from './http/routes/health.js';
-import { identityRoutes } from './http/routes/identity.js';
-import { issueRoutes } from './http/routes/issues.js';
-import { productRoutes } from './http/routes/products.js';
-import { releaseRoutes } from './http/routes/releases.js';
 import { validatorCompiler } from './http/validation.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { createServices } from './services.js';
+import type { Services } from './services.js';
 
 export interface AppDeps {
   database: DatabaseHandle;
+  /** Built by createServices (src/services.ts) on the same database. */
+  services: Services;
   clock?: Clock;
-  /** The duplicate detector for POST /issues/maybe; the lexical matcher when not given. */
-  detector?: DuplicateDetector;
   logger?: FastifyServerOptions['logger'];
   /** A pino instance to log with (takes precedence over `logger`). */
   loggerInstance?: FastifyBaseLogger;
   requestTimeoutMs?: number;
   /** Requests per minute per API key (token bucket); 0 or absent: no rate limiting. */
   rateLimitPerMinute?: number;
+  /** LOOPDESK_PUBLIC_URL: the base URL clients reach this server at, when it differs from what they send. */
+  publicUrl?: string | null;
 }
-
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { database } = deps;
+  const { database, services } = deps;
   const requestTimeoutMs = deps.requestTimeoutMs ?? 0;
 
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
     logController: requestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
+    // `__proto__` and `constructor.prototype` keys are parsed as plain own properties and refused
+    // by validation, field by field (src/http/validation.ts), rather than as unparseable JSON.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
     // A path id of any length reaches its route and is a 404 there (after authentication), never
@@ -76,23 +71,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidationOrder(app);
   await registerOpenApi(app);
 
-  const services = createServices(database, {
-    clock: deps.clock,
-    detector: deps.detector,
-    onBackgroundError: (error) => app.log.warn({ err: error }, 'background write failed'),
-  });
-
-  registerAuth(app, services.identity);
-  // Both need the authenticated key, so they come after auth and before the routes.
-  registerRateLimit(app, { perMinute: deps.rateLimitPerMinute ?? 0, clock: deps.clock ?? systemClock });
-  registerIdempotency(app, { records: idempotencyRepository(database.db), clock: deps.clock ?? systemClock });
   healthRoutes(app, database.db, () => ({ dedup: services.issueDedup.detectorName }));
-  discoveryRoutes(app, discoveryDocuments(app));
-  identityRoutes(app, services.identity);
-  productRoutes(app, services.products);
-  conversationRoutes(app, services.conversations);
-  issueRoutes(app, services.issues, services.issueDedup);
-  releaseRoutes(app, services.releases);
+  await app.register(apiV1, {
+    prefix: API_PREFIX,
+    services,
+    clock: deps.clock ?? systemClock,
+    rateLimitPerMinute: deps.rateLimitPerMinute ?? 0,
+    publicUrl: deps.publicUrl ?? null,
+  });
 
   await app.ready();
   return app;

@@ -14,6 +14,8 @@ export interface Config {
   readonly maxConnections: number;
   /** LOOPDESK_RATE_LIMIT: requests per minute per API key; 0 turns rate limiting off. */
   readonly rateLimitPerMinute: number;
+  /** LOOPDESK_PUBLIC_URL: the base URL clients reach the server at (behind a proxy); null: the origin each request names. */
+  readonly publicUrl: string | null;
   readonly dedup: DedupConfig;
 }
 
@@ -99,6 +101,21 @@ export interface DatabaseOptions {
 
 export const DATABASE_DEFAULTS: DatabaseOptions = Object.freeze({ pgPoolSize: 10, sqliteCacheMb: 64 });
 
+function publicUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.LOOPDESK_PUBLIC_URL;
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`LOOPDESK_PUBLIC_URL must be an absolute http:// or https:// URL, got "${raw}"`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username) {
+    throw new ConfigError(`LOOPDESK_PUBLIC_URL must be an http:// or https:// URL without query, fragment or credentials, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/loopdesk.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
@@ -117,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, 'LOOPDESK_REQUEST_TIMEOUT_MS', 30_000, 0, 600_000),
     maxConnections: integer(env, 'LOOPDESK_MAX_CONNECTIONS', 1024, 0, 1_000_000),
     rateLimitPerMinute: integer(env, 'LOOPDESK_RATE_LIMIT', 6000, 0, 1_000_000_000),
+    publicUrl: publicUrl(env),
     dedup: dedupConfig(env),
   });
 }

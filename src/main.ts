@@ -27,15 +27,20 @@ function printFirstKey(key: IssuedKey, baseUrl: string): void {
 
 export async function startServer(config: Config): Promise<void> {
   const database = createDatabase(config.databaseUrl, config.database);
-  let firstKey = null as IssuedKey | null;
-  await database.migrate(async () => {
-    firstKey = await createServices(database).admin.bootstrapIfEmpty();
-  });
-
   const logger = pino({ level: config.logLevel });
   const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
+  const services = createServices(database, {
+    detector,
+    onBackgroundError: (error) => logger.warn({ err: error }, 'background write failed'),
+  });
+  let firstKey = null as IssuedKey | null;
+  await database.migrate(async () => {
+    firstKey = await services.admin.bootstrapIfEmpty();
+  });
+
   const app = await buildApp({
-    database, detector, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs, rateLimitPerMinute: config.rateLimitPerMinute,
+    database, services, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs,
+    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 

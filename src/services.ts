@@ -1,9 +1,10 @@
-// The composition root for the domain: repositories wired into services. The HTTP app and the
-// admin CLI both build their services here, so they share one wiring.
+// The composition root: repositories wired into services. The server (src/main.ts), the admin
+// CLI, the tests and the benchmarks all build their services here and hand them to buildApp.
 import type { DatabaseHandle } from './db/database.js';
 import { apiKeyRepository } from './db/repositories/api-key.repository.js';
 import { contactRepository } from './db/repositories/contact.repository.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
+import { idempotencyRepository } from './db/repositories/idempotency.repository.js';
 import { conversationRepository } from './db/repositories/conversation.repository.js';
 import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
@@ -13,6 +14,7 @@ import { releaseRepository } from './db/repositories/release.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/admin.service.js';
 import { createConversationService } from './domain/conversation.service.js';
+import { createIdempotencyService } from './domain/idempotency.service.js';
 import { createIdentityService } from './domain/identity.service.js';
 import { createIssueDedupService } from './domain/issue-dedup.service.js';
 import { createIssueService } from './domain/issue.service.js';
@@ -62,6 +64,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       db, dialect, clock, detector, issues: repositories.issues, issueService: issues, dedupStore: repositories.embeddings,
     }),
     releases: createReleaseService({ db, dialect, clock, ...repositories }),
+    idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
   };
 }
 

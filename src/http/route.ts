@@ -21,7 +21,7 @@ declare module 'fastify' {
 }
 
 export interface Mount {
-  /** Where the resource lives on this mount, e.g. `/api/v1/issues` or its alias. */
+  /** Where the resource lives on this mount, e.g. `/issues` or its alias, relative to /api/v1. */
   readonly path: string;
   /** The route's schema as this mount documents it (aliases are marked deprecated). */
   schema<S extends FastifySchema & { operationId: string }>(schema: S): S;
@@ -42,17 +42,19 @@ export function mountWithAlias(
   if (!aliasPath) return;
   app.register(async (scoped) => {
     const typed = scoped.withTypeProvider<TypeBoxTypeProvider>();
+    // Paths are relative to the enclosing prefix (/api/v1); the Link names the full path.
+    const prefix = scoped.prefix;
     typed.addHook('onSend', async (request, reply) => {
       const requested = request.url.split('?')[0];
       reply.header('Deprecation', 'true');
-      reply.header('Link', `<${path}${requested.slice(aliasPath.length)}>; rel="successor-version"`);
+      reply.header('Link', `<${prefix}${path}${requested.slice(prefix.length + aliasPath.length)}>; rel="successor-version"`);
     });
     define(typed, {
       path: aliasPath,
       schema: (schema) => ({
         ...schema,
         operationId: `${schema.operationId}ViaDeprecatedAlias`,
-        summary: `${schema.summary ?? ''} (deprecated alias of ${path})`.trim(),
+        summary: `${schema.summary ?? ''} (deprecated alias of ${prefix}${path})`.trim(),
         tags: ['Deprecated aliases'],
         deprecated: true,
       }),

@@ -11,7 +11,8 @@ function newAjv(coerce: boolean): Ajv {
     coerceTypes: coerce ? 'array' : false,
     removeAdditional: false,
     useDefaults: true,
-    allErrors: false,
+    // Every problem in one answer (decisions.md): a client fixes its request in one round trip.
+    allErrors: true,
     verbose: true,
     strict: false,
   });
@@ -47,24 +48,33 @@ function lowerCaseHeaderNames(schema: { properties?: Record<string, unknown>; re
   };
 }
 
+const problem = (keyword: string, instancePath: string, message: string): ErrorObject =>
+  ({ keyword, instancePath, schemaPath: '', params: {}, message });
+
 /**
- * PostgreSQL text cannot hold U+0000, so neither dialect stores it: a body string (or key) that
- * contains it is a validation error on the field, found without recursion.
+ * What no schema can say, found without recursion: U+0000 (PostgreSQL text cannot hold it, so
+ * neither dialect stores it) in a string or key, and the keys of prototype pollution — `__proto__`,
+ * and `constructor` holding a `prototype` — which the JSON parser lets through (as own
+ * properties) so that they are reported here, by field, instead of as unparseable JSON.
  */
-function nulCharacterError(data: unknown): ErrorObject | null {
+function unstorableContentErrors(data: unknown): ErrorObject[] {
+  const errors: ErrorObject[] = [];
   const pending: [unknown, string][] = [[data, '']];
   while (pending.length > 0) {
     const [value, path] = pending.pop()!;
     if (typeof value === 'string' && value.includes('\u0000')) {
-      return { keyword: 'nul', instancePath: path, schemaPath: '', params: {}, message: 'must not contain the NUL character (U+0000)' };
+      errors.push(problem('nul', path, 'must not contain the NUL character (U+0000)'));
     }
     if (typeof value !== 'object' || value === null) continue;
     for (const [key, child] of Object.entries(value)) {
       const childPath = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      pending.push(key.includes('\u0000') ? [key, childPath] : [child, childPath]);
+      if (key.includes('\u0000')) errors.push(problem('nul', childPath, 'must not contain the NUL character (U+0000)'));
+      else if (key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && 'prototype' in child)) {
+        errors.push(problem('reservedKey', childPath, `is a reserved name (${key === '__proto__' ? '__proto__' : 'constructor.prototype'}) and cannot be used as a key`));
+      } else pending.push([child, childPath]);
     }
   }
-  return null;
+  return errors;
 }
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
@@ -77,14 +87,11 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       const record = data as Record<string, unknown>;
       for (const field of trimmed) if (typeof record[field] === 'string') record[field] = (record[field] as string).trim();
     }
-    const nul = nulCharacterError(data);
-    if (nul) {
-      trimThenValidate.errors = [nul];
-      return false;
-    }
+    const unstorable = unstorableContentErrors(data);
     const valid = validate(data);
-    trimThenValidate.errors = validate.errors;
-    return valid;
+    const errors = [...unstorable, ...(validate.errors ?? [])];
+    trimThenValidate.errors = errors.length > 0 ? errors : null;
+    return valid && unstorable.length === 0;
   };
   trimThenValidate.errors = null as ValidateFunction['errors'];
   return trimThenValidate;
@@ -130,15 +137,21 @@ function message(error: ErrorObject): string {
   }
 }
 
+/** How many problems `detail` spells out; `fields` always holds every one. */
+const DETAIL_PROBLEMS_MAX = 10;
+
 /** Field messages for Ajv errors; for a field with several errors the last (outermost) wins. */
 export function fieldErrors(errors: readonly ErrorObject[], part: string): { fields?: FieldErrors; detail: string } {
-  const fields: FieldErrors = {};
-  const problems: string[] = [];
+  // Without a prototype, a field named `__proto__` is an entry like any other.
+  const fields: FieldErrors = Object.create(null);
+  const unnamed = new Set<string>();
   for (const error of errors) {
     const name = fieldName(error);
     if (name) fields[name] = message(error);
-    problems.push(`${name || part} ${message(error)}`);
+    else unnamed.add(`${part} ${message(error)}`);
   }
-  const detail = `invalid ${part}: ${problems.join('; ')}`;
+  const problems = [...Object.entries(fields).map(([name, text]) => `${name} ${text}`), ...unnamed];
+  const more = problems.length - DETAIL_PROBLEMS_MAX;
+  const detail = `invalid ${part}: ${problems.slice(0, DETAIL_PROBLEMS_MAX).join('; ')}${more > 0 ? `; and ${more} more (see fields)` : ''}`;
   return Object.keys(fields).length > 0 ? { fields, detail } : { detail };
 }

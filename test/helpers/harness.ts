@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { Member } from '../../src/domain/actor.js';
-import { createServices, type Services } from '../../src/services.js';
+import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
 import { DIALECTS, freshDatabaseUrl, type DialectName } from './databases.js';
 import { ResponseChecker } from './openapi-check.js';
 
@@ -74,16 +74,18 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
   };
 }
 
-/** `appOptions` reach buildApp, e.g. a logger writing to a stream the test reads. */
+/** What a test may choose about its app: a clock, a detector, a logger writing to a stream the test reads, … */
+export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'detector'>;
+
 export async function createTestContext(
   dialect: DialectName,
-  appOptions: Omit<AppDeps, 'database'> = {},
+  appOptions: TestAppOptions = {},
 ): Promise<TestContext & { close(): Promise<void> }> {
   const databaseUrl = await freshDatabaseUrl(dialect);
   const database = createDatabase(databaseUrl);
   await database.migrate();
-  const app = await buildApp({ ...appOptions, database });
-  const services = createServices(database);
+  const services = createServices(database, { clock: appOptions.clock, detector: appOptions.detector });
+  const app = await buildApp({ ...appOptions, database, services });
   let checker: ResponseChecker | null = null;
 
   const client = (key: string | null, extraHeaders: Record<string, string> = {}): Client => {
@@ -131,7 +133,7 @@ export async function createTestContext(
 export function describeEachDialect(
   title: string,
   define: (context: () => TestContext, dialect: DialectName) => void,
-  appOptions: Omit<AppDeps, 'database'> = {},
+  appOptions: TestAppOptions = {},
 ): void {
   for (const dialect of DIALECTS) {
     describe(`${title} [${dialect}]`, () => {

@@ -6,7 +6,13 @@ import formatsPlugin from 'ajv-formats';
 type Responses = Record<string, { content?: Record<string, { schema?: object }> }>;
 interface OpenApiDocument {
   paths: Record<string, Record<string, { responses?: Responses }>>;
+  components?: { schemas?: Record<string, object> };
 }
+
+/** The document's named schemas, added to Ajv once under this id; response schemas point into it. */
+const COMPONENTS_ID = 'https://loopdesk.test/openapi-components.json';
+const pointingToComponents = (schema: object): object =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${COMPONENTS_ID}#/components/`));
 
 export class ResponseChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -16,6 +22,7 @@ export class ResponseChecker {
 
   constructor(private readonly document: OpenApiDocument) {
     (formatsPlugin as unknown as typeof formatsPlugin.default)(this.ajv);
+    this.ajv.addSchema(pointingToComponents({ $id: COMPONENTS_ID, components: document.components ?? {} }));
     this.routes = Object.keys(document.paths).map((template) => ({
       template,
       pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
@@ -42,7 +49,7 @@ export class ResponseChecker {
       } else {
         throw new Error(`openapi.json has no operation for ${method} ${path} (status ${status})`);
       }
-      this.cache.set(key, this.ajv.compile(schema));
+      this.cache.set(key, this.ajv.compile(pointingToComponents(schema)));
     }
     return this.cache.get(key)!;
   }

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { createServices } from '../../src/services.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
 import { runCli, type CliResult } from '../helpers/processes.js';
 
@@ -137,7 +138,7 @@ for (const dialect of DIALECTS) {
         before(async () => {
           memberId = json(await cli('member', 'create', '--workspace', workspaceId, '--name', 'Key Holder', '--role', 'admin', '--json')).id;
           database = createDatabase(env.DATABASE_URL);
-          app = await buildApp({ database });
+          app = await buildApp({ database, services: createServices(database) });
         });
         after(async () => {
           await app.close();

@@ -75,35 +75,83 @@ describeEachDialect('GET /api/v1/openapi.json', (ctx) => {
     }
   });
 
+  it('names the error envelope once, as components.schemas.Error', async () => {
+    const schema = (await load()).components.schemas.Error;
+    assert.deepEqual([...schema.required].sort(), ['detail', 'error_code']);
+    assert.deepEqual(schema.properties.error_code, {
+      type: 'string',
+      enum: ['unauthorized', 'forbidden', 'not_found', 'validation_error', 'internal_error'],
+      description: 'Machine-readable error class',
+    });
+    assert.equal(schema.properties.detail.type, 'string');
+    assert.equal(schema.properties.fields.type, 'object');
+  });
+
   it('documents 401 and 500 with the error envelope on every operation', async () => {
     const document = await load();
     for (const { method, path, operation } of operations(document)) {
       for (const status of ['401', '500']) {
         const schema = operation.responses?.[status]?.content?.['application/json']?.schema;
-        assert.ok(schema, `${method.toUpperCase()} ${path} documents ${status}`);
-        assert.deepEqual([...schema.required].sort(), ['detail', 'error_code'], `${method} ${path} ${status}`);
-        assert.deepEqual(schema.properties.error_code, {
-          type: 'string',
-          enum: ['unauthorized', 'forbidden', 'not_found', 'validation_error', 'internal_error'],
-          description: 'Machine-readable error class',
-        });
-        assert.equal(schema.properties.detail.type, 'string');
-        assert.equal(schema.properties.fields.type, 'object');
+        assert.deepEqual(schema, { $ref: '#/components/schemas/Error' }, `${method.toUpperCase()} ${path} documents ${status}`);
       }
     }
   });
 
   it('gives every response a description and every documented error the same envelope', async () => {
     const document = await load();
-    const envelope = JSON.stringify(document.paths['/api/v1/me'].get.responses!['401'].content!['application/json'].schema!.properties);
     for (const { method, path, operation } of operations(document)) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         assert.ok(response.description, `${method} ${path} ${status} has a description`);
         if (Number(status) < 400) continue;
-        const schema = response.content?.['application/json']?.schema;
-        assert.equal(JSON.stringify(schema?.properties), envelope, `${method} ${path} ${status}`);
+        assert.deepEqual(response.content?.['application/json']?.schema, { $ref: '#/components/schemas/Error' }, `${method} ${path} ${status}`);
       }
     }
+  });
+
+  it('names every resource and envelope in components.schemas, each with an example', async () => {
+    const { schemas } = (await load()).components;
+    const names = ['Product', 'Issue', 'IssueListItem', 'Conversation', 'ConversationDetail', 'ConversationSummary', 'Contact',
+      'Message', 'Release', 'ReleaseDetail', 'Member', 'Me', 'Pagination', 'Error', 'DeduplicatingCreateResult'];
+    for (const name of names) assert.equal(schemas[name]?.type, 'object', `components.schemas.${name}`);
+    for (const [name, schema] of Object.entries<any>(schemas)) assert.ok(schema.examples?.length > 0, `components.schemas.${name} has an example`);
+  });
+
+  it('refers to named schemas instead of repeating them inline', async () => {
+    const document = await load();
+    const named = new Map(Object.entries(document.components.schemas).map(([name, schema]) => [JSON.stringify(schema), name]));
+    const inline: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (!value || typeof value !== 'object') return;
+      const name = named.get(JSON.stringify(value));
+      if (name && at !== `components.schemas.${name}`) inline.push(`${at} repeats ${name}`);
+      for (const [key, child] of Object.entries(value)) walk(child, `${at}.${key}`);
+    };
+    walk(document.paths, 'paths');
+    for (const [name, schema] of Object.entries(document.components.schemas)) walk(schema, `components.schemas.${name}`);
+    assert.deepEqual(inline, []);
+    for (const { method, path, operation } of operations(document)) {
+      const data = operation.responses?.['200']?.content?.['application/json']?.schema?.properties?.data;
+      if (data) assert.ok(data.$ref ?? data.items?.$ref, `${method} ${path}: data is a $ref`);
+    }
+  });
+
+  it('makes limit and offset optional on every list operation', async () => {
+    const document = await load();
+    const lists = operations(document).filter(({ operation }) => (operation as any).parameters?.some((p: any) => p.name === 'limit'));
+    assert.ok(lists.length >= 7);
+    for (const { method, path, operation } of lists) {
+      for (const parameter of (operation as any).parameters.filter((p: any) => ['limit', 'offset'].includes(p.name))) {
+        assert.equal(parameter.required, false, `${method} ${path} ${parameter.name}`);
+        assert.equal(typeof parameter.schema.default, 'number');
+      }
+    }
+  });
+
+  it('names this server in servers (the origin the request reached) and a license in info', async () => {
+    const document: Document = (await ctx().a.api.get('/api/v1/openapi.json', { headers: { host: 'support.example.org:8443' } })).body;
+    assert.deepEqual(document.servers.map((server: { url: string }) => server.url), ['http://support.example.org:8443']);
+    assert.ok((document.info.license as any).name);
+    assert.ok((document.info.license as any).identifier || (document.info.license as any).url);
   });
 
   it('documents 400, 413 and 415 on every operation that takes a JSON body, with an example', async () => {
@@ -118,6 +166,13 @@ describeEachDialect('GET /api/v1/openapi.json', (ctx) => {
     }
   });
 });
+
+describeEachDialect('GET /api/v1/openapi.json with LOOPDESK_PUBLIC_URL', (ctx) => {
+  it('names the public URL in servers, whatever Host the request carried', async () => {
+    const document = (await ctx().a.api.get('/api/v1/openapi.json', { headers: { host: 'internal:3000' } })).body;
+    assert.deepEqual(document.servers, [{ url: 'https://support.example.com/desk', description: 'This Loopdesk server' }]);
+  });
+}, { publicUrl: 'https://support.example.com/desk' });
 
 describeEachDialect('GET /api/v1/llms.txt', (ctx) => {
   it('is plain UTF-8 text', async () => {

@@ -1,5 +1,6 @@
-// API-key authentication for everything under /api/v1, before routing (so an unknown path
-// without a key is 401), then the read-only rule (403) — the order decisions.md sets.
+// API-key authentication for every request of the scope it is registered in (/api/v1), its
+// unknown paths included (so they are 401 before 404), then the read-only rule (403) — the
+// order decisions.md sets.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../../domain/actor.js';
 import type { IdentityService } from '../../domain/identity.service.js';
@@ -11,7 +12,6 @@ declare module 'fastify' {
   }
 }
 
-export const API_PREFIX = '/api/v1';
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
 function bearerToken(request: FastifyRequest): string | null {
@@ -21,15 +21,10 @@ function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
-const isApiPath = (url: string) => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
-
 export function registerAuth(app: FastifyInstance, identity: Pick<IdentityService, 'authenticate'>): void {
   app.decorateRequest('actor', null as unknown as Actor);
 
   app.addHook('onRequest', async (request) => {
-    // The matched route's path, not the raw target: an absolute-form target
-    // (`GET http://host/api/v1/me`) is routed by its path and must be authenticated the same way.
-    if (!isApiPath(request.routeOptions.url ?? request.url)) return;
     const token = bearerToken(request);
     if (!token) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
     const actor = await identity.authenticate(token);

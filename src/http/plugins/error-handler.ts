@@ -114,7 +114,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, new AppError('internal_error', `internal error; request id ${request.id}`));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}`)),
-  );
+  app.setNotFoundHandler(notFoundHandler);
 }
+
+/** Unknown paths and unsupported methods on known paths. */
+export const notFoundHandler = (request: FastifyRequest, reply: FastifyReply) =>
+  sendError(reply, new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}`));

@@ -1,18 +1,11 @@
-// `Idempotency-Key` on every POST under /api/v1, with Stripe's semantics: the first request with
-// a key runs and, if it succeeds (2xx), its status and body are stored for 24 h; a retry with the
-// same key and the same request gets that response again (`Idempotent-Replayed: true`) without
-// running anything. The same key with a different request is a 400. Keys are scoped per API key.
-// A retry that arrives while the first request is still running waits for its answer, so two
-// requests with one key never both execute. Failures (4xx/5xx) are not stored: fixing the request
-// and retrying with the same key works.
+// `Idempotency-Key` on every POST of the scope it is registered in (/api/v1), with Stripe's
+// semantics; the rules live in the idempotency service, this is their HTTP side: the header, the
+// request's fingerprint, answering a replay and storing the response.
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { IdempotencyRepository, IdempotencyScope } from '../../db/repositories/idempotency.repository.js';
-import { AppError } from '../../errors.js';
-import type { Clock } from '../../lib/clock.js';
-import { API_PREFIX } from './auth.js';
+import type { IdempotencyScope } from '../../db/repositories/idempotency.repository.js';
+import { IDEMPOTENCY_FIELD, type IdempotencyService } from '../../domain/idempotency.service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -30,14 +23,6 @@ interface IdempotencyState {
   /** created_at of the record this request claimed, until its response is stored or released. */
   claimedAt: string | null;
 }
-
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60_000;
-// A record still in flight after this long belongs to a request that will never finish (its
-// process died): a retry takes the key over instead of waiting forever.
-export const IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS = 60_000;
-const POLL_MS = 20;
-const PURGE_INTERVAL_MS = 60 * 60_000;
-const FIELD = 'idempotency-key';
 
 const KeyHeader = Type.String({
   minLength: 1,
@@ -91,22 +76,14 @@ function canonicalJson(root: unknown): string {
 const requestHash = (request: FastifyRequest): string =>
   createHash('sha256').update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`).digest('hex');
 
-type Acquired = { claimedAt: string } | { status: number; body: string };
-
-export interface IdempotencyOptions {
-  records: IdempotencyRepository;
-  clock: Clock;
-}
-
-export function registerIdempotency(app: FastifyInstance, { records, clock }: IdempotencyOptions): void {
+export function registerIdempotency(app: FastifyInstance, idempotency: IdempotencyService): void {
   app.decorateRequest('idempotency', null);
-  let nextPurgeMs = 0;
 
-  // Every POST under /api/v1 documents and validates the header (other headers stay allowed) and
+  // Every POST of this scope documents and validates the header (other headers stay allowed) and
   // documents the replay marker on its 2xx responses.
   app.addHook('onRoute', (route) => {
     const isPost = [route.method].flat().includes('POST');
-    if (!isPost || !route.url.startsWith(`${API_PREFIX}/`) || !route.schema) return;
+    if (!isPost || !route.schema) return;
     route.config = { ...route.config, idempotent: true };
     const headers = route.schema.headers as { properties?: Record<string, TSchema> } | undefined;
     route.schema.headers = Type.Object({ ...headers?.properties, 'Idempotency-Key': Type.Optional(KeyHeader) });
@@ -117,41 +94,12 @@ export function registerIdempotency(app: FastifyInstance, { records, clock }: Id
     }
   });
 
-  // An expired record is replaced when its key comes back; this hourly sweep removes the ones whose
-  // key never does, so the table holds about a day of POSTs.
-  async function purgeIfDue(nowMs: number, request: FastifyRequest): Promise<void> {
-    if (nowMs < nextPurgeMs) return;
-    nextPurgeMs = nowMs + PURGE_INTERVAL_MS;
+  async function purgeExpiredIfDue(request: FastifyRequest): Promise<void> {
     try {
-      const purged = await records.purgeCreatedBefore(new Date(nowMs - IDEMPOTENCY_RETENTION_MS).toISOString());
-      request.log.debug({ purged }, 'purged expired idempotency records');
+      const purged = await idempotency.purgeExpiredIfDue();
+      if (purged !== null) request.log.debug({ purged }, 'purged expired idempotency records');
     } catch (error) {
       request.log.warn({ err: error }, 'purging expired idempotency records failed');
-    }
-  }
-
-  /** Claims the key for this request, or returns the stored response of an earlier identical one. */
-  async function acquire(scope: IdempotencyScope, hash: string): Promise<Acquired> {
-    for (;;) {
-      const now = clock.now();
-      if (await records.claim(scope, hash, now)) return { claimedAt: now };
-      const existing = await records.find(scope);
-      if (!existing) continue;
-      const ageMs = Date.parse(now) - Date.parse(existing.created_at);
-      const status = existing.response_status;
-      if (ageMs >= IDEMPOTENCY_RETENTION_MS || (status === null && ageMs >= IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS)) {
-        await records.remove(scope, existing.created_at);
-        continue;
-      }
-      if (existing.request_hash !== hash) {
-        throw new AppError(
-          'validation_error',
-          'Idempotency-Key was already used with a different request (method, path or body); send a new key',
-          { fields: { [FIELD]: 'already used with a different request' } },
-        );
-      }
-      if (status !== null) return { status, body: existing.response_body ?? '' };
-      await sleep(POLL_MS);
     }
   }
 
@@ -163,7 +111,7 @@ export function registerIdempotency(app: FastifyInstance, { records, clock }: Id
 
   // The body as sent: hashed before validation trims strings and fills in defaults.
   app.addHook('preValidation', async (request) => {
-    const key = request.headers[FIELD];
+    const key = request.headers[IDEMPOTENCY_FIELD];
     if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
     request.idempotency = { key, requestHash: requestHash(request), claimedAt: null };
   });
@@ -173,8 +121,8 @@ export function registerIdempotency(app: FastifyInstance, { records, clock }: Id
   app.addHook('preHandler', async (request, reply) => {
     const state = request.idempotency;
     if (!state) return;
-    await purgeIfDue(Date.parse(clock.now()), request);
-    const acquired = await acquire(scopeOf(request, state.key), state.requestHash);
+    await purgeExpiredIfDue(request);
+    const acquired = await idempotency.claim(scopeOf(request, state.key), state.requestHash);
     if ('claimedAt' in acquired) {
       state.claimedAt = acquired.claimedAt;
       return;
@@ -191,8 +139,8 @@ export function registerIdempotency(app: FastifyInstance, { records, clock }: Id
     const scope = scopeOf(request, state.key);
     const succeeded = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
     try {
-      if (succeeded) await records.complete(scope, claimedAt, reply.statusCode, payload);
-      else await records.remove(scope, claimedAt);
+      if (succeeded) await idempotency.complete(scope, claimedAt, reply.statusCode, payload as string);
+      else await idempotency.release(scope, claimedAt);
     } catch (error) {
       // The request's own work is done: its response goes out regardless. The record stays in
       // flight, so a retry waits out IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS and then runs again.

@@ -2,6 +2,7 @@
 // document so it can never drift from the routes.
 
 interface SchemaLike {
+  $ref?: string;
   type?: string | string[];
   format?: string;
   enum?: unknown[];
@@ -23,16 +24,18 @@ interface Operation {
   tags?: string[];
   parameters?: { name: string; in: string; required?: boolean; schema?: SchemaLike; description?: string }[];
   requestBody?: { content?: Record<string, { schema?: SchemaLike }> };
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: SchemaLike }> }>;
 }
 
 interface Document {
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, SchemaLike> };
 }
 
 function typeOf(schema: SchemaLike | undefined): string {
   if (!schema) return 'any';
+  if (schema.$ref) return schema.$ref.split('/').pop()!;
   if (schema.anyOf) return schema.anyOf.map(typeOf).join(' | ');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
@@ -53,6 +56,19 @@ function fieldList(properties: Record<string, SchemaLike>, required: string[] = 
     .join('; ');
 }
 
+function describeResource(name: string, schema: SchemaLike): string[] {
+  return [`- ${name}${schema.description ? `: ${schema.description}` : ''}`, `  fields: ${fieldList(schema.properties ?? {}, schema.required)}`];
+}
+
+/** ` { data: Issue[], pagination }` for a JSON response, by the names of its schemas. */
+function shapeOf(response: { content?: Record<string, { schema?: SchemaLike }> }): string {
+  const schema = response.content?.['application/json']?.schema;
+  if (!schema) return '';
+  if (!schema.properties) return ` (${typeOf(schema)})`;
+  const fields = Object.entries(schema.properties).map(([name, field]) => (field.$ref || field.items ? `${name}: ${typeOf(field)}` : name));
+  return ` ({ ${fields.join(', ')} })`;
+}
+
 function describeOperation(method: string, path: string, operation: Operation): string[] {
   const lines = [`- ${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, '{$1}')}: ${operation.summary ?? ''}`];
   const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
@@ -60,7 +76,7 @@ function describeOperation(method: string, path: string, operation: Operation): 
   const body = operation.requestBody?.content?.['application/json']?.schema;
   if (body?.properties) lines.push(`  body: ${fieldList(body.properties, body.required)}`);
   const success = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
-  if (success.length) lines.push(`  returns: ${success.map(([status, r]) => `${status} ${r.description ?? ''}`.trim()).join('; ')}`);
+  if (success.length) lines.push(`  returns: ${success.map(([status, r]) => `${status} ${r.description ?? ''}${shapeOf(r)}`.trim()).join('; ')}`);
   return lines;
 }
 
@@ -74,6 +90,7 @@ export function renderLlmsTxt(document: Document): string {
     }
   }
   const sections = [...byTag.entries()].map(([tag, lines]) => [`### ${tag}`, ...lines].join('\n'));
+  const resources = Object.entries(document.components?.schemas ?? {}).flatMap(([name, schema]) => describeResource(name, schema));
   return [
     `# ${document.info.title} ${document.info.version}`,
     '',
@@ -85,6 +102,12 @@ export function renderLlmsTxt(document: Document): string {
     '## Endpoints',
     '',
     sections.join('\n\n'),
+    '',
+    '## Resources',
+    '',
+    'The shapes endpoints return, by the names used above (fields marked * are always present).',
+    '',
+    ...resources,
     '',
   ].join('\n');
 }

@@ -2,6 +2,7 @@
 // plain-text llms.txt derived from that same document. Nobody writes either by hand.
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { SHARED_SCHEMAS } from '../schemas/shared.js';
 import { renderLlmsTxt } from './llms-txt.js';
 
 export const API_DESCRIPTION = [
@@ -31,11 +32,17 @@ export const API_DESCRIPTION = [
   '5xx the corrected request can be retried with the same key.',
 ].join('\n');
 
+/** The terms the software (and so this document) is distributed under: package.json's `license`. */
+const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Loopdesk-Proprietary' };
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
+    // Named schemas keep their $id as their name in components.schemas.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Loopdesk API', version: '1.0.0', description: API_DESCRIPTION },
+      info: { title: 'Loopdesk API', version: '1.0.0', description: API_DESCRIPTION, license: LICENSE },
       components: {
         securitySchemes: {
           bearerAuth: {
@@ -51,14 +58,33 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   });
 }
 
-/** The document and its text summary, computed once after all routes are registered. */
-export function discoveryDocuments(app: FastifyInstance) {
-  let cached: { json: string; text: string } | null = null;
-  return () => {
+export interface DiscoveryDocuments {
+  /** The OpenAPI document whose `servers` names `origin` (the public URL when configured). */
+  json(origin: string): string;
+  text(): string;
+}
+
+/**
+ * The document and its text summary, computed once after all routes are registered. `servers`
+ * is the configured public URL, else the origin the client reached this server at.
+ */
+export function discoveryDocuments(app: FastifyInstance, publicUrl: string | null): DiscoveryDocuments {
+  let cached: { document: Record<string, unknown>; text: string; fixedJson: string | null } | null = null;
+  const load = () => {
     if (!cached) {
       const document = app.swagger() as unknown as Record<string, unknown>;
-      cached = { json: JSON.stringify(document), text: renderLlmsTxt(document as never) };
+      cached = { document, text: renderLlmsTxt(document as never), fixedJson: publicUrl === null ? null : serialize(document, publicUrl) };
     }
     return cached;
   };
+  return {
+    json: (origin) => load().fixedJson ?? serialize(load().document, origin),
+    text: () => load().text,
+  };
+}
+
+/** `servers` goes right after `info`, where readers look for it. */
+function serialize(document: Record<string, unknown>, origin: string): string {
+  const { openapi, info, ...rest } = document;
+  return JSON.stringify({ openapi, info, servers: [{ url: origin, description: 'This Loopdesk server' }], ...rest });
 }

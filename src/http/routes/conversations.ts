@@ -3,7 +3,7 @@ import type { ConversationService } from '../../domain/conversation.service.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/enums.js';
 import { enumFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
-import { DataOf, IdParams, ListOf, errorResponses, listBody, writeErrors } from '../schemas/common.js';
+import { DataOf, IdParams, ListOf, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import {
   Conversation, ConversationDetail, CreateConversationBody, ListConversationsQuery, Message, PostMessageBody, UpdateConversationBody,
 } from '../schemas/conversation.js';
@@ -16,7 +16,7 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
   const ensureExists = (request: FastifyRequest) =>
     conversations.ensureExists(request.actor, (request.params as { id: string }).id);
 
-  mountWithAlias(app, '/api/v1/conversations', '/api/v1/items', (app, mount) => {
+  mountWithAlias(app, '/conversations', '/items', (app, mount) => {
     app.get(mount.path, {
       schema: mount.schema({
         operationId: 'listConversations',
@@ -29,14 +29,15 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         response: { 200: ListOf(Conversation, 'A page of conversations, each with its contact'), ...errorResponses() },
       }),
       handler: async (request) => {
-        const { limit, offset, product_id, type, status, priority } = request.query;
+        const { product_id, type, status, priority } = request.query;
+        const page = pageOf(request.query);
         const filters = {
           productId: singleIdFilter('product_id', product_id),
           types: enumFilter('type', type, CONVERSATION_TYPES),
           statuses: enumFilter('status', status, CONVERSATION_STATUSES),
           priorities: enumFilter('priority', priority, PRIORITIES),
         };
-        return listBody(await conversations.list(request.actor, filters, { limit, offset }), { limit, offset });
+        return listBody(await conversations.list(request.actor, filters, page), page);
       },
     });
 

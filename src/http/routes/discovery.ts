@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import type { DiscoveryDocuments } from '../plugins/openapi.js';
 import type { TypedApp } from '../route.js';
 import { errorResponses } from '../schemas/common.js';
 
-export function discoveryRoutes(app: TypedApp, documents: () => { json: string; text: string }): void {
-  app.get('/api/v1/openapi.json', {
+export function discoveryRoutes(app: TypedApp, documents: DiscoveryDocuments): void {
+  app.get('/openapi.json', {
     schema: {
       operationId: 'getOpenApiDocument',
       tags: ['Discovery'],
@@ -14,10 +15,12 @@ export function discoveryRoutes(app: TypedApp, documents: () => { json: string; 
         ...errorResponses(),
       },
     },
-    handler: async (_request, reply) => reply.type('application/json; charset=utf-8').send(documents().json),
+    // Without a Host header (HTTP/1.0) the origin is unknown: `/` names the server the document came from.
+    handler: async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send(documents.json(request.host ? `${request.protocol}://${request.host}` : '/')),
   });
 
-  app.get('/api/v1/llms.txt', {
+  app.get('/llms.txt', {
     schema: {
       operationId: 'getLlmsTxt',
       tags: ['Discovery'],
@@ -28,6 +31,6 @@ export function discoveryRoutes(app: TypedApp, documents: () => { json: string; 
         ...errorResponses(),
       },
     },
-    handler: async (_request, reply) => reply.type('text/plain; charset=utf-8').send(documents().text),
+    handler: async (_request, reply) => reply.type('text/plain; charset=utf-8').send(documents.text()),
   });
 }

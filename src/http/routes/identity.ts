@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { IdentityService } from '../../domain/identity.service.js';
 import type { TypedApp } from '../route.js';
-import { DataOf, ListOf, PageQuery, errorResponses, listBody } from '../schemas/common.js';
+import { DataOf, ListOf, PageQuery, errorResponses, listBody, pageOf } from '../schemas/common.js';
 import { Me, Member } from '../schemas/identity.js';
 
 export function identityRoutes(app: TypedApp, identity: IdentityService): void {
-  app.get('/api/v1/me', {
+  app.get('/me', {
     schema: {
       operationId: 'getMe',
       tags: ['Identity'],
@@ -16,7 +16,7 @@ export function identityRoutes(app: TypedApp, identity: IdentityService): void {
     handler: async (request) => ({ data: identity.me(request.actor) }),
   });
 
-  app.get('/api/v1/members', {
+  app.get('/members', {
     schema: {
       operationId: 'listMembers',
       tags: ['Identity'],
@@ -26,8 +26,8 @@ export function identityRoutes(app: TypedApp, identity: IdentityService): void {
       response: { 200: ListOf(Member, 'A page of members'), ...errorResponses() },
     },
     handler: async (request) => {
-      const { limit, offset } = request.query;
-      return listBody(await identity.listMembers(request.actor, { limit, offset }), { limit, offset });
+      const page = pageOf(request.query);
+      return listBody(await identity.listMembers(request.actor, page), page);
     },
   });
 }

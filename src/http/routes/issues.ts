@@ -5,9 +5,9 @@ import type { IssueDedupService } from '../../domain/issue-dedup.service.js';
 import type { IssueService } from '../../domain/issue.service.js';
 import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
-import { DataOf, IdParams, ListOf, errorResponses, listBody, writeErrors } from '../schemas/common.js';
+import { DataOf, IdParams, ListOf, Ref, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import {
-  CreateIssueBody, IssueDetail, IssueListItem, IssueListQuery, LinkConversationBody, MaybeIssueBody, MaybeIssueResponse,
+  CreateIssueBody, Issue, IssueListItem, IssueListQuery, LinkConversationBody, MaybeIssueBody, DeduplicatingCreateResult,
   UpdateIssueBody,
 } from '../schemas/issue.js';
 
@@ -16,7 +16,7 @@ const issueExists = (issues: IssueService) => (request: FastifyRequest) =>
   issues.find(request.actor, (request.params as { id: string }).id);
 
 export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDedupService): void {
-  mountWithAlias(app, '/api/v1/issues', '/api/v1/actions', (scope, mount) => {
+  mountWithAlias(app, '/issues', '/actions', (scope, mount) => {
     scope.get(mount.path, {
       schema: mount.schema({
         operationId: 'listIssues',
@@ -29,9 +29,10 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
         response: { 200: ListOf(IssueListItem, 'A page of issues'), ...errorResponses() },
       }),
       handler: async (request) => {
-        const { limit, offset, ...query } = request.query;
+        const { query } = request;
+        const page = pageOf(query);
         const assignees = idFilter('assignee_id', query.assignee_id, ['none', 'me'] as const);
-        const page = await issues.list(
+        const issuesPage = await issues.list(
           request.actor,
           {
             productId: singleIdFilter('product_id', query.product_id),
@@ -41,9 +42,9 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
             assignedToMe: assignees.given.has('me'),
             unassigned: assignees.given.has('none'),
           },
-          { limit, offset },
+          page,
         );
-        return listBody(page, { limit, offset });
+        return listBody(issuesPage, page);
       },
     });
 
@@ -56,7 +57,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
           'Creates an issue with the next shortcode of its product\'s prefix. status defaults to pending, priority ' +
           'to normal; assignee_id must be a member of this workspace (or [ext] `me`).',
         body: CreateIssueBody,
-        response: { 201: DataOf(IssueDetail, 'The created issue'), ...writeErrors() },
+        response: { 201: DataOf(Issue, 'The created issue'), ...writeErrors() },
       }),
       handler: async (request, reply) => {
         reply.code(201);
@@ -71,7 +72,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
         summary: 'Get an issue',
         description: 'One issue by UUID or shortcode, with its linked conversations.',
         params: IssueParams,
-        response: { 200: DataOf(IssueDetail, 'The issue'), ...errorResponses(404) },
+        response: { 200: DataOf(Issue, 'The issue'), ...errorResponses(404) },
       }),
       handler: async (request) => ({ data: await issues.get(request.actor, request.params.id) }),
     });
@@ -86,14 +87,14 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
           'null; "" or null clears description and resolution_comment. updated_at changes only when something does.',
         params: IssueParams,
         body: UpdateIssueBody,
-        response: { 200: DataOf(IssueDetail, 'The updated issue'), ...writeErrors(404) },
+        response: { 200: DataOf(Issue, 'The updated issue'), ...writeErrors(404) },
       }),
       config: { ensureExists: issueExists(issues) },
       handler: async (request) => ({ data: await issues.update(request.actor, request.params.id, request.body) }),
     });
   });
 
-  app.post('/api/v1/issues/maybe', {
+  app.post('/issues/maybe', {
     schema: {
       operationId: 'createIssueUnlessDuplicate',
       tags: ['Issues'],
@@ -106,8 +107,8 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
         'POST /api/v1/issues to bypass detection.',
       body: MaybeIssueBody,
       response: {
-        200: MaybeIssueResponse('An existing issue matched', true),
-        201: MaybeIssueResponse('No match: a new issue was created', false),
+        200: Ref(DeduplicatingCreateResult, { description: 'An existing issue matched' }),
+        201: Ref(DeduplicatingCreateResult, { description: 'No match: a new issue was created' }),
         ...writeErrors(),
       },
     },
@@ -118,7 +119,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
     },
   });
 
-  app.post('/api/v1/issues/:id/conversations', {
+  app.post('/issues/:id/conversations', {
     schema: {
       operationId: 'linkConversationToIssue',
       tags: ['Issues'],
@@ -126,7 +127,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
       description: 'Links a conversation of the issue\'s product. Linking an already linked conversation changes nothing.',
       params: IssueParams,
       body: LinkConversationBody,
-      response: { 200: DataOf(IssueDetail, 'The issue with its linked conversations'), ...writeErrors(404) },
+      response: { 200: DataOf(Issue, 'The issue with its linked conversations'), ...writeErrors(404) },
     },
     config: { ensureExists: issueExists(issues) },
     handler: async (request) => ({
@@ -134,7 +135,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
     }),
   });
 
-  app.delete('/api/v1/issues/:id/conversations/:conversation_id', {
+  app.delete('/issues/:id/conversations/:conversation_id', {
     schema: {
       operationId: 'unlinkConversationFromIssue',
       tags: ['Issues'],
@@ -144,7 +145,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
         id: Type.String({ description: 'Issue UUID or shortcode' }),
         conversation_id: Type.String({ description: 'Conversation UUID' }),
       }),
-      response: { 200: DataOf(IssueDetail, 'The issue with its linked conversations'), ...writeErrors(404) },
+      response: { 200: DataOf(Issue, 'The issue with its linked conversations'), ...writeErrors(404) },
     },
     handler: async (request) => ({
       data: await issues.unlinkConversation(request.actor, request.params.id, request.params.conversation_id),

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { ProductService } from '../../domain/product.service.js';
 import type { TypedApp } from '../route.js';
-import { DataOf, IdParams, ListOf, PageQuery, errorResponses, listBody, writeErrors } from '../schemas/common.js';
+import { DataOf, IdParams, ListOf, PageQuery, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import { CreateProductBody, Product, UpdateProductBody } from '../schemas/product.js';
 
 const ProductParams = IdParams('Product id (UUID)');
 
 export function productRoutes(app: TypedApp, products: ProductService): void {
-  app.get('/api/v1/products', {
+  app.get('/products', {
     schema: {
       operationId: 'listProducts',
       tags: ['Products'],
@@ -17,12 +17,12 @@ export function productRoutes(app: TypedApp, products: ProductService): void {
       response: { 200: ListOf(Product, 'A page of products'), ...errorResponses() },
     },
     handler: async (request) => {
-      const { limit, offset } = request.query;
-      return listBody(await products.list(request.actor, { limit, offset }), { limit, offset });
+      const page = pageOf(request.query);
+      return listBody(await products.list(request.actor, page), page);
     },
   });
 
-  app.post('/api/v1/products', {
+  app.post('/products', {
     schema: {
       operationId: 'createProduct',
       tags: ['Products'],
@@ -39,7 +39,7 @@ export function productRoutes(app: TypedApp, products: ProductService): void {
     },
   });
 
-  app.get('/api/v1/products/:id', {
+  app.get('/products/:id', {
     schema: {
       operationId: 'getProduct',
       tags: ['Products'],
@@ -51,7 +51,7 @@ export function productRoutes(app: TypedApp, products: ProductService): void {
     handler: async (request) => ({ data: await products.get(request.actor, request.params.id) }),
   });
 
-  app.patch('/api/v1/products/:id', {
+  app.patch('/products/:id', {
     schema: {
       operationId: 'updateProduct',
       tags: ['Products'],

@@ -1,13 +1,13 @@
 import type { ReleaseService } from '../../domain/release.service.js';
 import { singleIdFilter } from '../filters.js';
 import type { TypedApp } from '../route.js';
-import { DataOf, IdParams, ListOf, errorResponses, listBody, writeErrors } from '../schemas/common.js';
+import { DataOf, IdParams, ListOf, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import { CreateReleaseBody, Release, ReleaseDetail, ReleaseListQuery, UpdateReleaseBody } from '../schemas/release.js';
 
 const ReleaseParams = IdParams('Release id (UUID)');
 
 export function releaseRoutes(app: TypedApp, releases: ReleaseService): void {
-  app.get('/api/v1/releases', {
+  app.get('/releases', {
     schema: {
       operationId: 'listReleases',
       tags: ['Releases'],
@@ -17,13 +17,12 @@ export function releaseRoutes(app: TypedApp, releases: ReleaseService): void {
       response: { 200: ListOf(Release, 'A page of releases'), ...errorResponses() },
     },
     handler: async (request) => {
-      const { limit, offset, product_id } = request.query;
-      const page = await releases.list(request.actor, { productId: singleIdFilter('product_id', product_id) }, { limit, offset });
-      return listBody(page, { limit, offset });
+      const page = pageOf(request.query);
+      return listBody(await releases.list(request.actor, { productId: singleIdFilter('product_id', request.query.product_id) }, page), page);
     },
   });
 
-  app.post('/api/v1/releases', {
+  app.post('/releases', {
     schema: {
       operationId: 'createRelease',
       tags: ['Releases'],
@@ -40,7 +39,7 @@ export function releaseRoutes(app: TypedApp, releases: ReleaseService): void {
     },
   });
 
-  app.get('/api/v1/releases/:id', {
+  app.get('/releases/:id', {
     schema: {
       operationId: 'getRelease',
       tags: ['Releases'],
@@ -52,7 +51,7 @@ export function releaseRoutes(app: TypedApp, releases: ReleaseService): void {
     handler: async (request) => ({ data: await releases.get(request.actor, request.params.id) }),
   });
 
-  app.patch('/api/v1/releases/:id', {
+  app.patch('/releases/:id', {
     schema: {
       operationId: 'updateRelease',
       tags: ['Releases'],

@@ -23,6 +23,15 @@ export const Uuid = (description?: string) =>
 export const TrimmedString = (options: SchemaOptions & { minLength?: number; maxLength?: number }) =>
   Type.String({ ...options, 'x-trim': true });
 
+/**
+ * A reference to a named schema (one with a `$id`, listed in SHARED_SCHEMAS): the OpenAPI document
+ * shows it as `$ref: #/components/schemas/<$id>`, TypeScript sees the schema's own type.
+ */
+export const Ref = <T extends TSchema>(schema: T, options: SchemaOptions = {}) => {
+  if (!schema.$id) throw new Error('Ref() needs a schema with a $id');
+  return Type.Unsafe<Static<T>>(Type.Ref(schema.$id, options));
+};
+
 export const ErrorBody = Type.Object(
   {
     error_code: StringEnum(ERROR_CODES, { description: 'Machine-readable error class' }),
@@ -31,7 +40,7 @@ export const ErrorBody = Type.Object(
       Type.Record(Type.String(), Type.String(), { description: 'Per-field messages, keyed by the field name as sent' }),
     ),
   },
-  { additionalProperties: false, description: 'Error envelope', examples: [{ error_code: 'validation_error', detail: 'title: must not be empty', fields: { title: 'must not be empty' } }] },
+  { $id: 'Error', additionalProperties: false, description: 'Error envelope', examples: [{ error_code: 'validation_error', detail: 'title: must not be empty', fields: { title: 'must not be empty' } }] },
 );
 
 const ERROR_DESCRIPTIONS = {
@@ -63,7 +72,7 @@ export function errorResponses(...statuses: ErrorStatus[]) {
   return Object.fromEntries(
     all.map((status) => [
       status,
-      { ...ErrorBody, description: ERROR_DESCRIPTIONS[status], ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}) },
+      Ref(ErrorBody, { description: ERROR_DESCRIPTIONS[status], ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}) }),
     ]),
   );
 }
@@ -74,20 +83,30 @@ export const writeErrors = (...statuses: ErrorStatus[]) => errorResponses(403, 4
 export const Pagination = Type.Object(
   {
     total: Type.Integer({ description: 'Records matching the filters, ignoring limit/offset' }),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
+    limit: Type.Integer({ description: 'The page size used' }),
+    offset: Type.Integer({ description: 'Records skipped before this page' }),
   },
-  { additionalProperties: false },
+  { $id: 'Pagination', additionalProperties: false, description: 'Where a page sits in the whole list', examples: [{ total: 120, limit: 50, offset: 50 }] },
 );
 
+const PAGE_DEFAULTS = { limit: 50, offset: 0 };
+
 export const PageQuery = {
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1–200' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: PAGE_DEFAULTS.limit, description: 'Page size, 1–200' })),
   // Bounded so that every accepted value is an exact integer both databases take as OFFSET.
-  offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Records to skip' }),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: PAGE_DEFAULTS.offset, description: 'Records to skip' }),
+  ),
 };
 
+/** The page a list request asks for, defaults applied. */
+export const pageOf = ({ limit, offset }: { limit?: number; offset?: number }) => ({
+  limit: limit ?? PAGE_DEFAULTS.limit,
+  offset: offset ?? PAGE_DEFAULTS.offset,
+});
+
 export const DataOf = <T extends TSchema>(schema: T, description: string) =>
-  Type.Object({ data: schema }, { additionalProperties: false, description });
+  Type.Object({ data: Ref(schema) }, { additionalProperties: false, description });
 
 /** The list envelope for a page a service returned: `{ data, pagination: { total, limit, offset } }`. */
 export const listBody = <T>(page: { rows: T[]; total: number }, { limit, offset }: { limit: number; offset: number }) => ({
@@ -96,7 +115,7 @@ export const listBody = <T>(page: { rows: T[]; total: number }, { limit, offset 
 });
 
 export const ListOf = <T extends TSchema>(schema: T, description: string) =>
-  Type.Object({ data: Type.Array(schema), pagination: Pagination }, { additionalProperties: false, description });
+  Type.Object({ data: Type.Array(Ref(schema)), pagination: Ref(Pagination) }, { additionalProperties: false, description });
 
 /** A path id: not validated by the schema, so a malformed id is a 404 rather than a 400. */
 export const IdParams = (description: string) =>

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversation.service.js';
 import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, SENDER_TYPES } from '../../domain/enums.js';
-import { CsvFilter, Nullable, PageQuery, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { CsvFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
 export const ConversationSummary = Type.Object(
   {
@@ -13,7 +13,13 @@ export const ConversationSummary = Type.Object(
     ai_summary: Nullable(Type.String()),
     created_at: Timestamp(),
   },
-  { additionalProperties: false, description: 'A conversation linked to an issue' },
+  {
+    $id: 'ConversationSummary', additionalProperties: false, description: 'A conversation linked to an issue',
+    examples: [{
+      id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1', title: 'Export does nothing', type: 'ticket', status: 'open', priority: 'normal',
+      ai_summary: null, created_at: '2026-11-21T10:25:00.000Z',
+    }],
+  },
 );
 
 const EXAMPLE_CONTACT = { id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1', name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -27,13 +33,13 @@ const EXAMPLE_CONVERSATION = {
   rating: null, upvotes: 0, created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
 };
 
-export const ConversationContact = Type.Object(
+export const Contact = Type.Object(
   {
     id: Uuid(),
     name: Nullable(Type.String(), { description: 'null when the contact gave no name' }),
     email: Nullable(Type.String(), { description: 'null when the contact gave no email' }),
   },
-  { additionalProperties: false, description: 'The customer behind a conversation', examples: [EXAMPLE_CONTACT] },
+  { $id: 'Contact', additionalProperties: false, description: 'The customer behind a conversation', examples: [EXAMPLE_CONTACT] },
 );
 
 export const Message = Type.Object(
@@ -48,7 +54,7 @@ export const Message = Type.Object(
     sender_name: Nullable(Type.String(), { description: 'The member\'s display name or the contact\'s name; null when unknown' }),
     created_at: Timestamp(),
   },
-  { additionalProperties: false, description: 'A message in a conversation', examples: [EXAMPLE_MESSAGE] },
+  { $id: 'Message', additionalProperties: false, description: 'A message in a conversation', examples: [EXAMPLE_MESSAGE] },
 );
 
 const conversationProperties = {
@@ -65,18 +71,19 @@ const conversationProperties = {
   upvotes: Type.Integer(),
   created_at: Timestamp(),
   updated_at: Timestamp('Changes on every effective change and when a message is posted'),
-  contact: Nullable(ConversationContact),
+  contact: Nullable(Ref(Contact)),
 };
 
 export const Conversation = Type.Object(conversationProperties, {
+  $id: 'Conversation',
   additionalProperties: false,
   description: 'A conversation with a customer',
   examples: [EXAMPLE_CONVERSATION],
 });
 
 export const ConversationDetail = Type.Object(
-  { ...conversationProperties, messages: Type.Array(Message, { description: 'Ordered by created_at ascending' }) },
-  { additionalProperties: false, description: 'A conversation with its messages', examples: [{ ...EXAMPLE_CONVERSATION, messages: [EXAMPLE_MESSAGE] }] },
+  { ...conversationProperties, messages: Type.Array(Ref(Message), { description: 'Ordered by created_at ascending' }) },
+  { $id: 'ConversationDetail', additionalProperties: false, description: 'A conversation with its messages', examples: [{ ...EXAMPLE_CONVERSATION, messages: [EXAMPLE_MESSAGE] }] },
 );
 
 export const ListConversationsQuery = Type.Object({

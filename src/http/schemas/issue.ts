@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { MESSAGE_BODY_MAX } from '../../domain/conversation.service.js';
 import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
-import { CsvFilter, Nullable, PageQuery, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { CsvFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { ConversationSummary } from './conversation.js';
 
-/** Free-form texts (descriptions, resolution comments) share the message body cap. */
-export const TEXT_MAX = MESSAGE_BODY_MAX;
-
 const Title = TrimmedString({ minLength: 1, maxLength: 500, description: 'Non-empty after trimming, max 500 characters' });
-const Description = Nullable(Type.String({ maxLength: TEXT_MAX }), { description: 'Free-form; null or "" clears it' });
+/** Free-form texts have no length limit of their own: only the 1 MiB body limit bounds them (decisions.md). */
+export const FreeText = (description: string) => Nullable(Type.String(), { description });
+const Description = FreeText('Free-form; null or "" clears it');
 const Status = StringEnum(ISSUE_STATUSES);
 const Priority = StringEnum(PRIORITIES);
 const AssigneeRef = Nullable(Type.String({ description: 'A member id, the literal `me` ([ext] on create) for the key\'s member, or null' }));
@@ -38,12 +36,12 @@ const example = {
 
 export const IssueListItem = Type.Object(
   { ...issueFields, linked_conversations_count: Type.Integer({ description: 'Conversations linked to the issue' }) },
-  { additionalProperties: false, description: 'An issue as listed', examples: [{ ...example, linked_conversations_count: 2 }] },
+  { $id: 'IssueListItem', additionalProperties: false, description: 'An issue as listed', examples: [{ ...example, linked_conversations_count: 2 }] },
 );
 
-export const IssueDetail = Type.Object(
-  { ...issueFields, linked_conversations: Type.Array(ConversationSummary) },
-  { additionalProperties: false, description: 'An issue with its linked conversations', examples: [{ ...example, linked_conversations: [] }] },
+export const Issue = Type.Object(
+  { ...issueFields, linked_conversations: Type.Array(Ref(ConversationSummary)) },
+  { $id: 'Issue', additionalProperties: false, description: 'An issue with its linked conversations', examples: [{ ...example, linked_conversations: [] }] },
 );
 
 export const IssueListQuery = Type.Object({
@@ -76,7 +74,7 @@ export const UpdateIssueBody = Type.Object(
     status: Type.Optional(Status),
     priority: Type.Optional(Priority),
     assignee_id: Type.Optional(AssigneeRef),
-    resolution_comment: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX }), { description: 'How the issue was fixed; null or "" clears it' })),
+    resolution_comment: Type.Optional(FreeText('How the issue was fixed; null or "" clears it')),
   },
   { additionalProperties: false, examples: [{ status: 'done', resolution_comment: 'Fixed in the payment SDK update' }] },
 );
@@ -87,7 +85,7 @@ export const MaybeIssueBody = Type.Object(
   {
     product_id: CreateIssueBody.properties.product_id,
     title: Title,
-    description: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX }), { description: 'Improves match quality' })),
+    description: Type.Optional(FreeText('Free-form; improves match quality')),
     status: Type.Optional(StringEnum(MAYBE_STATUSES, { description: 'Used only when an issue is created' })),
     priority: Type.Optional(StringEnum(PRIORITIES, { description: 'Used only when an issue is created' })),
     assignee_id: Type.Optional(Nullable(Type.String({ description: 'A member id or [ext] `me`; used only when an issue is created' }))),
@@ -102,15 +100,19 @@ export const MaybeIssueBody = Type.Object(
   },
 );
 
-export const MaybeIssueResponse = (description: string, matched: boolean) =>
-  Type.Object(
-    {
-      data: IssueDetail,
-      matched_existing: Type.Boolean({ description: 'true when an existing open issue was returned' }),
-      api_source_id: Uuid('The provenance record of this call'),
-    },
-    { additionalProperties: false, description, examples: [{ data: { ...example, linked_conversations: [], sources_count: 1 }, matched_existing: matched, api_source_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8098' }] },
-  );
+export const DeduplicatingCreateResult = Type.Object(
+  {
+    data: Ref(Issue),
+    matched_existing: Type.Boolean({ description: 'true when an existing open issue was returned' }),
+    api_source_id: Uuid('The provenance record of this call'),
+  },
+  {
+    $id: 'DeduplicatingCreateResult',
+    additionalProperties: false,
+    description: 'The issue a deduplicating create returned, and whether it already existed',
+    examples: [{ data: { ...example, linked_conversations: [], sources_count: 1 }, matched_existing: true, api_source_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8098' }],
+  },
+);
 
 export const LinkConversationBody = Type.Object(
   { conversation_id: Uuid('A conversation of the issue\'s product') },

@@ -32,6 +32,7 @@ export const Product = Type.Object(
     updated_at: Timestamp('[ext] when the product last changed'),
   },
   {
+    $id: 'Product',
     additionalProperties: false,
     description: 'A product of the workspace',
     examples: [{

@@ -1,14 +1,30 @@
 import { Type } from '@sinclair/typebox';
 import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
-import { Nullable, PageQuery, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
-import { TEXT_MAX } from './issue.js';
+import { Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { FreeText } from './issue.js';
 
 const Title = TrimmedString({ minLength: 1, maxLength: 500, description: '1–500 characters after trimming' });
-const Description = Nullable(Type.String({ maxLength: TEXT_MAX }));
+const Description = FreeText('Free-form (Markdown); null clears it');
 const Version = Nullable(Type.String({ maxLength: 100, description: 'Free-form version label, max 100 characters' }));
 const ReleasedAt = Nullable(Type.String({ format: 'date-time' }), {
   description: '[ext] When the release was published; null makes it a draft. Omitted on create: now.',
 });
+
+export const ReleaseProduct = Type.Object(
+  { id: Uuid(), name: Type.String() },
+  {
+    $id: 'ReleaseProduct', additionalProperties: false, description: 'The product a release belongs to',
+    examples: [{ id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', name: 'Acme Mobile App' }],
+  },
+);
+
+export const ReleaseIssue = Type.Object(
+  { id: Uuid(), title: Type.String(), status: StringEnum(ISSUE_STATUSES), priority: StringEnum(PRIORITIES) },
+  {
+    $id: 'ReleaseIssue', additionalProperties: false, description: 'An issue shipped in a release',
+    examples: [{ id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095', title: 'Checkout button does nothing on Android', status: 'released', priority: 'high' }],
+  },
+);
 
 const releaseFields = {
   id: Uuid(),
@@ -20,7 +36,7 @@ const releaseFields = {
   released_at: Nullable(Timestamp('null means a draft')),
   created_at: Timestamp(),
   updated_at: Timestamp(),
-  product: Type.Object({ id: Uuid(), name: Type.String() }, { additionalProperties: false }),
+  product: Ref(ReleaseProduct),
   linked_issues_count: Type.Integer({ description: 'Issues in the release' }),
 };
 
@@ -32,20 +48,17 @@ const example = {
 };
 
 export const Release = Type.Object(releaseFields, {
+  $id: 'Release',
   additionalProperties: false, description: 'A release', examples: [example],
 });
 
 export const ReleaseDetail = Type.Object(
   {
     ...releaseFields,
-    issues: Type.Array(
-      Type.Object(
-        { id: Uuid(), title: Type.String(), status: StringEnum(ISSUE_STATUSES), priority: StringEnum(PRIORITIES) },
-        { additionalProperties: false },
-      ),
-    ),
+    issues: Type.Array(Ref(ReleaseIssue)),
   },
   {
+    $id: 'ReleaseDetail',
     additionalProperties: false,
     description: 'A release with its issues',
     examples: [{ ...example, issues: [{ id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095', title: 'Checkout button does nothing on Android', status: 'released', priority: 'high' }] }],

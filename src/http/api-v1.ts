@@ -1,0 +1,45 @@
+// Everything under /api/v1 as one encapsulated plugin: its hooks (authentication, rate limit,
+// idempotency) and its not-found handler apply to its routes and nothing else, so an unknown
+// /api/v1 path is still authenticated first (401 before 404).
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../lib/clock.js';
+import type { Services } from '../services.js';
+import { registerAuth } from './plugins/auth.js';
+import { notFoundHandler } from './plugins/error-handler.js';
+import { registerIdempotency } from './plugins/idempotency.js';
+import { discoveryDocuments } from './plugins/openapi.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
+import type { TypedApp } from './route.js';
+import { conversationRoutes } from './routes/conversations.js';
+import { discoveryRoutes } from './routes/discovery.js';
+import { identityRoutes } from './routes/identity.js';
+import { issueRoutes } from './routes/issues.js';
+import { productRoutes } from './routes/products.js';
+import { releaseRoutes } from './routes/releases.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface ApiV1Options {
+  services: Services;
+  clock: Clock;
+  /** Requests per minute per API key (token bucket); 0: no rate limiting. */
+  rateLimitPerMinute: number;
+  /** The base URL the OpenAPI document's `servers` names; null: the origin each request reached. */
+  publicUrl: string | null;
+}
+
+export async function apiV1(app: FastifyInstance, { services, clock, rateLimitPerMinute, publicUrl }: ApiV1Options) {
+  const api = app as TypedApp;
+  registerAuth(api, services.identity);
+  // Both need the authenticated key, so they come after auth and before the routes.
+  registerRateLimit(api, { perMinute: rateLimitPerMinute, clock });
+  registerIdempotency(api, services.idempotency);
+  api.setNotFoundHandler(notFoundHandler);
+
+  discoveryRoutes(api, discoveryDocuments(app, publicUrl));
+  identityRoutes(api, services.identity);
+  productRoutes(api, services.products);
+  conversationRoutes(api, services.conversations);
+  issueRoutes(api, services.issues, services.issueDedup);
+  releaseRoutes(api, services.releases);
+}

@@ -1,0 +1,17 @@
+// The named schemas: each is `components.schemas.<$id>` in the OpenAPI document, and every route
+// refers to it by `$ref` (Ref in common.ts) instead of repeating it inline.
+import { ErrorBody, Pagination } from './common.js';
+import { Contact, Conversation, ConversationDetail, ConversationSummary, Message } from './conversation.js';
+import { KeyMember, Me, Member } from './identity.js';
+import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
+import { Product } from './product.js';
+import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
+
+export const SHARED_SCHEMAS = [
+  ErrorBody, Pagination,
+  Member, KeyMember, Me,
+  Product,
+  Contact, Message, ConversationSummary, Conversation, ConversationDetail,
+  Issue, IssueListItem, DeduplicatingCreateResult,
+  ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
+];
