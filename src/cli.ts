@@ -1,164 +1,356 @@
 // The admin CLI (bin/loopdesk.js): serve, migrate, and workspace/member/key administration on
-// DATABASE_URL directly. Bad arguments exit 2; a missing workspace, member or key exits 1.
+// DATABASE_URL directly (docs/admin-cli.md). Bad arguments exit 2; a missing database, workspace,
+// member or key exits 1. Each command is one definition: its usage text and its parsing both
+// come from its option table, so `--help` cannot drift from what the command accepts.
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
-import { createDatabase, type DatabaseHandle } from './db/database.js';
+import { createDatabase, MissingDatabaseError } from './db/database.js';
 import { MEMBER_ROLES, type MemberRole } from './domain/actor.js';
+import type { AdminService } from './domain/admin.service.js';
 import { AppError } from './errors.js';
 import { parseUuid } from './lib/ids.js';
 import { createServices } from './services.js';
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  /** The command whose `--help` the message points to (`key`, `member create`); the overview when absent. */
+  constructor(message: string, readonly topic?: string) {
+    super(message);
+  }
 
-const USAGE = `usage: loopdesk <command> [options]
-
-  serve                                          start the server (default)
-  migrate [--json]                               apply pending migrations
-  workspace create --name NAME [--json]
-  member create --workspace WS_ID --name NAME --role owner|admin|agent [--email EMAIL] [--json]
-  key create --workspace WS_ID [--member MEMBER_ID] [--read-only] [--label TEXT] [--json]
-  key list --workspace WS_ID [--json]
-  key revoke KEY_ID [--json]
-
-Environment: DATABASE_URL (default sqlite:./data/loopdesk.db), PORT, HOST.`;
-
-type Options = Record<string, string | boolean | undefined>;
-
-function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>): { values: Options; positionals: string[] } {
-  try {
-    return parseArgs({ args, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
+  get helpCommand(): string {
+    return ['loopdesk', this.topic, '--help'].filter((part) => part !== undefined).join(' ');
   }
 }
 
-const optional = (values: Options, name: string): string | undefined =>
-  typeof values[name] === 'string' ? (values[name] as string) : undefined;
+/** Checks and normalizes one argument's text; `label` names the argument in messages (`--workspace`, `KEY_ID`). */
+type ValueParser<T> = (text: string, label: string) => T;
 
-function required(values: Options, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
-  return value.trim();
+interface StringOption<T> {
+  readonly type: 'string';
+  /** The value's placeholder in usage lines; a positional argument is shown as the placeholder alone. */
+  readonly value: string;
+  readonly help: string;
+  readonly required?: boolean;
+  /** Given as the command's one positional argument rather than as `--name VALUE`. */
+  readonly positional?: boolean;
+  readonly parse: ValueParser<T>;
 }
 
-function uuidOption(values: Options, name: string): string {
-  const id = parseUuid(required(values, name));
-  if (!id) throw new UsageError(`--${name} must be a UUID`);
+interface FlagOption {
+  readonly type: 'boolean';
+  readonly help: string;
+}
+
+type OptionSpec = StringOption<unknown> | FlagOption;
+type OptionSpecs = Readonly<Record<string, OptionSpec>>;
+
+type OptionValues<O extends OptionSpecs> = {
+  [K in keyof O]: O[K] extends StringOption<infer T> ? (O[K] extends { required: true } ? T : T | undefined) : boolean;
+};
+
+interface Command<O extends OptionSpecs = OptionSpecs> {
+  /** How it is invoked: `migrate`, `workspace create`. */
+  readonly name: string;
+  readonly summary: string;
+  readonly options: O;
+  run(values: OptionValues<O>): Promise<void>;
+}
+
+const HELP_FLAGS = ['--help', '-h'];
+const DATABASE_NOTE =
+  'DATABASE_URL names the server\'s database (default sqlite:./data/loopdesk.db; a relative SQLite path is relative to the current directory).';
+
+// Infers each definition's option types, so that its run() receives typed values.
+const command = <const O extends OptionSpecs>(definition: Command<O>): Command => definition;
+
+const asIs: ValueParser<string> = (text) => text;
+
+const nonBlank: ValueParser<string> = (text, label) => {
+  const value = text.trim();
+  if (value === '') throw new UsageError(`${label} is required`);
+  return value;
+};
+
+const uuid: ValueParser<string> = (text, label) => {
+  const id = parseUuid(nonBlank(text, label));
+  if (!id) throw new UsageError(`${label} must be a UUID`);
   return id;
+};
+
+const memberRole: ValueParser<MemberRole> = (text, label) => {
+  const value = nonBlank(text, label);
+  if (!MEMBER_ROLES.includes(value as MemberRole)) throw new UsageError(`${label} must be one of ${MEMBER_ROLES.join(', ')}`);
+  return value as MemberRole;
+};
+
+// The rule the API applies to `format: "email"` (ajv-formats, full mode).
+const EMAIL = fullFormats.email as RegExp;
+
+const emailAddress: ValueParser<string> = (text, label) => {
+  const value = nonBlank(text, label);
+  if (!EMAIL.test(value)) throw new UsageError(`${label} must be an email address`);
+  return value;
+};
+
+const JSON_FLAG: FlagOption = { type: 'boolean', help: 'print one JSON object instead of text' };
+const WORKSPACE: StringOption<string> & { required: true } = {
+  type: 'string', value: 'WS_ID', required: true, parse: uuid, help: 'the workspace\'s id (see `loopdesk workspace list`)',
+};
+
+const printText = (text: string): void => void process.stdout.write(`${text}\n`);
+
+const print = (json: boolean, value: unknown, human: string): void => printText(json ? JSON.stringify(value) : human);
+
+/** Rows as lines whose columns line up: each padded to its widest cell, two spaces apart. */
+function alignedLines(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n');
 }
 
-function noPositionals(positionals: string[]): void {
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+/** `{ data }` with --json; otherwise one aligned line per record, or `empty`. */
+function printList<T>(json: boolean, data: T[], columns: (record: T) => string[], empty: string): void {
+  print(json, { data }, data.length > 0 ? alignedLines(data.map(columns)) : empty);
 }
 
-function print(json: boolean, value: unknown, human: string): void {
-  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
-}
-
-async function withDatabase<T>(fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+/**
+ * The admin service on DATABASE_URL, migrated first. A SQLite file that does not exist is not
+ * created: a wrong path must not pass for an empty database.
+ */
+async function withAdmin<T>(fn: (admin: AdminService) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const database = createDatabase(config.databaseUrl, config.database);
+  const database = createDatabase(config.databaseUrl, { ...config.database, createIfMissing: false });
   try {
     await database.migrate();
-    return await fn(database);
+    return await fn(createServices(database).admin);
   } finally {
     await database.close();
   }
 }
 
-async function run(argv: string[]): Promise<void> {
-  const [command = 'serve', sub, ...rest] = argv;
-  const action = `${command} ${sub ?? ''}`.trim();
+const COMMANDS: Command[] = [
+  command({
+    name: 'serve',
+    summary: 'Start the server (the default command). On an empty database it first creates workspace "Default", an owner and a key, and prints the key once.',
+    options: {},
+    async run() {
+      // Loaded only here: the HTTP stack would double the start-up time of every admin command.
+      const { startServer } = await import('./main.js');
+      return startServer(loadConfig());
+    },
+  }),
+  command({
+    name: 'migrate',
+    summary: 'Apply pending migrations (creates a SQLite database that does not exist yet).',
+    options: { json: JSON_FLAG },
+    async run({ json }) {
+      const config = loadConfig();
+      const database = createDatabase(config.databaseUrl, config.database);
+      try {
+        const applied = await database.migrate();
+        print(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
+      } finally {
+        await database.close();
+      }
+    },
+  }),
+  command({
+    name: 'workspace create',
+    summary: 'Create a workspace.',
+    options: { name: { type: 'string', value: 'NAME', required: true, parse: nonBlank, help: 'its name' }, json: JSON_FLAG },
+    async run({ name, json }) {
+      const workspace = await withAdmin((admin) => admin.createWorkspace(name));
+      print(json, workspace, `workspace ${workspace.id} "${workspace.name}" created`);
+    },
+  }),
+  command({
+    name: 'workspace list',
+    summary: 'List every workspace, oldest first: id, created_at, name.',
+    options: { json: JSON_FLAG },
+    async run({ json }) {
+      const workspaces = await withAdmin((admin) => admin.listWorkspaces());
+      printList(json, workspaces, (w) => [w.id, w.created_at, w.name], 'no workspaces');
+    },
+  }),
+  command({
+    name: 'member create',
+    summary: 'Add a member to a workspace. With --email a user account is created or reused; without, a chat-integration member.',
+    options: {
+      workspace: WORKSPACE,
+      name: { type: 'string', value: 'NAME', required: true, parse: nonBlank, help: 'the display name' },
+      role: { type: 'string', value: MEMBER_ROLES.join('|'), required: true, parse: memberRole, help: 'the member\'s role' },
+      email: { type: 'string', value: 'EMAIL', parse: emailAddress, help: 'the user account\'s email address' },
+      json: JSON_FLAG,
+    },
+    async run({ workspace, name, role, email, json }) {
+      const member = await withAdmin((admin) => admin.createMember({ workspaceId: workspace, name, role, email }));
+      print(json, member, `member ${member.id} "${name}" (${member.role}) created`);
+    },
+  }),
+  command({
+    name: 'member list',
+    summary: 'List the members of a workspace, oldest first: id, role, created_at, display name.',
+    options: { workspace: WORKSPACE, json: JSON_FLAG },
+    async run({ workspace, json }) {
+      const members = await withAdmin((admin) => admin.listMembers(workspace));
+      printList(json, members, (m) => [m.id, m.role, m.created_at, m.display_name ?? ''], 'no members');
+    },
+  }),
+  command({
+    name: 'key create',
+    summary: 'Create an API key; the key itself is printed only this once.',
+    options: {
+      workspace: WORKSPACE,
+      member: { type: 'string', value: 'MEMBER_ID', parse: uuid, help: 'the member the key acts as (see `loopdesk member list`)' },
+      'read-only': { type: 'boolean', help: 'the key may only read (GET)' },
+      label: { type: 'string', value: 'TEXT', parse: asIs, help: 'a note to recognize the key by' },
+      json: JSON_FLAG,
+    },
+    async run({ workspace, member, 'read-only': readOnly, label, json }) {
+      const key = await withAdmin((admin) => admin.createKey({ workspaceId: workspace, memberId: member, readOnly, label }));
+      print(json, key, `key ${key.id} created${key.read_only ? ' (read-only)' : ''}; it is shown only once:\n${key.key}`);
+    },
+  }),
+  command({
+    name: 'key list',
+    summary: 'List the keys of a workspace, oldest first (never the keys themselves): id, access, state, label.',
+    options: { workspace: WORKSPACE, json: JSON_FLAG },
+    async run({ workspace, json }) {
+      const keys = await withAdmin((admin) => admin.listKeys(workspace));
+      const columns = (k: (typeof keys)[number]) => [
+        k.id, k.read_only ? 'read-only' : 'read-write', k.revoked_at ? `revoked ${k.revoked_at}` : 'active', k.label ?? '',
+      ];
+      printList(json, keys, columns, 'no keys');
+    },
+  }),
+  command({
+    name: 'key revoke',
+    summary: 'Revoke a key; revoking it again keeps the first revocation time.',
+    options: {
+      key: { type: 'string', value: 'KEY_ID', required: true, positional: true, parse: uuid, help: 'the key\'s id (see `loopdesk key list`)' },
+      json: JSON_FLAG,
+    },
+    async run({ key, json }) {
+      const revoked = await withAdmin((admin) => admin.revokeKey(key));
+      print(json, revoked, `key ${revoked.id} revoked at ${revoked.revoked_at}`);
+    },
+  }),
+];
 
-  if (command === 'serve') {
-    noPositionals(sub ? [sub, ...rest] : []);
-    // Loaded only here: the HTTP stack would double the start-up time of every admin command.
-    const { startServer } = await import('./main.js');
-    return startServer(loadConfig());
-  }
-  if (command === 'migrate') {
-    const { values, positionals } = parse(sub ? [sub, ...rest] : rest, {});
-    noPositionals(positionals);
-    const config = loadConfig();
-    const database = createDatabase(config.databaseUrl, config.database);
-    try {
-      const applied = await database.migrate();
-      return print(values.json === true, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
-    } finally {
-      await database.close();
-    }
-  }
+// --- usage text, from the definitions ---
 
-  switch (action) {
-    case 'workspace create': {
-      const { values, positionals } = parse(rest, { name: { type: 'string' } });
-      noPositionals(positionals);
-      const name = required(values, 'name');
-      const workspace = await withDatabase((db) => createServices(db).admin.createWorkspace(name));
-      return print(values.json === true, workspace, `workspace ${workspace.id} "${workspace.name}" created`);
+const isPositional = (spec: OptionSpec): spec is StringOption<unknown> => spec.type === 'string' && spec.positional === true;
+
+/** How an option appears in usage: `--json`, `--name NAME`, or a positional argument's placeholder. */
+function usageToken(option: string, spec: OptionSpec): string {
+  if (spec.type === 'boolean') return `--${option}`;
+  return spec.positional ? spec.value : `--${option} ${spec.value}`;
+}
+
+function synopsis({ name, options }: Command): string {
+  const parts = Object.entries(options).map(([option, spec]) => {
+    const token = usageToken(option, spec);
+    return spec.type === 'string' && spec.required ? token : `[${token}]`;
+  });
+  return ['loopdesk', name, ...parts].join(' ');
+}
+
+function commandHelp(definition: Command): string {
+  const rows = Object.entries(definition.options).map(([option, spec]) => [usageToken(option, spec), spec.help]);
+  rows.push(['-h, --help', 'print this help']);
+  const optionLines = alignedLines(rows).replace(/^/gm, '  ');
+  return `usage: ${synopsis(definition)}\n\n${definition.summary}\n\n${optionLines}\n\n${DATABASE_NOTE}`;
+}
+
+/** The overview of several commands: all of them, or one group's (`loopdesk key --help`). */
+function commandList(commands: Command[], group?: string): string {
+  const invocation = ['loopdesk', group, '<command>'].filter((part) => part !== undefined).join(' ');
+  const entries = commands.map((c) => `  ${synopsis(c)}\n      ${c.summary}`).join('\n');
+  return `usage: ${invocation} [options]\n\n${entries}\n\nRun \`${invocation} --help\` for a command's options.\n${DATABASE_NOTE}`;
+}
+
+// --- parsing and dispatch ---
+
+type Parsed = { help: true } | { help: false; values: Record<string, unknown> };
+
+function parseCommand({ name, options }: Command, args: string[]): Parsed {
+  const named = Object.entries(options).filter(([, spec]) => !isPositional(spec));
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { ...Object.fromEntries(named.map(([option, spec]) => [option, { type: spec.type }])), help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    // parseArgs explains at length, over several lines; its first sentence names the problem.
+    throw new UsageError((error as Error).message.split(/\.(?:\s|$)/)[0]);
+  }
+  if (parsed.values.help === true) return { help: true };
+
+  const positional = Object.values(options).find(isPositional);
+  if (positional && parsed.positionals.length !== 1) throw new UsageError(`${name} takes exactly one ${positional.value}`);
+  if (!positional && parsed.positionals.length > 0) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`);
+
+  const values: Record<string, unknown> = {};
+  for (const [option, spec] of Object.entries(options)) {
+    if (spec.type === 'boolean') {
+      values[option] = parsed.values[option] === true;
+      continue;
     }
-    case 'member create': {
-      const { values, positionals } = parse(rest, {
-        workspace: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, email: { type: 'string' },
-      });
-      noPositionals(positionals);
-      const workspaceId = uuidOption(values, 'workspace');
-      const name = required(values, 'name');
-      const role = required(values, 'role');
-      if (!MEMBER_ROLES.includes(role as MemberRole)) throw new UsageError(`--role must be one of ${MEMBER_ROLES.join(', ')}`);
-      const email = optional(values, 'email') === undefined ? undefined : required(values, 'email');
-      const member = await withDatabase((db) =>
-        createServices(db).admin.createMember({ workspaceId, name, role: role as MemberRole, email }),
-      );
-      return print(values.json === true, member, `member ${member.id} "${name}" (${member.role}) created`);
-    }
-    case 'key create': {
-      const { values, positionals } = parse(rest, {
-        workspace: { type: 'string' }, member: { type: 'string' }, 'read-only': { type: 'boolean' }, label: { type: 'string' },
-      });
-      noPositionals(positionals);
-      const workspaceId = uuidOption(values, 'workspace');
-      const memberId = optional(values, 'member') === undefined ? undefined : uuidOption(values, 'member');
-      const key = await withDatabase((db) =>
-        createServices(db).admin.createKey({ workspaceId, memberId, readOnly: values['read-only'] === true, label: optional(values, 'label') }),
-      );
-      return print(values.json === true, key, `key ${key.id} created${key.read_only ? ' (read-only)' : ''}; it is shown only once:\n${key.key}`);
-    }
-    case 'key list': {
-      const { values, positionals } = parse(rest, { workspace: { type: 'string' } });
-      noPositionals(positionals);
-      const workspaceId = uuidOption(values, 'workspace');
-      const keys = await withDatabase((db) => createServices(db).admin.listKeys(workspaceId));
-      const lines = keys.map((k) => `${k.id}  ${k.read_only ? 'read-only' : 'read-write'}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}  ${k.label ?? ''}`);
-      return print(values.json === true, { data: keys }, lines.join('\n') || 'no keys');
-    }
-    case 'key revoke': {
-      const { values, positionals } = parse(rest, {});
-      if (positionals.length !== 1) throw new UsageError('key revoke takes exactly one KEY_ID');
-      const keyId = parseUuid(positionals[0]);
-      if (!keyId) throw new UsageError('KEY_ID must be a UUID');
-      const revoked = await withDatabase((db) => createServices(db).admin.revokeKey(keyId));
-      return print(values.json === true, revoked, `key ${revoked.id} revoked at ${revoked.revoked_at}`);
-    }
-    default:
-      throw new UsageError(`unknown command "${action}"`);
+    const text = isPositional(spec) ? parsed.positionals[0] : (parsed.values[option] as string | undefined);
+    const label = isPositional(spec) ? spec.value : `--${option}`;
+    if (text === undefined && spec.required) throw new UsageError(`${label} is required`);
+    values[option] = text === undefined ? undefined : spec.parse(text, label);
+  }
+  return { help: false, values };
+}
+
+function parseOrPointToHelp(definition: Command, args: string[]): Parsed {
+  try {
+    return parseCommand(definition, args);
+  } catch (error) {
+    throw error instanceof UsageError ? new UsageError(error.message, definition.name) : error;
   }
 }
 
+async function execute(definition: Command, args: string[]): Promise<void> {
+  const parsed = parseOrPointToHelp(definition, args);
+  if (parsed.help) return printText(commandHelp(definition));
+  return definition.run(parsed.values as OptionValues<OptionSpecs>);
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [word = 'serve', ...rest] = argv;
+  if (word === 'help' || HELP_FLAGS.includes(word)) return printText(commandList(COMMANDS));
+  const group = COMMANDS.filter((c) => c.name.split(' ')[0] === word);
+  if (group.length === 0) throw new UsageError(`unknown command "${word}"`);
+  const single = group.find((c) => c.name === word);
+  if (single) return execute(single, rest);
+
+  const [sub, ...args] = rest;
+  if (sub !== undefined && HELP_FLAGS.includes(sub)) return printText(commandList(group, word));
+  const definition = group.find((c) => c.name === `${word} ${sub}`);
+  if (!definition) throw new UsageError(`unknown command "${[word, sub].filter((part) => part !== undefined).join(' ')}"`, word);
+  return execute(definition, args);
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof MissingDatabaseError) return `${error.message}; set DATABASE_URL`;
+  if (error instanceof AppError) return error.message;
+  return `failed: ${(error as Error).message}`;
+}
+
 export async function main(argv: string[]): Promise<void> {
-  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
   try {
     await run(argv);
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(`loopdesk: ${error.message}${error instanceof UsageError ? ' (see loopdesk --help)' : ''}\n`);
+      process.stderr.write(`loopdesk: ${error.message}${error instanceof UsageError ? ` (see ${error.helpCommand})` : ''}\n`);
       process.exit(2);
     }
-    const message = error instanceof AppError ? error.message : `failed: ${(error as Error).message}`;
-    process.stderr.write(`loopdesk: ${message.split('\n')[0]}\n`);
+    process.stderr.write(`loopdesk: ${failureMessage(error).split('\n')[0]}\n`);
     process.exit(1);
   }
 }

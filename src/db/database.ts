@@ -1,12 +1,13 @@
 // createDatabase(url): a Kysely instance on SQLite or PostgreSQL, with its dialect seam and
 // migrations. Drivers are loaded only for the dialect in use.
 import { Kysely, Migrator, type MigrationProvider } from 'kysely';
-import { DATABASE_DEFAULTS, type DatabaseOptions } from '../config.js';
-import { dialectFor, type Dialect } from './dialect.js';
+import { DATABASE_DEFAULTS } from '../config.js';
+import { dialectFor, type Dialect, type OpenOptions } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
+export { MissingDatabaseError, type OpenOptions } from './dialect.js';
 
 export interface DatabaseHandle {
   readonly db: Db;
@@ -19,7 +20,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function createDatabase(url: string, options: DatabaseOptions = DATABASE_DEFAULTS): DatabaseHandle {
+export function createDatabase(url: string, options: OpenOptions = DATABASE_DEFAULTS): DatabaseHandle {
   const { dialect, kysely } = dialectFor(url, options);
   const db = new Kysely<Database>({ dialect: kysely });
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect.columnTypes) };

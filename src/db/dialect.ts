@@ -3,13 +3,27 @@
 // booleans as 0/1 integers, JSON as text, counts as numbers, vectors as Buffers.
 import { createRequire } from 'node:module';
 import type { DatabaseOptions } from '../config.js';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import {
   Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type RawBuilder, type SqliteDatabase, type SqliteStatement,
 } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
+
+/** How createDatabase opens a database: its sizing, and whether a missing SQLite file may be created. */
+export interface OpenOptions extends DatabaseOptions {
+  /** false: a SQLite file that does not exist is a MissingDatabaseError, and nothing is created. Default true. */
+  readonly createIfMissing?: boolean;
+}
+
+/** The SQLite file the URL names does not exist (and was not to be created). */
+export class MissingDatabaseError extends Error {
+  constructor(readonly path: string) {
+    super(`no database at ${path}`);
+    this.name = 'MissingDatabaseError';
+  }
+}
 
 /** Column types used by migrations; one representation per kind of value. */
 export interface ColumnTypes {
@@ -69,10 +83,22 @@ function withStatementCache(database: import('better-sqlite3').Database): Sqlite
   };
 }
 
-function sqliteDialect(path: string, options: DatabaseOptions): { dialect: Dialect; kysely: KyselyDialect } {
+function openSqlite(path: string, createIfMissing: boolean): import('better-sqlite3').Database {
   const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+  if (!createIfMissing) {
+    try {
+      return new Database(path, { fileMustExist: true });
+    } catch (error) {
+      if (!existsSync(path)) throw new MissingDatabaseError(resolve(path));
+      throw error;
+    }
+  }
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new Database(path);
+  return new Database(path);
+}
+
+function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; kysely: KyselyDialect } {
+  const database = openSqlite(path, options.createIfMissing ?? true);
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
@@ -128,7 +154,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
   };
 }
 
-export function dialectFor(url: string, options: DatabaseOptions): { dialect: Dialect; kysely: KyselyDialect } {
+export function dialectFor(url: string, options: OpenOptions): { dialect: Dialect; kysely: KyselyDialect } {
   if (url.startsWith('sqlite:')) return sqliteDialect(url.slice('sqlite:'.length), options);
   return postgresDialect(url, options);
 }

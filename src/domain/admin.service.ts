@@ -1,6 +1,7 @@
 // Workspace, member and key administration: the admin CLI and the first-start bootstrap.
 import type { Db } from '../db/database.js';
 import type { ApiKeyRepository, ApiKeyRecord } from '../db/repositories/api-key.repository.js';
+import type { Executor } from '../db/repositories/executor.js';
 import type { MemberRepository } from '../db/repositories/member.repository.js';
 import type { WorkspaceRepository } from '../db/repositories/workspace.repository.js';
 import { AppError } from '../errors.js';
@@ -39,21 +40,30 @@ export const toKeyListing = (row: ApiKeyRecord) => ({
 });
 
 export function createAdminService({ db, workspaces, members, apiKeys, clock }: AdminServiceDeps) {
-  async function requireWorkspace(workspaceId: string): Promise<void> {
-    if (!(await workspaces.exists(workspaceId))) throw new AppError('not_found', `workspace ${workspaceId} not found`);
+  async function requireWorkspace(workspaceId: string, tx: Executor = db): Promise<void> {
+    if (!(await workspaces.exists(workspaceId, tx))) throw new AppError('not_found', `workspace ${workspaceId} not found`);
   }
 
+  /** fn inside the caller's transaction when there is one, else inside a new one. */
+  const inTransaction = <T>(tx: Executor | undefined, fn: (tx: Executor) => Promise<T>): Promise<T> =>
+    tx ? fn(tx) : db.transaction().execute(fn);
+
+  // The creates take an optional transaction so that the first-start bootstrap is one commit.
   const service = {
-    async createWorkspace(name: string) {
+    async createWorkspace(name: string, tx: Executor = db) {
       const row = { id: newId(), name, created_at: clock.now() };
-      await workspaces.insert(row);
+      await workspaces.insert(row, tx);
       return row;
     },
 
+    listWorkspaces() {
+      return workspaces.list();
+    },
+
     /** With an email, the user account is created or reused and linked; without, a chat-integration member. */
-    async createMember(input: { workspaceId: string; name: string; role: MemberRole; email?: string }): Promise<Member> {
-      await requireWorkspace(input.workspaceId);
-      return db.transaction().execute(async (tx) => {
+    async createMember(input: { workspaceId: string; name: string; role: MemberRole; email?: string }, outerTx?: Executor): Promise<Member> {
+      return inTransaction(outerTx, async (tx) => {
+        await requireWorkspace(input.workspaceId, tx);
         let userId: string | null = null;
         if (input.email !== undefined) {
           const email = input.email.trim().toLowerCase();
@@ -70,9 +80,15 @@ export function createAdminService({ db, workspaces, members, apiKeys, clock }: 
       });
     },
 
-    async createKey(input: { workspaceId: string; memberId?: string; readOnly?: boolean; label?: string }): Promise<IssuedKey> {
-      await requireWorkspace(input.workspaceId);
-      if (input.memberId !== undefined && !(await members.findById(input.workspaceId, input.memberId))) {
+    /** Every member of the workspace, oldest first. */
+    async listMembers(workspaceId: string): Promise<Member[]> {
+      await requireWorkspace(workspaceId);
+      return (await members.listAll(workspaceId)).map(toMember);
+    },
+
+    async createKey(input: { workspaceId: string; memberId?: string; readOnly?: boolean; label?: string }, tx: Executor = db): Promise<IssuedKey> {
+      await requireWorkspace(input.workspaceId, tx);
+      if (input.memberId !== undefined && !(await members.findById(input.workspaceId, input.memberId, tx))) {
         throw new AppError('not_found', `member ${input.memberId} not found in workspace ${input.workspaceId}`);
       }
       const key = randomToken('ldk_', 40);
@@ -80,7 +96,7 @@ export function createAdminService({ db, workspaces, members, apiKeys, clock }: 
         id: newId(), workspace_id: input.workspaceId, member_id: input.memberId ?? null, label: input.label ?? null,
         key_hash: sha256Hex(key), read_only: input.readOnly ? 1 : 0, created_at: clock.now(), revoked_at: null, last_used_at: null,
       };
-      await apiKeys.insert(row);
+      await apiKeys.insert(row, tx);
       return { id: row.id, key, workspace_id: row.workspace_id, member_id: row.member_id, read_only: row.read_only === 1, created_at: row.created_at };
     },
 
@@ -96,14 +112,17 @@ export function createAdminService({ db, workspaces, members, apiKeys, clock }: 
     },
 
     /**
-     * On an empty database: workspace "Default", an owner member and one key. Returns the key
-     * (shown once), or null when the database already has a workspace.
+     * On an empty database: workspace "Default", an owner member and one key, in one transaction
+     * (a failure half-way leaves the database empty, so the next start bootstraps again). Returns
+     * the key (shown once), or null when the database already has a workspace.
      */
-    async bootstrapIfEmpty(): Promise<IssuedKey | null> {
-      if ((await workspaces.count()) > 0) return null;
-      const workspace = await service.createWorkspace('Default');
-      const owner = await service.createMember({ workspaceId: workspace.id, name: 'Owner', role: 'owner' });
-      return service.createKey({ workspaceId: workspace.id, memberId: owner.id, label: 'bootstrap' });
+    bootstrapIfEmpty(): Promise<IssuedKey | null> {
+      return db.transaction().execute(async (tx) => {
+        if ((await workspaces.count(tx)) > 0) return null;
+        const workspace = await service.createWorkspace('Default', tx);
+        const owner = await service.createMember({ workspaceId: workspace.id, name: 'Owner', role: 'owner' }, tx);
+        return service.createKey({ workspaceId: workspace.id, memberId: owner.id, label: 'bootstrap' }, tx);
+      });
     },
   };
   return service;

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -26,6 +29,25 @@ function assertOneLineError(result: CliResult, code: number, pattern: RegExp): v
   assert.match(result.stderr, pattern);
 }
 
+/** The lines a human-readable command printed, after checking it succeeded quietly. */
+function lines(result: CliResult): string[] {
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, '');
+  return result.stdout.trimEnd().split('\n');
+}
+
+/** One line per row, holding the row's cells, each column starting at the same place on every line. */
+function assertAlignedRows(printed: string[], rows: string[][]): void {
+  const cellsOf = (line: string) => line.split(/ {2,}/);
+  const startsOf = (line: string) => [...line.matchAll(/(?:^| {2,})(?=\S)/g)].map((match) => match.index + match[0].length);
+  assert.deepEqual(printed.map(cellsOf), rows);
+  const starts = printed.map(startsOf);
+  for (const lineStarts of starts) assert.deepEqual(lineStarts, starts[0].slice(0, lineStarts.length), `aligned columns:\n${printed.join('\n')}`);
+}
+
+/** A path in a new temporary directory; nothing exists at it yet. */
+const pathInNewDirectory = (...parts: string[]) => join(mkdtempSync(join(tmpdir(), 'loopdesk-cli-')), ...parts);
+
 // Argument errors are found before the database is opened, so one dialect is enough.
 describe('loopdesk CLI arguments', () => {
   let env: Record<string, string>;
@@ -43,6 +65,8 @@ describe('loopdesk CLI arguments', () => {
       [['workspace', 'create', '--name', '   '], /--name is required/],
       [['workspace', 'create', '--name', 'x', 'extra'], /unexpected argument "extra"/],
       [['workspace', 'create', '--name', 'x', '--colour', 'red'], /--colour/],
+      [['key', 'create', '--workspace', MISSING_ID, '--label', '--read-only'], /--label/],
+      [['key', 'create', '--workspace', MISSING_ID, '--label'], /--label/],
       [['member', 'create', '--workspace', MISSING_ID, '--name', 'X', '--role', 'boss'], /--role must be one of owner, admin, agent/],
       [['member', 'create', '--workspace', MISSING_ID, '--name', 'X'], /--role is required/],
       [['member', 'create', '--workspace', 'not-a-uuid', '--name', 'X', '--role', 'agent'], /--workspace must be a UUID/],
@@ -55,14 +79,149 @@ describe('loopdesk CLI arguments', () => {
       [['key', 'revoke', MISSING_ID, MISSING_ID], /exactly one KEY_ID/],
       [['serve', 'now'], /unexpected argument "now"/],
       [['migrate', 'now'], /unexpected argument "now"/],
+      [['workspace', 'list', 'extra'], /unexpected argument "extra"/],
+      [['member', 'list'], /--workspace is required/],
+      [['member', 'list', '--workspace', 'not-a-uuid'], /--workspace must be a UUID/],
+      [['key', 'frobnicate', '--help'], /unknown command "key frobnicate"/],
+      [['frobnicate', '--help'], /unknown command "frobnicate"/],
     ];
     const results = await Promise.all(cases.map(([args]) => cli(...args)));
     cases.forEach(([, pattern], i) => assertOneLineError(results[i], 2, pattern));
   });
 
+  it('exits 2 with one line naming --email for an email address that is not one', async () => {
+    const badEmails = ['not-an-email', 'ann@', '@example.com', 'ann@example', 'ann smith@example.com', 'ann@@example.com', 'ann@example..com', ''];
+    const results = await Promise.all(badEmails.map((email) =>
+      cli('member', 'create', '--workspace', MISSING_ID, '--name', 'Ann', '--role', 'agent', '--email', email),
+    ));
+    for (const result of results) assertOneLineError(result, 2, /^loopdesk: --email (must be an email address|is required) \(see loopdesk member create --help\)\n$/);
+  });
+
+  it('points a bad argument to the help of its command', async () => {
+    assertOneLineError(await cli('key', 'create', '--label'), 2, /--label.*\(see loopdesk key create --help\)\n$/);
+    assertOneLineError(await cli('key', 'frobnicate'), 2, /\(see loopdesk key --help\)\n$/);
+    assertOneLineError(await cli('frobnicate'), 2, /\(see loopdesk --help\)\n$/);
+  });
+
   it('exits 2 for an unusable DATABASE_URL', async () => {
     const result = await runCli(['workspace', 'create', '--name', 'x'], { DATABASE_URL: 'mysql://localhost/x' });
     assertOneLineError(result, 2, /DATABASE_URL/);
+  });
+});
+
+// Every command's usage line, as decisions.md lists them (plus the listings).
+const SYNOPSES: Record<string, string> = {
+  serve: 'loopdesk serve',
+  migrate: 'loopdesk migrate [--json]',
+  'workspace create': 'loopdesk workspace create --name NAME [--json]',
+  'workspace list': 'loopdesk workspace list [--json]',
+  'member create': 'loopdesk member create --workspace WS_ID --name NAME --role owner|admin|agent [--email EMAIL] [--json]',
+  'member list': 'loopdesk member list --workspace WS_ID [--json]',
+  'key create': 'loopdesk key create --workspace WS_ID [--member MEMBER_ID] [--read-only] [--label TEXT] [--json]',
+  'key list': 'loopdesk key list --workspace WS_ID [--json]',
+  'key revoke': 'loopdesk key revoke KEY_ID [--json]',
+};
+const COMMAND_NAMES = Object.keys(SYNOPSES);
+
+describe('loopdesk --help', () => {
+  const databaseFile = pathInNewDirectory('data', 'loopdesk.db');
+  const cli = (...args: string[]) => runCli(args, { DATABASE_URL: `sqlite:${databaseFile}` });
+
+  /** The help text, after checking that it went to stdout with exit status 0. */
+  async function help(...args: string[]): Promise<string> {
+    const result = await cli(...args);
+    assert.equal(result.code, 0, `loopdesk ${args.join(' ')}: ${result.stderr}`);
+    assert.equal(result.stderr, '');
+    return result.stdout;
+  }
+
+  it('--help, -h and help print every command', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const text = await help(...args);
+      assert.match(text, /^usage: loopdesk <command> \[options\]\n/);
+      for (const synopsis of Object.values(SYNOPSES)) assert.ok(text.includes(`  ${synopsis}\n`), `${args[0]} lists "${synopsis}"`);
+    }
+  });
+
+  it('a command group\'s --help and -h print its subcommands only', async () => {
+    for (const group of ['workspace', 'member', 'key']) {
+      for (const flag of ['--help', '-h']) {
+        const text = await help(group, flag);
+        assert.match(text, new RegExp(`^usage: loopdesk ${group} <command> \\[options\\]\n`));
+        for (const name of COMMAND_NAMES) {
+          assert.equal(text.includes(`  ${SYNOPSES[name]}\n`), name.startsWith(`${group} `), `${group} ${flag} and "${name}"`);
+        }
+      }
+    }
+  });
+
+  it('every command\'s --help and -h print its usage line and each of its options', async () => {
+    for (const name of COMMAND_NAMES) {
+      for (const flag of ['--help', '-h']) {
+        const text = await help(...name.split(' '), flag);
+        assert.ok(text.startsWith(`usage: ${SYNOPSES[name]}\n`), `${name} ${flag}:\n${text}`);
+        // The options and positional arguments of the usage line, without their values.
+        const words = SYNOPSES[name].replace(/[[\]]/g, '').split(' ').slice(1 + name.split(' ').length);
+        const explained = words.filter((word, i) => word.startsWith('--') || !words[i - 1]?.startsWith('--'));
+        for (const word of [...explained, '-h, --help']) assert.ok(text.includes(`\n  ${word}`), `${name} ${flag} explains ${word}`);
+      }
+    }
+  });
+
+  it('--help wins over the other arguments, missing or not', async () => {
+    assert.ok((await help('key', 'revoke', '--help')).startsWith(`usage: ${SYNOPSES['key revoke']}\n`));
+    assert.ok((await help('workspace', 'create', '--name', 'Acme', '--help')).startsWith(`usage: ${SYNOPSES['workspace create']}\n`));
+  });
+
+  it('touches no database', () => {
+    assert.equal(existsSync(join(databaseFile, '..')), false, 'neither the file nor its directory was created');
+  });
+});
+
+describe('loopdesk with a SQLite file that does not exist', () => {
+  const ANY_ID = MISSING_ID;
+  const ADMIN_COMMANDS = [
+    ['workspace', 'create', '--name', 'Acme'],
+    ['workspace', 'list'],
+    ['member', 'create', '--workspace', ANY_ID, '--name', 'Ann', '--role', 'owner', '--email', 'ann@example.com'],
+    ['member', 'list', '--workspace', ANY_ID],
+    ['key', 'create', '--workspace', ANY_ID],
+    ['key', 'list', '--workspace', ANY_ID],
+    ['key', 'revoke', ANY_ID],
+  ];
+
+  async function assertRefused(databaseUrl: string, absolutePath: string): Promise<void> {
+    const runs = ADMIN_COMMANDS.flatMap((args) => [args, [...args, '--json']]);
+    const results = await Promise.all(runs.map((args) => runCli(args, { DATABASE_URL: databaseUrl })));
+    results.forEach((result, i) => {
+      assert.equal(result.code, 1, `loopdesk ${runs[i].join(' ')}: ${result.stderr}`);
+      assert.equal(result.stdout, '');
+      assert.equal(result.stderr, `loopdesk: no database at ${absolutePath}; set DATABASE_URL\n`);
+    });
+  }
+
+  it('admin commands exit 1 naming the absolute path, and create no file or directory', async () => {
+    const file = pathInNewDirectory('loopdesk.db');
+    await assertRefused(`sqlite:${file}`, file);
+    assert.deepEqual(readdirSync(join(file, '..')), []);
+  });
+
+  it('a relative path is taken from the current directory and reported absolute', async () => {
+    const file = pathInNewDirectory('data', 'loopdesk.db');
+    await assertRefused(`sqlite:./${relative(process.cwd(), file)}`, file);
+    assert.equal(existsSync(join(file, '..')), false);
+  });
+
+  it('migrate creates it, and the admin commands then use it', async () => {
+    const file = pathInNewDirectory('data', 'loopdesk.db');
+    const env = { DATABASE_URL: `sqlite:${file}` };
+    assert.equal(json(await runCli(['migrate', '--json'], env)).applied[0], '0001_init');
+    assert.ok(existsSync(file));
+    assert.deepEqual(json(await runCli(['workspace', 'list', '--json'], env)), { data: [] });
+  });
+
+  it('sqlite::memory: is not a file and is unaffected', async () => {
+    assert.deepEqual(json(await runCli(['workspace', 'list', '--json'], { DATABASE_URL: 'sqlite::memory:' })), { data: [] });
   });
 });
 
@@ -217,6 +376,7 @@ for (const dialect of DIALECTS) {
           [['key', 'create', '--workspace', MISSING_ID], /workspace .* not found/],
           [['key', 'create', '--workspace', workspaceId, '--member', MISSING_ID], /member .* not found/],
           [['key', 'list', '--workspace', MISSING_ID], /workspace .* not found/],
+          [['member', 'list', '--workspace', MISSING_ID], /workspace .* not found/],
           [['key', 'revoke', MISSING_ID], /key .* not found/],
         ];
         const results = await Promise.all(cases.map(([args]) => cli(...args, '--json')));
@@ -226,6 +386,70 @@ for (const dialect of DIALECTS) {
       it('exits 1 for a member of another workspace', async () => {
         const stranger = json(await cli('member', 'create', '--workspace', otherWorkspaceId, '--name', 'Stranger', '--role', 'agent', '--json'));
         assertOneLineError(await cli('key', 'create', '--workspace', workspaceId, '--member', stranger.id), 1, /member .* not found/);
+      });
+    });
+
+    describe('listings', () => {
+      // A database of its own, so that the lists hold exactly what these tests made.
+      let listEnv: Record<string, string>;
+      const listCli = (...args: string[]) => runCli(args, listEnv);
+      before(async () => {
+        listEnv = { DATABASE_URL: await freshDatabaseUrl(dialect) };
+        json(await listCli('migrate', '--json'));
+      });
+
+      it('workspace list says so when there is none', async () => {
+        assert.deepEqual(json(await listCli('workspace', 'list', '--json')), { data: [] });
+        assert.deepEqual(lines(await listCli('workspace', 'list')), ['no workspaces']);
+      });
+
+      describe('with workspaces, members and keys', () => {
+        const workspaces: { id: string; name: string; created_at: string }[] = [];
+        before(async () => {
+          for (const name of ['Acme', 'Beta Industries', 'C']) workspaces.push(json(await listCli('workspace', 'create', '--name', name, '--json')));
+        });
+
+        it('workspace list --json prints { data: [{ id, name, created_at }] } oldest first', async () => {
+          assert.deepEqual(json(await listCli('workspace', 'list', '--json')), { data: workspaces });
+        });
+
+        it('workspace list prints one aligned line per workspace: id, created_at, name', async () => {
+          assertAlignedRows(lines(await listCli('workspace', 'list')), workspaces.map((w) => [w.id, w.created_at, w.name]));
+        });
+
+        it('member list --json prints the members as member create printed them, oldest first, of that workspace only', async () => {
+          const [acme, beta, empty] = workspaces;
+          const create = async (workspaceId: string, ...args: string[]) =>
+            json(await listCli('member', 'create', '--workspace', workspaceId, ...args, '--json'));
+          const members = [
+            await create(acme.id, '--name', 'Ann Owner', '--role', 'owner', '--email', `ann.${dialect}@example.test`),
+            await create(acme.id, '--name', 'Chat Bot', '--role', 'agent'),
+            await create(acme.id, '--name', 'Bo', '--role', 'admin'),
+          ];
+          const betaMember = await create(beta.id, '--name', 'Other', '--role', 'owner');
+
+          assert.deepEqual(json(await listCli('member', 'list', '--workspace', acme.id, '--json')), { data: members });
+          assert.deepEqual(json(await listCli('member', 'list', '--workspace', beta.id, '--json')), { data: [betaMember] });
+          assert.deepEqual(json(await listCli('member', 'list', '--workspace', empty.id, '--json')), { data: [] });
+          assert.deepEqual(lines(await listCli('member', 'list', '--workspace', empty.id)), ['no members']);
+
+          assertAlignedRows(
+            lines(await listCli('member', 'list', '--workspace', acme.id)),
+            members.map((m) => [m.id, m.role, m.created_at, m.display_name]),
+          );
+        });
+
+        it('key list prints one aligned line per key: id, access, state, label', async () => {
+          const { id } = workspaces[2];
+          const readOnly = json(await listCli('key', 'create', '--workspace', id, '--read-only', '--label', 'dashboards', '--json'));
+          const unlabelled = json(await listCli('key', 'create', '--workspace', id, '--json'));
+          const revoked = json(await listCli('key', 'revoke', json(await listCli('key', 'create', '--workspace', id, '--label', 'old', '--json')).id, '--json'));
+          assertAlignedRows(lines(await listCli('key', 'list', '--workspace', id)), [
+            [readOnly.id, 'read-only', 'active', 'dashboards'],
+            [unlabelled.id, 'read-write', 'active'],
+            [revoked.id, 'read-write', `revoked ${revoked.revoked_at}`, 'old'],
+          ]);
+        });
       });
     });
   });

@@ -3,8 +3,12 @@ import { oldestFirstPage, type Executor, type Page, type PageOf } from './execut
 import type { MemberTable, UserTable } from '../schema.js';
 
 const MEMBER_COLUMNS = ['id', 'workspace_id', 'user_id', 'role', 'display_name', 'avatar_url', 'created_at'] as const;
+const LIST_ALL_PAGE_SIZE = 1000;
 
 export function memberRepository(db: Executor) {
+  const list = (workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<MemberTable>> =>
+    oldestFirstPage<MemberTable>(tx, 'members', MEMBER_COLUMNS, workspaceId, page);
+
   return {
     async insert(row: MemberTable, tx: Executor = db): Promise<void> {
       await tx.insertInto('members').values(row).execute();
@@ -20,8 +24,16 @@ export function memberRepository(db: Executor) {
 
     findById: findInWorkspace<MemberTable>(db, 'members', MEMBER_COLUMNS),
 
-    async list(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<MemberTable>> {
-      return oldestFirstPage<MemberTable>(tx, 'members', MEMBER_COLUMNS, workspaceId, page);
+    list,
+
+    /** Every member of the workspace, oldest first, read a page at a time (the admin CLI's listing). */
+    async listAll(workspaceId: string, tx: Executor = db): Promise<MemberTable[]> {
+      const members: MemberTable[] = [];
+      for (;;) {
+        const { rows } = await list(workspaceId, { limit: LIST_ALL_PAGE_SIZE, offset: members.length }, tx);
+        members.push(...rows);
+        if (rows.length < LIST_ALL_PAGE_SIZE) return members;
+      }
     },
   };
 }

@@ -12,6 +12,11 @@ export function workspaceRepository(db: Executor) {
       return row !== undefined;
     },
 
+    /** Every workspace, oldest first (id breaks ties). */
+    async list(tx: Executor = db): Promise<WorkspaceTable[]> {
+      return tx.selectFrom('workspaces').select(['id', 'name', 'created_at']).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+    },
+
     async count(tx: Executor = db): Promise<number> {
       const row = await tx.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);
