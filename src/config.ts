@@ -93,7 +93,10 @@ function dedupConfig(env: NodeJS.ProcessEnv): DedupConfig {
 
 /** How the database handle is sized (createDatabase). */
 export interface DatabaseOptions {
-  /** LOOPDESK_PG_POOL_SIZE: PostgreSQL connections per process. */
+  /**
+   * LOOPDESK_PG_POOL_SIZE: PostgreSQL connections per process; at least 2, because the start-up
+   * migration lock holds one connection while the first-start bootstrap uses another.
+   */
   readonly pgPoolSize: number;
   /** LOOPDESK_SQLITE_CACHE_MB: SQLite's page cache; lookups at 100k issues read from it instead of the file. */
   readonly sqliteCacheMb: number;
@@ -126,7 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     database: Object.freeze({
-      pgPoolSize: integer(env, 'LOOPDESK_PG_POOL_SIZE', DATABASE_DEFAULTS.pgPoolSize, 1, 1000),
+      pgPoolSize: integer(env, 'LOOPDESK_PG_POOL_SIZE', DATABASE_DEFAULTS.pgPoolSize, 2, 1000),
       sqliteCacheMb: integer(env, 'LOOPDESK_SQLITE_CACHE_MB', DATABASE_DEFAULTS.sqliteCacheMb, 1, 65_536),
     }),
     logLevel: env.LOOPDESK_LOG_LEVEL || 'info',

@@ -22,6 +22,10 @@ describe('database options', () => {
     }
   });
 
+  it('refuses a PostgreSQL pool of one connection, which start-up would deadlock on', () => {
+    assert.throws(() => loadConfig({ LOOPDESK_PG_POOL_SIZE: '1' }), /from 2 to 1000/);
+  });
+
   it('size the SQLite page cache', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopdesk-options-'));
     const database = createDatabase(`sqlite:${join(dir, 'db.sqlite')}`, { pgPoolSize: 10, sqliteCacheMb: 8 });
