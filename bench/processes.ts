@@ -2,6 +2,7 @@
 // bare-Fastify ceiling server, and (shared with the reliability suite) the peak-RSS sampler.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { assertDistIsCurrent } from '../test/helpers/dist-freshness.js';
 import { freePort } from '../test/helpers/postgres.js';
 
 export { sampleRss } from '../test/helpers/server-process.js';
@@ -67,6 +68,7 @@ export interface LoopdeskOptions {
 }
 
 export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir }: LoopdeskOptions): Promise<ServerProcess> {
+  assertDistIsCurrent();
   const profile = cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : [];
   return startProcess(
     [...profile, 'bin/loopdesk.js', 'serve'],

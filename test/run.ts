@@ -1,6 +1,7 @@
 // `npm test`: starts a throwaway PostgreSQL cluster (unless TEST_DATABASE_URL is set), then runs
 // every test file with node:test on SQLite and PostgreSQL. Without PostgreSQL binaries the
-// PostgreSQL half is skipped loudly; in CI (CI=true) that is a failure.
+// PostgreSQL half is skipped loudly, before the run and again after its summary (which counts
+// none of it as skipped); in CI (CI set, other than false or 0) that is a failure.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,6 +15,20 @@ function testFiles(dir: string): string[] {
   });
 }
 
+const POSTGRES_SKIPPED = [
+  '*'.repeat(88),
+  '*** WARNING: PostgreSQL binaries not found (/usr/lib/postgresql/<version>/bin/initdb).',
+  '*** Only SQLite was tested: the PostgreSQL half of the suite did NOT run, and the',
+  '*** "skipped" count of the summary does not include it.',
+  '*** Install postgresql or set TEST_DATABASE_URL; in CI this is a failure.',
+  '*'.repeat(88),
+].join('\n');
+
+function warnPostgresSkipped(): void {
+  const [loud, plain] = process.stderr.isTTY ? ['\x1b[1;31m', '\x1b[0m'] : ['', ''];
+  process.stderr.write(`\n${loud}${POSTGRES_SKIPPED}${plain}\n\n`);
+}
+
 const root = new URL('.', import.meta.url).pathname;
 const filter = process.argv.slice(2);
 const files = testFiles(root)
@@ -22,18 +37,21 @@ const files = testFiles(root)
   .sort();
 
 let cluster: PostgresCluster | null = null;
+let postgresSkipped = false;
 const env = { ...process.env };
+const inCi = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
 if (!env.TEST_DATABASE_URL) {
   const bin = findPostgresBin();
   if (bin) {
     ensurePostgresUser();
     cluster = await startPostgresCluster(bin);
     env.TEST_DATABASE_URL = cluster.url;
-  } else if (env.CI === 'true') {
-    process.stderr.write('\nFAIL: PostgreSQL binaries not found and CI=true; install postgresql or set TEST_DATABASE_URL\n');
+  } else if (inCi) {
+    process.stderr.write(`\nFAIL: PostgreSQL binaries not found and CI=${env.CI}; install postgresql or set TEST_DATABASE_URL\n`);
     process.exit(1);
   } else {
-    process.stderr.write('\n*** WARNING: PostgreSQL binaries not found: the PostgreSQL half of the suite is SKIPPED ***\n\n');
+    postgresSkipped = true;
+    warnPostgresSkipped();
   }
 }
 
@@ -43,4 +61,5 @@ const result = spawnSync(
   { stdio: 'inherit', env },
 );
 cluster?.stop();
+if (postgresSkipped) warnPostgresSkipped();
 process.exit(result.status ?? 1);

@@ -31,6 +31,17 @@ export interface Client {
   delete<T = any>(url: string, options?: RequestOptions): Promise<ApiResponse<T>>;
 }
 
+/** The Client of a `request` function: get, post, patch and delete in its terms. */
+export function clientOf(request: Client['request']): Client {
+  return {
+    request,
+    get: (url, options) => request('GET', url, options),
+    post: (url, body, options) => request('POST', url, { ...options, body }),
+    patch: (url, body, options) => request('PATCH', url, { ...options, body }),
+    delete: (url, options) => request('DELETE', url, options),
+  };
+}
+
 export interface WorkspaceFixture {
   id: string;
   owner: Member;
@@ -103,13 +114,7 @@ export async function createTestContext(
       if (isJson && checker) checker.check(method, url, response.statusCode, body);
       return { status: response.statusCode, headers: response.headers, body, text: response.body };
     };
-    return {
-      request,
-      get: (url, options) => request('GET', url, options),
-      post: (url, body, options) => request('POST', url, { ...options, body }),
-      patch: (url, body, options) => request('PATCH', url, { ...options, body }),
-      delete: (url, options) => request('DELETE', url, options),
-    };
+    return clientOf(request);
   };
 
   const a = await createWorkspaceFixture(services, client, 'Alpha');

@@ -1,5 +1,5 @@
 // Many concurrent keep-alive clients, each on its own single connection, alternating a page of
-// issues and an issue create: the memory test in the suite and bench/keep-alive-rss.ts.
+// issues and an issue create: the keep-alive test in the suite and bench/keep-alive-rss.ts.
 import { Agent, request } from 'node:http';
 import type { Socket } from 'node:net';
 

@@ -1,7 +1,9 @@
 // The real executable as a child process: one-shot admin commands and long-running servers.
-// It runs the compiled dist/ (built by `npm test`'s pretest, or `npm run build`).
+// It runs the compiled dist/ (built by `npm test`'s pretest, or `npm run build`), and refuses to
+// when dist/ is older than src/.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { assertDistIsCurrent } from './dist-freshness.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/loopdesk.js', import.meta.url));
 
@@ -14,6 +16,7 @@ export interface CliResult {
 /** `loopdesk <args>` with `env` added to this process's environment. */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
+    assertDistIsCurrent();
     execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') reject(error);
       else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
@@ -32,6 +35,7 @@ export class ServerProcess {
   private readonly waiters = new Set<() => void>();
 
   constructor(env: Record<string, string>) {
+    assertDistIsCurrent();
     this.child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => this.received(() => (this.stdout += chunk)));
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => this.received(() => (this.stderr += chunk)));

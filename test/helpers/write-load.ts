@@ -2,6 +2,8 @@
 // issue creates and PATCHes, messages, conversation imports, releases and deduplicating creates.
 // Each worker sends one request at a time, so at most one write per worker has an unknown fate
 // when the server dies; the journal keeps that one apart from the acknowledged ones.
+import { createProduct, importConversation } from './factories.js';
+import { httpClient } from './http-client.js';
 
 export type WriteKind = 'issue' | 'patch' | 'message' | 'conversation' | 'release' | 'maybe';
 
@@ -118,23 +120,14 @@ async function worker(setup: LoadSetup, index: number, journal: Journal, running
   }
 }
 
-async function post(baseUrl: string, key: string, path: string, body: object): Promise<{ id: string }> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()).data;
-}
-
 /** Two products with a conversation each, for the workers to write to. */
 export async function prepareLoad(baseUrl: string, key: string): Promise<LoadSetup> {
   const setup: LoadSetup = { baseUrl, key, productIds: [], conversationIds: [] };
+  const api = httpClient(baseUrl, key);
   for (const name of ['Load One', 'Load Two']) {
-    const product = await post(baseUrl, key, '/api/v1/products', { name });
+    const product = await createProduct(api, { name });
     setup.productIds.push(product.id);
-    setup.conversationIds.push((await post(baseUrl, key, '/api/v1/conversations', { product_id: product.id, title: `${name} chat` })).id);
+    setup.conversationIds.push((await importConversation(api, product.id, { title: `${name} chat` })).id);
   }
   return setup;
 }

@@ -1,5 +1,6 @@
 // Keeps `npm run bench` from rotting: the whole instrument (seeding, ceiling server, server under
-// test, autocannon in its own process, report) runs once on a tiny SQLite database.
+// test, autocannon in its own process, report) runs once on a tiny SQLite database, and the
+// cut-off and memory benchmarks once at their smallest. Their figures are not checked here.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +34,19 @@ describe('npm run bench', () => {
     assert.equal(scenario.name, 'GET /me');
     assert.equal(scenario.errors, 0);
     assert.ok(scenario.rps > 0 && scenario.ratio > 0 && scenario.peak_rss_mb > 0);
+  });
+
+  it('bench/cut-offs.ts measures every cut-off in one round', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/cut-offs.ts', '1'], { cwd: root, timeout: 60_000 });
+    for (const measured of [
+      '413 to a declared 5 GiB body', '408 to a body that stops arriving', '408 to a slow-loris client',
+      '\\d+ other requests served during the slow loris', 'exit after the answer in flight at SIGTERM',
+    ]) assert.match(stdout, new RegExp(`^${measured}: median [\\d.]+ ms .*target under \\d+ ms: (met|MISSED)$`, 'm'));
+  });
+
+  it('bench/keep-alive-rss.ts reports the peak RSS of the server', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/keep-alive-rss.ts', '2', '2'], { cwd: root, timeout: 60_000 });
+    assert.match(stdout, /^2 keep-alive clients, 4 requests .* 0 failures; peak RSS \d+ MB; target under 300 MB: (met|MISSED)$/m);
   });
 
   it('refuses an unknown scenario with the usage text', async () => {

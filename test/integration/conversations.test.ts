@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeEachDialect, unique, type Client } from '../helpers/harness.js';
+import { apiKeyIdOf, createProduct, importConversation } from '../helpers/factories.js';
+import { describeEachDialect, unique } from '../helpers/harness.js';
 
 const BASE = '/api/v1/conversations';
 const UNKNOWN_ID = '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f0000';
-
-async function createProduct(api: Client): Promise<string> {
-  const res = await api.post('/api/v1/products', { name: unique('Product') });
-  assert.equal(res.status, 201);
-  return res.body.data.id;
-}
-
-async function importConversation(api: Client, body: Record<string, unknown>) {
-  const res = await api.post(BASE, { title: unique('Conversation'), ...body });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body.data;
-}
-
-async function apiKeyId(client: Client): Promise<string> {
-  return (await client.get('/api/v1/me')).body.data.api_key_id;
-}
 
 function assertInvalid(res: { status: number; body: any }, field: string, mentions?: string) {
   assert.equal(res.status, 400, JSON.stringify(res.body));
@@ -39,7 +24,7 @@ const tick = () => sleep(5);
 
 describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
   it('imports a conversation with the defaults, open, without contact or messages', async () => {
-    const productId = await createProduct(ctx().a.api);
+    const productId = (await createProduct(ctx().a.api)).id;
     const res = await ctx().a.api.post(BASE, { product_id: productId, title: '  Export does nothing  ' });
     assert.equal(res.status, 201);
     const { id, created_at, ...rest } = res.body.data;
@@ -52,9 +37,9 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
   });
 
   it('takes type, source, priority, a contact and a first message from the contact, stored as sent', async () => {
-    const productId = await createProduct(ctx().a.api);
-    const data = await importConversation(ctx().a.api, {
-      product_id: productId, type: 'idea', source: 'form', priority: 'high',
+    const productId = (await createProduct(ctx().a.api)).id;
+    const data = await importConversation(ctx().a.api, productId, {
+      type: 'idea', source: 'form', priority: 'high',
       contact: { name: '  Ada Lovelace ', email: 'Ada@Example.COM' }, body: '  Dark mode, please.\n',
     });
     assert.deepEqual([data.type, data.source, data.priority, data.status], ['idea', 'form', 'high', 'open']);
@@ -70,11 +55,11 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
   });
 
   it('reuses the workspace\'s contact with the same email; a given name replaces the name, an omitted one keeps it', async () => {
-    const productId = await createProduct(ctx().a.api);
+    const productId = (await createProduct(ctx().a.api)).id;
     const email = `${unique('grace').replace(/\W/g, '')}@example.com`;
-    const first = await importConversation(ctx().a.api, { product_id: productId, contact: { name: 'Grace', email } });
-    const renamed = await importConversation(ctx().a.api, { product_id: productId, contact: { name: 'Grace Hopper', email: email.toUpperCase() } });
-    const unnamed = await importConversation(ctx().a.api, { product_id: productId, contact: { email }, body: 'Hi' });
+    const first = await importConversation(ctx().a.api, productId, { contact: { name: 'Grace', email } });
+    const renamed = await importConversation(ctx().a.api, productId, { contact: { name: 'Grace Hopper', email: email.toUpperCase() } });
+    const unnamed = await importConversation(ctx().a.api, productId, { contact: { email }, body: 'Hi' });
     assert.equal(renamed.contact_id, first.contact_id);
     assert.equal(unnamed.contact_id, first.contact_id);
     assert.deepEqual(renamed.contact, { id: first.contact_id, name: 'Grace Hopper', email });
@@ -86,38 +71,38 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
 
   it('keeps contacts of different workspaces apart even with the same email', async () => {
     const email = `${unique('shared').replace(/\W/g, '')}@example.com`;
-    const inA = await importConversation(ctx().a.api, { product_id: await createProduct(ctx().a.api), contact: { name: 'In A', email } });
-    const inB = await importConversation(ctx().b.api, { product_id: await createProduct(ctx().b.api), contact: { name: 'In B', email } });
+    const inA = await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, { contact: { name: 'In A', email } });
+    const inB = await importConversation(ctx().b.api, (await createProduct(ctx().b.api)).id, { contact: { name: 'In B', email } });
     assert.notEqual(inA.contact_id, inB.contact_id);
     assert.equal((await ctx().a.api.get(`${BASE}/${inA.id}`)).body.data.contact.name, 'In A');
   });
 
   it('creates a new contact for each import without an email (name and email may be null)', async () => {
-    const productId = await createProduct(ctx().a.api);
-    const one = await importConversation(ctx().a.api, { product_id: productId, contact: { name: 'Visitor' } });
-    const two = await importConversation(ctx().a.api, { product_id: productId, contact: { name: 'Visitor', email: null } });
-    const anonymous = await importConversation(ctx().a.api, { product_id: productId, contact: {} });
+    const productId = (await createProduct(ctx().a.api)).id;
+    const one = await importConversation(ctx().a.api, productId, { contact: { name: 'Visitor' } });
+    const two = await importConversation(ctx().a.api, productId, { contact: { name: 'Visitor', email: null } });
+    const anonymous = await importConversation(ctx().a.api, productId, { contact: {} });
     assert.notEqual(one.contact_id, two.contact_id);
     assert.deepEqual(one.contact, { id: one.contact_id, name: 'Visitor', email: null });
     assert.deepEqual(anonymous.contact, { id: anonymous.contact_id, name: null, email: null });
   });
 
   it('sends the first message of a contact-less import as the importing API key', async () => {
-    const data = await importConversation(ctx().a.api, { product_id: await createProduct(ctx().a.api), contact: null, body: 'Anonymous form' });
+    const data = await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, { contact: null, body: 'Anonymous form' });
     assert.equal(data.contact, null);
     assert.equal(data.messages[0].sender_type, 'contact');
-    assert.equal(data.messages[0].sender_id, await apiKeyId(ctx().a.api));
+    assert.equal(data.messages[0].sender_id, await apiKeyIdOf(ctx().a.api));
     assert.equal(data.messages[0].sender_name, null);
   });
 
   it('creates no message when body is null', async () => {
-    const data = await importConversation(ctx().a.api, { product_id: await createProduct(ctx().a.api), body: null });
+    const data = await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, { body: null });
     assert.deepEqual(data.messages, []);
   });
 
   it('accepts a 500-character title after trimming and a 50,000-character body', async () => {
-    const data = await importConversation(ctx().a.api, {
-      product_id: await createProduct(ctx().a.api), title: ` ${'t'.repeat(500)} `, body: 'b'.repeat(50_000),
+    const data = await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, {
+      title: ` ${'t'.repeat(500)} `, body: 'b'.repeat(50_000),
     });
     assert.equal(data.title.length, 500);
     assert.equal(data.messages[0].body.length, 50_000);
@@ -145,25 +130,25 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
   ];
   for (const [what, body, field] of invalid) {
     it(`rejects ${what}`, async () => {
-      const productId = await createProduct(ctx().a.api);
+      const productId = (await createProduct(ctx().a.api)).id;
       assertInvalid(await ctx().a.api.post(BASE, body(productId)), field);
     });
   }
 
   it('rejects a product of another workspace (400, not 404)', async () => {
-    const productOfA = await createProduct(ctx().a.api);
+    const productOfA = (await createProduct(ctx().a.api)).id;
     assertInvalid(await ctx().b.api.post(BASE, { product_id: productOfA, title: 'x' }), 'product_id');
   });
 
   it('writes nothing when the import is rejected', async () => {
-    const productId = await createProduct(ctx().a.api);
+    const productId = (await createProduct(ctx().a.api)).id;
     await ctx().a.api.post(BASE, { product_id: productId, title: 'x', contact: { email: 'x@example.com' }, body: '  ' });
     const list = await ctx().a.api.get(`${BASE}?product_id=${productId}`);
     assert.equal(list.body.pagination.total, 0);
   });
 
   it('forbids read-only keys', async () => {
-    const res = await ctx().client(ctx().a.readOnlyKey).post(BASE, { product_id: await createProduct(ctx().a.api), title: 'x' });
+    const res = await ctx().client(ctx().a.readOnlyKey).post(BASE, { product_id: (await createProduct(ctx().a.api)).id, title: 'x' });
     assert.equal(res.status, 403);
     assert.equal(res.body.error_code, 'forbidden');
   });
@@ -186,16 +171,16 @@ describeEachDialect('GET /api/v1/conversations', (ctx) => {
   const list = (query: string) => ctx().a.api.get(`${BASE}?product_id=${productId}&${query}`);
 
   it('lists newest first, each with its source and contact', async () => {
-    productId = await createProduct(ctx().a.api);
-    otherProductId = await createProduct(ctx().a.api);
+    productId = (await createProduct(ctx().a.api)).id;
+    otherProductId = (await createProduct(ctx().a.api)).id;
     for (const [index, { type, priority, status }] of specs.entries()) {
-      const data = await importConversation(ctx().a.api, {
-        product_id: productId, type, priority, source: index === 0 ? 'form' : 'chat', contact: { name: `Contact ${index}` },
+      const data = await importConversation(ctx().a.api, productId, {
+        type, priority, source: index === 0 ? 'form' : 'chat', contact: { name: `Contact ${index}` },
       });
       if (status !== 'open') await ctx().a.api.patch(`${BASE}/${data.id}`, { status });
       created.push(data);
     }
-    await importConversation(ctx().a.api, { product_id: otherProductId });
+    await importConversation(ctx().a.api, otherProductId);
 
     const res = await list('');
     assert.equal(res.status, 200);
@@ -259,7 +244,7 @@ describeEachDialect('GET /api/v1/conversations', (ctx) => {
   }
 
   it('never lists another workspace\'s conversations, filtered or not', async () => {
-    const inB = await importConversation(ctx().b.api, { product_id: await createProduct(ctx().b.api) });
+    const inB = await importConversation(ctx().b.api, (await createProduct(ctx().b.api)).id);
     const fromA = await ctx().a.api.get(`${BASE}?limit=200`);
     assert.ok(!ids(fromA).includes(inB.id));
     const fromB = await ctx().b.api.get(`${BASE}?limit=200`);
@@ -277,7 +262,7 @@ describeEachDialect('GET /api/v1/conversations', (ctx) => {
 
 describeEachDialect('GET /api/v1/conversations/{id}', (ctx) => {
   it('returns the conversation with its messages, oldest first', async () => {
-    const data = await importConversation(ctx().a.api, { product_id: await createProduct(ctx().a.api), body: 'first' });
+    const data = await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, { body: 'first' });
     await ctx().a.api.post(`${BASE}/${data.id}/messages`, { body: 'second' });
     await ctx().a.api.post(`${BASE}/${data.id}/messages`, { body: 'third' });
     const res = await ctx().a.api.get(`${BASE}/${data.id}`);
@@ -287,7 +272,7 @@ describeEachDialect('GET /api/v1/conversations/{id}', (ctx) => {
   });
 
   it('finds a conversation by its id in upper case', async () => {
-    const data = await importConversation(ctx().a.api, { product_id: await createProduct(ctx().a.api) });
+    const data = await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id);
     const res = await ctx().a.api.get(`${BASE}/${data.id.toUpperCase()}`);
     assert.equal(res.body.data.id, data.id);
   });
@@ -298,13 +283,13 @@ describeEachDialect('GET /api/v1/conversations/{id}', (ctx) => {
   });
 
   it('gives 404 for another workspace\'s conversation', async () => {
-    const data = await importConversation(ctx().a.api, { product_id: await createProduct(ctx().a.api) });
+    const data = await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id);
     assertNotFound(await ctx().b.api.get(`${BASE}/${data.id}`));
   });
 });
 
 describeEachDialect('PATCH /api/v1/conversations/{id}', (ctx) => {
-  const fresh = async () => importConversation(ctx().a.api, { product_id: await createProduct(ctx().a.api) });
+  const fresh = async () => importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id);
 
   it('follows the flow open → in_progress → resolved, changing updated_at each time', async () => {
     const data = await fresh();
@@ -381,7 +366,7 @@ describeEachDialect('PATCH /api/v1/conversations/{id}', (ctx) => {
 });
 
 describeEachDialect('POST /api/v1/conversations/{id}/messages', (ctx) => {
-  const fresh = async () => importConversation(ctx().a.api, { product_id: await createProduct(ctx().a.api) });
+  const fresh = async () => importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id);
 
   it('adds an agent message from the key\'s member, stored as sent, and moves updated_at', async () => {
     const data = await fresh();
@@ -401,7 +386,7 @@ describeEachDialect('POST /api/v1/conversations/{id}/messages', (ctx) => {
     const memberless = ctx().client(ctx().a.memberlessKey);
     const res = await memberless.post(`${BASE}/${data.id}/messages`, { body: 'Automated reply' });
     assert.equal(res.status, 201);
-    assert.equal(res.body.data.sender_id, await apiKeyId(memberless));
+    assert.equal(res.body.data.sender_id, await apiKeyIdOf(memberless));
     assert.equal(res.body.data.sender_name, null);
   });
 
@@ -456,7 +441,7 @@ describeEachDialect('deprecated alias /api/v1/items', (ctx) => {
   }
 
   it('imports, reads, lists, updates and posts messages exactly like /conversations, with deprecation headers', async () => {
-    const productId = await createProduct(ctx().a.api);
+    const productId = (await createProduct(ctx().a.api)).id;
     const created = await ctx().a.api.post(ALIAS, { product_id: productId, title: 'Via alias', body: 'hello' });
     assert.equal(created.status, 201);
     assertDeprecated(created, BASE);

@@ -13,9 +13,8 @@ import type { Actor } from '../../src/domain/actor.js';
 import { createIssueDedupService } from '../../src/domain/issue-dedup.service.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createServices } from '../../src/services.js';
-import { describeEachDialect, unique, type TestContext } from '../helpers/harness.js';
-
-const MAYBE = '/api/v1/issues/maybe';
+import { createIssue, createIssueMaybe, createProduct } from '../helpers/factories.js';
+import { describeEachDialect, type TestContext } from '../helpers/harness.js';
 
 describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (lexical matcher)', (ctx, dialect) => {
   /** Another process: its own lexical detector, counting how often it reads the candidates. */
@@ -40,14 +39,10 @@ describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (l
 
   async function setUp(context: TestContext) {
     const actor = (await context.services.identity.authenticate(context.a.key))!;
-    const product = await context.a.api.post('/api/v1/products', { name: unique('Product') });
-    assert.equal(product.status, 201, product.text);
-    const viaApp = async (title: string) => {
-      const res = await context.a.api.post(MAYBE, { product_id: product.body.data.id, title });
-      assert.ok(res.status === 200 || res.status === 201, res.text);
-      return res.body as { data: { id: string }; matched_existing: boolean };
-    };
-    return { actor, productId: product.body.data.id as string, api: context.a.api, viaApp };
+    const productId: string = (await createProduct(context.a.api)).id;
+    const viaApp = (title: string): Promise<{ data: { id: string }; matched_existing: boolean }> =>
+      createIssueMaybe(context.a.api, productId, { title });
+    return { actor, productId, api: context.a.api, viaApp };
   }
 
   it('sees what the other process created, changed and closed', async () => {
@@ -77,7 +72,7 @@ describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (l
     for (const title of ['Refund never arrives', 'Invoice shows the wrong currency', 'Login fails on Safari']) await other.maybe(actor, productId, title);
     assert.equal(other.reads.candidates, 1, 'its own creations and matches need no read');
 
-    const direct = (await api.post('/api/v1/issues', { product_id: productId, title: 'Search ignores accents' })).body.data;
+    const direct = await createIssue(api, productId, { title: 'Search ignores accents' });
     assert.equal((await other.maybe(actor, productId, 'Search ignores accents')).issue.id, direct.id);
     assert.equal(other.reads.candidates, 2, 'an issue created elsewhere makes it read them again');
   });
@@ -90,7 +85,7 @@ describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (l
     await working.maybe(actor, productId, 'Cart empties itself');
     await assert.rejects(failing.maybe(actor, productId, 'Push notifications arrive twice'), /disk full/);
     // Another writer now commits the version number the rolled-back transaction had taken.
-    await api.post('/api/v1/issues', { product_id: productId, title: 'Unrelated problem' });
+    await createIssue(api, productId, { title: 'Unrelated problem' });
     const retried = await working.maybe(actor, productId, 'Push notifications arrive twice');
     assert.equal(retried.matchedExisting, false, 'the rolled-back issue is not a candidate');
     assert.equal((await working.maybe(actor, productId, 'Push notifications arrive twice')).issue.id, retried.issue.id);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { idempotencyRepository } from '../../src/db/repositories/idempotency.repository.js';
 import { IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS, IDEMPOTENCY_RETENTION_MS } from '../../src/domain/idempotency.service.js';
+import { apiKeyIdOf, createIssue, createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, unique, type ApiResponse, type Client } from '../helpers/harness.js';
 import { manualClock } from '../helpers/manual-clock.js';
 
@@ -11,24 +12,6 @@ const newKey = () => `retry-${randomUUID()}`;
 const withKey = (key: string) => ({ headers: { 'idempotency-key': key } });
 
 const total = async (api: Client, url: string) => (await api.get(url)).body.pagination.total as number;
-
-async function createProduct(api: Client) {
-  const res = await api.post('/api/v1/products', { name: unique('Product') });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as { id: string };
-}
-
-async function createConversation(api: Client, productId: string) {
-  const res = await api.post('/api/v1/conversations', { product_id: productId, title: unique('Conversation') });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as { id: string };
-}
-
-async function createIssue(api: Client, productId: string) {
-  const res = await api.post('/api/v1/issues', { product_id: productId, title: unique('Issue') });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as { id: string };
-}
 
 function assertReplayOf(replay: ApiResponse, first: ApiResponse): void {
   assert.equal(replay.status, first.status, replay.text);
@@ -93,7 +76,7 @@ describeEachDialect('Idempotency-Key [ext]: replays on every POST', (ctx) => {
 
   it('POST /api/v1/conversations/{id}/messages', async () => {
     const { a } = ctx();
-    const conversation = await createConversation(a.api, (await createProduct(a.api)).id);
+    const conversation = await importConversation(a.api, (await createProduct(a.api)).id);
     const messages = async () => (await a.api.get(`/api/v1/conversations/${conversation.id}`)).body.data.messages.length as number;
     await assertRetryIsReplayed(a.api, `/api/v1/conversations/${conversation.id}/messages`, { body: 'We are on it' }, messages);
   });
@@ -110,7 +93,7 @@ describeEachDialect('Idempotency-Key [ext]: replays on every POST', (ctx) => {
     const { a } = ctx();
     const product = await createProduct(a.api);
     const issue = await createIssue(a.api, product.id);
-    const conversation = await createConversation(a.api, product.id);
+    const conversation = await importConversation(a.api, product.id);
     const links = async () => (await a.api.get(`/api/v1/issues/${issue.id}`)).body.data.linked_conversations.length as number;
     await assertRetryIsReplayed(a.api, `/api/v1/issues/${issue.id}/conversations`, { conversation_id: conversation.id }, links, 200);
   });
@@ -192,7 +175,7 @@ describeEachDialect('Idempotency-Key [ext]: mismatches, scope and failures', (ct
     const key = newKey();
     const missing = `/api/v1/conversations/${randomUUID()}/messages`;
     assert.equal((await a.api.post(missing, { body: 'Hi' }, withKey(key))).status, 404);
-    const conversation = await createConversation(a.api, (await createProduct(a.api)).id);
+    const conversation = await importConversation(a.api, (await createProduct(a.api)).id);
     const res = await a.api.post(`/api/v1/conversations/${conversation.id}/messages`, { body: 'Hi' }, withKey(key));
     assert.equal(res.status, 201);
   });
@@ -288,9 +271,8 @@ describeEachDialect('Idempotency-Key [ext]: concurrency and expiry', (ctx) => {
 
   it('takes over a key whose first request never finished (its process died)', async () => {
     const { a, database } = ctx();
-    const me = (await a.api.get('/api/v1/me')).body.data;
     const key = newKey();
-    await idempotencyRepository(database.db).claim({ workspaceId: a.id, apiKeyId: me.api_key_id, key }, 'lost request', clock.now());
+    await idempotencyRepository(database.db).claim({ workspaceId: a.id, apiKeyId: await apiKeyIdOf(a.api), key }, 'lost request', clock.now());
     const body = { name: unique('Product') };
     assert.equal((await a.api.post('/api/v1/products', body, withKey(key))).status, 400, 'still in flight: another body');
     clock.advance(IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS);

@@ -7,6 +7,7 @@ import { Migrator } from 'kysely';
 import { createDatabase } from '../../src/db/database.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { freshDatabaseUrl } from '../helpers/databases.js';
+import { createIssue, createIssueMaybe, createProduct, createRelease } from '../helpers/factories.js';
 import { describeEachDialect, unique, type Client } from '../helpers/harness.js';
 import { integrityProblems } from '../helpers/integrity.js';
 
@@ -23,12 +24,6 @@ function randomFrom(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] };
-}
-
-async function created(api: Client, path: string, body: object): Promise<any> {
-  const res = await api.post(path, body);
-  assert.ok(res.status === 201 || res.status === 200, `${path}: ${res.status} ${res.text}`);
-  return res.body.data;
 }
 
 /** Every issue of the workspace, read page by page. */
@@ -48,15 +43,15 @@ describeEachDialect('pagination.total of GET /api/v1/issues (issue tallies)', (c
     const random = randomFrom(20261121);
     const agent = await services.admin.createMember({ workspaceId: a.id, name: 'Tally Agent', role: 'agent' });
     const assignees = [a.owner.id, agent.id, null];
-    const products = [await created(a.api, '/api/v1/products', { name: unique('Tally') }), await created(a.api, '/api/v1/products', { name: unique('Tally') })];
-    await created(b.api, '/api/v1/issues', { product_id: (await created(b.api, '/api/v1/products', { name: unique('Other') })).id, title: 'Elsewhere' });
+    const products = [await createProduct(a.api, { name: unique('Tally') }), await createProduct(a.api, { name: unique('Tally') })];
+    await createIssue(b.api, (await createProduct(b.api, { name: unique('Other') })).id, { title: 'Elsewhere' });
 
     const ids: { id: string; product_id: string }[] = [];
     for (let step = 0; step < 120; step++) {
       const roll = random.next();
       if (roll < 0.35 || ids.length < 5) {
-        const issue = await created(a.api, '/api/v1/issues', {
-          product_id: random.pick(products).id, title: unique('Tallied'), status: random.pick(STATUSES),
+        const issue = await createIssue(a.api, random.pick(products).id, {
+          title: unique('Tallied'), status: random.pick(STATUSES),
           priority: random.pick(PRIORITIES), assignee_id: random.pick(assignees),
         });
         ids.push(issue);
@@ -71,10 +66,10 @@ describeEachDialect('pagination.total of GET /api/v1/issues (issue tallies)', (c
       } else if (roll < 0.9) {
         const product = random.pick(products);
         const ofProduct = ids.filter((issue) => issue.product_id === product.id).slice(-4).map((issue) => issue.id);
-        await created(a.api, '/api/v1/releases', { product_id: product.id, title: unique('Release'), issue_ids: ofProduct });
+        await createRelease(a.api, product.id, { title: unique('Release'), issue_ids: ofProduct });
       } else {
-        const issue = await created(a.api, '/api/v1/issues/maybe', {
-          product_id: random.pick(products).id, title: random.next() < 0.5 ? 'Checkout button does nothing' : unique('Fresh report'),
+        const { data: issue } = await createIssueMaybe(a.api, random.pick(products).id, {
+          title: random.next() < 0.5 ? 'Checkout button does nothing' : unique('Fresh report'),
           priority: random.pick(PRIORITIES),
         });
         if (!ids.some((known) => known.id === issue.id)) ids.push(issue);
@@ -105,10 +100,10 @@ describeEachDialect('pagination.total of GET /api/v1/issues (issue tallies)', (c
 
   it('stays exact under concurrent PATCHes, creates and releases of one product', async () => {
     const { a } = ctx();
-    const product = await created(a.api, '/api/v1/products', { name: unique('Race') });
+    const product = await createProduct(a.api, { name: unique('Race') });
     const issues = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
-        created(a.api, '/api/v1/issues', { product_id: product.id, title: unique('Race'), status: STATUSES[i % 4], priority: PRIORITIES[i % 4] })),
+        createIssue(a.api, product.id, { title: unique('Race'), status: STATUSES[i % 4], priority: PRIORITIES[i % 4] })),
     );
     // Opposite moves between the same tally rows, the shape that deadlocks writers that lock
     // rows in different orders.

@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { DetectionError, type DuplicateDetector } from '../../src/dedup/detector.js';
-import { describeEachDialect, unique, type Client, type TestContext } from '../helpers/harness.js';
+import { createProduct, createRelease, importConversation } from '../helpers/factories.js';
+import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
 
 const MAYBE = '/api/v1/issues/maybe';
-
-async function createProduct(api: Client) {
-  const res = await api.post('/api/v1/products', { name: unique('Product') });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as { id: string };
-}
-
-async function importConversation(api: Client, productId: string) {
-  const res = await api.post('/api/v1/conversations', { product_id: productId, title: unique('Conversation') });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as { id: string };
-}
 
 const issueCount = async (api: Client, productId: string) =>
   (await api.get(`/api/v1/issues?product_id=${productId}&limit=1`)).body.pagination.total as number;
@@ -97,7 +86,7 @@ describeEachDialect('POST /api/v1/issues/maybe (lexical matcher)', (ctx) => {
       await a.api.patch(`/api/v1/issues/${res.body.data.id}`, { status: 'dismissed' });
     }
     await a.api.patch(`/api/v1/issues/${original.id}`, { status: 'done' });
-    await a.api.post('/api/v1/releases', { product_id: product.id, title: 'R', issue_ids: [original.id] });
+    await createRelease(a.api, product.id, { title: 'R', issue_ids: [original.id] });
     const afterRelease = await a.api.post(MAYBE, { product_id: product.id, title });
     assert.equal(afterRelease.status, 201);
     assert.notEqual(afterRelease.body.data.id, original.id);

@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeEachDialect, unique, type Client, type TestContext } from '../helpers/harness.js';
+import { createIssue, createProduct } from '../helpers/factories.js';
+import { describeEachDialect, type TestContext } from '../helpers/harness.js';
 
 const MISSING = '01900000-0000-7000-8000-000000000000';
-
-async function createProduct(api: Client, body: Record<string, unknown> = {}) {
-  const res = await api.post('/api/v1/products', { name: unique('Product'), ...body });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as { id: string; issue_prefix: string };
-}
-
-async function createIssue(api: Client, productId: string, body: Record<string, unknown> = {}) {
-  const res = await api.post('/api/v1/issues', { product_id: productId, title: unique('Issue'), ...body });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as Record<string, any>;
-}
 
 describeEachDialect('POST /api/v1/issues', (ctx) => {
   it('creates an issue with defaults and the first shortcode of the prefix', async () => {

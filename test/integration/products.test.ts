@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Product } from '../../src/domain/product.service.js';
 import { createServices } from '../../src/services.js';
+import { apiKeyIdOf, createProduct } from '../helpers/factories.js';
 import { describeEachDialect, unique, type Client, type TestContext } from '../helpers/harness.js';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -12,12 +13,6 @@ async function emptyWorkspace(ctx: TestContext): Promise<{ id: string; api: Clie
   const workspace = await ctx.services.admin.createWorkspace(unique('Products'));
   const key = await ctx.services.admin.createKey({ workspaceId: workspace.id });
   return { id: workspace.id, api: ctx.client(key.key) };
-}
-
-async function create(api: Client, body: Record<string, unknown>): Promise<Product> {
-  const res = await api.post('/api/v1/products', body);
-  assert.equal(res.status, 201, res.text);
-  return res.body.data;
 }
 
 function assertInvalid(res: { status: number; body: any; text: string }, field: string): void {
@@ -53,22 +48,22 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
 
   it('generates different keys for every product', async () => {
     const { api } = await emptyWorkspace(ctx());
-    const products = [await create(api, { name: 'One' }), await create(api, { name: 'Two' })];
+    const products = [await createProduct(api, { name: 'One' }), await createProduct(api, { name: 'Two' })];
     const keys = products.flatMap((p) => [p.widget_key, p.product_key]);
     assert.equal(new Set(keys).size, 4);
   });
 
   it('trims the name', async () => {
     const { api } = await emptyWorkspace(ctx());
-    const product = await create(api, { name: '  \tTrimmed Name \n ' });
+    const product = await createProduct(api, { name: '  \tTrimmed Name \n ' });
     assert.equal(product.name, 'Trimmed Name');
     assert.equal(product.slug, 'trimmed-name');
   });
 
   it('applies the 1–200 limit to the trimmed name', async () => {
     const { api } = await emptyWorkspace(ctx());
-    assert.equal((await create(api, { name: `  ${'n'.repeat(200)}  ` })).name, 'n'.repeat(200));
-    assert.equal((await create(api, { name: 'x' })).name, 'x');
+    assert.equal((await createProduct(api, { name: `  ${'n'.repeat(200)}  ` })).name, 'n'.repeat(200));
+    assert.equal((await createProduct(api, { name: 'x' })).name, 'x');
     assertInvalid(await api.post('/api/v1/products', { name: 'n'.repeat(201) }), 'name');
   });
 
@@ -111,7 +106,7 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
   ]) {
     it(`derives the slug ${slug} from ${JSON.stringify(name)}`, async () => {
       const { api } = await emptyWorkspace(ctx());
-      const product = await create(api, { name });
+      const product = await createProduct(api, { name });
       assert.equal(product.slug, slug);
       assert.ok(product.slug.length <= 64);
     });
@@ -120,8 +115,8 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
   it('adds -2, -3, … to a taken slug, derived or given', async () => {
     const { api } = await emptyWorkspace(ctx());
     const slugs = [];
-    for (let i = 0; i < 3; i++) slugs.push((await create(api, { name: 'Help Center' })).slug);
-    slugs.push((await create(api, { name: 'Other', slug: 'help-center' })).slug);
+    for (let i = 0; i < 3; i++) slugs.push((await createProduct(api, { name: 'Help Center' })).slug);
+    slugs.push((await createProduct(api, { name: 'Other', slug: 'help-center' })).slug);
     assert.deepEqual(slugs, ['help-center', 'help-center-2', 'help-center-3', 'help-center-4']);
   });
 
@@ -129,7 +124,7 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
     const { api } = await emptyWorkspace(ctx());
     const name = 'abcdefghij'.repeat(8);
     const slugs = [];
-    for (let i = 0; i < 4; i++) slugs.push((await create(api, { name })).slug);
+    for (let i = 0; i < 4; i++) slugs.push((await createProduct(api, { name })).slug);
     const base = name.slice(0, 64);
     assert.deepEqual(slugs, [base, `${base.slice(0, 62)}-2`, `${base.slice(0, 62)}-3`, `${base.slice(0, 62)}-4`]);
   });
@@ -146,7 +141,7 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
 
   it('uses a given slug as is when free', async () => {
     const { api } = await emptyWorkspace(ctx());
-    assert.equal((await create(api, { name: 'Whatever', slug: 'my-own-slug-2' })).slug, 'my-own-slug-2');
+    assert.equal((await createProduct(api, { name: 'Whatever', slug: 'my-own-slug-2' })).slug, 'my-own-slug-2');
   });
 
   for (const slug of ['Upper', 'with space', '-lead', 'trail-', 'double--dash', 'under_score', 'é', '', 'a'.repeat(65)]) {
@@ -161,22 +156,22 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
   ]) {
     it(`generates the issue_prefix ${prefix} from ${JSON.stringify(name)}`, async () => {
       const { api } = await emptyWorkspace(ctx());
-      assert.equal((await create(api, { name })).issue_prefix, prefix);
+      assert.equal((await createProduct(api, { name })).issue_prefix, prefix);
     });
   }
 
   it('replaces the last character of a taken prefix by 2…9, then letters', async () => {
     const { api } = await emptyWorkspace(ctx());
     const prefixes = [];
-    for (let i = 0; i < 12; i++) prefixes.push((await create(api, { name: 'Widget' })).issue_prefix);
+    for (let i = 0; i < 12; i++) prefixes.push((await createProduct(api, { name: 'Widget' })).issue_prefix);
     assert.deepEqual(prefixes, ['WID', 'WI2', 'WI3', 'WI4', 'WI5', 'WI6', 'WI7', 'WI8', 'WI9', 'WIA', 'WIB', 'WIC']);
-    assert.equal((await create(api, { name: 'Widget' })).issue_prefix, 'WIE');
+    assert.equal((await createProduct(api, { name: 'Widget' })).issue_prefix, 'WIE');
   });
 
   it('[ext] accepts issue_prefix, widget_config and domain', async () => {
     const { api } = await emptyWorkspace(ctx());
     const widgetConfig = { color: '#3366ff', position: { corner: 'bottom-right' }, greetings: ['hi', 'hello'], on: true };
-    const product = await create(api, { name: 'Configured', issue_prefix: 'X9', widget_config: widgetConfig, domain: 'example.com' });
+    const product = await createProduct(api, { name: 'Configured', issue_prefix: 'X9', widget_config: widgetConfig, domain: 'example.com' });
     assert.equal(product.issue_prefix, 'X9');
     assert.deepEqual(product.widget_config, widgetConfig);
     assert.equal(product.domain, 'example.com');
@@ -186,7 +181,7 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
 
   it('[ext] rejects a taken issue_prefix given explicitly instead of altering it', async () => {
     const { api } = await emptyWorkspace(ctx());
-    await create(api, { name: 'First', issue_prefix: 'APP' });
+    await createProduct(api, { name: 'First', issue_prefix: 'APP' });
     const res = await api.post('/api/v1/products', { name: 'Second', issue_prefix: 'APP' });
     assertInvalid(res, 'issue_prefix');
     assert.equal((await api.get('/api/v1/products')).body.pagination.total, 1);
@@ -202,7 +197,7 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
     const { api } = await emptyWorkspace(ctx());
     const overhead = JSON.stringify({ k: '' }).length;
     const atLimit = { k: 'x'.repeat(16 * 1024 - overhead) };
-    assert.deepEqual((await create(api, { name: 'At Limit', widget_config: atLimit })).widget_config, atLimit);
+    assert.deepEqual((await createProduct(api, { name: 'At Limit', widget_config: atLimit })).widget_config, atLimit);
     assertInvalid(await api.post('/api/v1/products', { name: 'Over', widget_config: { k: 'x'.repeat(16 * 1024 - overhead + 1) } }), 'widget_config');
   });
 
@@ -214,9 +209,9 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
 
   it('accepts a domain of 253 characters and rejects 254', async () => {
     const { api } = await emptyWorkspace(ctx());
-    assert.equal((await create(api, { name: 'Long Domain', domain: 'd'.repeat(253) })).domain, 'd'.repeat(253));
+    assert.equal((await createProduct(api, { name: 'Long Domain', domain: 'd'.repeat(253) })).domain, 'd'.repeat(253));
     assertInvalid(await api.post('/api/v1/products', { name: 'Too Long', domain: 'd'.repeat(254) }), 'domain');
-    assert.equal((await create(api, { name: 'No Domain', domain: null })).domain, null);
+    assert.equal((await createProduct(api, { name: 'No Domain', domain: null })).domain, null);
   });
 
   it('forbids read-only keys', async () => {
@@ -237,7 +232,7 @@ describeEachDialect('GET /api/v1/products', (ctx) => {
     const { api } = await emptyWorkspace(ctx());
     const created = [];
     for (const name of ['Zeta', 'Alpha', 'Mu']) {
-      created.push(await create(api, { name }));
+      created.push(await createProduct(api, { name }));
       await tick();
     }
     const res = await api.get('/api/v1/products');
@@ -250,7 +245,7 @@ describeEachDialect('GET /api/v1/products', (ctx) => {
     const { api } = await emptyWorkspace(ctx());
     const ids = [];
     for (let i = 1; i <= 5; i++) {
-      ids.push((await create(api, { name: `Page ${i}` })).id);
+      ids.push((await createProduct(api, { name: `Page ${i}` })).id);
       await tick();
     }
     const first = await api.get('/api/v1/products?limit=2');
@@ -266,7 +261,7 @@ describeEachDialect('GET /api/v1/products', (ctx) => {
 
   it('breaks created_at ties by id ascending', async () => {
     const { id, api } = await emptyWorkspace(ctx());
-    const actor = { workspaceId: id, apiKeyId: (await api.get('/api/v1/me')).body.data.api_key_id, readOnly: false, member: null };
+    const actor = { workspaceId: id, apiKeyId: await apiKeyIdOf(api), readOnly: false, member: null };
     // Services on a stopped clock give every product the same created_at.
     const pinned = createServices(ctx().database, { clock: { now: () => '2026-11-21T10:25:00.000Z' } });
     for (const name of ['Tie C', 'Tie A', 'Tie B', 'Tie D']) await pinned.products.create(actor, { name });
@@ -294,7 +289,7 @@ describeEachDialect('GET /api/v1/products', (ctx) => {
 
 describeEachDialect('GET /api/v1/products/{id}', (ctx) => {
   it('returns the product as created', async () => {
-    const product = await create(ctx().a.api, { name: unique('Fetched') });
+    const product = await createProduct(ctx().a.api, { name: unique('Fetched') });
     const res = await ctx().a.api.get(`/api/v1/products/${product.id}`);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.data, product);
@@ -312,7 +307,7 @@ describeEachDialect('GET /api/v1/products/{id}', (ctx) => {
 describeEachDialect('PATCH /api/v1/products/{id}', (ctx) => {
   it('changes the given fields, leaves the others and moves updated_at', async () => {
     const { api } = await emptyWorkspace(ctx());
-    const product = await create(api, { name: 'Before', domain: 'before.test' });
+    const product = await createProduct(api, { name: 'Before', domain: 'before.test' });
     await tick();
     const res = await api.patch(`/api/v1/products/${product.id}`, { name: '  After  ', slug: 'after', issue_prefix: 'AF1' });
     assert.equal(res.status, 200, res.text);
@@ -328,7 +323,7 @@ describeEachDialect('PATCH /api/v1/products/{id}', (ctx) => {
 
   it('leaves updated_at alone when nothing changes', async () => {
     const { api } = await emptyWorkspace(ctx());
-    const product = await create(api, { name: 'Steady', domain: 'steady.test', widget_config: { a: 1 } });
+    const product = await createProduct(api, { name: 'Steady', domain: 'steady.test', widget_config: { a: 1 } });
     await tick();
     for (const body of [
       {}, { name: 'Steady' }, { name: '  Steady ' }, { slug: product.slug }, { issue_prefix: product.issue_prefix },
@@ -342,7 +337,7 @@ describeEachDialect('PATCH /api/v1/products/{id}', (ctx) => {
 
   it('replaces widget_config as a whole and clears it with null', async () => {
     const { api } = await emptyWorkspace(ctx());
-    const product = await create(api, { name: 'Widgety', widget_config: { color: 'red', size: 3 } });
+    const product = await createProduct(api, { name: 'Widgety', widget_config: { color: 'red', size: 3 } });
     const replaced = await api.patch(`/api/v1/products/${product.id}`, { widget_config: { position: 'left' } });
     assert.deepEqual(replaced.body.data.widget_config, { position: 'left' });
     const cleared = await api.patch(`/api/v1/products/${product.id}`, { widget_config: null });
@@ -352,14 +347,14 @@ describeEachDialect('PATCH /api/v1/products/{id}', (ctx) => {
 
   it('rejects a widget_config over 16 KiB and keeps the old one', async () => {
     const { api } = await emptyWorkspace(ctx());
-    const product = await create(api, { name: 'Big Config', widget_config: { keep: true } });
+    const product = await createProduct(api, { name: 'Big Config', widget_config: { keep: true } });
     assertInvalid(await api.patch(`/api/v1/products/${product.id}`, { widget_config: { k: 'x'.repeat(16 * 1024) } }), 'widget_config');
     assert.deepEqual((await api.get(`/api/v1/products/${product.id}`)).body.data.widget_config, { keep: true });
   });
 
   it('sets and clears the domain, max 253', async () => {
     const { api } = await emptyWorkspace(ctx());
-    const product = await create(api, { name: 'Domains' });
+    const product = await createProduct(api, { name: 'Domains' });
     assert.equal((await api.patch(`/api/v1/products/${product.id}`, { domain: 'd'.repeat(253) })).body.data.domain, 'd'.repeat(253));
     assertInvalid(await api.patch(`/api/v1/products/${product.id}`, { domain: 'd'.repeat(254) }), 'domain');
     assert.equal((await api.patch(`/api/v1/products/${product.id}`, { domain: null })).body.data.domain, null);
@@ -367,8 +362,8 @@ describeEachDialect('PATCH /api/v1/products/{id}', (ctx) => {
 
   it('rejects a slug taken by another product, without a suffix', async () => {
     const { api } = await emptyWorkspace(ctx());
-    await create(api, { name: 'Taken' });
-    const product = await create(api, { name: 'Mover' });
+    await createProduct(api, { name: 'Taken' });
+    const product = await createProduct(api, { name: 'Mover' });
     const res = await api.patch(`/api/v1/products/${product.id}`, { slug: 'taken' });
     assertInvalid(res, 'slug');
     assert.equal((await api.get(`/api/v1/products/${product.id}`)).body.data.slug, 'mover');
@@ -376,17 +371,17 @@ describeEachDialect('PATCH /api/v1/products/{id}', (ctx) => {
 
   it('rejects an issue_prefix taken by another product', async () => {
     const { api } = await emptyWorkspace(ctx());
-    await create(api, { name: 'Acme Mobile App' });
-    const product = await create(api, { name: 'Widget' });
+    await createProduct(api, { name: 'Acme Mobile App' });
+    const product = await createProduct(api, { name: 'Widget' });
     assertInvalid(await api.patch(`/api/v1/products/${product.id}`, { issue_prefix: 'AMA' }), 'issue_prefix');
     assert.equal((await api.get(`/api/v1/products/${product.id}`)).body.data.issue_prefix, 'WID');
   });
 
   it('frees the old slug and prefix for others', async () => {
     const { api } = await emptyWorkspace(ctx());
-    const first = await create(api, { name: 'Recycled' });
+    const first = await createProduct(api, { name: 'Recycled' });
     await api.patch(`/api/v1/products/${first.id}`, { slug: 'renamed', issue_prefix: 'NEW' });
-    const second = await create(api, { name: 'Recycled' });
+    const second = await createProduct(api, { name: 'Recycled' });
     assert.equal(second.slug, 'recycled');
     assert.equal(second.issue_prefix, 'REC');
   });
@@ -399,7 +394,7 @@ describeEachDialect('PATCH /api/v1/products/{id}', (ctx) => {
     ['unknown_field', 1], ['widget_key', 'wk_x'], ['created_at', '2026-01-01T00:00:00.000Z'],
   ] as const) {
     it(`rejects ${field}: ${JSON.stringify(value).slice(0, 20)}`, async () => {
-      const product = await create(ctx().a.api, { name: unique('Invalid Patch') });
+      const product = await createProduct(ctx().a.api, { name: unique('Invalid Patch') });
       const res = await ctx().a.api.patch(`/api/v1/products/${product.id}`, { [field]: value });
       assertInvalid(res, field);
       if (!(field in product)) assert.equal(res.body.fields[field], 'unknown field');
@@ -418,7 +413,7 @@ describeEachDialect('PATCH /api/v1/products/{id}', (ctx) => {
   }
 
   it('forbids read-only keys, before the lookup', async () => {
-    const product = await create(ctx().a.api, { name: unique('Read Only') });
+    const product = await createProduct(ctx().a.api, { name: unique('Read Only') });
     for (const id of [product.id, MISSING_ID]) {
       const res = await ctx().client(ctx().a.readOnlyKey).patch(`/api/v1/products/${id}`, { name: 'Nope' });
       assert.equal(res.status, 403);
@@ -431,7 +426,7 @@ describeEachDialect('PATCH /api/v1/products/{id}', (ctx) => {
 describeEachDialect('products: workspace isolation', (ctx) => {
   it('hides a product from another workspace: GET and PATCH are 404', async () => {
     const { a, b } = ctx();
-    const product = await create(a.api, { name: unique('Private') });
+    const product = await createProduct(a.api, { name: unique('Private') });
     const get = await b.api.get(`/api/v1/products/${product.id}`);
     assert.equal(get.status, 404);
     assert.equal(get.body.error_code, 'not_found');
@@ -445,8 +440,8 @@ describeEachDialect('products: workspace isolation', (ctx) => {
 
   it('never mixes lists', async () => {
     const { a, b } = ctx();
-    const mine = await create(a.api, { name: unique('Mine') });
-    const theirs = await create(b.api, { name: unique('Theirs') });
+    const mine = await createProduct(a.api, { name: unique('Mine') });
+    const theirs = await createProduct(b.api, { name: unique('Theirs') });
     const listA = (await a.api.get('/api/v1/products?limit=200')).body;
     const listB = (await b.api.get('/api/v1/products?limit=200')).body;
     assert.ok(listA.data.some((p: Product) => p.id === mine.id));
@@ -460,11 +455,11 @@ describeEachDialect('products: workspace isolation', (ctx) => {
   it('allows the same slug and prefix in two workspaces', async () => {
     const one = await emptyWorkspace(ctx());
     const two = await emptyWorkspace(ctx());
-    const p1 = await create(one.api, { name: 'Shared Name', issue_prefix: 'SHR' });
-    const p2 = await create(two.api, { name: 'Shared Name', issue_prefix: 'SHR' });
+    const p1 = await createProduct(one.api, { name: 'Shared Name', issue_prefix: 'SHR' });
+    const p2 = await createProduct(two.api, { name: 'Shared Name', issue_prefix: 'SHR' });
     assert.deepEqual([p1.slug, p2.slug], ['shared-name', 'shared-name']);
     assert.deepEqual([p1.issue_prefix, p2.issue_prefix], ['SHR', 'SHR']);
-    const other = await create(two.api, { name: 'Other' });
+    const other = await createProduct(two.api, { name: 'Other' });
     const patched = await one.api.patch(`/api/v1/products/${p1.id}`, { slug: 'other', issue_prefix: other.issue_prefix });
     assert.equal(patched.status, 200, patched.text);
   });

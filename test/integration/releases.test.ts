@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeEachDialect, unique, type Client } from '../helpers/harness.js';
+import { createIssue, createProduct, createRelease } from '../helpers/factories.js';
+import { describeEachDialect, type Client } from '../helpers/harness.js';
 
 const MISSING = '01900000-0000-7000-8000-000000000000';
-
-async function createProduct(api: Client) {
-  const res = await api.post('/api/v1/products', { name: unique('Product') });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as { id: string; name: string };
-}
-
-async function createIssue(api: Client, productId: string, status = 'done') {
-  const res = await api.post('/api/v1/issues', { product_id: productId, title: unique('Issue'), status });
-  assert.equal(res.status, 201, res.text);
-  return res.body.data as { id: string; title: string; status: string; priority: string; updated_at: string };
-}
 
 const statusOf = async (api: Client, id: string) => (await api.get(`/api/v1/issues/${id}`)).body.data.status;
 
@@ -22,8 +11,8 @@ describeEachDialect('POST /api/v1/releases', (ctx) => {
   it('creates a published release, links its issues and marks them released', async () => {
     const { a } = ctx();
     const product = await createProduct(a.api);
-    const done = await createIssue(a.api, product.id, 'done');
-    const pending = await createIssue(a.api, product.id, 'pending');
+    const done = await createIssue(a.api, product.id, { status: 'done' });
+    const pending = await createIssue(a.api, product.id, { status: 'pending' });
     const res = await a.api.post('/api/v1/releases', {
       product_id: product.id, title: '  Autumn  ', description: 'Fixes', version: '1.2.0', issue_ids: [done.id, pending.id, done.id],
     });
@@ -62,9 +51,9 @@ describeEachDialect('POST /api/v1/releases', (ctx) => {
     const { a, b } = ctx();
     const product = await createProduct(a.api);
     const otherProduct = await createProduct(a.api);
-    const mine = await createIssue(a.api, product.id, 'done');
-    const otherIssue = await createIssue(a.api, otherProduct.id, 'done');
-    const foreign = await createIssue(b.api, (await createProduct(b.api)).id, 'done');
+    const mine = await createIssue(a.api, product.id, { status: 'done' });
+    const otherIssue = await createIssue(a.api, otherProduct.id, { status: 'done' });
+    const foreign = await createIssue(b.api, (await createProduct(b.api)).id, { status: 'done' });
     const before = (await a.api.get(`/api/v1/releases?product_id=${product.id}`)).body.pagination.total;
     for (const stranger of [otherIssue.id, foreign.id, MISSING]) {
       const res = await a.api.post('/api/v1/releases', { product_id: product.id, title: 'Bad', issue_ids: [mine.id, stranger] });
@@ -115,7 +104,7 @@ describeEachDialect('POST /api/v1/releases', (ctx) => {
   it('keeps links consistent when concurrent releases name the same issues', async () => {
     const { a } = ctx();
     const product = await createProduct(a.api);
-    const issues = await Promise.all([1, 2, 3].map(() => createIssue(a.api, product.id)));
+    const issues = await Promise.all([1, 2, 3].map(() => createIssue(a.api, product.id, { status: 'done' })));
     const ids = issues.map((issue) => issue.id);
     const results = await Promise.all(
       [1, 2, 3, 4].map((n) => a.api.post('/api/v1/releases', { product_id: product.id, title: `R${n}`, issue_ids: ids })),
@@ -135,9 +124,9 @@ describeEachDialect('GET /api/v1/releases and /releases/{id}', (ctx) => {
     const other = await createProduct(a.api);
     const made = [];
     for (const title of ['one', 'two', 'three']) {
-      made.push((await a.api.post('/api/v1/releases', { product_id: product.id, title })).body.data);
+      made.push(await createRelease(a.api, product.id, { title }));
     }
-    await a.api.post('/api/v1/releases', { product_id: other.id, title: 'elsewhere' });
+    await createRelease(a.api, other.id, { title: 'elsewhere' });
     const res = await a.api.get(`/api/v1/releases?product_id=${product.id}`);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.data.map((r: { title: string }) => r.title), ['three', 'two', 'one']);
@@ -157,8 +146,8 @@ describeEachDialect('GET /api/v1/releases and /releases/{id}', (ctx) => {
   it('shows a release with its issues', async () => {
     const { a } = ctx();
     const product = await createProduct(a.api);
-    const issue = await createIssue(a.api, product.id);
-    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'R', issue_ids: [issue.id] })).body.data;
+    const issue = await createIssue(a.api, product.id, { status: 'done' });
+    const created = await createRelease(a.api, product.id, { title: 'R', issue_ids: [issue.id] });
     const res = await a.api.get(`/api/v1/releases/${created.id}`);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.data.issues, [{ id: issue.id, title: issue.title, status: 'released', priority: 'normal' }]);
@@ -174,7 +163,7 @@ describeEachDialect('GET /api/v1/releases and /releases/{id}', (ctx) => {
   it('isolates workspaces', async () => {
     const { a, b } = ctx();
     const product = await createProduct(a.api);
-    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'Secret' })).body.data;
+    const created = await createRelease(a.api, product.id, { title: 'Secret' });
     assert.equal((await b.api.get(`/api/v1/releases/${created.id}`)).status, 404);
     assert.equal((await b.api.patch(`/api/v1/releases/${created.id}`, { title: 'Mine' })).status, 404);
     const listed = await b.api.get('/api/v1/releases?limit=200');
@@ -186,7 +175,7 @@ describeEachDialect('PATCH /api/v1/releases/{id} [ext]', (ctx) => {
   it('updates fields, returns to draft and publishes again', async () => {
     const { a } = ctx();
     const product = await createProduct(a.api);
-    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'R' })).body.data;
+    const created = await createRelease(a.api, product.id, { title: 'R' });
     await new Promise((resolve) => setTimeout(resolve, 5));
     const draft = await a.api.patch(`/api/v1/releases/${created.id}`, { released_at: null, title: ' Renamed ', version: '2.0' });
     assert.equal(draft.status, 200);
@@ -201,7 +190,7 @@ describeEachDialect('PATCH /api/v1/releases/{id} [ext]', (ctx) => {
   it('leaves updated_at alone when nothing changes', async () => {
     const { a } = ctx();
     const product = await createProduct(a.api);
-    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'Same', version: '1' })).body.data;
+    const created = await createRelease(a.api, product.id, { title: 'Same', version: '1' });
     await new Promise((resolve) => setTimeout(resolve, 5));
     const res = await a.api.patch(`/api/v1/releases/${created.id}`, { title: 'Same', version: '1' });
     assert.equal(res.body.data.updated_at, created.updated_at);
@@ -210,7 +199,7 @@ describeEachDialect('PATCH /api/v1/releases/{id} [ext]', (ctx) => {
   it('validates and answers 404 before validating', async () => {
     const { a } = ctx();
     const product = await createProduct(a.api);
-    const created = (await a.api.post('/api/v1/releases', { product_id: product.id, title: 'R' })).body.data;
+    const created = await createRelease(a.api, product.id, { title: 'R' });
     const bad = await a.api.patch(`/api/v1/releases/${created.id}`, { title: '' });
     assert.equal(bad.status, 400);
     assert.ok(bad.body.fields.title);

@@ -55,11 +55,7 @@ describe('loopdesk serve', () => {
     const body = JSON.stringify({ name: 'Shipped During Shutdown' });
     const socket = connect(Number(port), '127.0.0.1');
     let response = '';
-    let answeredAt = 0;
-    socket.setEncoding('utf8').on('data', (chunk) => {
-      response += chunk;
-      if (response.endsWith('}}')) answeredAt = Date.now();
-    });
+    socket.setEncoding('utf8').on('data', (chunk) => (response += chunk));
     const closed = new Promise((resolve) => socket.on('close', resolve));
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
@@ -76,7 +72,7 @@ describe('loopdesk serve', () => {
     assert.match(response, /^HTTP\/1\.1 201 /);
     assert.match(response, /"name":"Shipped During Shutdown"/);
     assert.deepEqual(await server.exited, { code: 0, signal: null });
-    assert.ok(answeredAt > 0 && Date.now() - answeredAt < 5_000, 'the kept-alive connection does not hold the exit until the deadline');
+    assert.doesNotMatch(server.stdout, /did not finish in time/, 'the kept-alive connection does not hold the exit until the deadline');
   });
 
   it('exits 0 on SIGINT', async () => {

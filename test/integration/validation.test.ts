@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { createProduct } from '../helpers/factories.js';
 import { describeEachDialect, type Client } from '../helpers/harness.js';
 
 const rawPost = (api: Client, url: string, json: string, method = 'POST') =>
   api.request(method, url, { payload: json, headers: { 'content-type': 'application/json' } });
 
-async function productId(api: Client): Promise<string> {
-  const res = await api.post('/api/v1/products', { name: 'Validation' });
-  assert.equal(res.status, 201);
-  return res.body.data.id;
-}
+const productId = async (api: Client): Promise<string> => (await createProduct(api)).id;
 
 describeEachDialect('validation errors', (ctx) => {
   it('reports every bad body field in one answer', async () => {

@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createDatabase } from '../../src/db/database.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
+import { createIssue, createProduct, createRelease, importConversation } from '../helpers/factories.js';
+import type { Client } from '../helpers/harness.js';
+import { httpClient } from '../helpers/http-client.js';
 import { integrityProblems } from '../helpers/integrity.js';
 import { startServer, type RunningServer } from '../helpers/server-process.js';
 
@@ -17,35 +20,18 @@ const CONVERSATION_STATUSES = ['open', 'in_progress', 'resolved', 'dismissed'];
 const PRIORITIES = ['normal', 'low', 'high', 'urgent'];
 const PATCHES = SERVERS * PATCHES_PER_SERVER;
 
-type Call = (method: string, path: string, body?: object) => Promise<{ status: number; body: any }>;
-
-const caller = (server: RunningServer, key: string): Call => async (method, path, body) => {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: await res.json() };
-};
-
-async function created(call: Call, path: string, body: object): Promise<any> {
-  const res = await call('POST', path, body);
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body.data;
-}
-
 /**
  * Sends the `submitted` states to `path` at once, spread over the servers. Each state repeats some
  * of the current values, so a PATCH that compared against a stale read would write only part of
  * its state and the result would mix two requests. It must be the state, and the updated_at, of
  * the last write to commit.
  */
-async function racePatches(calls: Call[], path: string, submitted: Record<string, unknown>[]): Promise<void> {
+async function racePatches(apis: Client[], path: string, submitted: Record<string, unknown>[]): Promise<void> {
   const fields = Object.keys(submitted[0]);
   const state = (record: any) => JSON.stringify(fields.map((field) => record[field]));
-  const patched = await Promise.all(submitted.map((body, i) => calls[i % calls.length]('PATCH', path, body)));
+  const patched = await Promise.all(submitted.map((body, i) => apis[i % apis.length].patch(path, body)));
   assert.ok(patched.every((res) => res.status === 200), `every PATCH of ${path} succeeds`);
-  const final = (await calls[0]('GET', path)).body.data;
+  const final = (await apis[0].get(path)).body.data;
   assert.ok(submitted.some((s) => state(s) === state(final)), `${path} ends as ${state(final)}, which is one of the submitted states`);
   const lastCommitted = patched.map((res) => res.body.data.updated_at).sort().at(-1);
   assert.equal(final.updated_at, lastCommitted, `${path}: updated_at is that of the last write to commit`);
@@ -71,41 +57,41 @@ describe(`${SERVERS} server processes on one PostgreSQL database`, { skip: !DIAL
     const servers = await Promise.all(Array.from({ length: SERVERS }, () => startServer({ databaseUrl })));
     t.after(() => servers.forEach((server) => server.kill('SIGKILL')));
     const key = await theBootstrapKey(servers);
-    const calls = servers.map((server) => caller(server, key));
-    const products = [await created(calls[0], '/api/v1/products', { name: 'Race One' }), await created(calls[0], '/api/v1/products', { name: 'Race Two' })];
+    const apis = servers.map((server) => httpClient(server.baseUrl, key));
+    const products = [await createProduct(apis[0], { name: 'Race One' }), await createProduct(apis[0], { name: 'Race Two' })];
 
-    const issues = await Promise.all(calls.flatMap((call, s) =>
-      Array.from({ length: CREATES_PER_SERVER }, (_, i) => created(call, '/api/v1/issues', { product_id: products[i % 2].id, title: `Race ${s}-${i}` })),
+    const issues = await Promise.all(apis.flatMap((api, s) =>
+      Array.from({ length: CREATES_PER_SERVER }, (_, i) => createIssue(api, products[i % 2].id, { title: `Race ${s}-${i}` })),
     ));
     for (const product of products) {
       const numbers = issues.filter((issue) => issue.product_id === product.id).map((issue) => Number(issue.shortcode.split('-')[1])).sort((x, y) => x - y);
       assert.deepEqual(numbers, Array.from({ length: numbers.length }, (_, i) => i + 1), `${product.issue_prefix}: no duplicate or skipped shortcode`);
     }
 
-    await racePatches(calls, `/api/v1/issues/${issues[0].id}`, Array.from({ length: PATCHES }, (_, i) => ({
+    await racePatches(apis, `/api/v1/issues/${issues[0].id}`, Array.from({ length: PATCHES }, (_, i) => ({
       title: `State ${i % 3}`, status: STATUSES[i % STATUSES.length], priority: PRIORITIES[i % PRIORITIES.length],
     })));
-    const conversation = await created(calls[0], '/api/v1/conversations', { product_id: products[0].id, title: 'Race chat' });
-    await racePatches(calls, `/api/v1/conversations/${conversation.id}`, Array.from({ length: PATCHES }, (_, i) => ({
+    const conversation = await importConversation(apis[0], products[0].id, { title: 'Race chat' });
+    await racePatches(apis, `/api/v1/conversations/${conversation.id}`, Array.from({ length: PATCHES }, (_, i) => ({
       status: CONVERSATION_STATUSES[i % CONVERSATION_STATUSES.length], priority: PRIORITIES[(i >> 2) % PRIORITIES.length],
     })));
-    await racePatches(calls, `/api/v1/products/${products[1].id}`, Array.from({ length: PATCHES }, (_, i) => ({
+    await racePatches(apis, `/api/v1/products/${products[1].id}`, Array.from({ length: PATCHES }, (_, i) => ({
       name: `Race Two ${i % 3}`, domain: `d${i % 4}.example.com`,
     })));
-    const draft = await created(calls[0], '/api/v1/releases', { product_id: products[1].id, title: 'Race draft', released_at: null });
-    await racePatches(calls, `/api/v1/releases/${draft.id}`, Array.from({ length: PATCHES }, (_, i) => ({
+    const draft = await createRelease(apis[0], products[1].id, { title: 'Race draft', released_at: null });
+    await racePatches(apis, `/api/v1/releases/${draft.id}`, Array.from({ length: PATCHES }, (_, i) => ({
       title: `Draft ${i % 3}`, version: `v${i % 4}`,
     })));
 
     const done = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-      created(calls[i % SERVERS], '/api/v1/issues', { product_id: products[0].id, title: `Ship ${i}`, status: 'done' }),
+      createIssue(apis[i % SERVERS], products[0].id, { title: `Ship ${i}`, status: 'done' }),
     ));
     const named = Array.from({ length: 2 * SERVERS }, (_, r) => [0, 1, 2].map((k) => done[(r + k) % done.length].id));
     const releases = await Promise.all(named.map((ids, r) =>
-      created(calls[r % SERVERS], '/api/v1/releases', { product_id: products[0].id, title: `Race release ${r}`, issue_ids: ids }),
+      createRelease(apis[r % SERVERS], products[0].id, { title: `Race release ${r}`, issue_ids: ids }),
     ));
     for (const [r, release] of releases.entries()) {
-      const detail = (await calls[0]('GET', `/api/v1/releases/${release.id}`)).body.data;
+      const detail = (await apis[0].get(`/api/v1/releases/${release.id}`)).body.data;
       assert.deepEqual(detail.issues.map((issue: any) => issue.id).sort(), [...named[r]].sort(), `release ${r} links exactly its issues`);
       assert.ok(detail.issues.every((issue: any) => issue.status === 'released'));
     }

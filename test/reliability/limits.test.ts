@@ -1,21 +1,23 @@
 // Resource limits of the real server: the 1 MiB body limit (413), the request timeout (408), the
 // connection cap (LOOPDESK_MAX_CONNECTIONS), a slow-loris client that does not hold up others,
-// and 200 concurrent keep-alive clients within 300 MB of RSS (bench/keep-alive-rss.ts runs the
-// longer version). The server logs at trace level throughout, and its log holds no API key.
+// and 200 concurrent keep-alive clients each served on one connection. The server logs at trace
+// level throughout, and its log holds no API key. How fast the cut-offs come is measured by
+// bench/cut-offs.ts, the memory the clients take by bench/keep-alive-rss.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { freshDatabaseUrl } from '../helpers/databases.js';
 import { responseProblems } from '../helpers/envelope.js';
+import { createProduct } from '../helpers/factories.js';
+import { httpClient } from '../helpers/http-client.js';
 import { runKeepAliveClients } from '../helpers/keep-alive-load.js';
 import { openSocket, rawRequest, readResponse } from '../helpers/raw-http.js';
-import { sampleRss, startServer, type RunningServer } from '../helpers/server-process.js';
+import { startServer, type RunningServer } from '../helpers/server-process.js';
 
 const MIB = 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 1500;
-// The timeout plus Node's 1 s check interval, plus slack for a loaded CI machine.
-const CUT_OFF_MS = REQUEST_TIMEOUT_MS + 1000 + 2500;
+/** Only against a hang, far beyond the cut-offs: how fast they come is not checked here. */
+const HANG_GUARD_MS = 30_000;
 const MAX_CONNECTIONS = 250;
-const RSS_LIMIT_MB = 300;
 
 let server: RunningServer;
 let key: string;
@@ -38,7 +40,7 @@ describe('resource limits of the real server [sqlite]', () => {
       env: { LOOPDESK_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), LOOPDESK_MAX_CONNECTIONS: String(MAX_CONNECTIONS), LOOPDESK_LOG_LEVEL: 'trace' },
     });
     key = server.bootstrapKey()!;
-    productId = (await (await post('/api/v1/products', JSON.stringify({ name: 'Limits' }))).json()).data.id;
+    productId = (await createProduct(httpClient(server.baseUrl, key), { name: 'Limits' })).id;
   });
   after(() => server.kill('SIGKILL'));
 
@@ -50,10 +52,8 @@ describe('resource limits of the real server [sqlite]', () => {
     assert.equal(over.status, 413);
     assert.deepEqual(responseProblems(over.status, Object.fromEntries(over.headers), text), []);
 
-    const started = performance.now();
     const declared = await rawRequest(server.port, head('POST', '/api/v1/products', `Content-Length: ${5 * 1024 * MIB}\r\n`));
     assert.equal(declared?.status, 413, 'a declared 5 GiB body is refused before it is sent');
-    assert.ok(performance.now() - started < 1000);
     const chunk = 'y'.repeat(256 * 1024);
     const chunks = Array.from({ length: 6 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('');
     const chunked = await rawRequest(server.port, `${head('POST', '/api/v1/products', 'Transfer-Encoding: chunked\r\n')}${chunks}0\r\n\r\n`);
@@ -62,41 +62,36 @@ describe('resource limits of the real server [sqlite]', () => {
 
   it('answers 408 to a request whose body stops arriving', async () => {
     const socket = await openSocket(server.port);
-    const started = performance.now();
-    const answer = readResponse(socket, CUT_OFF_MS + 5000);
+    const answer = readResponse(socket, HANG_GUARD_MS);
     socket.write(`${head('POST', '/api/v1/products', 'Content-Length: 100\r\n')}{"name":`);
     const response = await answer;
     socket.destroy();
     assert.equal(response?.status, 408);
     assert.deepEqual(responseProblems(response!.status, response!.headers, response!.body), []);
-    assert.ok(performance.now() - started < CUT_OFF_MS, `cut off after ${Math.round(performance.now() - started)} ms`);
   });
 
   it('serves others while a slow-loris client trickles its headers, then cuts that client off', async (t) => {
     const loris = await openSocket(server.port);
-    const lorisAnswer = readResponse(loris, CUT_OFF_MS + 5000);
+    let cutOff = false;
+    const lorisAnswer = readResponse(loris, HANG_GUARD_MS).finally(() => (cutOff = true));
     loris.write('GET /api/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ');
     const trickle = setInterval(() => loris.write('a'), 100);
-    const started = performance.now();
-    const latencies: number[] = [];
+    let servedWhileTrickling = 0;
     try {
-      while (performance.now() - started < REQUEST_TIMEOUT_MS) {
-        const sent = performance.now();
+      while (!cutOff) {
         const res = await fetch(`${server.baseUrl}/api/v1/issues`, { headers: { authorization: `Bearer ${key}` } });
         assert.equal(res.status, 200);
         await res.arrayBuffer();
-        latencies.push(performance.now() - sent);
+        if (!cutOff) servedWhileTrickling++;
       }
       const response = await lorisAnswer;
       assert.equal(response?.status, 408, 'the trickling client is answered 408');
-      assert.ok(performance.now() - started < CUT_OFF_MS);
     } finally {
       clearInterval(trickle);
       loris.destroy();
     }
-    const slowest = Math.max(...latencies);
-    assert.ok(slowest < 1000, `the slowest of ${latencies.length} other requests took ${Math.round(slowest)} ms`);
-    t.diagnostic(`limits: ${latencies.length} requests served during the slow loris, slowest ${Math.round(slowest)} ms`);
+    assert.ok(servedWhileTrickling > 0, 'other requests are answered before the trickling client is cut off');
+    t.diagnostic(`limits: ${servedWhileTrickling} requests served during the slow loris`);
   });
 
   it(`caps open connections at LOOPDESK_MAX_CONNECTIONS (${MAX_CONNECTIONS}) and recovers when they close`, async () => {
@@ -110,14 +105,11 @@ describe('resource limits of the real server [sqlite]', () => {
     assert.equal(served?.status, 200);
   });
 
-  it(`keeps 200 concurrent keep-alive clients under ${RSS_LIMIT_MB} MB of RSS`, async (t) => {
-    const rss = sampleRss(server.pid);
+  it('serves 200 concurrent keep-alive clients, each on one connection', async (t) => {
     const result = await runKeepAliveClients(server.baseUrl, key, productId, 200, 10);
-    const peak = rss.stop();
     assert.deepEqual(result.failures.slice(0, 10), []);
     assert.equal(result.connections, 200, 'each client kept one connection');
-    assert.ok(peak < RSS_LIMIT_MB, `peak RSS ${peak} MB`);
-    t.diagnostic(`limits: 200 keep-alive clients, ${result.requests} requests, peak RSS ${peak} MB`);
+    t.diagnostic(`limits: 200 keep-alive clients, ${result.requests} requests`);
   });
 
   it('logged no API key at trace level', () => {
