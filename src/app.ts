@@ -86,7 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Both need the authenticated key, so they come after auth and before the routes.
   registerRateLimit(app, { perMinute: deps.rateLimitPerMinute ?? 0, clock: deps.clock ?? systemClock });
   registerIdempotency(app, { records: idempotencyRepository(database.db), clock: deps.clock ?? systemClock });
-  healthRoutes(app, database, () => ({ dedup: services.issueDedup.detectorName }));
+  // Read at each probe: the `auto` matcher switches to the model once it is loaded.
+  healthRoutes(app, database, () => ({ dedup: deps.detector?.name ?? services.issueDedup.detectorName }));
   discoveryRoutes(app, discoveryDocuments(app));
   identityRoutes(app, services.identity);
   productRoutes(app, services.products);
