@@ -6,6 +6,8 @@ export interface Config {
   readonly databaseUrl: string;
   readonly database: DatabaseOptions;
   readonly logLevel: string;
+  /** LOOPDESK_LOG_FORMAT: pino-pretty's lines on a terminal, JSON lines otherwise. */
+  readonly logFormat: LogFormat;
   /** How long in-flight requests may take to finish after SIGTERM/SIGINT. */
   readonly shutdownGraceMs: number;
   /** Upper bound for one request, from first byte to response. */
@@ -16,6 +18,9 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly dedup: DedupConfig;
 }
+
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export const DEDUP_PROVIDERS = ['auto', 'local', 'openai', 'lexical'] as const;
 
@@ -113,7 +118,8 @@ export interface DatabaseOptions {
 
 export const DATABASE_DEFAULTS: DatabaseOptions = Object.freeze({ pgPoolSize: 10, sqliteCacheMb: 64 });
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** `terminal`: whether stdout is a TTY, which picks the default log format. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): Config {
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/loopdesk.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with sqlite:, postgres:// or postgresql://');
@@ -127,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sqliteCacheMb: integer(env, 'LOOPDESK_SQLITE_CACHE_MB', DATABASE_DEFAULTS.sqliteCacheMb, 1, 65_536),
     }),
     logLevel: env.LOOPDESK_LOG_LEVEL || 'info',
+    logFormat: oneOf(env, 'LOOPDESK_LOG_FORMAT', LOG_FORMATS, terminal ? 'pretty' : 'json'),
     shutdownGraceMs: integer(env, 'LOOPDESK_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'LOOPDESK_REQUEST_TIMEOUT_MS', 30_000, 0, 600_000),
     maxConnections: integer(env, 'LOOPDESK_MAX_CONNECTIONS', 1024, 0, 1_000_000),

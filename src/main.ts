@@ -1,8 +1,9 @@
 // config → database → app → listen, and the graceful shutdown on SIGTERM/SIGINT.
-import pino from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
-import { createDatabase } from './db/database.js';
+import type { Config, LogFormat } from './config.js';
+import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { createDuplicateDetector } from './dedup/create-detector.js';
 import type { IssuedKey } from './domain/admin.service.js';
@@ -25,6 +26,39 @@ function printFirstKey(key: IssuedKey, baseUrl: string): void {
   );
 }
 
+interface LogOutput {
+  readonly stream: DestinationStream;
+  /** Writes the lines held so far, and every later one as it comes. */
+  release(): void;
+}
+
+/**
+ * Log lines as JSON, or prettified by pino-pretty. Prettified here, on the main thread, into the
+ * same stdout stream pino writes JSON to, rather than in pino-pretty's worker transport: lines
+ * leave in order, those still buffered at exit are flushed by pino's exit hook as before, and a
+ * kill -9 loses what it always lost. With `held`, lines wait for `release()`, so the first-start
+ * banner is the first thing a person reads.
+ */
+function logOutput(format: LogFormat, held: boolean): LogOutput {
+  const stdout = pino.destination(1);
+  const prettify = format === 'pretty' ? prettyFactory({ ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', singleLine: true }) : null;
+  const write = (line: string) => stdout.write(prettify ? prettify(line) : line);
+  let waiting: string[] | null = held ? [] : null;
+  return {
+    stream: {
+      write(line) {
+        if (waiting) waiting.push(line);
+        else write(line);
+      },
+    },
+    release() {
+      const lines = waiting ?? [];
+      waiting = null;
+      for (const line of lines) write(line);
+    },
+  };
+}
+
 export async function startServer(config: Config): Promise<void> {
   const database = createDatabase(config.databaseUrl, config.database);
   let firstKey = null as IssuedKey | null;
@@ -32,7 +66,17 @@ export async function startServer(config: Config): Promise<void> {
     firstKey = await createServices(database).admin.bootstrapIfEmpty();
   });
 
-  const logger = pino({ level: config.logLevel });
+  const output = logOutput(config.logFormat, firstKey !== null);
+  try {
+    const baseUrl = await serve(config, database, pino({ level: config.logLevel }, output.stream));
+    if (firstKey) printFirstKey(firstKey, baseUrl);
+  } finally {
+    output.release();
+  }
+}
+
+/** Detector → app → listen, with the shutdown on SIGTERM/SIGINT; returns the URL it listens on. */
+async function serve(config: Config, database: DatabaseHandle, logger: Logger): Promise<string> {
   const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
   const app = await buildApp({
     database, detector, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs, rateLimitPerMinute: config.rateLimitPerMinute,
@@ -75,5 +119,5 @@ export async function startServer(config: Config): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  if (firstKey) printFirstKey(firstKey, `http://${host}:${port}`);
+  return `http://${host}:${port}`;
 }

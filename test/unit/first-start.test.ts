@@ -1,5 +1,5 @@
-// The parts of a clean first start that need no server: the model settings, the background
-// loader's growing delays, and the detector that switches matchers.
+// The parts of a clean first start that need no server: the log format and model settings, the
+// background loader's growing delays, and the detector that switches matchers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -8,7 +8,18 @@ import { createLexicalDetector } from '../../src/dedup/lexical.js';
 import { loadInBackground, MAX_RETRY_MS, retryDelay } from '../../src/dedup/model-loader.js';
 import { createSwitchingDetector } from '../../src/dedup/switching-detector.js';
 
-describe('model settings', () => {
+describe('log format and model settings', () => {
+  it('logs pretty lines on a terminal and JSON otherwise', () => {
+    assert.equal(loadConfig({}, true).logFormat, 'pretty');
+    assert.equal(loadConfig({}, false).logFormat, 'json');
+  });
+
+  it('lets LOOPDESK_LOG_FORMAT choose either way, and rejects anything else', () => {
+    assert.equal(loadConfig({ LOOPDESK_LOG_FORMAT: 'json' }, true).logFormat, 'json');
+    assert.equal(loadConfig({ LOOPDESK_LOG_FORMAT: 'pretty' }, false).logFormat, 'pretty');
+    assert.throws(() => loadConfig({ LOOPDESK_LOG_FORMAT: 'xml' }), /LOOPDESK_LOG_FORMAT must be one of pretty, json, got "xml"/);
+  });
+
   it('downloads from the hub unless LOOPDESK_MODELS_URL names a mirror, and retries after 30 s at first', () => {
     assert.equal(loadConfig({}).dedup.modelsUrl, null);
     assert.equal(loadConfig({}).dedup.modelRetryMs, 30_000);
