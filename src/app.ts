@@ -71,7 +71,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidationOrder(app);
   await registerOpenApi(app);
 
-  healthRoutes(app, database.db, () => ({ dedup: services.issueDedup.detectorName }));
+  // Read at each probe: the `auto` matcher switches to the model once it is loaded.
+  healthRoutes(app, database, () => ({ dedup: services.issueDedup.detectorName }));
   await app.register(apiV1, {
     prefix: API_PREFIX,
     services,

@@ -6,6 +6,8 @@ export interface Config {
   readonly databaseUrl: string;
   readonly database: DatabaseOptions;
   readonly logLevel: string;
+  /** LOOPDESK_LOG_FORMAT: pino-pretty's lines on a terminal, JSON lines otherwise. */
+  readonly logFormat: LogFormat;
   /** How long in-flight requests may take to finish after SIGTERM/SIGINT. */
   readonly shutdownGraceMs: number;
   /** Upper bound for one request, from first byte to response. */
@@ -19,6 +21,9 @@ export interface Config {
   readonly dedup: DedupConfig;
 }
 
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export const DEDUP_PROVIDERS = ['auto', 'local', 'openai', 'lexical'] as const;
 
 /** Duplicate detection for `POST /issues/maybe` (docs/dedup.md). */
@@ -30,6 +35,10 @@ export interface DedupConfig {
   readonly embeddingDtype: string;
   /** Local model files (`<dir>/<model id>/...`); when set, nothing is downloaded. */
   readonly modelsDir: string | null;
+  /** LOOPDESK_MODELS_URL: where models are downloaded from, a mirror of the Hugging Face hub; null: the hub. */
+  readonly modelsUrl: string | null;
+  /** LOOPDESK_MODEL_RETRY_MS: `auto`'s first wait before it tries loading the model again; doubles after each failure. */
+  readonly modelRetryMs: number;
   /** Replaces the provider's calibrated threshold (0..1). */
   readonly threshold: number | null;
   readonly openai: {
@@ -54,13 +63,22 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const url = env[name] || null;
+  if (url !== null && !/^https?:\/\/[^/]/.test(url)) throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  return url;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const value = env[name] || fallback;
+  if (!(values as readonly string[]).includes(value)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
 const OPENAI_URL = 'https://api.openai.com/v1';
 
 function dedupConfig(env: NodeJS.ProcessEnv): DedupConfig {
-  const provider = env.LOOPDESK_DEDUP_PROVIDER || 'auto';
-  if (!(DEDUP_PROVIDERS as readonly string[]).includes(provider)) {
-    throw new ConfigError(`LOOPDESK_DEDUP_PROVIDER must be one of ${DEDUP_PROVIDERS.join(', ')}, got "${provider}"`);
-  }
+  const provider = oneOf(env, 'LOOPDESK_DEDUP_PROVIDER', DEDUP_PROVIDERS, 'auto');
   const dtype = env.LOOPDESK_EMBEDDING_DTYPE || 'q8';
   if (!['q8', 'fp32', 'fp16', 'q4'].includes(dtype)) throw new ConfigError(`LOOPDESK_EMBEDDING_DTYPE must be q8, fp32, fp16 or q4, got "${dtype}"`);
   const rawThreshold = env.LOOPDESK_DEDUP_THRESHOLD;
@@ -68,18 +86,19 @@ function dedupConfig(env: NodeJS.ProcessEnv): DedupConfig {
   if (threshold !== null && !(threshold > 0 && threshold <= 1)) {
     throw new ConfigError(`LOOPDESK_DEDUP_THRESHOLD must be a number above 0 and at most 1, got "${rawThreshold}"`);
   }
-  const baseUrl = env.LOOPDESK_OPENAI_BASE_URL || OPENAI_URL;
-  if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new ConfigError('LOOPDESK_OPENAI_BASE_URL must be an http:// or https:// URL');
+  const baseUrl = httpUrl(env, 'LOOPDESK_OPENAI_BASE_URL') ?? OPENAI_URL;
   const apiKey = env.LOOPDESK_OPENAI_API_KEY || null;
   const chatModel = env.LOOPDESK_OPENAI_CHAT_MODEL || null;
   if ((provider === 'openai' || chatModel) && baseUrl === OPENAI_URL && !apiKey) {
     throw new ConfigError('LOOPDESK_OPENAI_API_KEY is required to use api.openai.com (or set LOOPDESK_OPENAI_BASE_URL)');
   }
   return Object.freeze({
-    provider: provider as DedupConfig['provider'],
+    provider,
     embeddingModel: env.LOOPDESK_EMBEDDING_MODEL || 'Xenova/multilingual-e5-small',
     embeddingDtype: dtype,
     modelsDir: env.LOOPDESK_MODELS_DIR || null,
+    modelsUrl: httpUrl(env, 'LOOPDESK_MODELS_URL'),
+    modelRetryMs: integer(env, 'LOOPDESK_MODEL_RETRY_MS', 30_000, 1, 3_600_000),
     threshold,
     openai: Object.freeze({
       baseUrl,
@@ -119,7 +138,8 @@ function publicUrl(env: NodeJS.ProcessEnv): string | null {
   return url.href.replace(/\/+$/, '');
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** `terminal`: whether stdout is a TTY, which picks the default log format. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): Config {
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/loopdesk.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with sqlite:, postgres:// or postgresql://');
@@ -133,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sqliteCacheMb: integer(env, 'LOOPDESK_SQLITE_CACHE_MB', DATABASE_DEFAULTS.sqliteCacheMb, 1, 65_536),
     }),
     logLevel: env.LOOPDESK_LOG_LEVEL || 'info',
+    logFormat: oneOf(env, 'LOOPDESK_LOG_FORMAT', LOG_FORMATS, terminal ? 'pretty' : 'json'),
     shutdownGraceMs: integer(env, 'LOOPDESK_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'LOOPDESK_REQUEST_TIMEOUT_MS', 30_000, 0, 600_000),
     maxConnections: integer(env, 'LOOPDESK_MAX_CONNECTIONS', 1024, 0, 1_000_000),

@@ -1,8 +1,9 @@
 // config → database → app → listen, and the graceful shutdown on SIGTERM/SIGINT.
-import pino from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
-import { createDatabase } from './db/database.js';
+import type { Config, LogFormat } from './config.js';
+import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { createDuplicateDetector } from './dedup/create-detector.js';
 import type { IssuedKey } from './domain/admin.service.js';
@@ -25,9 +26,56 @@ function printFirstKey(key: IssuedKey, baseUrl: string): void {
   );
 }
 
+interface LogOutput {
+  readonly stream: DestinationStream;
+  /** Writes the lines held so far, and every later one as it comes. */
+  release(): void;
+}
+
+/**
+ * Log lines as JSON, or prettified by pino-pretty. Prettified here, on the main thread, into the
+ * same stdout stream pino writes JSON to, rather than in pino-pretty's worker transport: lines
+ * leave in order, those still buffered at exit are flushed by pino's exit hook as before, and a
+ * kill -9 loses what it always lost. Lines wait for `release()` (after listening), so the
+ * first-start banner is the first thing a person reads.
+ */
+function logOutput(format: LogFormat): LogOutput {
+  const stdout = pino.destination(1);
+  const prettify = format === 'pretty' ? prettyFactory({ ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', singleLine: true }) : null;
+  const write = (line: string) => stdout.write(prettify ? prettify(line) : line);
+  let waiting: string[] | null = [];
+  return {
+    stream: {
+      write(line) {
+        if (waiting) waiting.push(line);
+        else write(line);
+      },
+    },
+    release() {
+      const lines = waiting ?? [];
+      waiting = null;
+      for (const line of lines) write(line);
+    },
+  };
+}
+
 export async function startServer(config: Config): Promise<void> {
   const database = createDatabase(config.databaseUrl, config.database);
-  const logger = pino({ level: config.logLevel });
+  const output = logOutput(config.logFormat);
+  try {
+    const logger = pino({ level: config.logLevel }, output.stream);
+    const { baseUrl, firstKey } = await serve(config, database, logger);
+    if (firstKey) printFirstKey(firstKey, baseUrl);
+  } finally {
+    output.release();
+  }
+}
+
+/**
+ * Detector → services → first-start bootstrap → app → listen, with the shutdown on
+ * SIGTERM/SIGINT; returns the URL it listens on and the first key, when it made one.
+ */
+async function serve(config: Config, database: DatabaseHandle, logger: Logger): Promise<{ baseUrl: string; firstKey: IssuedKey | null }> {
   const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
   const services = createServices(database, {
     detector,
@@ -80,5 +128,5 @@ export async function startServer(config: Config): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  if (firstKey) printFirstKey(firstKey, `http://${host}:${port}`);
+  return { baseUrl: `http://${host}:${port}`, firstKey };
 }

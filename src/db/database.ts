@@ -1,6 +1,6 @@
 // createDatabase(url): a Kysely instance on SQLite or PostgreSQL, with its dialect seam and
 // migrations. Drivers are loaded only for the dialect in use.
-import { Kysely, Migrator, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, sql, type MigrationProvider } from 'kysely';
 import { DATABASE_DEFAULTS } from '../config.js';
 import { dialectFor, type Dialect, type OpenOptions } from './dialect.js';
 import { migrations } from './migrations/index.js';
@@ -17,6 +17,8 @@ export interface DatabaseHandle {
    * lock, so start-up work (the first-start bootstrap) never races another process.
    */
   migrate(afterwards?: () => Promise<void>): Promise<string[]>;
+  /** One round trip to the database (GET /readyz); rejects when it cannot answer. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,9 @@ export function createDatabase(url: string, options: OpenOptions = DATABASE_DEFA
         await afterwards?.();
         return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
       }),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
     close: () => db.destroy(),
   };
 }

@@ -67,6 +67,8 @@ export interface Decision {
 /** The result of `prepare`; only the detector that made it reads its contents. */
 export interface PreparedReport {
   readonly text: string;
+  /** The name of the matcher that prepared it, and so decides it (recorded with the decision). */
+  readonly detector: string;
 }
 
 export interface DuplicateDetector {

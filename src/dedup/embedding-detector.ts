@@ -109,6 +109,8 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     return rows as number[];
   }
 
+  const name = judge ? `${embedder.name}+${judge.name}` : embedder.name;
+
   async function judged(judge: Judge, report: string, scope: ReadScope, texts: string[], scores: Float64Array): Promise<string | null> {
     const shortlist = [...scores.keys()]
       .filter((i) => scores[i] >= threshold - JUDGE_FLOOR_MARGIN)
@@ -119,14 +121,14 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   }
 
   return {
-    name: judge ? `${embedder.name}+${judge.name}` : embedder.name,
+    name,
     threshold,
 
     async prepare(report) {
       const text = issueText(report);
       try {
         const [vector] = await embed([text]);
-        return { text, vector } satisfies EmbeddedReport;
+        return { text, detector: name, vector } satisfies EmbeddedReport;
       } catch (error) {
         throw failure(error);
       }

@@ -65,7 +65,7 @@ export function createLexicalDetector(threshold = LEXICAL_THRESHOLD): DuplicateD
     threshold,
     async prepare(report) {
       const text = issueText(report);
-      return { text, terms: terms(text) } satisfies LexicalReport;
+      return { text, detector: 'lexical', terms: terms(text) } satisfies LexicalReport;
     },
     async decide(prepared: PreparedReport, scope: DetectionScope): Promise<Decision> {
       const report = 'terms' in prepared ? (prepared as LexicalReport).terms : terms(prepared.text);

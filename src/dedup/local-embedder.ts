@@ -48,7 +48,7 @@ export function localEmbedder(setup: LocalModelSetup): Embedder {
     started.on('message', (reply: EmbedReply) => {
       const batch = inFlight ?? [];
       inFlight = null;
-      if ('error' in reply) fail(batch, new DetectionError(`local model ${setup.model} failed: ${reply.error}`));
+      if ('error' in reply) fail(batch, new DetectionError(`local model ${setup.model} failed: ${reply.error}`, { cause: new Error(reply.error) }));
       else {
         let offset = 0;
         for (const pending of batch) {

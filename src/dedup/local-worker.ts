@@ -8,6 +8,8 @@ export interface LocalModelSetup {
   dtype: string;
   /** Files are read from here and nothing is downloaded; null: download into cacheDir. */
   modelsDir: string | null;
+  /** Where to download from (a mirror of the Hugging Face hub); null: the hub. */
+  modelsUrl: string | null;
   cacheDir: string;
 }
 
@@ -30,8 +32,16 @@ async function load(): Promise<FeatureExtractionPipeline> {
     env.allowRemoteModels = false;
   } else {
     env.allowLocalModels = false;
+    if (setup.modelsUrl) env.remoteHost = setup.modelsUrl;
   }
   return pipeline('feature-extraction', setup.model, { dtype: setup.dtype as 'q8', device: 'cpu' });
+}
+
+/** The message with its cause's ("fetch failed: connect ECONNREFUSED 127.0.0.1:1"). */
+function describe(error: unknown): string {
+  const { message, cause } = error as Error & { cause?: Error };
+  const text = message ?? String(error);
+  return cause?.message ? `${text}: ${cause.message}` : text;
 }
 
 async function embed(request: EmbedRequest): Promise<EmbedReply> {
@@ -46,7 +56,7 @@ async function embed(request: EmbedRequest): Promise<EmbedReply> {
     const dimension = output.dims[output.dims.length - 1];
     return { id: request.id, dimension, vectors: Float32Array.from(output.data as Float32Array) };
   } catch (error) {
-    return { id: request.id, error: (error as Error)?.message ?? String(error) };
+    return { id: request.id, error: describe(error) };
   }
 }
 

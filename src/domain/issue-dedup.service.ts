@@ -66,8 +66,10 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
     });
 
   return {
-    /** The active matcher, as GET /readyz reports it. */
-    detectorName: detector.name,
+    /** The active matcher, as GET /readyz reports it (the `auto` matcher changes once its model loads). */
+    get detectorName() {
+      return detector.name;
+    },
 
     async createMaybe(actor: Actor, input: MaybeCreateInput): Promise<MaybeCreateResult> {
       const product = await issueService.requireProduct(actor, input.product_id);
@@ -107,7 +109,7 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
             description: report.description,
             matched_existing: decision.issueId ? 1 : 0,
             score: decision.score,
-            detector: detector.name,
+            detector: prepared.detector,
             created_at: clock.now(),
           },
           tx,

@@ -43,7 +43,7 @@ export async function startServer({ databaseUrl, env = {}, firstStart = false }:
   void server.exited.then(() => running.delete(server));
   try {
     const baseUrl = await server.baseUrl();
-    // The banner comes after the log line that announces the port.
+    // Log lines wait for the banner, so it is already out when the port is announced.
     if (firstStart) await server.waitFor(BANNER_KEY);
     return {
       process: server,

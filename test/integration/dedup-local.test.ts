@@ -47,7 +47,7 @@ const logger = { info: (_: object, m: string) => logs.push(`info ${m}`), warn: (
 /** Counts model calls and full reloads, to prove what decide() does not do. */
 function counted(fixture: DedupFixture) {
   const calls = { embed: 0, forProduct: 0 };
-  const inner = localEmbedder({ model: tiny.model, dtype: 'q8', modelsDir: tiny.modelsDir, cacheDir: mkdtempSync(join(tmpdir(), 'cache-')) });
+  const inner = localEmbedder({ model: tiny.model, dtype: 'q8', modelsDir: tiny.modelsDir, modelsUrl: null, cacheDir: mkdtempSync(join(tmpdir(), 'cache-')) });
   const embedder: Embedder = { ...inner, embed: (texts) => (calls.embed++, inner.embed(texts)) };
   const repository = embeddingRepository(fixture.database.db);
   const store: EmbeddingRepository = { ...repository, forProduct: (...args) => (calls.forProduct++, repository.forProduct(...args)) };
@@ -160,14 +160,18 @@ describe('auto matcher', () => {
     assert.equal(detector.name, 'local:loopdesk-test/e5-tiny');
   });
 
-  it('falls back to lexical with one warning saying how to enable the model', async () => {
+  it('answers with lexical at once when the model is not on disk, saying so, and warns once per failed load', async () => {
     logs.length = 0;
     const empty = mkdtempSync(join(tmpdir(), 'no-model-'));
-    const config = loadConfig({ ...env, LOOPDESK_DEDUP_PROVIDER: 'auto', LOOPDESK_MODELS_DIR: empty }).dedup;
+    const config = loadConfig({ ...env, LOOPDESK_DEDUP_PROVIDER: 'auto', LOOPDESK_MODELS_DIR: empty, LOOPDESK_MODEL_RETRY_MS: '3600000' }).dedup;
     const detector = await createDuplicateDetector(config, { store, logger });
+    after(() => detector.close());
     assert.equal(detector.name, 'lexical');
     assert.equal(logs.length, 1);
-    assert.match(logs[0], /^warn Duplicate detection uses the lexical matcher.*LOOPDESK_MODELS_DIR.*LOOPDESK_DEDUP_PROVIDER=openai/);
+    assert.match(logs[0], /^info Waiting for the files of the model loopdesk-test\/e5-tiny in LOOPDESK_MODELS_DIR .*LOOPDESK_DEDUP_PROVIDER=lexical, openai or local/);
+    while (logs.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.match(logs[1], /^warn Could not load the model loopdesk-test\/e5-tiny \(.+\); duplicate detection stays on the lexical matcher and tries again in 60 min\.$/);
+    assert.equal(detector.name, 'lexical');
   });
 
   it('reports a model that cannot be loaded as a detection failure with `local`', async () => {

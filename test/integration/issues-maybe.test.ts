@@ -178,7 +178,7 @@ describeEachDialect('POST /api/v1/issues/maybe (lexical matcher)', (ctx) => {
 const failingDetector: DuplicateDetector = {
   name: 'failing',
   threshold: 0.5,
-  prepare: async (report) => ({ text: report.title }),
+  prepare: async (report) => ({ text: report.title, detector: 'failing' }),
   decide: async () => {
     throw new DetectionError('provider down');
   },
