@@ -16,20 +16,20 @@ export const SCHEMATHESIS_SEED = 20261121;
 /** Test cases per operation and phase: about a minute per database on 2 cores. */
 export const SCHEMATHESIS_MAX_EXAMPLES = 100;
 
-function defaultPath(): string {
-  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(cache, 'loopdesk', 'venv', 'bin', 'schemathesis');
+/** The virtual environment .ci/run installs into. */
+function defaultVenv(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'loopdesk', 'venv');
 }
 
-const installHint = (venvBin: string) =>
-  `install it with \`bash .ci/run\`, or by hand: python3 -m venv ${join(venvBin, '..')} && ` +
-  `${join(venvBin, 'pip')} install -r test/fixtures/schemathesis-requirements.txt ` +
-  '(or point LOOPDESK_SCHEMATHESIS at a schemathesis executable of that version)';
+const installHint = () =>
+  `install it with \`bash .ci/run\`, or: python3 -m venv ${defaultVenv()} && ` +
+  `${join(defaultVenv(), 'bin', 'pip')} install -r test/fixtures/schemathesis-requirements.txt ` +
+  `(LOOPDESK_SCHEMATHESIS may point at another schemathesis ${SCHEMATHESIS_VERSION} executable)`;
 
 /** The executable, or why it cannot be used (missing, or not the pinned version). */
 export async function findSchemathesis(): Promise<{ path: string } | { problem: string }> {
-  const path = process.env.LOOPDESK_SCHEMATHESIS || defaultPath();
-  const hint = installHint(join(path, '..'));
+  const path = process.env.LOOPDESK_SCHEMATHESIS || join(defaultVenv(), 'bin', 'schemathesis');
+  const hint = installHint();
   if (!existsSync(path)) return { problem: `Schemathesis ${SCHEMATHESIS_VERSION} not found at ${path}; ${hint}` };
   const { stdout } = await runCommand(path, ['--version']);
   const version = /version (\S+)/.exec(stdout)?.[1];
