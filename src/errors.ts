@@ -29,6 +29,24 @@ export class AppError extends Error {
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`);
 
+/**
+ * Runs independent checks and answers with every field that failed, in one validation_error
+ * (decisions.md: all the problems in one answer); any other failure is thrown as it is.
+ */
+export async function checkAll<T extends readonly unknown[]>(checks: { [K in keyof T]: () => T[K] | Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(checks.map(async (check) => check()));
+  const fields: FieldErrors = Object.create(null);
+  for (const outcome of settled) {
+    if (outcome.status === 'fulfilled') continue;
+    const error = outcome.reason;
+    if (!(error instanceof AppError && error.code === 'validation_error' && error.fields)) throw error;
+    Object.assign(fields, error.fields);
+  }
+  const names = Object.keys(fields);
+  if (names.length > 0) throw new AppError('validation_error', names.map((name) => `${name}: ${fields[name]}`).join('; '), { fields });
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 /** A validation error tied to one field, keyed as the client sent it. */
 export const invalidField = (field: string, message: string): AppError =>
   new AppError('validation_error', `${field}: ${message}`, { fields: { [field]: message } });

@@ -7,7 +7,7 @@ import { CANDIDATE_STATUSES, type EmbeddingRepository } from '../db/repositories
 import type { Executor } from '../db/repositories/executor.js';
 import type { IssueRepository, IssueRow } from '../db/repositories/issue.repository.js';
 import { DetectionError, type DetectionScope, type DuplicateDetector } from '../dedup/detector.js';
-import { AppError } from '../errors.js';
+import { AppError, checkAll } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { Actor } from './actor.js';
@@ -72,8 +72,10 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
     },
 
     async createMaybe(actor: Actor, input: MaybeCreateInput): Promise<MaybeCreateResult> {
-      const product = await issueService.requireProduct(actor, input.product_id);
-      const assigneeId = await issueService.resolveAssignee(actor, input.assignee_id ?? null);
+      const [product, assigneeId] = await checkAll([
+        () => issueService.requireProduct(actor, input.product_id),
+        () => issueService.resolveAssignee(actor, input.assignee_id ?? null),
+      ] as const);
       const conversationId =
         input.conversation_id === undefined
           ? null

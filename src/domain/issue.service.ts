@@ -8,7 +8,7 @@ import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
 import type { IssueChanges, IssueFilters, IssueKey, IssueRepository, IssueRow, LinkedConversationRow } from '../db/repositories/issue.repository.js';
 import type { MemberRepository } from '../db/repositories/member.repository.js';
 import type { ProductRepository } from '../db/repositories/product.repository.js';
-import { invalidField, notFound } from '../errors.js';
+import { checkAll, invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
@@ -255,8 +255,10 @@ export function createIssueService({ db, dialect, issues, products, members, con
     },
 
     async create(actor: Actor, input: CreateIssueInput): Promise<IssueDetail> {
-      const product = await requireProduct(actor, input.product_id);
-      const assigneeId = await resolveAssignee(actor, input.assignee_id ?? null);
+      const [product, assigneeId] = await checkAll([
+        () => requireProduct(actor, input.product_id),
+        () => resolveAssignee(actor, input.assignee_id ?? null),
+      ] as const);
       const row = await db.transaction().execute((tx) =>
         service.insertIssue(actor, { ...input, product_id: product.id, assigneeId, prefix: product.issue_prefix }, tx),
       );

@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldErrors } from '../errors.js';
+import { NOT_BLANK } from './schemas/common.js';
 
 function newAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
@@ -19,6 +20,7 @@ function newAjv(coerce: boolean): Ajv {
   // ajv-formats is CommonJS; under NodeNext its callable export is `.default`.
   (formatsPlugin as unknown as typeof formatsPlugin.default)(ajv);
   ajv.addKeyword({ keyword: 'x-trim', schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: 'x-route-parsed', schemaType: 'boolean' });
   return ajv;
 }
 
@@ -77,9 +79,22 @@ function unstorableContentErrors(data: unknown): ErrorObject[] {
   return errors;
 }
 
+/** Parameters marked `x-route-parsed` are checked by their route, whose error names the bad item. */
+function withoutRouteParsedPatterns(schema: { properties?: Record<string, Record<string, unknown>> }) {
+  if (!schema.properties) return schema;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, property]) => {
+      if (property['x-route-parsed'] !== true) return [name, property];
+      const { pattern: _checkedByTheRoute, ...rest } = property;
+      return [name, rest];
+    }),
+  );
+  return { ...schema, properties };
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (httpPart === 'headers') return parameterAjv.compile(lowerCaseHeaderNames(schema as object)) as ValidateFunction;
-  if (httpPart !== 'body') return parameterAjv.compile(schema as object) as ValidateFunction;
+  if (httpPart !== 'body') return parameterAjv.compile(withoutRouteParsedPatterns(schema as object)) as ValidateFunction;
   const validate = bodyAjv.compile(schema as object);
   const trimmed = trimmedFields(schema as Schema);
   const trimThenValidate = (data: unknown) => {
@@ -128,7 +143,7 @@ function message(error: ErrorObject): string {
     case 'format': return `must be a valid ${params.format}`;
     case 'enum': return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'const': return `must be ${JSON.stringify(params.allowedValue)}`;
-    case 'pattern': return `must match ${params.pattern}`;
+    case 'pattern': return params.pattern === NOT_BLANK ? 'must not be empty' : `must match ${params.pattern}`;
     case 'anyOf': return describeAllowed(error.parentSchema);
     case 'minItems': return `must have at least ${params.limit} items`;
     case 'maxItems': return `must have at most ${params.limit} items`;

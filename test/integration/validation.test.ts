@@ -103,3 +103,23 @@ describeEachDialect('free-form texts', (ctx) => {
     assert.equal(res.status, 201);
   });
 });
+
+describeEachDialect('validation errors that need a lookup or a filter parse', (ctx) => {
+  it('reports every bad filter parameter in one answer', async () => {
+    const res = await ctx().a.api.get('/api/v1/issues?status=bogus&priority=asap&assignee_id=nobody&product_id=x');
+    assert.equal(res.status, 400);
+    assert.deepEqual(Object.keys(res.body.fields).sort(), ['assignee_id', 'priority', 'product_id', 'status']);
+    assert.match(res.body.fields.status, /"bogus"/);
+    const conversations = await ctx().a.api.get('/api/v1/conversations?type=call&status=gone');
+    assert.deepEqual(Object.keys(conversations.body.fields).sort(), ['status', 'type']);
+  });
+
+  it('reports an unknown product and an unknown assignee together', async () => {
+    const body = { product_id: '01900000-0000-7000-8000-000000000000', title: 'Both wrong', assignee_id: '01900000-0000-7000-8000-000000000001' };
+    for (const path of ['/api/v1/issues', '/api/v1/issues/maybe']) {
+      const res = await ctx().a.api.post(path, body);
+      assert.equal(res.status, 400, path);
+      assert.deepEqual(Object.keys(res.body.fields).sort(), ['assignee_id', 'product_id'], path);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ConversationService } from '../../domain/conversation.service.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/enums.js';
+import { checkAll } from '../../errors.js';
 import { enumFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
@@ -31,13 +32,13 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
       handler: async (request) => {
         const { product_id, type, status, priority } = request.query;
         const page = pageOf(request.query);
-        const filters = {
-          productId: singleIdFilter('product_id', product_id),
-          types: enumFilter('type', type, CONVERSATION_TYPES),
-          statuses: enumFilter('status', status, CONVERSATION_STATUSES),
-          priorities: enumFilter('priority', priority, PRIORITIES),
-        };
-        return listBody(await conversations.list(request.actor, filters, page), page);
+        const [productId, types, statuses, priorities] = await checkAll([
+          () => singleIdFilter('product_id', product_id),
+          () => enumFilter('type', type, CONVERSATION_TYPES),
+          () => enumFilter('status', status, CONVERSATION_STATUSES),
+          () => enumFilter('priority', priority, PRIORITIES),
+        ] as const);
+        return listBody(await conversations.list(request.actor, { productId, types, statuses, priorities }, page), page);
       },
     });
 

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
 import type { IssueDedupService } from '../../domain/issue-dedup.service.js';
 import type { IssueService } from '../../domain/issue.service.js';
+import { checkAll } from '../../errors.js';
 import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, Ref, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
@@ -31,13 +32,18 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
       handler: async (request) => {
         const { query } = request;
         const page = pageOf(query);
-        const assignees = idFilter('assignee_id', query.assignee_id, ['none', 'me'] as const);
+        const [productId, statuses, priorities, assignees] = await checkAll([
+          () => singleIdFilter('product_id', query.product_id),
+          () => enumFilter('status', query.status, ISSUE_STATUSES),
+          () => enumFilter('priority', query.priority, PRIORITIES),
+          () => idFilter('assignee_id', query.assignee_id, ['none', 'me'] as const),
+        ] as const);
         const issuesPage = await issues.list(
           request.actor,
           {
-            productId: singleIdFilter('product_id', query.product_id),
-            statuses: enumFilter('status', query.status, ISSUE_STATUSES),
-            priorities: enumFilter('priority', query.priority, PRIORITIES),
+            productId,
+            statuses,
+            priorities,
             assigneeIds: assignees.ids,
             assignedToMe: assignees.given.has('me'),
             unassigned: assignees.given.has('none'),
@@ -130,6 +136,15 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
       response: { 200: DataOf(Issue, 'The issue with its linked conversations'), ...writeErrors(404) },
     },
     config: { ensureExists: issueExists(issues) },
+    // The answer is the issue: this tells clients (and Schemathesis) which id the unlink takes.
+    links: {
+      200: {
+        unlinkConversation: {
+          operationId: 'unlinkConversationFromIssue',
+          parameters: { id: '$request.path.id', conversation_id: '$request.body#/conversation_id' },
+        },
+      },
+    },
     handler: async (request) => ({
       data: await issues.linkConversation(request.actor, request.params.id, request.body.conversation_id),
     }),

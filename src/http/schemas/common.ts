@@ -19,9 +19,18 @@ export const Timestamp = (description?: string) =>
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', examples: ['0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091'], ...(description ? { description } : {}) });
 
-/** A string the server trims before validating; limits apply to the trimmed value. */
-export const TrimmedString = (options: SchemaOptions & { minLength?: number; maxLength?: number }) =>
-  Type.String({ ...options, 'x-trim': true });
+/**
+ * What String.prototype.trim removes, spelled out rather than `\s`: the document's patterns are
+ * read by other regular-expression engines too (Python's `\s` is another set).
+ */
+const WHITESPACE = '\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+/** A pattern that holds when a string keeps at least one character after trimming. */
+export const NOT_BLANK = `[^${WHITESPACE}]`;
+const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/** A string the server trims before validating; limits apply to the trimmed value, which must not be blank. */
+export const TrimmedString = (options: SchemaOptions & { minLength: number; maxLength?: number }) =>
+  Type.String({ ...options, pattern: NOT_BLANK, 'x-trim': true });
 
 /**
  * A reference to a named schema (one with a `$id`, listed in SHARED_SCHEMAS): the OpenAPI document
@@ -121,6 +130,25 @@ export const ListOf = <T extends TSchema>(schema: T, description: string) =>
 export const IdParams = (description: string) =>
   Type.Object({ id: Type.String({ description }) }, { additionalProperties: false });
 
-/** A comma-separated filter parameter; its values are checked by the route against `values`. */
-export const CsvFilter = (description: string, values?: readonly string[]) =>
-  Type.String({ description: values ? `${description}. Comma-separated from: ${values.join(', ')}` : description });
+/** Comma-separated items, each trimmed, empty ones ignored (src/http/filters.ts reads them). */
+function csvPattern(item: string): string {
+  const one = `[${WHITESPACE}]*(?:${item})?[${WHITESPACE}]*`;
+  return `^${one}(?:,${one})*$`;
+}
+
+/**
+ * Query parameters the route parses itself (src/http/filters.ts), so that an error names the bad
+ * item; their `pattern` tells clients the same rule, and validation leaves it to the route.
+ */
+const RouteParsed = (description: string, pattern: string) => Type.String({ description, pattern, 'x-route-parsed': true });
+
+/** A comma-separated enum filter. */
+export const CsvFilter = (description: string, values: readonly string[]) =>
+  RouteParsed(`${description}. Comma-separated from: ${values.join(', ')}`, csvPattern(values.join('|')));
+
+/** A comma-separated filter of ids, and of `literals` such as `none`. */
+export const CsvIdFilter = (description: string, literals: readonly string[]) =>
+  RouteParsed(description, csvPattern([UUID_PATTERN, ...literals].join('|')));
+
+/** A single id filter such as `product_id` (surrounding whitespace ignored). */
+export const IdFilter = (description: string) => RouteParsed(description, `^[${WHITESPACE}]*${UUID_PATTERN}[${WHITESPACE}]*$`);

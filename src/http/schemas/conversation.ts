@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversation.service.js';
 import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, SENDER_TYPES } from '../../domain/enums.js';
-import { CsvFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
 export const ConversationSummary = Type.Object(
   {
@@ -88,7 +88,7 @@ export const ConversationDetail = Type.Object(
 
 export const ListConversationsQuery = Type.Object({
   ...PageQuery,
-  product_id: Type.Optional(Type.String({ description: 'Only conversations of this product (UUID)' })),
+  product_id: Type.Optional(IdFilter('Only conversations of this product (UUID)')),
   type: Type.Optional(CsvFilter('Only these types', CONVERSATION_TYPES)),
   status: Type.Optional(CsvFilter('Only these statuses', CONVERSATION_STATUSES)),
   priority: Type.Optional(CsvFilter('Only these priorities', PRIORITIES)),
@@ -104,6 +104,7 @@ export const UpdateConversationBody = Type.Object(
 
 const MessageBody = Type.String({
   minLength: 1,
+  pattern: NOT_BLANK,
   maxLength: MESSAGE_BODY_MAX,
   description: `Message text, at most ${MESSAGE_BODY_MAX} characters, not blank; stored as sent (not trimmed)`,
 });
@@ -123,7 +124,7 @@ export const CreateConversationBody = Type.Object(
     contact: Type.Optional(Nullable(
       Type.Object(
         {
-          name: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'Trimmed; must not be blank' }))),
+          name: Type.Optional(Nullable(Type.String({ maxLength: 200, pattern: NOT_BLANK, description: 'Trimmed; must not be blank' }))),
           email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 320, description: 'Stored lowercased' }))),
         },
         { additionalProperties: false },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
-import { CsvFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { CsvFilter, CsvIdFilter, IdFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { ConversationSummary } from './conversation.js';
 
 const Title = TrimmedString({ minLength: 1, maxLength: 500, description: 'Non-empty after trimming, max 500 characters' });
@@ -9,7 +9,9 @@ export const FreeText = (description: string) => Nullable(Type.String(), { descr
 const Description = FreeText('Free-form; null or "" clears it');
 const Status = StringEnum(ISSUE_STATUSES);
 const Priority = StringEnum(PRIORITIES);
-const AssigneeRef = Nullable(Type.String({ description: 'A member id, the literal `me` ([ext] on create) for the key\'s member, or null' }));
+const AssigneeRef = Type.Union([Uuid(), Type.Literal('me'), Type.Null()], {
+  description: 'A member id, the literal `me` ([ext] on create) for the key\'s member, or null',
+});
 
 const issueFields = {
   id: Uuid(),
@@ -45,10 +47,10 @@ export const Issue = Type.Object(
 );
 
 export const IssueListQuery = Type.Object({
-  product_id: Type.Optional(Type.String({ description: 'Only issues of this product (UUID)' })),
+  product_id: Type.Optional(IdFilter('Only issues of this product (UUID)')),
   status: Type.Optional(CsvFilter('Statuses', ISSUE_STATUSES)),
   priority: Type.Optional(CsvFilter('Priorities', PRIORITIES)),
-  assignee_id: Type.Optional(CsvFilter('Comma-separated member ids, `none` for unassigned, [ext] `me` for the key\'s member')),
+  assignee_id: Type.Optional(CsvIdFilter('Comma-separated member ids, `none` for unassigned, [ext] `me` for the key\'s member', ['none', 'me'])),
   ...PageQuery,
 });
 
@@ -88,7 +90,9 @@ export const MaybeIssueBody = Type.Object(
     description: Type.Optional(FreeText('Free-form; improves match quality')),
     status: Type.Optional(StringEnum(MAYBE_STATUSES, { description: 'Used only when an issue is created' })),
     priority: Type.Optional(StringEnum(PRIORITIES, { description: 'Used only when an issue is created' })),
-    assignee_id: Type.Optional(Nullable(Type.String({ description: 'A member id or [ext] `me`; used only when an issue is created' }))),
+    assignee_id: Type.Optional(Type.Union([Uuid(), Type.Literal('me'), Type.Null()], {
+      description: 'A member id or [ext] `me`; used only when an issue is created',
+    })),
     conversation_id: Type.Optional(Uuid('[ext] A conversation of the product, linked to the returned issue (created or matched)')),
   },
   {

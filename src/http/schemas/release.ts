@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
-import { Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { IdFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { FreeText } from './issue.js';
 
 const Title = TrimmedString({ minLength: 1, maxLength: 500, description: '1–500 characters after trimming' });
@@ -66,7 +66,7 @@ export const ReleaseDetail = Type.Object(
 );
 
 export const ReleaseListQuery = Type.Object({
-  product_id: Type.Optional(Type.String({ description: 'Only releases of this product (UUID)' })),
+  product_id: Type.Optional(IdFilter('Only releases of this product (UUID)')),
   ...PageQuery,
 });
 
