@@ -4,6 +4,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { apiKeyRepository } from './db/repositories/api-key.repository.js';
 import { contactRepository } from './db/repositories/contact.repository.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
+import { eventRepository } from './db/repositories/event.repository.js';
 import { idempotencyRepository } from './db/repositories/idempotency.repository.js';
 import { conversationRepository } from './db/repositories/conversation.repository.js';
 import { issueRepository } from './db/repositories/issue.repository.js';
@@ -22,6 +23,7 @@ import { createProductService } from './domain/product.service.js';
 import { createReleaseService } from './domain/release.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
+import { createOutbox } from './events/outbox.js';
 import { systemClock, type Clock } from './lib/clock.js';
 
 export interface ServiceOptions {
@@ -46,10 +48,13 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     contacts: contactRepository(db),
     messages: messageRepository(db),
     embeddings: embeddingRepository(db),
+    events: eventRepository(db),
   };
+  const outbox = createOutbox({ events: repositories.events, clock });
   const detector = options.detector ?? createLexicalDetector();
   const issues = createIssueService({ db, dialect, clock, detector, ...repositories });
   return {
+    outbox,
     admin: createAdminService({ db, clock, ...repositories }),
     identity: createIdentityService({
       apiKeys: repositories.apiKeys,

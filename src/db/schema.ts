@@ -208,4 +208,48 @@ export interface Database {
   issue_embeddings: IssueEmbeddingTable;
   dedup_versions: DedupVersionTable;
   idempotency_records: IdempotencyRecordTable;
+  events: EventTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+}
+
+/** The outbox (migration 0006): one row per committed change. */
+export interface EventTable {
+  id: string;
+  workspace_id: string;
+  type: string;
+  /** JSON `{ type, timestamp, data }`, the payload as delivered. */
+  payload: string;
+  created_at: string;
+  /** When the dispatcher created its deliveries; null until then. */
+  fanned_out_at: string | null;
+}
+
+export interface WebhookEndpointTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  description: string | null;
+  enabled: number;
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  /** Also the Standard Webhooks `webhook-id`: one per event and endpoint, the same on every retry. */
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
 }

@@ -5,6 +5,7 @@ import { dedup } from './0002_dedup.js';
 import { idempotency } from './0003_idempotency.js';
 import { benchIndexes } from './0004_bench_indexes.js';
 import { issueTallies } from './0005_issue_tallies.js';
+import { events } from './0006_events.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -14,5 +15,6 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0003_idempotency': idempotency(types),
     '0004_bench_indexes': benchIndexes(),
     '0005_issue_tallies': issueTallies(types),
+    '0006_events': events(types),
   };
 }
