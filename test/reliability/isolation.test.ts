@@ -16,8 +16,13 @@ function validValue(op: Operation, name: string, schema: JsonSchema, ids: Seeded
   if (resource) return typesOf(schema).includes('array') ? [ids[resource][0]] : ids[resource][0];
   if (schema.enum) return schema.enum[0];
   const [type] = typesOf(schema).filter((t) => t !== 'null');
-  if (type === 'string' && schema.pattern) throw new Error(`${op.operationId}: no value known for required ${name} (pattern ${schema.pattern})`);
-  if (type === 'string') return schema.format === 'date-time' ? new Date().toISOString() : schema.format === 'email' ? 'probe@example.com' : 'Isolation probe';
+  if (type === 'string') {
+    const value = schema.format === 'date-time' ? new Date().toISOString() : schema.format === 'email' ? 'probe@example.com' : 'Isolation probe';
+    if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) {
+      throw new Error(`${op.operationId}: no value known for required ${name} (pattern ${schema.pattern})`);
+    }
+    return value;
+  }
   if (type === 'integer' || type === 'number') return schema.minimum ?? 0;
   if (type === 'boolean') return false;
   if (type === 'array') return [];
