@@ -5,6 +5,7 @@
 import type { DatabaseHandle } from '../src/db/database.js';
 import type { Actor } from '../src/domain/actor.js';
 import type { IssueStatus, Priority } from '../src/domain/enums.js';
+import { inTransaction } from '../src/domain/unit-of-work.js';
 import { createServices, type Services } from '../src/services.js';
 import { issueDescription, issueTitle, messageBody, sampleIndexes, seededRandom, type Random } from './texts.js';
 
@@ -99,16 +100,13 @@ export async function seedIssues(
       if (assigneeId && !checked.has(`a:${assigneeId}`)) await services.issues.resolveAssignee(actor, assigneeId);
       checked.add(`p:${product}`).add(`a:${assigneeId}`);
     }
-    await database.db.transaction().execute(async (tx) => {
+    await inTransaction(database.db, async (work) => {
       for (const [i, { product, status, assigneeId }] of batch.entries()) {
-        const row = await services.issues.insertIssue(
-          actor,
-          {
-            product_id: products[product].id, title: issueTitle(random), description: issueDescription(random), status,
-            priority: PRIORITY_PATTERN[(start + i) % PRIORITY_PATTERN.length], assigneeId, prefix: products[product].issue_prefix,
-          },
-          tx,
-        );
+        const { row } = await services.issueWrites.create(work, {
+          workspaceId: actor.workspaceId, productId: products[product].id, prefix: products[product].issue_prefix,
+          title: issueTitle(random), description: issueDescription(random), status,
+          priority: PRIORITY_PATTERN[(start + i) % PRIORITY_PATTERN.length], assigneeId,
+        });
         issues.push({ id: row.id, shortcode: row.shortcode, product, status });
       }
     });

@@ -19,6 +19,8 @@ import { createIdempotencyService } from './domain/idempotency.service.js';
 import { createIdentityService } from './domain/identity.service.js';
 import { createIssueDedupService } from './domain/issue-dedup.service.js';
 import { createIssueService } from './domain/issue.service.js';
+import { createIssueWrites } from './domain/issue.writes.js';
+import { createConversationWrites } from './domain/conversation.writes.js';
 import { createProductService } from './domain/product.service.js';
 import { createReleaseService } from './domain/release.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
@@ -52,9 +54,13 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   };
   const outbox = createOutbox({ events: repositories.events, clock });
   const detector = options.detector ?? createLexicalDetector();
-  const issues = createIssueService({ db, dialect, clock, detector, ...repositories });
+  // The one write path of each resource written from several services.
+  const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
+  const conversationWrites = createConversationWrites({ outbox, ...repositories });
+  const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
   return {
     outbox,
+    issueWrites,
     admin: createAdminService({ db, clock, ...repositories }),
     identity: createIdentityService({
       apiKeys: repositories.apiKeys,
@@ -62,13 +68,13 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       clock,
       onBackgroundError: options.onBackgroundError ?? (() => {}),
     }),
-    products: createProductService({ db, dialect, products: repositories.products, clock }),
-    conversations: createConversationService({ db, dialect, clock, ...repositories }),
+    products: createProductService({ db, dialect, products: repositories.products, outbox, clock }),
+    conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     issues,
     issueDedup: createIssueDedupService({
-      db, dialect, clock, detector, issues: repositories.issues, issueService: issues, dedupStore: repositories.embeddings,
+      db, dialect, clock, detector, issues: repositories.issues, issueService: issues, issueWrites, dedupStore: repositories.embeddings,
     }),
-    releases: createReleaseService({ db, dialect, clock, ...repositories }),
+    releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
   };
 }

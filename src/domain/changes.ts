@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { Clock } from '../lib/clock.js';
+import { inTransaction, type Work } from './unit-of-work.js';
 
 /**
  * The entries of `wanted` that differ from `current`: what an update really changes. Callers
@@ -23,7 +24,7 @@ export interface LockedUpdate<Row, Changes> {
   read(tx: Executor): Promise<Row>;
   wanted: Changes;
   /** Writes the effective changes, `updated_at` already set; may throw to roll back. */
-  write(tx: Executor, current: Row, changes: Changes): Promise<void>;
+  write(work: Work, current: Row, changes: Changes): Promise<void>;
 }
 
 /**
@@ -35,13 +36,17 @@ export async function updateUnderLock<Row extends Changes, Changes extends { upd
   { db, dialect, clock }: { db: Db; dialect: Pick<Dialect, 'lockKeyInTransaction'>; clock: Clock },
   { lockKey, read, wanted, write }: LockedUpdate<Row, Changes>,
 ): Promise<{ current: Row; changes: Changes | null }> {
-  return db.transaction().execute(async (tx) => {
-    await dialect.lockKeyInTransaction(tx, lockKey);
-    const current = await read(tx);
+  return inTransaction(db, async (work) => {
+    await dialect.lockKeyInTransaction(work.tx, lockKey);
+    const current = await read(work.tx);
     const changes = effectiveChanges<Changes>(current, wanted) as Changes | null;
     if (!changes) return { current, changes };
     changes.updated_at = clock.now();
-    await write(tx, current, changes);
+    await write(work, current, changes);
     return { current, changes };
   });
 }
+
+/** The old values, as the API shows them, of the fields a change touches: an `*.updated` event's `previous`. */
+export const previousOf = (shown: object, changes: object): Record<string, unknown> =>
+  Object.fromEntries(Object.keys(changes).map((field) => [field, (shown as Record<string, unknown>)[field]]));

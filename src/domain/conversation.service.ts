@@ -14,46 +14,15 @@ import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
 import { updateUnderLock } from './changes.js';
+import { toConversation, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
+import type { ConversationWrites } from './conversation.writes.js';
+import { inTransaction } from './unit-of-work.js';
+
+export type { Conversation, ConversationContact, ConversationDetail, Message } from './conversation.shapes.js';
 import type { ConversationSource, ConversationStatus, ConversationType, Priority, SenderType } from './enums.js';
 
 export const CONVERSATION_DEFAULTS = { type: 'ticket', source: 'chat', priority: 'normal' } as const;
 export const MESSAGE_BODY_MAX = 50_000;
-
-export interface ConversationContact {
-  id: string;
-  name: string | null;
-  email: string | null;
-}
-
-export interface Conversation {
-  id: string;
-  product_id: string;
-  contact_id: string | null;
-  type: ConversationType;
-  source: ConversationSource;
-  status: ConversationStatus;
-  priority: Priority;
-  title: string;
-  ai_summary: string | null;
-  rating: number | null;
-  upvotes: number;
-  created_at: string;
-  updated_at: string;
-  contact: ConversationContact | null;
-}
-
-export interface Message {
-  id: string;
-  sender_type: SenderType;
-  sender_id: string;
-  body: string;
-  sender_name: string | null;
-  created_at: string;
-}
-
-export interface ConversationDetail extends Conversation {
-  messages: Message[];
-}
 
 export interface ConversationListFilters extends ConversationFilters {
   types?: ConversationType[];
@@ -76,32 +45,6 @@ export interface ConversationImport {
   body?: string | null;
 }
 
-export const toConversation = (row: ConversationWithContactRow): Conversation => ({
-  id: row.id,
-  product_id: row.product_id,
-  contact_id: row.contact_id,
-  type: row.type as ConversationType,
-  source: row.source as ConversationSource,
-  status: row.status as ConversationStatus,
-  priority: row.priority as Priority,
-  title: row.title,
-  ai_summary: row.ai_summary,
-  rating: row.rating,
-  upvotes: row.upvotes,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-  contact: row.contact_id === null ? null : { id: row.contact_id, name: row.contact_name, email: row.contact_email },
-});
-
-export const toMessage = (row: MessageRow): Message => ({
-  id: row.id,
-  sender_type: row.sender_type as SenderType,
-  sender_id: row.sender_id,
-  body: row.body,
-  sender_name: row.sender_name,
-  created_at: row.created_at,
-});
-
 /** Message bodies are stored as sent; only a blank one is refused (length is the schema's). */
 function messageBody(body: string): string {
   if (body.trim() === '') throw invalidField('body', 'must not be empty');
@@ -122,10 +65,12 @@ export interface ConversationServiceDeps {
   contacts: ContactRepository;
   messages: MessageRepository;
   products: Pick<ProductRepository, 'findById'>;
+  /** The one path every conversation and message write takes. */
+  writes: ConversationWrites;
   clock: Clock;
 }
 
-export function createConversationService({ db, dialect, conversations, contacts, messages, products, clock }: ConversationServiceDeps) {
+export function createConversationService({ db, dialect, conversations, contacts, messages, products, writes, clock }: ConversationServiceDeps) {
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ConversationWithContactRow> {
     const conversationId = parseUuid(id);
     const row = conversationId ? await conversations.findById(actor.workspaceId, conversationId, tx) : undefined;
@@ -163,13 +108,16 @@ export function createConversationService({ db, dialect, conversations, contacts
     async update(actor: Actor, id: string, input: ConversationUpdate): Promise<Conversation> {
       const { id: conversationId } = await find(actor, id);
       const wanted: ConversationChanges = { status: input.status, priority: input.priority };
-      const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
+      let updated: Conversation | null = null;
+      const { current } = await updateUnderLock({ db, dialect, clock }, {
         lockKey: `conversation:${conversationId}`,
         read: (tx) => find(actor, conversationId, tx),
         wanted,
-        write: (tx, current, changes) => conversations.update(actor.workspaceId, current.id, changes, tx),
+        write: async (work, current, changes) => {
+          updated = await writes.update(work, current, changes);
+        },
       });
-      return toConversation(changes ? { ...current, ...changes } : current);
+      return updated ?? toConversation(current);
     },
 
     /** An agent's reply, sent as the key's member (or as the key itself when it has none). */
@@ -186,11 +134,7 @@ export function createConversationService({ db, dialect, conversations, contacts
         body: messageBody(body),
         created_at: now,
       };
-      await db.transaction().execute(async (tx) => {
-        await messages.insert(row, tx);
-        await conversations.touch(actor.workspaceId, conversation.id, now, tx);
-      });
-      return toMessage(row);
+      return inTransaction(db, (work) => writes.addMessage(work, row));
     },
 
     /**
@@ -203,7 +147,8 @@ export function createConversationService({ db, dialect, conversations, contacts
         throw invalidField('product_id', 'is not a product of this workspace');
       }
       const body = input.body === undefined || input.body === null ? null : messageBody(input.body);
-      return db.transaction().execute(async (tx) => {
+      return inTransaction(db, async (work) => {
+        const { tx } = work;
         const now = clock.now();
         const contact = input.contact ? await saveContact(actor, input.contact, now, tx) : null;
         const row: ConversationRow = {
@@ -222,17 +167,11 @@ export function createConversationService({ db, dialect, conversations, contacts
           created_at: now,
           updated_at: now,
         };
-        await conversations.insert(row, tx);
-        const firstMessages: MessageRow[] = [];
-        if (body !== null) {
-          firstMessages.push({
-            id: newId(), workspace_id: actor.workspaceId, conversation_id: row.id, sender_type: 'contact',
-            sender_id: contact?.id ?? actor.apiKeyId, sender_name: contact?.name ?? null, body, created_at: now,
-          });
-          await messages.insert(firstMessages[0], tx);
-        }
-        const created = toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null });
-        return { ...created, messages: firstMessages.map(toMessage) };
+        const firstMessage: MessageRow | null = body === null ? null : {
+          id: newId(), workspace_id: actor.workspaceId, conversation_id: row.id, sender_type: 'contact',
+          sender_id: contact?.id ?? actor.apiKeyId, sender_name: contact?.name ?? null, body, created_at: now,
+        };
+        return writes.create(work, row, contact, firstMessage);
       });
     },
   };

@@ -11,7 +11,9 @@ import { AppError, checkAll } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { Actor } from './actor.js';
-import type { CreateIssueInput, IssueDetail, IssueService } from './issue.service.js';
+import { newIssueOf, type CreateIssueInput, type IssueDetail, type IssueService } from './issue.service.js';
+import type { IssueWrites } from './issue.writes.js';
+import { inTransaction } from './unit-of-work.js';
 
 export interface MaybeCreateInput extends CreateIssueInput {
   /** [ext] A conversation of the product to link to the returned issue. */
@@ -28,7 +30,8 @@ export interface IssueDedupServiceDeps {
   db: Db;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   issues: Pick<IssueRepository, 'findById' | 'insertSource' | 'link'>;
-  issueService: Pick<IssueService, 'requireProduct' | 'resolveAssignee' | 'requireConversationOfProduct' | 'insertIssue' | 'detail' | 'index'>;
+  issueService: Pick<IssueService, 'requireProduct' | 'resolveAssignee' | 'requireConversationOfProduct' | 'detail'>;
+  issueWrites: Pick<IssueWrites, 'create' | 'link'>;
   detector: Pick<DuplicateDetector, 'name' | 'prepare' | 'decide' | 'created'>;
   /** The product's dedup version and candidates. */
   dedupStore: Pick<EmbeddingRepository, 'productVersion' | 'openCandidates'>;
@@ -49,7 +52,7 @@ async function detecting<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createIssueDedupService({ db, dialect, issues, issueService, detector, dedupStore, clock }: IssueDedupServiceDeps) {
+export function createIssueDedupService({ db, dialect, issues, issueService, issueWrites, detector, dedupStore, clock }: IssueDedupServiceDeps) {
   // Under the product lock: the version now (cheap), the candidates only if the detector asks.
   const scopeOf = async (workspaceId: string, productId: string, tx: Executor): Promise<DetectionScope> => ({
     workspaceId,
@@ -83,45 +86,44 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
       const report = { title: input.title, description: input.description || null };
       const prepared = await detecting(() => detector.prepare(report));
 
-      const outcome = await db.transaction().execute(async (tx) => {
+      const outcome = await inTransaction(db, async (work) => {
+        const { tx } = work;
         await dialect.lockKeyInTransaction(tx, `dedup:${product.id}`);
         const scope = await scopeOf(actor.workspaceId, product.id, tx);
         const decision = await detecting(() => detector.decide(prepared, scope, tx));
-        let row: IssueRow | undefined;
-        let committedVersion: number | null = null;
-        if (decision.issueId) {
-          row = await issues.findById(actor.workspaceId, decision.issueId, tx);
-          if (!row) throw new Error(`detector matched ${decision.issueId}, which is not an open issue of the product`);
-        } else {
-          row = await issueService.insertIssue(
-            actor,
-            { ...input, product_id: product.id, assigneeId, prefix: product.issue_prefix },
+        const apiSourceId = newId();
+        const recordSource = (row: IssueRow) =>
+          issues.insertSource(
+            {
+              id: apiSourceId,
+              workspace_id: actor.workspaceId,
+              issue_id: row.id,
+              api_key_id: actor.apiKeyId,
+              title: report.title,
+              description: report.description,
+              matched_existing: decision.issueId ? 1 : 0,
+              score: decision.score,
+              detector: prepared.detector,
+              created_at: clock.now(),
+            },
             tx,
           );
-          if (detector.created) committedVersion = await dedupStore.productVersion(actor.workspaceId, product.id, tx);
+        if (decision.issueId) {
+          const row = await issues.findById(actor.workspaceId, decision.issueId, tx);
+          if (!row) throw new Error(`detector matched ${decision.issueId}, which is not an open issue of the product`);
+          await recordSource(row);
+          if (conversationId) await issueWrites.link(work, actor.workspaceId, row.id, conversationId);
+          return { row, matchedExisting: true, apiSourceId, committedVersion: null };
         }
-        const apiSourceId = newId();
-        await issues.insertSource(
-          {
-            id: apiSourceId,
-            workspace_id: actor.workspaceId,
-            issue_id: row.id,
-            api_key_id: actor.apiKeyId,
-            title: report.title,
-            description: report.description,
-            matched_existing: decision.issueId ? 1 : 0,
-            score: decision.score,
-            detector: prepared.detector,
-            created_at: clock.now(),
-          },
-          tx,
-        );
-        if (conversationId) await issues.link(actor.workspaceId, row.id, conversationId, clock.now(), tx);
-        return { row, matchedExisting: decision.issueId !== null, apiSourceId, committedVersion };
+        const { row } = await issueWrites.create(work, newIssueOf(actor, input, product, assigneeId), async (created) => {
+          await recordSource(created);
+          if (conversationId) await issues.link(actor.workspaceId, created.id, conversationId, clock.now(), tx);
+        });
+        const committedVersion = detector.created ? await dedupStore.productVersion(actor.workspaceId, product.id, tx) : null;
+        return { row, matchedExisting: false, apiSourceId, committedVersion };
       });
 
       const { row, committedVersion } = outcome;
-      if (!outcome.matchedExisting) issueService.index(row);
       if (committedVersion !== null) announce(row, committedVersion);
       return {
         issue: await issueService.detail(actor, row),

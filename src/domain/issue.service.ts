@@ -2,46 +2,21 @@
 // conversation links — all scoped to the caller's workspace.
 import type { Db } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
-import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
-import type { DuplicateDetector } from '../dedup/detector.js';
 import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
-import type { IssueChanges, IssueFilters, IssueKey, IssueRepository, IssueRow, LinkedConversationRow } from '../db/repositories/issue.repository.js';
+import type { IssueChanges, IssueFilters, IssueKey, IssueRepository, IssueRow } from '../db/repositories/issue.repository.js';
 import type { MemberRepository } from '../db/repositories/member.repository.js';
 import type { ProductRepository } from '../db/repositories/product.repository.js';
 import { checkAll, invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
-import { newId, parseUuid } from '../lib/ids.js';
+import { parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
 import { updateUnderLock } from './changes.js';
-import type { ConversationType, ConversationStatus, IssueStatus, Priority } from './enums.js';
+import type { IssueStatus, Priority } from './enums.js';
+import { toIssueBase, toIssueDetail, type IssueDetail, type IssueListItem } from './issue.shapes.js';
+import type { IssueWrites, NewIssue } from './issue.writes.js';
+import { inTransaction } from './unit-of-work.js';
 
-export interface IssueBase {
-  id: string;
-  product_id: string;
-  shortcode: string;
-  title: string;
-  description: string | null;
-  status: IssueStatus;
-  priority: Priority;
-  assignee_id: string | null;
-  resolution_comment: string | null;
-  is_ai_generated: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ConversationSummary {
-  id: string;
-  title: string;
-  type: ConversationType;
-  status: ConversationStatus;
-  priority: Priority;
-  ai_summary: string | null;
-  created_at: string;
-}
-
-export type IssueListItem = IssueBase & { linked_conversations_count: number; sources_count: number };
-export type IssueDetail = IssueBase & { linked_conversations: ConversationSummary[]; sources_count: number };
+export type { IssueDetail, IssueListItem } from './issue.shapes.js';
 
 /** `me`, a member id, or null (unassigned). */
 export type AssigneeRef = string | null;
@@ -83,30 +58,25 @@ export interface ConversationLookup {
 
 const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
 
-const toIssueBase = (row: IssueRow): IssueBase => ({
-  id: row.id,
-  product_id: row.product_id,
-  shortcode: row.shortcode,
-  title: row.title,
-  description: row.description,
-  status: row.status as IssueStatus,
-  priority: row.priority as Priority,
-  assignee_id: row.assignee_id,
-  resolution_comment: row.resolution_comment,
-  is_ai_generated: row.is_ai_generated === 1,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-const toSummary = ({ issue_id: _issueId, ...row }: LinkedConversationRow): ConversationSummary => ({
-  ...row,
-  type: row.type as ConversationType,
-  status: row.status as ConversationStatus,
-  priority: row.priority as Priority,
-});
-
 /** "" and null both clear an optional text. */
 const clearable = (value: string | null): string | null => (value === '' ? null : value);
+
+/** What the issue writes need to create the issue a create call asks for. */
+export const newIssueOf = (
+  actor: Actor,
+  input: CreateIssueInput,
+  product: { id: string; issue_prefix: string },
+  assigneeId: string | null,
+): NewIssue => ({
+  workspaceId: actor.workspaceId,
+  productId: product.id,
+  prefix: product.issue_prefix,
+  title: input.title,
+  description: clearable(input.description ?? null),
+  status: input.status ?? 'pending',
+  priority: input.priority ?? 'normal',
+  assigneeId,
+});
 
 export interface IssueServiceDeps {
   db: Db;
@@ -115,33 +85,12 @@ export interface IssueServiceDeps {
   products: Pick<ProductRepository, 'findById'>;
   members: Pick<MemberRepository, 'findById'>;
   conversations: ConversationLookup;
-  embeddings: Pick<EmbeddingRepository, 'bumpProductVersion'>;
-  detector: Pick<DuplicateDetector, 'indexIssue'>;
+  /** The one path every issue write takes. */
+  writes: IssueWrites;
   clock: Clock;
 }
 
-/** Fields the issue counts behind pagination.total are kept by (issue_tallies). */
-const TALLIED_FIELDS = ['status', 'priority', 'assignee_id'] as const;
-
-/**
- * The lock every transaction takes before it creates issues of a product or changes their
- * tallied fields: on PostgreSQL, writers of one product then update its tally rows one at a
- * time, and never deadlock over them. (SQLite runs one transaction at a time anyway.)
- */
-export const productIssuesLock = (productId: string) => `product-issues:${productId}`;
-
-/** Fields whose change alters what duplicate detection compares against. */
-const DEDUP_FIELDS = ['title', 'description', 'status'] as const;
-
-export function createIssueService({ db, dialect, issues, products, members, conversations, embeddings, detector, clock }: IssueServiceDeps) {
-  const lockProductIssues = (tx: Executor, productId: string) => dialect.lockKeyInTransaction(tx, productIssuesLock(productId));
-
-  /** Stores the issue's vector after its text is committed; never rejects, never delays the response. */
-  const index = (row: IssueRow) =>
-    void detector.indexIssue({
-      id: row.id, workspaceId: row.workspace_id, productId: row.product_id, title: row.title, description: row.description,
-    });
-
+export function createIssueService({ db, dialect, issues, products, members, conversations, writes, clock }: IssueServiceDeps) {
   /** The id or (case-insensitive) shortcode a path names; undefined when it is neither. */
   function keyOf(idOrShortcode: string): IssueKey | undefined {
     const id = parseUuid(idOrShortcode);
@@ -164,7 +113,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
     const key = keyOf(idOrShortcode);
     const found = key ? await issues.findDetail(actor.workspaceId, key, tx) : undefined;
     if (!found) throw notFound('issue');
-    return { ...toIssueBase(found.issue), linked_conversations: found.linked.map(toSummary), sources_count: found.sources_count };
+    return toIssueDetail(found);
   }
 
   /** The issue's detail as committed now. */
@@ -201,7 +150,6 @@ export function createIssueService({ db, dialect, issues, products, members, con
   const service = {
     find,
     detail,
-    index,
     resolveAssignee,
     requireProduct,
     requireConversationOfProduct,
@@ -229,41 +177,13 @@ export function createIssueService({ db, dialect, issues, products, members, con
       };
     },
 
-    /** Inserts an issue with the next shortcode of its product's prefix, inside `tx`. */
-    async insertIssue(actor: Actor, input: CreateIssueInput & { assigneeId: string | null; prefix: string }, tx: Executor): Promise<IssueRow> {
-      await lockProductIssues(tx, input.product_id);
-      const number = await issues.nextNumber(actor.workspaceId, input.prefix, tx);
-      await embeddings.bumpProductVersion(actor.workspaceId, input.product_id, tx);
-      const now = clock.now();
-      const row: IssueRow = {
-        id: newId(),
-        workspace_id: actor.workspaceId,
-        product_id: input.product_id,
-        shortcode: `${input.prefix}-${number}`,
-        title: input.title,
-        description: clearable(input.description ?? null),
-        status: input.status ?? 'pending',
-        priority: input.priority ?? 'normal',
-        assignee_id: input.assigneeId,
-        resolution_comment: null,
-        is_ai_generated: 0,
-        created_at: now,
-        updated_at: now,
-      };
-      await issues.insert(row, tx);
-      return row;
-    },
-
     async create(actor: Actor, input: CreateIssueInput): Promise<IssueDetail> {
       const [product, assigneeId] = await checkAll([
         () => requireProduct(actor, input.product_id),
         () => resolveAssignee(actor, input.assignee_id ?? null),
       ] as const);
-      const row = await db.transaction().execute((tx) =>
-        service.insertIssue(actor, { ...input, product_id: product.id, assigneeId, prefix: product.issue_prefix }, tx),
-      );
-      index(row);
-      return { ...toIssueBase(row), linked_conversations: [], sources_count: 0 };
+      const { detail } = await inTransaction(db, (work) => writes.create(work, newIssueOf(actor, input, product, assigneeId)));
+      return detail;
     },
 
     async update(actor: Actor, idOrShortcode: string, input: UpdateIssueInput): Promise<IssueDetail> {
@@ -276,25 +196,22 @@ export function createIssueService({ db, dialect, issues, products, members, con
       if (input.assignee_id !== undefined) wanted.assignee_id = await resolveAssignee(actor, input.assignee_id);
       if (input.resolution_comment !== undefined) wanted.resolution_comment = clearable(input.resolution_comment);
 
-      const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
+      let updated: IssueDetail | null = null;
+      const { current } = await updateUnderLock({ db, dialect, clock }, {
         lockKey: `issue:${id}`,
         read: (tx) => find(actor, id, tx),
         wanted,
-        async write(tx, current, changes) {
-          if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
-          await issues.update(current, { ...current, ...changes }, tx);
-          if (DEDUP_FIELDS.some((field) => field in changes)) await embeddings.bumpProductVersion(actor.workspaceId, current.product_id, tx);
+        write: async (work, current, changes) => {
+          updated = await writes.update(work, current, changes);
         },
       });
-      if (changes && ('title' in changes || 'description' in changes)) index({ ...current, ...changes });
-      return detail(actor, current);
+      return updated ?? detail(actor, current);
     },
 
     async linkConversation(actor: Actor, idOrShortcode: string, conversationId: string): Promise<IssueDetail> {
       const issue = await find(actor, idOrShortcode);
       const id = await requireConversationOfProduct(actor, conversationId, issue.product_id);
-      await issues.link(actor.workspaceId, issue.id, id, clock.now());
-      return detail(actor, issue);
+      return inTransaction(db, (work) => writes.link(work, actor.workspaceId, issue.id, id));
     },
 
     async unlinkConversation(actor: Actor, idOrShortcode: string, conversationId: string): Promise<IssueDetail> {
@@ -302,8 +219,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
       const id = parseUuid(conversationId);
       const [conversation] = id ? await conversations.findIdsInWorkspace(actor.workspaceId, [id]) : [];
       if (!conversation) throw notFound('conversation');
-      await issues.unlink(actor.workspaceId, issue.id, conversation.id);
-      return detail(actor, issue);
+      return inTransaction(db, (work) => writes.unlink(work, actor.workspaceId, issue.id, conversation.id));
     },
   };
   return service;

@@ -8,7 +8,9 @@ import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import { randomToken } from '../lib/tokens.js';
 import type { Actor } from './actor.js';
-import { updateUnderLock } from './changes.js';
+import type { Outbox } from '../events/outbox.js';
+import { previousOf, updateUnderLock } from './changes.js';
+import { inTransaction } from './unit-of-work.js';
 import { freePrefix, freeSlug, prefixFromName, slugFromName, slugStem } from './product-naming.js';
 
 export interface Product {
@@ -80,10 +82,12 @@ export interface ProductServiceDeps {
   db: Db;
   dialect: Pick<Dialect, 'isUniqueViolation' | 'lockKeyInTransaction'>;
   products: ProductRepository;
+  outbox: Outbox;
   clock: Clock;
 }
 
-export function createProductService({ db, dialect, products, clock }: ProductServiceDeps) {
+/** The one writer of products: each create and effective update records its event here. */
+export function createProductService({ db, dialect, products, outbox, clock }: ProductServiceDeps) {
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ProductRow> {
     const productId = parseUuid(id);
     const row = productId ? await products.findById(actor.workspaceId, productId, tx) : undefined;
@@ -106,7 +110,7 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
     async create(actor: Actor, input: ProductInput): Promise<Product> {
       const widgetConfig = serializeWidgetConfig(input.widget_config ?? null);
       const insertOnce = () =>
-        db.transaction().execute(async (tx) => {
+        inTransaction(db, async ({ tx }) => {
           // Creates in one workspace take turns, so concurrent ones never pick the same slug or prefix.
           await dialect.lockKeyInTransaction(tx, `products:${actor.workspaceId}`);
           const slugBase = input.slug ?? slugFromName(input.name);
@@ -128,7 +132,9 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
             updated_at: now,
           };
           await products.insert(row, tx);
-          return toProduct(row);
+          const product = toProduct(row);
+          await outbox.record(tx, { type: 'product.created', workspaceId: actor.workspaceId, data: product });
+          return product;
         });
       // A concurrent PATCH may still take the slug or prefix between our read and our insert;
       // the generated values are then simply chosen again.
@@ -154,7 +160,7 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
         lockKey: `product:${productId}`,
         read: (tx) => find(actor, productId, tx),
         wanted,
-        async write(tx, current, changes) {
+        async write({ tx }, current, changes) {
           if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
           if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {
             throw taken('issue_prefix');
@@ -166,6 +172,8 @@ export function createProductService({ db, dialect, products, clock }: ProductSe
             if (dialect.isUniqueViolation(error)) throw taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
             throw error;
           }
+          const previous = previousOf(toProduct(current), changes);
+          await outbox.record(tx, { type: 'product.updated', workspaceId: actor.workspaceId, data: toProduct({ ...current, ...changes }), previous });
         },
       });
       return toProduct(changes ? { ...current, ...changes } : current);

@@ -1,8 +1,9 @@
 // Releases: creating one links its issues and marks them released in the same transaction; any
-// issue id that is not an issue of the release's product rejects the whole request.
+// issue id that is not an issue of the release's product rejects the whole request. This service
+// is the one writer of releases: every write records its event here (release.published when a
+// release goes from draft, or nothing, to a date).
 import type { Db } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
-import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
 import type { IssueRepository } from '../db/repositories/issue.repository.js';
 import type { ProductRepository } from '../db/repositories/product.repository.js';
@@ -11,9 +12,11 @@ import { invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
-import { updateUnderLock } from './changes.js';
-import { productIssuesLock } from './issue.service.js';
+import type { Outbox } from '../events/outbox.js';
+import { previousOf, updateUnderLock } from './changes.js';
 import type { IssueStatus, Priority } from './enums.js';
+import type { IssueWrites } from './issue.writes.js';
+import { inTransaction, type Work } from './unit-of-work.js';
 
 export interface Release {
   id: string;
@@ -89,13 +92,14 @@ export interface ReleaseServiceDeps {
   db: Db;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   releases: ReleaseRepository;
-  issues: Pick<IssueRepository, 'findManyByIds' | 'markReleased'>;
+  issues: Pick<IssueRepository, 'findManyByIds'>;
+  issueWrites: Pick<IssueWrites, 'release'>;
   products: Pick<ProductRepository, 'findById'>;
-  embeddings: Pick<EmbeddingRepository, 'bumpProductVersion'>;
+  outbox: Outbox;
   clock: Clock;
 }
 
-export function createReleaseService({ db, dialect, releases, issues, products, embeddings, clock }: ReleaseServiceDeps) {
+export function createReleaseService({ db, dialect, releases, issues, issueWrites, products, outbox, clock }: ReleaseServiceDeps) {
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ReleaseViewRow> {
     const releaseId = parseUuid(id);
     const row = releaseId ? await releases.findById(actor.workspaceId, releaseId, tx) : undefined;
@@ -103,9 +107,22 @@ export function createReleaseService({ db, dialect, releases, issues, products, 
     return row;
   }
 
-  async function detail(actor: Actor, row: ReleaseViewRow): Promise<ReleaseDetail> {
-    const linked = await releases.issuesOf(actor.workspaceId, row.id);
+  async function detail(actor: Actor, row: ReleaseViewRow, tx: Executor = db): Promise<ReleaseDetail> {
+    const linked = await releases.issuesOf(actor.workspaceId, row.id, tx);
     return { ...toRelease(row), issues: linked.map(toReleaseIssue) };
+  }
+
+  /**
+   * Records the release's event — created, or updated with the changed fields' `previous` values —
+   * and release.published when it has just gained a date (created published, or a draft dated).
+   */
+  async function recordEvents(work: Work, actor: Actor, id: string, previous: Partial<Release> | null): Promise<ReleaseDetail> {
+    const data = await detail(actor, await find(actor, id, work.tx), work.tx);
+    const event = { workspaceId: actor.workspaceId, data };
+    await outbox.record(work.tx, previous ? { ...event, type: 'release.updated', previous } : { ...event, type: 'release.created' });
+    const wasUnpublished = previous === null || previous.released_at === null;
+    if (data.released_at !== null && wasUnpublished) await outbox.record(work.tx, { ...event, type: 'release.published' });
+    return data;
   }
 
   return {
@@ -135,8 +152,8 @@ export function createReleaseService({ db, dialect, releases, issues, products, 
 
       const now = clock.now();
       const id = newId();
-      await db.transaction().execute(async (tx) => {
-        if (issueIds.length > 0) await dialect.lockKeyInTransaction(tx, productIssuesLock(product.id));
+      return inTransaction(db, async (work) => {
+        const { tx } = work;
         await releases.insert(
           {
             id,
@@ -152,11 +169,9 @@ export function createReleaseService({ db, dialect, releases, issues, products, 
           tx,
         );
         await releases.linkIssues(actor.workspaceId, id, issueIds, now, tx);
-        await issues.markReleased(actor.workspaceId, issueIds, now, tx);
-        // Released issues stop being duplicate candidates.
-        if (issueIds.length > 0) await embeddings.bumpProductVersion(actor.workspaceId, product.id, tx);
+        await issueWrites.release(work, actor.workspaceId, product.id, issueIds, now);
+        return recordEvents(work, actor, id, null);
       });
-      return detail(actor, await find(actor, id));
     },
 
     async update(actor: Actor, id: string, input: UpdateReleaseInput): Promise<ReleaseDetail> {
@@ -166,13 +181,17 @@ export function createReleaseService({ db, dialect, releases, issues, products, 
       if (input.description !== undefined) wanted.description = input.description;
       if (input.version !== undefined) wanted.version = input.version;
       if (input.released_at !== undefined) wanted.released_at = canonicalTime(input.released_at);
-      const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
+      let updated: ReleaseDetail | null = null;
+      const { current } = await updateUnderLock({ db, dialect, clock }, {
         lockKey: `release:${releaseId}`,
         read: (tx) => find(actor, releaseId, tx),
         wanted,
-        write: (tx, current, changes) => releases.update(actor.workspaceId, current.id, changes, tx),
+        write: async (work, current, changes) => {
+          await releases.update(actor.workspaceId, current.id, changes, work.tx);
+          updated = await recordEvents(work, actor, current.id, previousOf(toRelease(current), changes));
+        },
       });
-      return detail(actor, changes ? { ...current, ...changes } : current);
+      return updated ?? detail(actor, current);
     },
   };
 }

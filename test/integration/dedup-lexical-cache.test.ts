@@ -22,13 +22,15 @@ describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (l
     const { database } = ctx();
     const store = embeddingRepository(database.db);
     const reads = { candidates: 0 };
+    const services = createServices(database, { detector });
     const issueDedup = createIssueDedupService({
       db: database.db,
       dialect: database.dialect,
       clock: systemClock,
       detector,
       issues: { ...issueRepository(database.db), ...issues },
-      issueService: createServices(database, { detector }).issues,
+      issueService: services.issues,
+      issueWrites: services.issueWrites,
       dedupStore: {
         productVersion: store.productVersion,
         openCandidates: (...args) => (reads.candidates++, store.openCandidates(...args)),

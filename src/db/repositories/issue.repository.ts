@@ -274,17 +274,20 @@ export function issueRepository(db: Executor) {
     },
 
 
-    /** Sets status `released` on the listed issues that are not released yet; the caller holds the product's issue lock. */
-    async markReleased(workspaceId: string, ids: readonly string[], updatedAt: string, tx: Executor): Promise<void> {
-      if (ids.length === 0) return;
+    /**
+     * Sets status `released` on the listed issues that are not released yet, and returns what they
+     * were before; the caller holds the product's issue lock.
+     */
+    async markReleased(workspaceId: string, ids: readonly string[], updatedAt: string, tx: Executor): Promise<Pick<IssueRow, 'id' | 'status' | 'updated_at'>[]> {
+      if (ids.length === 0) return [];
       const leaving = await tx
         .selectFrom('issues')
-        .select(['workspace_id', 'product_id', 'status', 'priority', 'assignee_id'])
+        .select(['id', 'workspace_id', 'product_id', 'status', 'priority', 'assignee_id', 'updated_at'])
         .where('workspace_id', '=', workspaceId)
         .where('id', 'in', ids)
         .where('status', '<>', 'released')
         .execute();
-      if (leaving.length === 0) return;
+      if (leaving.length === 0) return [];
       await tx
         .updateTable('issues')
         .set({ status: 'released', updated_at: updatedAt })
@@ -293,25 +296,29 @@ export function issueRepository(db: Executor) {
         .where('status', '<>', 'released')
         .execute();
       await adjustTallies(leaving, leaving.map((issue) => ({ ...issue, status: 'released' })), tx);
+      return leaving.map(({ id, status, updated_at }) => ({ id, status, updated_at }));
     },
 
 
-    /** Links a conversation; linking twice is a no-op. */
-    async link(workspaceId: string, issueId: string, conversationId: string, linkedAt: string, tx: Executor = db): Promise<void> {
-      await tx
+    /** Links a conversation; linking twice is a no-op. True when the link is new. */
+    async link(workspaceId: string, issueId: string, conversationId: string, linkedAt: string, tx: Executor = db): Promise<boolean> {
+      const result = await tx
         .insertInto('issue_conversations')
         .values({ workspace_id: workspaceId, issue_id: issueId, conversation_id: conversationId, created_at: linkedAt })
         .onConflict((conflict) => conflict.columns(['issue_id', 'conversation_id']).doNothing())
-        .execute();
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
 
-    async unlink(workspaceId: string, issueId: string, conversationId: string, tx: Executor = db): Promise<void> {
-      await tx
+    /** True when there was a link to remove. */
+    async unlink(workspaceId: string, issueId: string, conversationId: string, tx: Executor = db): Promise<boolean> {
+      const result = await tx
         .deleteFrom('issue_conversations')
         .where('workspace_id', '=', workspaceId)
         .where('issue_id', '=', issueId)
         .where('conversation_id', '=', conversationId)
-        .execute();
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
   };
 }
