@@ -14,6 +14,7 @@ import { productRepository } from './db/repositories/product.repository.js';
 import { releaseRepository } from './db/repositories/release.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/admin.service.js';
+import { createChangelogService } from './domain/changelog.service.js';
 import { createConversationService } from './domain/conversation.service.js';
 import { createIdempotencyService } from './domain/idempotency.service.js';
 import { createIdentityService } from './domain/identity.service.js';
@@ -76,6 +77,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
+    changelog: createChangelogService(repositories),
   };
 }
 

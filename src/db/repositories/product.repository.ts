@@ -18,6 +18,14 @@ export function productRepository(db: Executor) {
 
     findById: findInWorkspace<ProductRow>(db, 'products', PRODUCT_COLUMNS),
 
+    /**
+     * The product a widget key names. Not scoped by workspace: on the public widget routes the
+     * key itself is what names the tenant (it is unique across workspaces).
+     */
+    async findByWidgetKey(widgetKey: string, tx: Executor = db): Promise<ProductRow | undefined> {
+      return tx.selectFrom('products').select(PRODUCT_COLUMNS).where('widget_key', '=', widgetKey).executeTakeFirst();
+    },
+
     async list(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<ProductRow>> {
       return oldestFirstPage<ProductRow>(tx, 'products', PRODUCT_COLUMNS, workspaceId, page);
     },

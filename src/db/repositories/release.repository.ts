@@ -76,6 +76,34 @@ export function releaseRepository(db: Executor) {
       return { rows: found.map(normalize), total: Number(total.n) };
     },
 
+    /** The product's published releases, the latest first (ties: newest id first). */
+    async listPublished(workspaceId: string, productId: string, limit: number, tx: Executor = db): Promise<ReleaseRow[]> {
+      return tx
+        .selectFrom('releases as r')
+        .select(RELEASE_COLUMNS)
+        .where('r.workspace_id', '=', workspaceId)
+        .where('r.product_id', '=', productId)
+        .where('r.released_at', 'is not', null)
+        .orderBy('r.released_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    /** The titles of the issues each release shipped, in the order the release detail lists them. */
+    async issueTitlesOf(workspaceId: string, releaseIds: readonly string[], tx: Executor = db): Promise<{ release_id: string; title: string }[]> {
+      if (releaseIds.length === 0) return [];
+      return tx
+        .selectFrom('release_issues as ri')
+        .innerJoin('issues as i', 'i.id', 'ri.issue_id')
+        .select(['ri.release_id', 'i.title'])
+        .where('ri.workspace_id', '=', workspaceId)
+        .where('ri.release_id', 'in', releaseIds)
+        .orderBy('i.created_at', 'asc')
+        .orderBy('i.id', 'asc')
+        .execute();
+    },
+
     async issuesOf(workspaceId: string, releaseId: string, tx: Executor = db): Promise<ReleaseIssueRow[]> {
       return tx
         .selectFrom('release_issues as ri')

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { publicOrigin } from '../origin.js';
 import type { DiscoveryDocuments } from '../plugins/openapi.js';
 import type { TypedApp } from '../route.js';
 import { errorResponses } from '../schemas/common.js';
@@ -17,7 +18,7 @@ export function discoveryRoutes(app: TypedApp, documents: DiscoveryDocuments): v
     },
     // Without a Host header (HTTP/1.0) the origin is unknown: `/` names the server the document came from.
     handler: async (request, reply) =>
-      reply.type('application/json; charset=utf-8').send(documents.json(request.host ? `${request.protocol}://${request.host}` : '/')),
+      reply.type('application/json; charset=utf-8').send(documents.json(publicOrigin(request, null) || '/')),
   });
 
   app.get('/llms.txt', {
