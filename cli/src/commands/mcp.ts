@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import { serveMcp } from '../mcp/server.js';
+
+export function defineMcpCommand(program: Command): void {
+  program.command('mcp').description('serve the Loopdesk tools to an MCP client (an agent) over stdio, until stdin closes')
+    .addHelpText('after', `
+Add it to an MCP client, e.g. in .mcp.json (Claude Code) or claude_desktop_config.json:
+  { "mcpServers": { "loopdesk": { "command": "ldk", "args": ["mcp"] } } }
+It uses the server and key of ldk login (or LOOPDESK_URL and LOOPDESK_API_KEY in "env"), and the
+product of the folder it starts in (.loopdesk.json) as the default product_id.`)
+    .action(serveMcp);
+}
