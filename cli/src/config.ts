@@ -12,7 +12,7 @@ export interface Credentials {
   key: string;
 }
 
-export const FOLDER_FILE = '.loopdesk.json';
+const FOLDER_FILE = '.loopdesk.json';
 
 /** `$XDG_CONFIG_HOME/loopdesk/auth.json`, by default `~/.config/loopdesk/auth.json`. */
 export function authFilePath(): string {
@@ -69,7 +69,7 @@ export function resolveCredentials(): Credentials {
   return { url: normalizeBaseUrl(url, process.env.LOOPDESK_URL ? 'LOOPDESK_URL' : authFilePath()), key };
 }
 
-export interface FolderProduct {
+interface FolderProduct {
   productId: string;
   file: string;
 }

@@ -4,7 +4,7 @@ import { openapiDocument } from './generated/openapi-document.js';
 
 export type JsonSchema = { [keyword: string]: unknown };
 
-export interface Parameter {
+interface Parameter {
   name: string;
   in: 'path' | 'query' | 'header';
   required?: boolean;
@@ -27,7 +27,7 @@ export interface Operation {
   responses: Record<string, JsonContent>;
 }
 
-export const schemas = openapiDocument.components.schemas;
+const schemas = openapiDocument.components.schemas;
 export const componentSchemas: Record<string, JsonSchema> = schemas;
 
 const operations = new Map<string, Operation>(

@@ -82,8 +82,8 @@ const ZSH_DRIVER = `_ldk() {
   else
     described=(\${(f)"$(_ldk_commands "$path_")"})
     values=(\${(f)"$(_ldk_values "$path_")"})
-    (( \${#described} )) && _describe -t commands 'command' described
-    (( \${#values} )) && compadd -a values
+    if (( \${#described} )); then _describe -t commands 'command' described; fi
+    if (( \${#values} )); then compadd -a values; fi
   fi
 }
 compdef _ldk ldk`;

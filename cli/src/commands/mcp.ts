@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { serveMcp } from '../mcp/server.js';
+
+/** Loaded only for `ldk mcp`: the SDK is most of ldk's start-up time. */
+async function serveMcp(): Promise<void> {
+  const { serveMcp: serve } = await import('../mcp/server.js');
+  await serve();
+}
 
 export function defineMcpCommand(program: Command): void {
   program.command('mcp').description('serve the Loopdesk tools to an MCP client (an agent) over stdio, until stdin closes')
