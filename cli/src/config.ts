@@ -1,7 +1,7 @@
 // Where ldk finds its server, key and product: the auth file that `ldk login` writes (mode 0600),
 // LOOPDESK_URL and LOOPDESK_API_KEY (each overrides the file on its own), and `.loopdesk.json`,
 // which ties a folder (and its subfolders) to a product.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CliError } from './errors.js';
@@ -37,11 +37,13 @@ function readAuthFile(): Partial<Credentials> {
   return { url: typeof url === 'string' ? url : undefined, key: typeof key === 'string' ? key : undefined };
 }
 
+/** Written to a new file of mode 0600, then renamed over the old one: the key is never readable by others. */
 export function writeAuthFile(credentials: Credentials): string {
   const path = authFilePath();
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600); // the mode option applies only when the file is created
+  const fresh = `${path}.${process.pid}.tmp`;
+  writeFileSync(fresh, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  renameSync(fresh, path);
   return path;
 }
 

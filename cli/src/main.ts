@@ -18,6 +18,12 @@ function exitCodeOf(error: unknown): number {
   return 1;
 }
 
+// A reader that stops early (`ldk issue list | head -1`) closes the pipe: that is not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(0);
+});
+
 try {
   await buildProgram().parseAsync(process.argv);
 } catch (error) {

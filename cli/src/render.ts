@@ -30,10 +30,16 @@ export const showIssueStatus = (status: IssueStatus) => paint(issueStatusStyle(s
 export const showConversationStatus = (status: ConversationStatus) => paint(conversationStatusStyle(status), status);
 export const showPriority = (priority: Priority) => paint(priorityStyle(priority), priority);
 
-/** Member id → display name, for showing assignees (one request: the first 200 members). */
-export async function memberNames(api: Api): Promise<(id: string | null) => string> {
-  const members = (await api.call(api.client.GET('/api/v1/members', { params: { query: { limit: 200 } } }))).data;
-  const names = new Map(members.map((member) => [member.id, member.display_name ?? member.id]));
+/**
+ * Member id → display name, for showing the assignees among `ids`: one request (the first 200
+ * members), none when nobody is assigned.
+ */
+export async function memberNames(api: Api, ids: (string | null)[]): Promise<(id: string | null) => string> {
+  const names = new Map<string, string>();
+  if (ids.some((id) => id !== null)) {
+    const members = (await api.call(api.client.GET('/api/v1/members', { params: { query: { limit: 200 } } }))).data;
+    for (const member of members) names.set(member.id, member.display_name ?? member.id);
+  }
   return (id) => (id === null ? '—' : (names.get(id) ?? id));
 }
 

@@ -1,10 +1,12 @@
 // How ldk's text reads: colour on a terminal only (and never with NO_COLOR), titles cut to fit a
 // narrow terminal, times relative to now.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { relativeTime } from '../../cli/src/output.js';
 import { createIssue, createProduct } from '../helpers/factories.js';
-import { type ListeningContext, listeningContext, type Shell } from '../helpers/ldk.js';
+import { LDK, ldkEnvironment, type ListeningContext, listeningContext, type Shell, shellWords } from '../helpers/ldk.js';
 
 const ESCAPE = '\x1b[';
 
@@ -41,6 +43,26 @@ describe('ldk\'s text output', () => {
     assert.equal([...row].length, 80);
     assert.match(row, /A rather long title.*…$/);
     assert.match(await shell.text('issue', 'list'), /A rather long title that will not fit on a narrow terminal at all$/m);
+  });
+});
+
+describe('ldk\'s output into a pipe closed early', () => {
+  let server: ListeningContext;
+  before(async () => {
+    server = await listeningContext('sqlite');
+    const product = await createProduct(server.a.api);
+    const description = 'A description long enough to fill the pipe. '.repeat(40);
+    for (let i = 0; i < 100; i++) await createIssue(server.a.api, product.id, { description });
+  });
+  after(() => server.close());
+
+  it('ends quietly, exit 0, when the reader stops (ldk … | head -c 10)', async () => {
+    const shell = server.shell(server.a.key);
+    const script = `${shellWords([process.execPath, LDK, 'issue', 'list', '--json', '--limit', '100'])} | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    // Not spawnSync: the server answering ldk lives in this process.
+    const result = await promisify(execFile)('bash', ['-c', script], { cwd: shell.cwd, env: ldkEnvironment({ HOME: shell.home, ...shell.env }) });
+    assert.equal(result.stderr, '');
+    assert.equal(result.stdout, '0\n');
   });
 });
 

@@ -65,7 +65,8 @@ export function runLdk(args: string[], { env = {}, cwd }: { env?: Record<string,
   });
 }
 
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+/** Words as one line of shell, each quoted. */
+export const shellWords = (words: string[]): string => words.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
 
 export interface TerminalOptions {
   env?: Record<string, string>;
@@ -85,7 +86,7 @@ export function runLdkOnTerminal(
   { env = {}, cwd, prompt, answer, columns = 200 }: TerminalOptions & { cwd: string },
 ): Promise<LdkResult> {
   assertLdkBuilt();
-  const command = `stty cols ${columns} rows 50; ${[process.execPath, LDK, ...args].map(shellQuote).join(' ')}`;
+  const command = `stty cols ${columns} rows 50; ${shellWords([process.execPath, LDK, ...args])}`;
   const child = spawn('script', ['-qec', command, '/dev/null'], { cwd, env: ldkEnvironment({ TERM: 'xterm-256color', ...env }) });
   let stdout = '';
   let stderr = '';

@@ -28,7 +28,7 @@ const patchIssue = (api: Api, id: string, body: IssueUpdate) =>
 
 /** `APP-12 "Title": in_progress, high, assigned to Ana`. */
 async function issueState(api: Api, issue: Issue): Promise<string> {
-  const assignee = issue.assignee_id === null ? 'unassigned' : `assigned to ${(await memberNames(api))(issue.assignee_id)}`;
+  const assignee = issue.assignee_id === null ? 'unassigned' : `assigned to ${(await memberNames(api, [issue.assignee_id]))(issue.assignee_id)}`;
   return `${issueName(issue)}: ${showIssueStatus(issue.status)}, ${showPriority(issue.priority)}, ${assignee}`;
 }
 
@@ -46,7 +46,7 @@ async function listIssues(api: Api, options: ListOptions): Promise<HumanOutput> 
   return async () => {
     const summary = pageSummary(page.pagination, page.data.length);
     if (page.data.length === 0) return summary;
-    const assignee = await memberNames(api);
+    const assignee = await memberNames(api, page.data.map((issue) => issue.assignee_id));
     const rows = table(page.data, [
       { header: 'ISSUE', value: (issue) => issue.shortcode, style: () => 'bold' },
       { header: 'STATUS', value: (issue) => issue.status, style: (issue) => issueStatusStyle(issue.status) },
@@ -62,7 +62,7 @@ async function listIssues(api: Api, options: ListOptions): Promise<HumanOutput> 
 async function showIssue(api: Api, ref: string): Promise<HumanOutput> {
   const issue = (await getIssue(api, ref)).data;
   return async () => {
-    const assignee = await memberNames(api);
+    const assignee = await memberNames(api, [issue.assignee_id]);
     const header = `${paint('bold', issue.shortcode)}  ${paint('bold', issue.title)}`;
     const facts = fields([
       ['status', showIssueStatus(issue.status)],
