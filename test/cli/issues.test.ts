@@ -157,9 +157,11 @@ describe('ldk issue', () => {
       const out = await shell.text('issue', 'done', issue.shortcode, '--comment', 'Fixed the null check');
       assert.equal(out, `Finished ${issue.shortcode} "Crash on launch": done, normal, assigned to Alpha Owner.\nresolution  Fixed the null check\n`);
       assert.deepEqual(await pick(issue.shortcode, 'status', 'resolution_comment'), { status: 'done', resolution_comment: 'Fixed the null check' });
+      assert.deepEqual(await shell.json('issue', 'done', issue.shortcode), { data: await apiIssue(issue.shortcode) });
     });
 
     it('reopen: pending again; dismiss: dismissed, with an optional comment', async () => {
+      assert.equal(await shell.text('issue', 'reopen', issue.shortcode), `Reopened ${issue.shortcode} "Crash on launch": pending, normal, assigned to Alpha Owner.\n`);
       assert.equal((await shell.json('issue', 'reopen', issue.shortcode)).data.status, 'pending');
       const dismissed = await shell.json('issue', 'dismiss', issue.shortcode, '--comment', 'Cannot reproduce');
       assert.deepEqual({ status: dismissed.data.status, resolution_comment: dismissed.data.resolution_comment }, { status: 'dismissed', resolution_comment: 'Cannot reproduce' });
@@ -182,6 +184,7 @@ describe('ldk issue', () => {
         { title: 'Crash on cold launch', description: 'Android 14', priority: 'urgent', status: 'pending' },
       );
       assert.equal((await shell.json('issue', 'update', issue.shortcode, '-d', '')).data.description, null);
+      assert.equal(await shell.text('issue', 'update', issue.shortcode, '--priority', 'low'), `Updated ${issue.shortcode} "Crash on cold launch": pending, low, assigned to Alpha Owner.\n`);
       const nothing = await shell.run('issue', 'update', issue.shortcode);
       assert.deepEqual(nothing, { code: 2, stdout: '', stderr: 'error: nothing to update: pass --title, --description, --priority or --status\n' });
     });

@@ -74,6 +74,7 @@ describe('ldk release', () => {
     const out = await shell.text('release', 'show', latest.id);
     assert.match(out, /^Spring fixes\n\nversion +1\.1\.0\nproduct +Release Train\npublished +just now\n/);
     assert.match(out, /^released +normal +First fix$/m);
+    assert.deepEqual(await shell.json('release', 'show', latest.id), (await server.a.api.get(`/api/v1/releases/${latest.id}`)).body);
     const unknown = await shell.run('release', 'show', '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091');
     assert.deepEqual(unknown, { code: 1, stdout: '', stderr: 'error: release not found\n' });
   });
