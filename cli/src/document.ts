@@ -53,4 +53,5 @@ export const PRIORITIES = schemas.Issue.properties.priority.enum;
 export const CONVERSATION_STATUSES = schemas.Conversation.properties.status.enum;
 export const CONVERSATION_TYPES = schemas.Conversation.properties.type.enum;
 /** A deduplicating create may not file an issue as released. */
-export const NEW_ISSUE_STATUSES = openapiDocument.paths['/api/v1/issues/maybe'].post.requestBody.content['application/json'].schema.properties.status.enum;
+export const NEW_ISSUE_STATUSES =
+  openapiDocument.paths['/api/v1/issues/maybe'].post.requestBody.content['application/json'].schema.properties.status.enum;

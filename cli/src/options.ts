@@ -40,9 +40,11 @@ function integerIn(minimum: number, maximum: number) {
 
 /** --limit and --offset, with the bounds the API states for `operationId`. */
 export function addPageOptions(command: Command, operationId: string): Command {
-  const [limit, offset] = ['limit', 'offset'].map((name) => parameter(operationId, name).schema as { minimum: number; maximum: number; default: number });
+  type Bounds = { minimum: number; maximum: number; default: number };
+  const [limit, offset] = ['limit', 'offset'].map((name) => parameter(operationId, name).schema as Bounds);
+  const limitHelp = `page size, ${limit.minimum}–${limit.maximum} (default ${limit.default})`;
   return command
-    .addOption(new Option('--limit <n>', `page size, ${limit.minimum}–${limit.maximum} (default ${limit.default})`).argParser(integerIn(limit.minimum, limit.maximum)))
+    .addOption(new Option('--limit <n>', limitHelp).argParser(integerIn(limit.minimum, limit.maximum)))
     .addOption(new Option('--offset <n>', 'records to skip (default 0)').argParser(integerIn(offset.minimum, offset.maximum)));
 }
 

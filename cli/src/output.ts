@@ -1,7 +1,10 @@
 // Human output: aligned tables, key-value blocks and relative times, in colour only on a terminal
 // that has colours (Node's hasColors() honours NO_COLOR, FORCE_COLOR and TERM=dumb).
 
-const STYLES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], blue: [34, 39], magenta: [35, 39], cyan: [36, 39] } as const;
+/** SGR codes that switch each style on and off. */
+const STYLES = {
+  bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], blue: [34, 39], magenta: [35, 39], cyan: [36, 39],
+} as const;
 export type Style = keyof typeof STYLES;
 
 const colours = process.stdout.isTTY === true && process.stdout.hasColors();

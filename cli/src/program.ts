@@ -32,7 +32,10 @@ function leafCommands(command: Command): Command[] {
 
 export function buildProgram(): Command {
   const program = new Command('ldk')
-    .description('Loopdesk from the command line: work the backlog, answer customers, ship releases.\n`ldk mcp` serves the same operations to agents over MCP.')
+    .description(
+      'Loopdesk from the command line: work the backlog, answer customers, ship releases.\n' +
+        '`ldk mcp` serves the same operations to agents over MCP.',
+    )
     .version(VERSION)
     // Program options only before the subcommand: `release create --version 2.4.0` is the release's.
     .enablePositionalOptions()

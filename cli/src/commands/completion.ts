@@ -39,7 +39,11 @@ function dataFunctions(program: Command): string {
   const valuesOfArguments = all.map(({ path, command }): [string, readonly string[]] => [
     path, command.registeredArguments.flatMap((argument: Argument) => argument.argChoices ?? []),
   ]);
-  const values = caseFunction('_ldk_values', 'The values an option ("issue list --status") or a command\'s argument ("completion") takes.', [...valuesOfOptions, ...valuesOfArguments]);
+  const values = caseFunction(
+    '_ldk_values',
+    'The values an option ("issue list --status") or a command\'s argument ("completion") takes.',
+    [...valuesOfOptions, ...valuesOfArguments],
+  );
   const isCommand = `# Whether $2 is a subcommand of the command path $1.
 _ldk_is_command() {
   local line

@@ -27,7 +27,8 @@ interface ListOptions extends PageOptions {
 
 async function listConversations(api: Api, options: ListOptions): Promise<HumanOutput> {
   const productId = await scopedProductId(api, options.product);
-  const query = { product_id: productId ?? undefined, status: options.status, type: options.type, priority: options.priority, limit: options.limit, offset: options.offset };
+  const { status, type, priority, limit, offset } = options;
+  const query = { product_id: productId ?? undefined, status, type, priority, limit, offset };
   const page = await api.call(api.client.GET('/api/v1/conversations', { params: { query } }));
   return () => {
     const summary = pageSummary(page.pagination, page.data.length);
@@ -50,7 +51,10 @@ const indent = (text: string) => text.replace(/^/gm, '    ');
 function transcript(messages: Schemas['Message'][]): string {
   if (messages.length === 0) return paint('dim', 'No messages yet.');
   return messages
-    .map((message) => `${paint('bold', `${message.sender_name ?? message.sender_id} (${message.sender_type})`)} ${paint('dim', `· ${relativeTime(message.created_at)}`)}\n${indent(message.body)}`)
+    .map((message) => {
+      const sender = paint('bold', `${message.sender_name ?? message.sender_id} (${message.sender_type})`);
+      return `${sender} ${paint('dim', `· ${relativeTime(message.created_at)}`)}\n${indent(message.body)}`;
+    })
     .join('\n\n');
 }
 
@@ -73,7 +77,9 @@ async function showConversation(api: Api, id: string): Promise<HumanOutput> {
   };
 }
 
-async function updateConversation(api: Api, id: string, options: { status?: Conversation['status']; priority?: Conversation['priority'] }): Promise<HumanOutput> {
+type ConversationUpdate = Partial<Pick<Conversation, 'status' | 'priority'>>;
+
+async function updateConversation(api: Api, id: string, options: ConversationUpdate): Promise<HumanOutput> {
   const body = { status: options.status, priority: options.priority };
   if (nothingGiven(body)) throw new UsageError('nothing to update: pass --status or --priority');
   const { data } = await api.call(api.client.PATCH('/api/v1/conversations/{id}', { params: { path: { id } }, body }));
@@ -105,7 +111,9 @@ export function defineConversationCommands(program: Command): void {
     .addOption(productOption('only conversations of this product'));
   addPageOptions(list, 'listConversations').action(withApi(listConversations));
 
-  conversation.command('show').description('show a conversation with its messages').argument('<id>', 'conversation UUID').action(withApi(showConversation));
+  conversation.command('show').description('show a conversation with its messages')
+    .argument('<id>', 'conversation UUID')
+    .action(withApi(showConversation));
 
   conversation.command('update').description('change a conversation\'s status or priority').argument('<id>', 'conversation UUID')
     .addOption(choiceOption('--status <status>', 'new status', CONVERSATION_STATUSES))

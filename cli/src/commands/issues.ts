@@ -41,7 +41,8 @@ interface ListOptions extends PageOptions {
 
 async function listIssues(api: Api, options: ListOptions): Promise<HumanOutput> {
   const productId = await scopedProductId(api, options.product);
-  const query = { product_id: productId ?? undefined, status: options.status, priority: options.priority, assignee_id: options.assignee, limit: options.limit, offset: options.offset };
+  const { status, priority, assignee, limit, offset } = options;
+  const query = { product_id: productId ?? undefined, status, priority, assignee_id: assignee, limit, offset };
   const page = await api.call(api.client.GET('/api/v1/issues', { params: { query } }));
   return async () => {
     const summary = pageSummary(page.pagination, page.data.length);
@@ -188,10 +189,11 @@ export function defineIssueCommands(program: Command): void {
     .addOption(choiceOption('--status <status>', 'new status', ISSUE_STATUSES))
     .action(withApi(updateIssue));
 
-  issue.command('start').description('set in_progress, and assign it to you when nobody has it').addArgument(issueArgument()).action(withApi(startIssue));
-  issue.command('done').description('set done, with how it was fixed').addArgument(issueArgument()).addOption(comment()).action(withApi(setStatus('done', 'Finished')));
-  issue.command('dismiss').description('set dismissed: it will not be done').addArgument(issueArgument()).addOption(comment()).action(withApi(setStatus('dismissed', 'Dismissed')));
-  issue.command('reopen').description('set pending again').addArgument(issueArgument()).action(withApi(setStatus('pending', 'Reopened')));
+  const workOn = (name: string, description: string) => issue.command(name).description(description).addArgument(issueArgument());
+  workOn('start', 'set in_progress, and assign it to you when nobody has it').action(withApi(startIssue));
+  workOn('done', 'set done, with how it was fixed').addOption(comment()).action(withApi(setStatus('done', 'Finished')));
+  workOn('dismiss', 'set dismissed: it will not be done').addOption(comment()).action(withApi(setStatus('dismissed', 'Dismissed')));
+  workOn('reopen', 'set pending again').action(withApi(setStatus('pending', 'Reopened')));
 
   issue.command('assign').description('assign an issue to a member, to yourself (me), or to nobody (none)').addArgument(issueArgument())
     .addArgument(new Argument('<member>', 'a member id (ldk member list), me or none').argParser(memberArgument))

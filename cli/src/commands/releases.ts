@@ -27,7 +27,11 @@ async function listReleases(api: Api, options: PageOptions & { product?: string 
       { header: 'VERSION', value: (release) => release.version ?? '—', style: () => 'bold' },
       { header: 'PRODUCT', value: (release) => release.product.name },
       { header: 'ISSUES', value: (release) => String(release.linked_issues_count) },
-      { header: 'PUBLISHED', value: (release) => (release.released_at === null ? 'draft' : relativeTime(release.released_at)), style: (release) => (release.released_at === null ? 'yellow' : 'dim') },
+      {
+        header: 'PUBLISHED',
+        value: (release) => (release.released_at === null ? 'draft' : relativeTime(release.released_at)),
+        style: (release) => (release.released_at === null ? 'yellow' : 'dim'),
+      },
       { header: 'TITLE', value: (release) => release.title, shrinks: true },
     ]);
     return `${rows}\n${summary}`;
@@ -97,7 +101,8 @@ async function createRelease(api: Api, options: CreateOptions): Promise<HumanOut
 async function publishRelease(api: Api, id: string): Promise<HumanOutput> {
   const current = (await getRelease(api, id)).data;
   if (current.released_at !== null) return () => `${releaseName(current)} is already ${publication(current)}; nothing changed.`;
-  const { data } = await api.call(api.client.PATCH('/api/v1/releases/{id}', { params: { path: { id } }, body: { released_at: new Date().toISOString() } }));
+  const body = { released_at: new Date().toISOString() };
+  const { data } = await api.call(api.client.PATCH('/api/v1/releases/{id}', { params: { path: { id } }, body }));
   return () => `Published ${releaseName(data)}.`;
 }
 

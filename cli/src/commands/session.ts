@@ -1,4 +1,5 @@
 // ldk login, ldk init, ldk whoami, ldk member list: who is calling, where, and for which product.
+import { homedir } from 'node:os';
 import type { Command } from 'commander';
 import { type HumanOutput, withApi } from '../action.js';
 import type { Api, Schemas } from '../api.js';
@@ -51,7 +52,8 @@ async function listMembers(api: Api, options: PageOptions): Promise<HumanOutput>
 }
 
 export function defineSessionCommands(program: Command): void {
-  program.command('login').description(`check a server URL and API key, and save them in ${authFilePath().replace(process.env.HOME ?? '\0', '~')} (mode 0600)`)
+  const authFile = authFilePath().replace(homedir(), '~');
+  program.command('login').description(`check a server URL and API key, and save them in ${authFile} (mode 0600)`)
     .requiredOption('--url <url>', 'the server\'s base URL, e.g. http://127.0.0.1:3000')
     .requiredOption('--key <key>', 'an API key (ldk_…)')
     .action(withApi(login, (options) => ({ url: normalizeBaseUrl(String(options.url), '--url'), key: String(options.key) })));
@@ -63,5 +65,6 @@ export function defineSessionCommands(program: Command): void {
   program.command('whoami').description('the member, workspace and key you are using, and this folder\'s product').action(withApi(whoami));
 
   const member = program.command('member').description('the workspace\'s members');
-  addPageOptions(member.command('list').description('list members (their ids are what issue assign takes)'), 'listMembers').action(withApi(listMembers));
+  const list = member.command('list').description('list members (their ids are what issue assign takes)');
+  addPageOptions(list, 'listMembers').action(withApi(listMembers));
 }

@@ -29,7 +29,9 @@ function apiErrorText(error: ApiError): string {
   return `${error.message} (HTTP ${error.status}${body.error_code ? ` ${body.error_code}` : ''})${fields}`;
 }
 
-async function callTool(tool: Tool, validate: (args: unknown) => { valid: boolean; errorMessage?: string }, args: Record<string, unknown>): Promise<CallToolResult> {
+type Validate = (args: unknown) => { valid: boolean; errorMessage?: string };
+
+async function callTool(tool: Tool, validate: Validate, args: Record<string, unknown>): Promise<CallToolResult> {
   const check = validate(args);
   if (!check.valid) return errorResult(`invalid arguments for ${tool.name}: ${check.errorMessage}`);
   try {
@@ -50,8 +52,7 @@ export async function serveMcp(): Promise<void> {
   const server = new Server({ name: 'loopdesk', title: 'Loopdesk', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map(({ name, description, inputSchema, outputSchema, readOnly }) => ({
-      name, description, inputSchema, outputSchema,
-      annotations: { readOnlyHint: readOnly, openWorldHint: name === 'reply_to_conversation' },
+      name, description, inputSchema, outputSchema, annotations: { readOnlyHint: readOnly },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {

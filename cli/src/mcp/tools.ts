@@ -109,8 +109,10 @@ const DEFINITIONS: Definition[] = [
       schema.required.push('confirm');
     },
     // The input schema requires confirm: true, so a call without it never gets here.
-    call: async (api, { confirm: _confirmed, ...args }) =>
-      api.call(api.client.POST('/api/v1/conversations/{id}/messages', { ...byId(args), body: withoutId(args) as RequestBody<'postConversationMessage'> })),
+    call: async (api, { confirm: _confirmed, ...args }) => {
+      const body = withoutId(args) as RequestBody<'postConversationMessage'>;
+      return api.call(api.client.POST('/api/v1/conversations/{id}/messages', { ...byId(args), body }));
+    },
   },
   {
     name: 'list_releases',
