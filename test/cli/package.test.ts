@@ -3,7 +3,7 @@
 // run against a server, as the command line and as an MCP server.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,11 +32,12 @@ function filesUnder(dir: string): string[] {
 
 describe('the @loopdesk/cli package', () => {
   let server: ListeningContext;
+  let packDir: string;
   let installDir: string;
   let ldk: string;
   before(async () => {
     server = await listeningContext('sqlite');
-    const packDir = tempDir('ldk-pack-');
+    packDir = tempDir('ldk-pack-');
     // cli/dist is built already (npm test builds first); prepack would rebuild it under other tests' feet.
     const pack = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], CLI_ROOT);
     assert.equal(pack.code, 0, pack.stderr);
@@ -46,7 +47,10 @@ describe('the @loopdesk/cli package', () => {
     assert.equal(install.code, 0, install.stderr);
     ldk = join(installDir, 'node_modules', '.bin', 'ldk');
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    for (const dir of [packDir, installDir]) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('holds the build, the entry point and the README, not the sources', () => {
     const root = join(installDir, 'node_modules', '@loopdesk', 'cli');
