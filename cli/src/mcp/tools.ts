@@ -1,0 +1,157 @@
+// The MCP tools: platform.md §4's operations (plus list_products, list_members and
+// update_conversation, which an agent needs to fill in product_id, assignee_id and a conversation's
+// status), each an API operation whose schemas come from the OpenAPI document.
+import type { Api, Query, RequestBody } from '../api.js';
+import { issueIds } from '../resolve.js';
+import { inputSchemaOf, type ObjectSchema, outputSchemaOf } from './schemas.js';
+
+type Args = Record<string, unknown>;
+
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: ObjectSchema;
+  outputSchema: ReturnType<typeof outputSchemaOf>;
+  readOnly: boolean;
+  /** Calls the API with arguments that passed inputSchema; resolves with the body of its answer. */
+  call(api: Api, args: Args): Promise<unknown>;
+}
+
+interface Definition {
+  name: string;
+  operationId: string;
+  description: string;
+  readOnly?: boolean;
+  /** What the tool takes beyond, or instead of, the operation's own fields. */
+  adjust?(schema: ObjectSchema): void;
+  call(api: Api, args: Args): Promise<unknown>;
+}
+
+const byId = (args: Args) => ({ params: { path: { id: String(args.id) } } });
+const withoutId = ({ id: _id, ...rest }: Args) => rest;
+
+const DEFINITIONS: Definition[] = [
+  {
+    name: 'whoami',
+    operationId: 'getMe',
+    description: 'Who the API key belongs to: the member (its id is what assignee_id takes; null for an integration key), the workspace and the key.',
+    readOnly: true,
+    call: async (api) => api.call(api.client.GET('/api/v1/me')),
+  },
+  {
+    name: 'list_products',
+    operationId: 'listProducts',
+    description: 'List the workspace\'s products (id, name, slug, issue_prefix). Issues, conversations and releases belong to a product: product_id comes from here.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/products', { params: { query: args as Query<'listProducts'> } })),
+  },
+  {
+    name: 'list_members',
+    operationId: 'listMembers',
+    description: 'List the workspace\'s members (id, display_name, role): a member\'s id is what assignee_id takes.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/members', { params: { query: args as Query<'listMembers'> } })),
+  },
+  {
+    name: 'list_issues',
+    operationId: 'listIssues',
+    description: 'List issues (the team\'s backlog), newest first, one page at a time (pagination.total counts all matches). To find work: status "pending,in_progress" and assignee_id "me" or "none". Each issue has a shortcode (e.g. APP-12) that the other issue tools accept as its id.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/issues', { params: { query: args as Query<'listIssues'> } })),
+  },
+  {
+    name: 'get_issue',
+    operationId: 'getIssue',
+    description: 'One issue by shortcode (APP-12) or UUID: title, description, status, priority, assignee, resolution comment, how many reports it has (sources_count) and its linked customer conversations.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/issues/{id}', byId(args))),
+  },
+  {
+    name: 'create_issue',
+    operationId: 'createIssueUnlessDuplicate',
+    description: 'File an issue: the default, safe way. If an open issue (pending, in_progress or icebox) of the product already describes the same problem, in any wording or language, that issue is returned with matched_existing: true and your report is added to its sources; otherwise a new issue is created (matched_existing: false). Give a specific title and a description; conversation_id links the customer conversation it came from.',
+    call: async (api, args) => api.call(api.client.POST('/api/v1/issues/maybe', { body: args as RequestBody<'createIssueUnlessDuplicate'> })),
+  },
+  {
+    name: 'update_issue',
+    operationId: 'updateIssue',
+    description: 'Change an issue (by shortcode or UUID); only the fields given change. Start work: status "in_progress" with assignee_id "me". Finish: status "done" with a resolution_comment saying how it was fixed. Drop it: "dismissed". Reopen: "pending". Also title, description, priority, and assignee_id (a member id, "me", or null to unassign).',
+    call: async (api, args) =>
+      api.call(api.client.PATCH('/api/v1/issues/{id}', { ...byId(args), body: withoutId(args) as RequestBody<'updateIssue'> })),
+  },
+  {
+    name: 'list_conversations',
+    operationId: 'listConversations',
+    description: 'List customer conversations (tickets, ideas, feedback, chats), newest first, without their messages; filter by status (e.g. "open"), type, priority and product_id.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/conversations', { params: { query: args as Query<'listConversations'> } })),
+  },
+  {
+    name: 'get_conversation',
+    operationId: 'getConversation',
+    description: 'One customer conversation by UUID, with its contact and every message, oldest first.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/conversations/{id}', byId(args))),
+  },
+  {
+    name: 'update_conversation',
+    operationId: 'updateConversation',
+    description: 'Change a conversation\'s status (open, in_progress, resolved, dismissed) or priority.',
+    call: async (api, args) =>
+      api.call(api.client.PATCH('/api/v1/conversations/{id}', { ...byId(args), body: withoutId(args) as RequestBody<'updateConversation'> })),
+  },
+  {
+    name: 'reply_to_conversation',
+    operationId: 'postConversationMessage',
+    description: 'Send a message to the customer in a conversation, as your member. The customer reads it: show the user the exact text first, and set confirm: true only once they have approved it.',
+    adjust(schema) {
+      schema.properties.confirm = { type: 'boolean', const: true, description: 'Must be true: the user has approved this exact text for the customer' };
+      schema.required.push('confirm');
+    },
+    // The input schema requires confirm: true, so a call without it never gets here.
+    call: async (api, { confirm: _confirmed, ...args }) => {
+      const body = withoutId(args) as RequestBody<'postConversationMessage'>;
+      return api.call(api.client.POST('/api/v1/conversations/{id}/messages', { ...byId(args), body }));
+    },
+  },
+  {
+    name: 'list_releases',
+    operationId: 'listReleases',
+    description: 'List releases, newest first, with how many issues each ships; released_at null marks a draft.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/releases', { params: { query: args as Query<'listReleases'> } })),
+  },
+  {
+    name: 'create_release',
+    operationId: 'createRelease',
+    description: 'Create a release of a product, shipping the issues listed in issue_ids (shortcodes or UUIDs; usually its done issues): they become released. Published now unless released_at is given (null makes a draft).',
+    adjust(schema) {
+      const issueIdsSchema = schema.properties.issue_ids as { items: Record<string, unknown> };
+      issueIdsSchema.items = { type: 'string', minLength: 1, description: 'An issue\'s shortcode (APP-12) or UUID' };
+    },
+    async call(api, args) {
+      const body = { ...args } as RequestBody<'createRelease'>;
+      if (body.issue_ids) body.issue_ids = await issueIds(api, body.issue_ids);
+      return api.call(api.client.POST('/api/v1/releases', { body }));
+    },
+  },
+];
+
+function toolOf({ name, operationId, description, readOnly = false, adjust, call }: Definition): Tool {
+  const inputSchema = inputSchemaOf(operationId);
+  adjust?.(inputSchema);
+  return { name, description, inputSchema, outputSchema: outputSchemaOf(operationId), readOnly, call };
+}
+
+/** A tool that needs a product_id takes the folder's (from .loopdesk.json) when it is not given. */
+function withDefaultProduct(tool: Tool, folderProduct: string | null): Tool {
+  if (folderProduct === null || !tool.inputSchema.required.includes('product_id')) return tool;
+  const productId = tool.inputSchema.properties.product_id;
+  productId.description = `${productId.description ?? 'The product'}. Default: ${folderProduct}, this folder's product`;
+  tool.inputSchema.required = tool.inputSchema.required.filter((field) => field !== 'product_id');
+  return { ...tool, call: (api, args) => tool.call(api, { product_id: folderProduct, ...args }) };
+}
+
+export function buildTools(folderProduct: string | null): Tool[] {
+  return DEFINITIONS.map((definition) => withDefaultProduct(toolOf(definition), folderProduct));
+}

@@ -1,0 +1,213 @@
+// ldk mcp, driven by the MCP SDK's own client over stdio: its tools, their schemas (valid JSON
+// Schema, derived from the served OpenAPI document), a call of each, and errors as tool errors
+// carrying the API's detail.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { createIssue, createProduct, importConversation } from '../helpers/factories.js';
+import { LDK, ldkEnvironment, type ListeningContext, listeningContext, tempDir } from '../helpers/ldk.js';
+
+const TOOLS = [
+  'whoami', 'list_products', 'list_members', 'list_issues', 'get_issue', 'create_issue', 'update_issue',
+  'list_conversations', 'get_conversation', 'update_conversation', 'reply_to_conversation', 'list_releases', 'create_release',
+];
+
+/** An MCP client connected to `ldk mcp`, started in `cwd` with `env`. */
+async function connect(env: Record<string, string>, cwd = tempDir('ldk-mcp-')): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [LDK, 'mcp'],
+    cwd,
+    env: ldkEnvironment({ HOME: tempDir('ldk-home-'), ...env }) as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'loopdesk-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** A successful tool result: its structured content, which its text repeats. */
+function answer(result: unknown): any {
+  const { isError, content, structuredContent } = result as CallToolResult;
+  assert.ok(!isError, JSON.stringify(content));
+  assert.equal(content[0].type, 'text');
+  assert.deepEqual(JSON.parse((content[0] as { text: string }).text), structuredContent);
+  return structuredContent;
+}
+
+/** A tool error's text. */
+function toolError(result: unknown): string {
+  const { isError, content } = result as CallToolResult;
+  assert.equal(isError, true, JSON.stringify(content));
+  return (content[0] as { text: string }).text;
+}
+
+describe('ldk mcp', () => {
+  let server: ListeningContext;
+  let client: Client;
+  let product: any;
+  let tools: Tool[];
+  before(async () => {
+    server = await listeningContext('sqlite');
+    product = await createProduct(server.a.api, { issue_prefix: 'MCP' });
+    const folder = tempDir('ldk-mcp-folder-');
+    writeFileSync(join(folder, '.loopdesk.json'), JSON.stringify({ product: product.id }));
+    client = await connect({ LOOPDESK_URL: server.url, LOOPDESK_API_KEY: server.a.key }, folder);
+    tools = (await client.listTools()).tools;
+  });
+  after(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+
+  describe('tools', () => {
+    it('lists the tools of platform.md §4, with descriptions a model can choose by', () => {
+      assert.deepEqual(tools.map((tool) => tool.name), TOOLS);
+      for (const tool of tools) assert.ok((tool.description ?? '').length > 60, `${tool.name} is described`);
+      assert.match(tools.find((tool) => tool.name === 'create_issue')!.description!, /default.*matched_existing/s);
+      assert.deepEqual(tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name),
+        ['whoami', 'list_products', 'list_members', 'list_issues', 'get_issue', 'list_conversations', 'get_conversation', 'list_releases']);
+    });
+
+    it('has input and output schemas that are valid JSON Schema (2020-12, strict)', () => {
+      const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
+      addFormats.default(ajv);
+      for (const tool of tools) {
+        for (const [kind, schema] of [['input', tool.inputSchema], ['output', tool.outputSchema]] as const) {
+          assert.equal(schema?.type, 'object', `${tool.name} ${kind}`);
+          assert.ok(ajv.validateSchema(schema!), `${tool.name} ${kind}: ${ajv.errorsText()}`);
+          assert.doesNotThrow(() => ajv.compile(schema!), `${tool.name} ${kind} compiles`);
+        }
+      }
+    });
+
+    it('derives the input schemas from the served OpenAPI document', async () => {
+      const document = (await server.a.api.get('/api/v1/openapi.json')).body;
+      const operation = (path: string, method: string) => document.paths[path][method];
+      const bodyOf = (path: string, method: string) => operation(path, method).requestBody.content['application/json'].schema;
+      const input = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema as any;
+
+      const listIssues = operation('/api/v1/issues', 'get');
+      assert.deepEqual(Object.keys(input('list_issues').properties).sort(), listIssues.parameters.map((parameter: any) => parameter.name).sort());
+      const assignee = listIssues.parameters.find((parameter: any) => parameter.name === 'assignee_id');
+      assert.equal(input('list_issues').properties.assignee_id.pattern, assignee.schema.pattern);
+
+      const maybe = bodyOf('/api/v1/issues/maybe', 'post');
+      assert.deepEqual(Object.keys(input('create_issue').properties), Object.keys(maybe.properties));
+      assert.deepEqual(input('create_issue').properties.status.enum, maybe.properties.status.enum);
+      // This folder's product is the default, so product_id is no longer required.
+      assert.deepEqual(input('create_issue').required, ['title']);
+      assert.match(input('create_issue').properties.product_id.description, new RegExp(`Default: ${product.id}`));
+
+      const update = bodyOf('/api/v1/issues/{id}', 'patch');
+      assert.deepEqual(Object.keys(input('update_issue').properties), ['id', ...Object.keys(update.properties)]);
+      assert.deepEqual(input('update_issue').required, ['id']);
+      assert.deepEqual(input('reply_to_conversation').required, ['id', 'body', 'confirm']);
+      assert.deepEqual(input('reply_to_conversation').properties.confirm, {
+        type: 'boolean', const: true, description: 'Must be true: the user has approved this exact text for the customer',
+      });
+      for (const tool of tools) assert.doesNotMatch(JSON.stringify(tool.inputSchema), /"x-/, `${tool.name} carries no x- keywords`);
+    });
+  });
+
+  describe('calls', () => {
+    it('whoami, list_products and list_members answer with the API\'s bodies', async () => {
+      assert.deepEqual(answer(await call('whoami')), (await server.a.api.get('/api/v1/me')).body);
+      assert.deepEqual(answer(await call('list_products', { limit: 10 })), (await server.a.api.get('/api/v1/products?limit=10')).body);
+      assert.deepEqual(answer(await call('list_members')), (await server.a.api.get('/api/v1/members')).body);
+    });
+
+    it('create_issue deduplicates: the same report twice lands on one issue', async () => {
+      const first = answer(await call('create_issue', { title: 'Search ignores accents', description: 'café finds nothing' }));
+      assert.deepEqual({ matched: first.matched_existing, code: first.data.shortcode, product: first.data.product_id }, { matched: false, code: 'MCP-1', product: product.id });
+      const second = answer(await call('create_issue', { title: 'Search ignores accents', description: 'café finds nothing' }));
+      assert.deepEqual({ matched: second.matched_existing, code: second.data.shortcode, sources: second.data.sources_count }, { matched: true, code: 'MCP-1', sources: 2 });
+    });
+
+    it('get_issue, list_issues and update_issue take shortcodes', async () => {
+      assert.deepEqual(answer(await call('get_issue', { id: 'mcp-1' })), (await server.a.api.get('/api/v1/issues/MCP-1')).body);
+      const started = answer(await call('update_issue', { id: 'MCP-1', status: 'in_progress', assignee_id: 'me' }));
+      assert.deepEqual({ status: started.data.status, assignee: started.data.assignee_id }, { status: 'in_progress', assignee: server.a.owner.id });
+      const mine = answer(await call('list_issues', { assignee_id: 'me', status: 'in_progress' }));
+      assert.deepEqual(mine.data.map((issue: any) => issue.shortcode), ['MCP-1']);
+      const done = answer(await call('update_issue', { id: 'MCP-1', status: 'done', resolution_comment: 'Folded accents in the index' }));
+      assert.equal(done.data.resolution_comment, 'Folded accents in the index');
+    });
+
+    it('create_release ships issues named by shortcode; list_releases lists it', async () => {
+      const release = answer(await call('create_release', { title: 'Search fixes', version: '3.1.0', issue_ids: ['MCP-1'] }));
+      assert.deepEqual(release.data.issues.map((issue: any) => issue.status), ['released']);
+      assert.equal(release.data.product_id, product.id);
+      const listed = answer(await call('list_releases', { product_id: product.id }));
+      assert.deepEqual(listed.data.map((item: any) => item.id), [release.data.id]);
+    });
+
+    it('list_conversations, get_conversation, update_conversation', async () => {
+      const conversation = await importConversation(server.a.api, product.id, { title: 'Where is my invoice?', body: 'Cannot find it.' });
+      const listed = answer(await call('list_conversations', { product_id: product.id, status: 'open' }));
+      assert.deepEqual(listed.data.map((item: any) => item.id), [conversation.id]);
+      assert.deepEqual(answer(await call('get_conversation', { id: conversation.id })), (await server.a.api.get(`/api/v1/conversations/${conversation.id}`)).body);
+      assert.equal(answer(await call('update_conversation', { id: conversation.id, status: 'resolved' })).data.status, 'resolved');
+    });
+
+    it('reply_to_conversation sends only with confirm: true', async () => {
+      const conversation = await importConversation(server.a.api, product.id, { title: 'Refund?' });
+      const messages = async () => (await server.a.api.get(`/api/v1/conversations/${conversation.id}`)).body.data.messages.length;
+      assert.match(toolError(await call('reply_to_conversation', { id: conversation.id, body: 'Refunded.' })), /required property 'confirm'/);
+      assert.match(toolError(await call('reply_to_conversation', { id: conversation.id, body: 'Refunded.', confirm: false })), /confirm must be equal to constant/);
+      assert.equal(await messages(), 0);
+      const sent = answer(await call('reply_to_conversation', { id: conversation.id, body: 'Refunded.', confirm: true }));
+      assert.deepEqual({ body: sent.data.body, sender: sent.data.sender_type }, { body: 'Refunded.', sender: 'agent' });
+      assert.equal(await messages(), 1);
+    });
+  });
+
+  describe('errors', () => {
+    it('an API error is a tool error with the API\'s detail', async () => {
+      assert.equal(toolError(await call('get_issue', { id: 'MCP-999' })), 'issue not found (HTTP 404 not_found)');
+      const foreign = await createProduct(server.b.api);
+      const text = toolError(await call('create_issue', { product_id: foreign.id, title: 'Not yours' }));
+      assert.match(text, /^.*product_id.* \(HTTP 400 validation_error\) Fields: \{"product_id":/);
+    });
+
+    it('arguments that do not fit the schema are a tool error, before any request', async () => {
+      assert.match(toolError(await call('update_issue', { id: 'MCP-1', status: 'finished' })), /^invalid arguments for update_issue: .*status must be equal to one of the allowed values/);
+      assert.match(toolError(await call('list_issues', { limit: 500 })), /limit must be <= 200/);
+      assert.match(toolError(await call('get_issue', {})), /required property 'id'/);
+    });
+
+    it('a read-only key\'s write, a revoked key and no key at all are tool errors', async () => {
+      const readOnly = await connect({ LOOPDESK_URL: server.url, LOOPDESK_API_KEY: server.a.readOnlyKey });
+      const issue = await createIssue(server.a.api, product.id);
+      assert.equal(toolError(await readOnly.callTool({ name: 'update_issue', arguments: { id: issue.id, status: 'done' } })),
+        'this API key is read-only: only GET requests are allowed (HTTP 403 forbidden)');
+      assert.equal(answer(await readOnly.callTool({ name: 'get_issue', arguments: { id: issue.id } })).data.status, 'pending');
+      await readOnly.close();
+
+      const revoked = await connect({ LOOPDESK_URL: server.url, LOOPDESK_API_KEY: server.a.revokedKey });
+      assert.equal(toolError(await revoked.callTool({ name: 'whoami', arguments: {} })), 'invalid or revoked API key (HTTP 401 unauthorized)');
+      await revoked.close();
+
+      const loggedOut = await connect({});
+      assert.equal((await loggedOut.listTools()).tools.length, TOOLS.length);
+      assert.match(toolError(await loggedOut.callTool({ name: 'whoami', arguments: {} })), /^no server configured: run `ldk login/);
+      await loggedOut.close();
+    });
+  });
+
+  it('exits when its stdin closes', async () => {
+    const child = spawn(process.execPath, [LDK, 'mcp'], { env: ldkEnvironment({ HOME: tempDir('ldk-home-') }), stdio: ['pipe', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdin.end();
+    assert.equal(await exited, 0);
+  });
+});
