@@ -12,6 +12,8 @@ import { memberRepository } from './db/repositories/member.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
 import { releaseRepository } from './db/repositories/release.repository.js';
+import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
+import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/admin.service.js';
 import { createConversationService } from './domain/conversation.service.js';
@@ -21,9 +23,14 @@ import { createIssueDedupService } from './domain/issue-dedup.service.js';
 import { createIssueService } from './domain/issue.service.js';
 import { createProductService } from './domain/product.service.js';
 import { createReleaseService } from './domain/release.service.js';
+import { createWebhookService } from './domain/webhook.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
+import { WEBHOOK_DEFAULTS, type WebhookConfig } from './config.js';
+import { createDispatcher } from './events/dispatcher.js';
 import { createOutbox } from './events/outbox.js';
+import { createUrlGuard } from './events/ssrf.js';
+import { createWebhookSender } from './events/webhook-sender.js';
 import { systemClock, type Clock } from './lib/clock.js';
 
 export interface ServiceOptions {
@@ -32,6 +39,8 @@ export interface ServiceOptions {
   onBackgroundError?: (error: unknown) => void;
   /** The duplicate detector for POST /issues/maybe; the lexical matcher when not given. */
   detector?: DuplicateDetector;
+  /** Webhook URLs and delivery (LOOPDESK_WEBHOOK*); WEBHOOK_DEFAULTS when not given. */
+  webhooks?: WebhookConfig;
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -49,10 +58,15 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     messages: messageRepository(db),
     embeddings: embeddingRepository(db),
     events: eventRepository(db),
+    webhookEndpoints: webhookEndpointRepository(db),
+    webhookDeliveries: webhookDeliveryRepository(db, dialect),
   };
   const outbox = createOutbox({ events: repositories.events, clock });
   const detector = options.detector ?? createLexicalDetector();
   const issues = createIssueService({ db, dialect, clock, detector, ...repositories });
+  const onBackgroundError = options.onBackgroundError ?? (() => {});
+  const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
+  const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   return {
     outbox,
     admin: createAdminService({ db, clock, ...repositories }),
@@ -60,7 +74,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       apiKeys: repositories.apiKeys,
       members: repositories.members,
       clock,
-      onBackgroundError: options.onBackgroundError ?? (() => {}),
+      onBackgroundError,
     }),
     products: createProductService({ db, dialect, products: repositories.products, clock }),
     conversations: createConversationService({ db, dialect, clock, ...repositories }),
@@ -70,6 +84,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     releases: createReleaseService({ db, dialect, clock, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
+    webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
+    /** Started by the server (src/main.ts) once it listens; idle everywhere else. */
+    webhookDispatcher: createDispatcher({
+      db, clock, config: webhookConfig, onError: onBackgroundError, ...repositories,
+      sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
+    }),
   };
 }
 
