@@ -27,3 +27,17 @@ export const numberedEvents = (workspaceId: string, count: number, from = 0): Do
 export async function fanOutAll({ services }: EventContext): Promise<void> {
   while ((await services.webhookDispatcher.fanOut()) > 0);
 }
+
+/**
+ * Reads until `done(value)` holds, every 20 ms for at most `timeoutMs`, and returns that value:
+ * for state the dispatcher reaches in the background.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not ${what} within ${timeoutMs} ms; last: ${JSON.stringify(value).slice(0, 1000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -21,7 +21,7 @@ export interface Receiver {
   received: ReceivedRequest[];
   /** Changes how later requests are answered (default: 204 to everything). */
   answer(how: (request: ReceivedRequest, index: number) => Answer): void;
-  /** Resolves once `done(received)` holds; rejects after `timeoutMs`. */
+  /** Resolves once `done(received)` holds, checked at each request and each cut; rejects after `timeoutMs`. */
   waitUntil(done: (received: ReceivedRequest[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
   /** How many requests were cut by the sender before an answer (hung ones). */
   readonly cut: number;
@@ -46,7 +46,10 @@ export async function startReceiver(): Promise<Receiver> {
     for (const wake of waiters) wake();
     const answer = respond(recorded, index);
     if (answer === 'hang') {
-      response.on('close', () => cut++);
+      response.on('close', () => {
+        cut++;
+        for (const wake of waiters) wake();
+      });
       return;
     }
     response.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? `answered ${answer} on purpose` : '');
