@@ -12,8 +12,8 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** How to answer a request: a status code, or `hang` to never answer. */
-export type Answer = number | 'hang';
+/** How to answer a request: a status code (now or once the promise settles), or `hang` to never answer. */
+export type Answer = number | Promise<number> | 'hang';
 
 export interface Receiver {
   /** The receiver's base URL, e.g. `http://127.0.0.1:41234`. */
@@ -25,6 +25,8 @@ export interface Receiver {
   waitUntil(done: (received: ReceivedRequest[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
   /** How many requests were cut by the sender before an answer (hung ones). */
   readonly cut: number;
+  /** The most requests that were waiting for their answer at once. */
+  readonly peakInFlight: number;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,8 @@ export async function startReceiver(): Promise<Receiver> {
   const received: ReceivedRequest[] = [];
   let respond: (request: ReceivedRequest, index: number) => Answer = () => 204;
   let cut = 0;
+  let inFlight = 0;
+  let peakInFlight = 0;
   const waiters = new Set<() => void>();
 
   const server = createServer(async (request, response) => {
@@ -52,7 +56,11 @@ export async function startReceiver(): Promise<Receiver> {
       });
       return;
     }
-    response.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? `answered ${answer} on purpose` : '');
+    inFlight++;
+    peakInFlight = Math.max(peakInFlight, inFlight);
+    const status = await answer;
+    inFlight--;
+    response.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 300 ? `answered ${status} on purpose` : '');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -82,6 +90,9 @@ export async function startReceiver(): Promise<Receiver> {
     get cut() {
       return cut;
     },
+    get peakInFlight() {
+      return peakInFlight;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -104,3 +115,6 @@ export function byWebhookId(requests: ReceivedRequest[]): Map<string, ReceivedRe
   }
   return groups;
 }
+
+/** An answer of `status` after `ms`: a receiver that takes its time. */
+export const after = (ms: number, status = 204): Promise<number> => new Promise((resolve) => setTimeout(() => resolve(status), ms));
