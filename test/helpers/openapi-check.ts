@@ -79,14 +79,15 @@ export function webhookPayloadChecker(document: OpenApiDocument): (payload: { ty
   ajv.addSchema(pointingToComponents({ $id: COMPONENTS_ID, components: document.components ?? {} }));
   const validators = new Map<string, ValidateFunction>();
   return (payload) => {
-    if (!validators.has(payload.type)) {
-      const schema = document.webhooks?.[payload.type]?.post?.requestBody?.content?.['application/json']?.schema;
-      if (!schema) throw new Error(`openapi.json declares no webhook ${payload.type}`);
-      validators.set(payload.type, ajv.compile(pointingToComponents(schema)));
+    const { type } = payload;
+    if (!validators.has(type)) {
+      const schema = document.webhooks?.[type]?.post?.requestBody?.content?.['application/json']?.schema;
+      if (!schema) throw new Error(`openapi.json declares no webhook ${type}`);
+      validators.set(type, ajv.compile(pointingToComponents(schema)));
     }
-    const validate = validators.get(payload.type)!;
+    const validate = validators.get(type)!;
     if (!validate(payload)) {
-      throw new Error(`${payload.type} payload does not match openapi.json: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(payload).slice(0, 2000)}`);
+      throw new Error(`${type} payload does not match openapi.json: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(payload).slice(0, 2000)}`);
     }
   };
 }

@@ -26,13 +26,13 @@ async function endpointAt(context: TestContext, receiver: Receiver, body: Record
   return { ...res.body.data, path };
 }
 
-const deliveriesOf = async (context: TestContext, endpointId: string) =>
+const deliveriesOf = async (context: TestContext, endpointId: string): Promise<any[]> =>
   (await context.a.api.get(`/api/v1/webhooks/${endpointId}/deliveries?limit=200`)).body.data;
 
 const settledDeliveries = (context: TestContext, endpointId: string, count: number) =>
   eventually(
     () => deliveriesOf(context, endpointId),
-    (list: { status: string }[]) => list.length === count && list.every((d) => d.status !== 'pending'),
+    (list) => list.length === count && list.every((d) => d.status !== 'pending'),
     `${count} deliveries settled`,
   );
 

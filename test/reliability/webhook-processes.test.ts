@@ -16,7 +16,7 @@ const WEBHOOK_ENV = { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1', LOOPDESK_WEBHOOK_POL
 
 async function api(server: RunningServer, key: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${server.baseUrl}${path}`, {
-    method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
+    method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
   });
   assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
   return (await res.json()).data;

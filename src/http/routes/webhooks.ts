@@ -80,7 +80,7 @@ export async function webhookRoutes(app: TypedApp, webhooks: WebhookService): Pr
       operationId: 'deleteWebhook', tags: TAGS, summary: '[ext] Delete a webhook endpoint',
       description: `Deletes the endpoint and its deliveries; attempts stop.${SETTINGS}`,
       params: WebhookParams,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) },
+      response: { 204: Type.Null({ description: 'Deleted' }), ...writeErrors(404) },
     },
     handler: async (request, reply) => {
       await webhooks.remove(request.actor, request.params.id);
@@ -94,7 +94,7 @@ export async function webhookRoutes(app: TypedApp, webhooks: WebhookService): Pr
       operationId: 'rotateWebhookSecret', tags: TAGS, summary: '[ext] Rotate a webhook endpoint\'s secret',
       description: `Replaces the signing secret; every attempt from now on, retries included, is signed with the new one.${SETTINGS}`,
       params: WebhookParams,
-      response: { 200: DataOf(WebhookEndpointWithSecret, 'The endpoint with its new secret'), ...errorResponses(403, 404) },
+      response: { 200: DataOf(WebhookEndpointWithSecret, 'The endpoint with its new secret'), ...writeErrors(404) },
     },
     handler: async (request) => ({ data: await webhooks.rotateSecret(request.actor, request.params.id) }),
   });
@@ -122,7 +122,7 @@ export async function webhookRoutes(app: TypedApp, webhooks: WebhookService): Pr
         'Queues the delivery again, due now (status pending), whatever its status: one more attempt, then the ' +
         `schedule's remaining retries if it fails.${SETTINGS}`,
       params: DeliveryParams,
-      response: { 202: DataOf(WebhookDelivery, 'The delivery, queued'), ...errorResponses(403, 404) },
+      response: { 202: DataOf(WebhookDelivery, 'The delivery, queued'), ...writeErrors(404) },
     },
     handler: async (request, reply) => {
       reply.code(202);
