@@ -9,7 +9,7 @@ import type { DeliveryStatus, WebhookDeliveryRepository, WebhookDeliveryRow } fr
 import type {
   WebhookEndpointChanges, WebhookEndpointRepository, WebhookEndpointRow,
 } from '../db/repositories/webhook-endpoint.repository.js';
-import { checkAll, invalidField, notFound } from '../errors.js';
+import { invalidField, notFound } from '../errors.js';
 import type { EventType } from '../events/event-types.js';
 import { ForbiddenUrlError, type UrlGuard } from '../events/ssrf.js';
 import { SECRET_PREFIX } from '../events/webhook-sender.js';
@@ -85,14 +85,8 @@ const toDelivery = (row: WebhookDeliveryRow): WebhookDelivery => ({
   updated_at: row.updated_at,
 });
 
-/** The subscription list as stored: `["*"]`, or the event types without repeats. */
-function serializeEvents(events: Subscription[]): string {
-  const unique = [...new Set(events)];
-  if (unique.includes('*') && unique.length > 1) {
-    throw invalidField('events', '"*" already subscribes to every event type; send ["*"] alone or a list of event types');
-  }
-  return JSON.stringify(unique);
-}
+/** The subscription list as stored: `["*"]`, or the event types without repeats (the schema allows nothing else). */
+const serializeEvents = (events: Subscription[]): string => JSON.stringify([...new Set(events)]);
 
 export interface WebhookServiceDeps {
   db: Db;
@@ -147,10 +141,10 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
 
     async create(actor: Actor, input: CreateWebhookInput): Promise<WebhookEndpointWithSecret> {
       requireSettingsRole(actor);
-      const [url, events] = await checkAll<[string, string]>([() => checkedUrl(input.url), () => serializeEvents(input.events)]);
+      const url = await checkedUrl(input.url);
       const now = clock.now();
       const row: WebhookEndpointRow = {
-        id: newId(), workspace_id: actor.workspaceId, url, events, description: input.description ?? null, enabled: 1,
+        id: newId(), workspace_id: actor.workspaceId, url, events: serializeEvents(input.events), description: input.description ?? null, enabled: 1,
         secret: newSecret(), created_at: now, updated_at: now,
       };
       await webhookEndpoints.insert(row);
@@ -159,13 +153,9 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
 
     async update(actor: Actor, id: string, input: UpdateWebhookInput): Promise<WebhookEndpoint> {
       const { id: endpointId } = await find(actor, id);
-      const [url, events] = await checkAll<[string | undefined, string | undefined]>([
-        () => (input.url === undefined ? undefined : checkedUrl(input.url)),
-        () => (input.events === undefined ? undefined : serializeEvents(input.events)),
-      ]);
       const wanted: WebhookEndpointChanges = {
-        url,
-        events,
+        url: input.url === undefined ? undefined : await checkedUrl(input.url),
+        events: input.events === undefined ? undefined : serializeEvents(input.events),
         description: input.description,
         enabled: input.enabled === undefined ? undefined : Number(input.enabled),
       };

@@ -71,7 +71,10 @@ function controlId(op: Operation, resource: Resource, theirs: SeededIds, spares:
 }
 
 function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds): Probe[] {
-  const body = op.body ? requiredBody(op, op.body, theirs) : undefined;
+  // Only operations with something to probe send a body: a create without references has none.
+  const hasProbes = op.parameters.some((p) => p.in === 'path' || fieldResource(op, p.name, p.schema)) ||
+    Object.entries(op.body?.properties ?? {}).some(([name, schema]) => fieldResource(op, name, schema));
+  const body = op.body && hasProbes ? requiredBody(op, op.body, theirs) : undefined;
   if (op.body) assertNoNestedReferences(op, op.body);
   const probes: Probe[] = [];
   const spares = { used: 0 };

@@ -4,13 +4,16 @@ import { EVENT_TYPES } from '../../events/event-types.js';
 import { CsvFilter, Nullable, PageQuery, StringEnum, Timestamp, Uuid } from './common.js';
 
 const Subscription = StringEnum(['*', ...EVENT_TYPES]);
-const Events = Type.Array(Subscription, {
-  minItems: 1,
-  maxItems: 50,
-  description: 'The event types to receive, or ["*"] for all of them (now and added later); repeats are ignored',
-});
+const Events = Type.Union(
+  [
+    Type.Array(Type.Literal('*'), { minItems: 1, maxItems: 1, description: 'Every event type, those added later included' }),
+    Type.Array(StringEnum(EVENT_TYPES), { minItems: 1, maxItems: 50, description: 'These event types; repeats are ignored' }),
+  ],
+  { description: 'The events to receive: ["*"] for all of them, or a list of event types' },
+);
 const Url = Type.String({
   format: 'uri',
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
   maxLength: 2048,
   description:
     'Where deliveries are POSTed: an http:// or https:// URL that must not lead to a loopback, private, link-local, ' +
