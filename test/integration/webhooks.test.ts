@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { EVENT_TYPES } from '../../src/events/event-types.js';
 import { fanOutAll, numberedEvents, recordEvents } from '../helpers/events.js';
 import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
 
@@ -330,5 +331,26 @@ describeEachDialect('webhooks need the settings role', (ctx) => {
     const readOnly = ctx().client(ctx().a.readOnlyKey);
     assert.equal((await readOnly.get(`/api/v1/webhooks/${webhook.id}`)).status, 200);
     assert.equal((await readOnly.post(`/api/v1/webhooks/${webhook.id}/rotate-secret`)).status, 403);
+  });
+});
+
+describeEachDialect('the event payloads in openapi.json and llms.txt', (ctx) => {
+  it('documents one webhook per event type: { type, timestamp, data } with data a named resource', async () => {
+    const document = (await ctx().a.api.get('/api/v1/openapi.json')).body;
+    assert.deepEqual(Object.keys(document.webhooks).sort(), [...EVENT_TYPES].sort());
+    const dataOf = (type: string) => document.webhooks[type].post.requestBody.content['application/json'].schema.properties.data.$ref;
+    assert.equal(dataOf('issue.created'), '#/components/schemas/Issue');
+    assert.equal(dataOf('issue.updated'), '#/components/schemas/IssueWithPrevious');
+    assert.equal(dataOf('conversation.created'), '#/components/schemas/ConversationDetail');
+    assert.equal(dataOf('message.created'), '#/components/schemas/Message');
+    assert.equal(dataOf('release.published'), '#/components/schemas/ReleaseDetail');
+    assert.ok(document.components.schemas.IssueWithPrevious.properties.previous);
+    const headers = document.webhooks['issue.created'].post.parameters.map((p: { name: string }) => p.name);
+    assert.deepEqual(headers, ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+  });
+
+  it('lists every event type in llms.txt', async () => {
+    const text = (await ctx().a.api.get('/api/v1/llms.txt')).text;
+    for (const type of EVENT_TYPES) assert.match(text, new RegExp(`^- ${type.replace('.', '\\.')}: `, 'm'), type);
   });
 });

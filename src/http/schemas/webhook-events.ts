@@ -11,8 +11,12 @@ import { Product } from './product.js';
 import { ReleaseDetail } from './release.js';
 import { withPrevious } from './webhook.js';
 
-const RESOURCES: Record<string, TObject> = {
-  product: Product, issue: Issue, conversation: ConversationDetail, message: Message, release: ReleaseDetail,
+const RESOURCES: Record<string, { schema: TObject; noun: string }> = {
+  product: { schema: Product, noun: 'a product' },
+  issue: { schema: Issue, noun: 'an issue' },
+  conversation: { schema: ConversationDetail, noun: 'a conversation' },
+  message: { schema: Message, noun: 'a message' },
+  release: { schema: ReleaseDetail, noun: 'a release' },
 };
 
 /** The `data` of `*.updated` events: the resources that can be updated, with `previous`. */
@@ -44,14 +48,14 @@ const SIGNATURE_HEADERS = [
 
 function eventEntry(type: EventType): OpenAPIV3_1.PathItemObject {
   const [resource, action] = type.split('.');
-  const schema = RESOURCES[resource];
+  const { schema, noun } = RESOURCES[resource];
   const data = action === 'updated' ? `${schema.$id}WithPrevious` : schema.$id!;
   return {
     post: {
       operationId: `${resource}${action[0].toUpperCase()}${action.slice(1)}Event`,
       tags: ['Webhook events'],
       summary: type,
-      description: `Sent to each enabled endpoint subscribed to \`${type}\` (or \`*\`) when a ${resource} ${WHAT[action]}.`,
+      description: `Sent to each enabled endpoint subscribed to \`${type}\` (or \`*\`) when ${noun} ${WHAT[action]}.`,
       security: [],
       parameters: SIGNATURE_HEADERS,
       requestBody: {
