@@ -19,6 +19,7 @@ export interface Config {
   /** LOOPDESK_PUBLIC_URL: the base URL clients reach the server at (behind a proxy); null: the origin each request names. */
   readonly publicUrl: string | null;
   readonly dedup: DedupConfig;
+  readonly webhooks: WebhookConfig;
 }
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -51,6 +52,32 @@ export interface DedupConfig {
   };
 }
 
+/** Webhook delivery (docs/events.md). */
+export interface WebhookConfig {
+  /** LOOPDESK_WEBHOOKS_ALLOW_PRIVATE=1: URLs may reach loopback, private, link-local and other reserved addresses. */
+  readonly allowPrivate: boolean;
+  /** LOOPDESK_WEBHOOK_TIMEOUT_MS: how long an attempt may take, from DNS to the answer's status line. */
+  readonly timeoutMs: number;
+  /** LOOPDESK_WEBHOOK_RETRY_SCHEDULE_MS: the waits before each retry (comma-separated); after the last, a delivery fails. */
+  readonly retryScheduleMs: readonly number[];
+  /** LOOPDESK_WEBHOOK_POLL_MS: how often an idle dispatcher looks for new events and due deliveries. */
+  readonly pollIntervalMs: number;
+  /** LOOPDESK_WEBHOOK_CONCURRENCY: attempts in flight at once in one process. */
+  readonly concurrency: number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** platform.md §2: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h. */
+export const WEBHOOK_DEFAULTS: WebhookConfig = Object.freeze({
+  allowPrivate: false,
+  timeoutMs: 10_000,
+  retryScheduleMs: Object.freeze([5_000, 30_000, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR]),
+  pollIntervalMs: 250,
+  concurrency: 32,
+});
+
 export class ConfigError extends Error {}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -73,6 +100,34 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: r
   const value = env[name] || fallback;
   if (!(values as readonly string[]).includes(value)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${value}"`);
   return value as T;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name] ?? '';
+  if (!['', '0', '1', 'false', 'true'].includes(raw)) throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
+  return raw === '1' || raw === 'true';
+}
+
+function retrySchedule(env: NodeJS.ProcessEnv): readonly number[] {
+  const name = 'LOOPDESK_WEBHOOK_RETRY_SCHEDULE_MS';
+  const raw = env[name];
+  if (raw === undefined || raw === '') return WEBHOOK_DEFAULTS.retryScheduleMs;
+  const waits = raw.split(',').map((item) => Number(item.trim()));
+  if (waits.some((wait) => !Number.isInteger(wait) || wait < 1 || wait > 7 * 24 * HOUR)) {
+    throw new ConfigError(`${name} must be comma-separated integers from 1 to ${7 * 24 * HOUR} (milliseconds), got "${raw}"`);
+  }
+  return Object.freeze(waits);
+}
+
+function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
+  return Object.freeze({
+    allowPrivate: flag(env, 'LOOPDESK_WEBHOOKS_ALLOW_PRIVATE'),
+    timeoutMs: integer(env, 'LOOPDESK_WEBHOOK_TIMEOUT_MS', WEBHOOK_DEFAULTS.timeoutMs, 100, 60_000),
+    retryScheduleMs: retrySchedule(env),
+    // At most 1 s, so a first attempt starts well within the 5 s platform.md promises.
+    pollIntervalMs: integer(env, 'LOOPDESK_WEBHOOK_POLL_MS', WEBHOOK_DEFAULTS.pollIntervalMs, 10, 1000),
+    concurrency: integer(env, 'LOOPDESK_WEBHOOK_CONCURRENCY', WEBHOOK_DEFAULTS.concurrency, 1, 1000),
+  });
 }
 
 const OPENAI_URL = 'https://api.openai.com/v1';
@@ -160,5 +215,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     rateLimitPerMinute: integer(env, 'LOOPDESK_RATE_LIMIT', 6000, 0, 1_000_000_000),
     publicUrl: publicUrl(env),
     dedup: dedupConfig(env),
+    webhooks: webhookConfig(env),
   });
 }

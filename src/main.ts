@@ -80,6 +80,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
   const services = createServices(database, {
     detector,
     onBackgroundError: (error) => logger.warn({ err: error }, 'background write failed'),
+    webhooks: config.webhooks,
   });
   let firstKey = null as IssuedKey | null;
   await database.migrate(async () => {
@@ -110,7 +111,8 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
     }, config.shutdownGraceMs);
     deadline.unref();
     try {
-      await app.close();
+      // Attempts in flight get the same grace as requests; the rest are handed back before the database closes.
+      await Promise.all([app.close(), services.webhookDispatcher.stop(config.shutdownGraceMs)]);
       await detector.close();
       await database.close();
       clearTimeout(deadline);
@@ -125,6 +127,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  services.webhookDispatcher.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

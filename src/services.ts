@@ -12,6 +12,8 @@ import { memberRepository } from './db/repositories/member.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
 import { releaseRepository } from './db/repositories/release.repository.js';
+import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
+import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/admin.service.js';
 import { createChangelogService } from './domain/changelog.service.js';
@@ -24,9 +26,14 @@ import { createIssueWrites } from './domain/issue.writes.js';
 import { createConversationWrites } from './domain/conversation.writes.js';
 import { createProductService } from './domain/product.service.js';
 import { createReleaseService } from './domain/release.service.js';
+import { createWebhookService } from './domain/webhook.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
+import { WEBHOOK_DEFAULTS, type WebhookConfig } from './config.js';
+import { createDispatcher } from './events/dispatcher.js';
 import { createOutbox } from './events/outbox.js';
+import { createUrlGuard } from './events/ssrf.js';
+import { createWebhookSender } from './events/webhook-sender.js';
 import { systemClock, type Clock } from './lib/clock.js';
 
 export interface ServiceOptions {
@@ -35,6 +42,8 @@ export interface ServiceOptions {
   onBackgroundError?: (error: unknown) => void;
   /** The duplicate detector for POST /issues/maybe; the lexical matcher when not given. */
   detector?: DuplicateDetector;
+  /** Webhook URLs and delivery (LOOPDESK_WEBHOOK*); WEBHOOK_DEFAULTS when not given. */
+  webhooks?: WebhookConfig;
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -52,6 +61,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     messages: messageRepository(db),
     embeddings: embeddingRepository(db),
     events: eventRepository(db),
+    webhookEndpoints: webhookEndpointRepository(db),
+    webhookDeliveries: webhookDeliveryRepository(db, dialect),
   };
   const outbox = createOutbox({ events: repositories.events, clock });
   const detector = options.detector ?? createLexicalDetector();
@@ -59,6 +70,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
   const conversationWrites = createConversationWrites({ outbox, ...repositories });
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
+  const onBackgroundError = options.onBackgroundError ?? (() => {});
+  const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
+  const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   return {
     outbox,
     issueWrites,
@@ -67,7 +81,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       apiKeys: repositories.apiKeys,
       members: repositories.members,
       clock,
-      onBackgroundError: options.onBackgroundError ?? (() => {}),
+      onBackgroundError,
     }),
     products: createProductService({ db, dialect, products: repositories.products, outbox, clock }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
@@ -78,6 +92,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
+    webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
+    /** Started by the server (src/main.ts) once it listens; idle everywhere else. */
+    webhookDispatcher: createDispatcher({
+      db, clock, config: webhookConfig, onError: onBackgroundError, ...repositories,
+      sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
+    }),
   };
 }
 

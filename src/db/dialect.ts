@@ -6,7 +6,8 @@ import type { DatabaseOptions } from '../config.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
-  Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type RawBuilder, type SqliteDatabase, type SqliteStatement,
+  Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type RawBuilder, type SelectQueryBuilder, type SqliteDatabase,
+  type SqliteStatement,
 } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -45,6 +46,11 @@ export interface Dialect {
   /** Serializes transactions that take the same key until they end (dedup per product). */
   lockKeyInTransaction(trx: Kysely<any>, key: string): Promise<void>;
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * Locks the rows the query selects until the transaction ends, skipping rows another
+   * transaction holds, so that processes sharing a queue each claim different rows.
+   */
+  forUpdateSkipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
 }
 
 const require = createRequire(import.meta.url);
@@ -117,6 +123,8 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
       lockKeyInTransaction: async () => {},
       isUniqueViolation: (error) =>
         errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE' || errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+      // One process, and its transactions run one at a time: nobody else can claim the rows.
+      forUpdateSkipLocked: (query) => query,
     },
   };
 }
@@ -150,6 +158,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
         await sql`select pg_advisory_xact_lock(${lockKey(key)})`.execute(trx);
       },
       isUniqueViolation: (error) => errorCode(error) === '23505',
+      forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
     },
   };
 }

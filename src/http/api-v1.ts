@@ -16,6 +16,7 @@ import { identityRoutes } from './routes/identity.js';
 import { issueRoutes } from './routes/issues.js';
 import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -42,4 +43,6 @@ export async function apiV1(app: FastifyInstance, { services, clock, rateLimitPe
   conversationRoutes(api, services.conversations);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
+  // Its own plugin: the settings-role hook applies to the webhook routes alone.
+  await api.register(async (scoped) => webhookRoutes(scoped as TypedApp, services.webhooks));
 }

@@ -3,6 +3,7 @@
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
+import { WEBHOOK_DEFAULTS, type WebhookConfig } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { Member } from '../../src/domain/actor.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
@@ -85,8 +86,8 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
   };
 }
 
-/** What a test may choose about its app: a clock, a detector, a logger writing to a stream the test reads, … */
-export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'detector'>;
+/** What a test may choose about its app: a clock, a detector, a logger writing to a stream the test reads, webhook settings, … */
+export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'detector'> & { webhooks?: Partial<WebhookConfig> };
 
 export async function createTestContext(
   dialect: DialectName,
@@ -95,7 +96,9 @@ export async function createTestContext(
   const databaseUrl = await freshDatabaseUrl(dialect);
   const database = createDatabase(databaseUrl);
   await database.migrate();
-  const services = createServices(database, { clock: appOptions.clock, detector: appOptions.detector });
+  const services = createServices(database, {
+    clock: appOptions.clock, detector: appOptions.detector, webhooks: { ...WEBHOOK_DEFAULTS, ...appOptions.webhooks },
+  });
   const app = await buildApp({ ...appOptions, database, services });
   let checker: ResponseChecker | null = null;
 
@@ -126,6 +129,7 @@ export async function createTestContext(
     dialect, databaseUrl, app, database, services, a, b, client,
     async close() {
       await app.close();
+      await services.webhookDispatcher.stop(0);
       await database.close();
     },
   };

@@ -3,7 +3,7 @@
 // with a new kind of reference fails the reliability suite until it is covered.
 import type { JsonSchema, Operation } from './openapi-operations.js';
 
-export type Resource = 'product' | 'issue' | 'conversation' | 'release' | 'member';
+export type Resource = 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery';
 
 /** The collection a path segment names (deprecated aliases included). */
 const COLLECTIONS: Record<string, Resource> = {
@@ -13,6 +13,7 @@ const COLLECTIONS: Record<string, Resource> = {
   conversations: 'conversation',
   items: 'conversation',
   releases: 'release',
+  webhooks: 'webhook',
 };
 
 /** Reference fields and parameters, by name. */
@@ -23,6 +24,7 @@ const FIELDS: Record<string, Resource> = {
   issue_id: 'issue',
   issue_ids: 'issue',
   release_id: 'release',
+  delivery_id: 'delivery',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {

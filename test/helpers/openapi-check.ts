@@ -4,8 +4,10 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 
 type Responses = Record<string, { content?: Record<string, { schema?: object }> }>;
+type RequestBody = { content?: Record<string, { schema?: object }> };
 interface OpenApiDocument {
   paths: Record<string, Record<string, { responses?: Responses }>>;
+  webhooks?: Record<string, { post?: { requestBody?: RequestBody } }>;
   components?: { schemas?: Record<string, object> };
 }
 
@@ -65,4 +67,27 @@ export class ResponseChecker {
       );
     }
   }
+}
+
+/**
+ * A check of webhook payloads against the document's `webhooks`: the body each event type is
+ * sent with. Throws when `payload` does not match the entry of its `type`.
+ */
+export function webhookPayloadChecker(document: OpenApiDocument): (payload: { type: string }) => void {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (formatsPlugin as unknown as typeof formatsPlugin.default)(ajv);
+  ajv.addSchema(pointingToComponents({ $id: COMPONENTS_ID, components: document.components ?? {} }));
+  const validators = new Map<string, ValidateFunction>();
+  return (payload) => {
+    const { type } = payload;
+    if (!validators.has(type)) {
+      const schema = document.webhooks?.[type]?.post?.requestBody?.content?.['application/json']?.schema;
+      if (!schema) throw new Error(`openapi.json declares no webhook ${type}`);
+      validators.set(type, ajv.compile(pointingToComponents(schema)));
+    }
+    const validate = validators.get(type)!;
+    if (!validate(payload)) {
+      throw new Error(`${type} payload does not match openapi.json: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(payload).slice(0, 2000)}`);
+    }
+  };
 }

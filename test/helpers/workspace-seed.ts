@@ -1,19 +1,44 @@
 // A small, complete set of resources in one workspace, created through the public API: products,
-// issues (one done, one released), conversations with a message and a link, a release. The
-// reliability suites address these by resource kind (see id-references.ts).
+// issues (one done, one released), conversations with a message and a link, a release, webhook
+// endpoints with a delivery. The reliability suites address these by resource kind (see
+// id-references.ts).
+import assert from 'node:assert/strict';
+import { fanOutAll, numberedEvents, recordEvents, type EventContext } from './events.js';
 import { createIssue, createProduct, createRelease, importConversation, linkConversation } from './factories.js';
 import type { WorkspaceFixture } from './harness.js';
 import type { Resource } from './id-references.js';
 
 export type SeededIds = Record<Resource, string[]> & { shortcode: string[] };
 
+/** Webhook endpoints seeded per workspace: a DELETE probe's controls each consume one beyond the first. */
+const WEBHOOKS = 3;
+
+/**
+ * Webhook endpoints (at a public address, so the SSRF guard lets them be) and the delivery of one
+ * event to the first of them.
+ */
+async function seedWebhooks(workspace: WorkspaceFixture, prefix: string, events: EventContext, ids: SeededIds): Promise<void> {
+  for (let w = 1; w <= WEBHOOKS; w++) {
+    const res = await workspace.api.post('/api/v1/webhooks', { url: `https://hooks.example.com/${prefix}/${w}`, events: ['*'] });
+    assert.equal(res.status, 201, res.text);
+    ids.webhook.push(res.body.data.id);
+  }
+  await recordEvents(events, numberedEvents(workspace.id, 1));
+  await fanOutAll(events);
+  const deliveries = await workspace.api.get(`/api/v1/webhooks/${ids.webhook[0]}/deliveries`);
+  ids.delivery.push(deliveries.body.data[0].id);
+}
+
 /**
  * `products` products with issue prefixes `<prefix>1`, `<prefix>2`, …, each with three issues, a
- * conversation linked to its first issue, and a release of its second issue.
+ * conversation linked to its first issue, and a release of its second issue; then webhook
+ * endpoints and a delivery (events recorded through `events`).
  */
-export async function seedWorkspace(workspace: WorkspaceFixture, prefix: string, products = 2): Promise<SeededIds> {
+export async function seedWorkspace(workspace: WorkspaceFixture, prefix: string, products: number, events: EventContext): Promise<SeededIds> {
   const { api } = workspace;
-  const ids: SeededIds = { product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id] };
+  const ids: SeededIds = {
+    product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
+  };
   for (let p = 1; p <= products; p++) {
     const product = await createProduct(api, { name: `${prefix} product ${p}`, issue_prefix: `${prefix}${p}` });
     ids.product.push(product.id);
@@ -32,5 +57,6 @@ export async function seedWorkspace(workspace: WorkspaceFixture, prefix: string,
     const release = await createRelease(api, product.id, { title: `${prefix}${p} release`, issue_ids: [issues[1].id] });
     ids.release.push(release.id);
   }
+  await seedWebhooks(workspace, prefix, events, ids);
   return ids;
 }

@@ -34,8 +34,9 @@ const CREATES: Record<string, (body: any, status: number) => Created> = {
   createConversation: (body) => [['conversations', body.data.id], ...body.data.messages.map((m: { id: string }) => ['messages', m.id])],
   postConversationMessage: (body) => [['messages', body.data.id]],
   createRelease: (body) => [['releases', body.data.id]],
+  createWebhook: (body) => [['webhook_endpoints', body.data.id]],
 };
-const TABLES = ['products', 'issues', 'conversations', 'messages', 'releases', 'issue_api_sources'];
+const TABLES = ['products', 'issues', 'conversations', 'messages', 'releases', 'issue_api_sources', 'webhook_endpoints'];
 
 const canonical = (operationId: string) => operationId.replace(/ViaDeprecatedAlias$/, '');
 
@@ -46,8 +47,8 @@ function assertCreatesKnown(operations: Operation[]): void {
 
 async function requestContext(context: TestContext): Promise<RequestContext> {
   const { a, b } = context;
-  const ours = await seedWorkspace(a, 'F', 2);
-  const theirs = await seedWorkspace(b, 'G', 1);
+  const ours = await seedWorkspace(a, 'F', 2, context);
+  const theirs = await seedWorkspace(b, 'G', 1, context);
   const ids = (resource: Resource) =>
     fc.oneof(
       { arbitrary: fc.constantFrom(...ours[resource]), weight: 8 },

@@ -5,7 +5,7 @@
 // wrong reason. A new route or reference field is covered without touching this file.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertNoNestedReferences, fieldResource, pathParameterResource } from '../helpers/id-references.js';
+import { assertNoNestedReferences, fieldResource, pathParameterResource, type Resource } from '../helpers/id-references.js';
 import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
 import { fillPath, operationsOf, typesOf, type JsonSchema, type Operation } from '../helpers/openapi-operations.js';
 import { seedWorkspace, type SeededIds } from '../helpers/workspace-seed.js';
@@ -64,10 +64,25 @@ interface Probe {
   expect(status: number, body: any): string | null;
 }
 
+/** A DELETE of the addressed resource itself: each of its controls deletes another of B's resources. */
+const deletesItself = (op: Operation) => op.method === 'DELETE' && op.path.endsWith('/{id}');
+
+/** B's id for a control request: the first, or for a deleting control the next spare one. */
+function controlId(op: Operation, resource: Resource, theirs: SeededIds, spares: { used: number }): Record<string, string> {
+  if (!deletesItself(op)) return {};
+  const id = theirs[resource][++spares.used];
+  if (!id) throw new Error(`${op.method} ${op.path}: seed more than ${spares.used} ${resource}s, one for each deleting control`);
+  return { id };
+}
+
 function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds): Probe[] {
-  const body = op.body ? requiredBody(op, op.body, theirs) : undefined;
+  // Only operations with something to probe send a body: a create without references has none.
+  const hasProbes = op.parameters.some((p) => p.in === 'path' || fieldResource(op, p.name, p.schema)) ||
+    Object.entries(op.body?.properties ?? {}).some(([name, schema]) => fieldResource(op, name, schema));
+  const body = op.body && hasProbes ? requiredBody(op, op.body, theirs) : undefined;
   if (op.body) assertNoNestedReferences(op, op.body);
   const probes: Probe[] = [];
+  const spares = { used: 0 };
   for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
     const resource = pathParameterResource(op, parameter.name);
     const id = ours[resource][0];
@@ -77,7 +92,7 @@ function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds): Probe[] {
         parameter: `path ${parameter.name}`,
         what: `path {${parameter.name}} = A's ${resource} ${foreignId}`,
         foreign: { url: fillPath(op.path, pathValues(op, theirs, { [parameter.name]: foreignId })), body },
-        control: { url: fillPath(op.path, pathValues(op, theirs)), body },
+        control: { url: fillPath(op.path, pathValues(op, theirs, controlId(op, resource, theirs, spares))), body },
         expect: (status, res) => (status === 404 && res.error_code === 'not_found' ? null : 'expected 404 not_found'),
       });
     }
@@ -134,10 +149,11 @@ describe('the isolation suite\'s coverage', () => {
 
 describeEachDialect('workspace isolation, for every route of openapi.json', (ctx) => {
   it('refuses every foreign id in every path, body and filter, and leaves the other workspace untouched', async (t) => {
-    const { a, b, dialect }: TestContext = ctx();
+    const context: TestContext = ctx();
+    const { a, b, dialect } = context;
     const operations = operationsOf((await a.api.get('/api/v1/openapi.json')).body);
-    const ours = await seedWorkspace(a, 'A', 1);
-    const theirs = await seedWorkspace(b, 'B', 1);
+    const ours = await seedWorkspace(a, 'A', 1, context);
+    const theirs = await seedWorkspace(b, 'B', 1, context);
     const before = await snapshot(a.api, operations, ours);
 
     const problems: string[] = [];

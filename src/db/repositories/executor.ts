@@ -16,11 +16,11 @@ export interface PageOf<T> {
 
 /**
  * One page of a workspace's rows of `table`, oldest first (id breaks ties), and how many there
- * are: the listing shared by the resources ordered that way (members, products).
+ * are: the listing shared by the resources ordered that way (members, products, webhook endpoints).
  */
 export async function oldestFirstPage<Row>(
   tx: Executor,
-  table: 'members' | 'products',
+  table: 'members' | 'products' | 'webhook_endpoints',
   columns: readonly (keyof Row & string)[],
   workspaceId: string,
   page: Page,

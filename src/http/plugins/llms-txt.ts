@@ -30,6 +30,7 @@ interface Operation {
 interface Document {
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, { post?: Operation }>;
   components?: { schemas?: Record<string, SchemaLike> };
 }
 
@@ -80,6 +81,11 @@ function describeOperation(method: string, path: string, operation: Operation): 
   return lines;
 }
 
+/** `- issue.created: when … ({ type, timestamp, data: Issue })`, one line per event type. */
+function describeWebhooks(webhooks: Document['webhooks'] = {}): string[] {
+  return Object.entries(webhooks).map(([type, { post }]) => `- ${type}: ${post?.description ?? ''}${shapeOf(post?.requestBody ?? {})}`);
+}
+
 export function renderLlmsTxt(document: Document): string {
   const byTag = new Map<string, string[]>();
   for (const [path, operations] of Object.entries(document.paths)) {
@@ -102,6 +108,13 @@ export function renderLlmsTxt(document: Document): string {
     '## Endpoints',
     '',
     sections.join('\n\n'),
+    '',
+    '## Webhook events',
+    '',
+    'POSTed to webhook endpoints (POST /api/v1/webhooks), signed per Standard Webhooks (webhook-id, webhook-timestamp,',
+    'webhook-signature headers); retried on failure. One line per event type, with its payload:',
+    '',
+    ...describeWebhooks(document.webhooks),
     '',
     '## Resources',
     '',

@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { SHARED_SCHEMAS } from '../schemas/shared.js';
+import { WEBHOOK_EVENTS } from '../schemas/webhook-events.js';
 import { renderLlmsTxt } from './llms-txt.js';
 
 export const API_DESCRIPTION = [
@@ -54,6 +55,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ bearerAuth: [] }],
+      // What Loopdesk sends to webhook endpoints (docs/events.md).
+      webhooks: WEBHOOK_EVENTS,
     },
   });
 }

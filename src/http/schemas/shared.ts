@@ -6,6 +6,8 @@ import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
+import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
+import { UPDATED_RESOURCES } from './webhook-events.js';
 
 export const SHARED_SCHEMAS = [
   ErrorBody, Pagination,
@@ -14,4 +16,6 @@ export const SHARED_SCHEMAS = [
   Contact, Message, ConversationSummary, Conversation, ConversationDetail,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
+  WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
+  ...UPDATED_RESOURCES,
 ];

@@ -1,0 +1,163 @@
+// Webhook deliveries, one per event and endpoint, and the queue the dispatcher works from: events
+// still to fan out, deliveries due. Claims lock their rows with the dialect's FOR UPDATE SKIP
+// LOCKED (PostgreSQL), so processes sharing the database never claim the same row.
+import type { Dialect } from '../dialect.js';
+import type { Executor, Page, PageOf } from './executor.js';
+import type { EventTable, WebhookDeliveryTable } from '../schema.js';
+
+const DELIVERY_COLUMNS = [
+  'id', 'workspace_id', 'endpoint_id', 'event_id', 'event_type', 'status', 'attempts', 'last_status_code', 'last_error',
+  'next_attempt_at', 'created_at', 'updated_at',
+] as const;
+
+export type WebhookDeliveryRow = WebhookDeliveryTable;
+export type DeliveryStatus = WebhookDeliveryTable['status'];
+
+/** An event as fan-out needs it. */
+export type FanOutEventRow = Pick<EventTable, 'id' | 'workspace_id' | 'type' | 'created_at'>;
+
+/** Everything one attempt needs: the delivery, where it goes, the secret and the body. */
+export interface AttemptRow {
+  id: string;
+  attempts: number;
+  /** The lease the claim set; the attempt's outcome is written only while it still holds. */
+  next_attempt_at: string;
+  url: string;
+  secret: string;
+  payload: string;
+}
+
+/** What an attempt's outcome changes. */
+export type DeliveryOutcome = Pick<WebhookDeliveryTable, 'status' | 'attempts' | 'last_status_code' | 'last_error' | 'next_attempt_at' | 'updated_at'>;
+
+// SQLite accepts at most 32,766 parameters a statement; 12 columns a row.
+const INSERT_CHUNK = 1000;
+
+export function webhookDeliveryRepository(db: Executor, dialect: Pick<Dialect, 'forUpdateSkipLocked'>) {
+  return {
+    /** Locks up to `limit` events no dispatcher has fanned out yet, oldest first. */
+    async claimEventsToFanOut(limit: number, tx: Executor): Promise<FanOutEventRow[]> {
+      const query = tx
+        .selectFrom('events')
+        .select(['id', 'workspace_id', 'type', 'created_at'])
+        .where('fanned_out_at', 'is', null)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(limit);
+      return dialect.forUpdateSkipLocked(query).execute();
+    },
+
+    async markFannedOut(eventIds: readonly string[], at: string, tx: Executor): Promise<void> {
+      if (eventIds.length === 0) return;
+      await tx.updateTable('events').set({ fanned_out_at: at }).where('id', 'in', eventIds).execute();
+    },
+
+    /** Inserts deliveries; one that exists already for its (event, endpoint) is left as it is. */
+    async insertMany(rows: readonly WebhookDeliveryRow[], tx: Executor): Promise<void> {
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        await tx
+          .insertInto('webhook_deliveries')
+          .values(rows.slice(start, start + INSERT_CHUNK))
+          .onConflict((conflict) => conflict.columns(['event_id', 'endpoint_id']).doNothing())
+          .execute();
+      }
+    },
+
+    /**
+     * Claims up to `limit` pending deliveries due at `now` whose endpoint is enabled (a disabled
+     * endpoint's deliveries wait), pushing each one's next attempt to `leaseUntil`: until then no
+     * other claim sees it, and if this process dies the delivery falls due again by itself.
+     */
+    async claimDue(now: string, leaseUntil: string, limit: number, tx: Executor): Promise<string[]> {
+      const query = tx
+        .selectFrom('webhook_deliveries as d')
+        .select('d.id')
+        .where('d.status', '=', 'pending')
+        .where('d.next_attempt_at', '<=', now)
+        .where((eb) =>
+          eb.exists(
+            eb.selectFrom('webhook_endpoints as e').select('e.id').whereRef('e.id', '=', 'd.endpoint_id').where('e.enabled', '=', 1),
+          ),
+        )
+        .orderBy('d.next_attempt_at', 'asc')
+        .limit(limit);
+      const ids = (await dialect.forUpdateSkipLocked(query).execute()).map((row) => row.id);
+      if (ids.length > 0) await tx.updateTable('webhook_deliveries').set({ next_attempt_at: leaseUntil }).where('id', 'in', ids).execute();
+      return ids;
+    },
+
+    /** The claimed deliveries with their endpoint's URL and secret and their event's payload. */
+    async attemptsOf(ids: readonly string[], tx: Executor = db): Promise<AttemptRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await tx
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_endpoints as e', (join) => join.onRef('e.id', '=', 'd.endpoint_id').onRef('e.workspace_id', '=', 'd.workspace_id'))
+        .innerJoin('events as ev', (join) => join.onRef('ev.id', '=', 'd.event_id').onRef('ev.workspace_id', '=', 'd.workspace_id'))
+        .select(['d.id', 'd.attempts', 'd.next_attempt_at', 'e.url', 'e.secret', 'ev.payload'])
+        .where('d.id', 'in', ids)
+        .execute();
+      return rows.map((row) => ({ ...row, next_attempt_at: row.next_attempt_at! }));
+    },
+
+    /**
+     * Records an attempt's outcome while the attempt's lease still holds (nobody claimed the
+     * delivery again, no manual retry requeued it); whether it was recorded.
+     */
+    async recordOutcome(id: string, lease: string, outcome: DeliveryOutcome, tx: Executor = db): Promise<boolean> {
+      const result = await tx
+        .updateTable('webhook_deliveries')
+        .set(outcome)
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '=', lease)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Makes claimed deliveries due at `now` again, without counting an attempt (their leases still holding). */
+    async handBack(leases: readonly { id: string; lease: string }[], now: string, tx: Executor = db): Promise<void> {
+      for (const { id, lease } of leases) {
+        await tx
+          .updateTable('webhook_deliveries')
+          .set({ next_attempt_at: now })
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '=', lease)
+          .execute();
+      }
+    },
+
+    /** An endpoint's deliveries, newest first. */
+    async list(workspaceId: string, endpointId: string, filters: { statuses?: DeliveryStatus[] }, page: Page, tx: Executor = db): Promise<PageOf<WebhookDeliveryRow>> {
+      let scoped = tx.selectFrom('webhook_deliveries').where('workspace_id', '=', workspaceId).where('endpoint_id', '=', endpointId);
+      if (filters.statuses) scoped = scoped.where('status', 'in', filters.statuses);
+      const [rows, count] = await Promise.all([
+        scoped.select(DELIVERY_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+        scoped.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    async findById(workspaceId: string, endpointId: string, id: string, tx: Executor = db): Promise<WebhookDeliveryRow | undefined> {
+      return tx
+        .selectFrom('webhook_deliveries')
+        .select(DELIVERY_COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .where('endpoint_id', '=', endpointId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Queues a delivery again: pending and due at `now`, its attempt count kept. */
+    async requeue(workspaceId: string, id: string, now: string, tx: Executor = db): Promise<void> {
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'pending', next_attempt_at: now, updated_at: now })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
+
+export type WebhookDeliveryRepository = ReturnType<typeof webhookDeliveryRepository>;

@@ -1,0 +1,210 @@
+// The webhook dispatcher, one per server process. Each cycle (a) fans events out: claims events
+// not yet fanned out and creates one delivery per enabled, subscribed endpoint of the event's
+// workspace, in one transaction; (b) claims due deliveries, pushing each one's next attempt ahead
+// by a lease in the claiming transaction, and makes the attempts after the commit. On PostgreSQL
+// both claims skip rows other processes hold (FOR UPDATE SKIP LOCKED), so every attempt is made
+// by exactly one process; a process that dies mid-attempt hands the delivery back when its lease
+// runs out, so nothing committed is lost (it may be delivered twice: at least once).
+import type { WebhookConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import type {
+  AttemptRow, DeliveryOutcome, FanOutEventRow, WebhookDeliveryRepository, WebhookDeliveryRow,
+} from '../db/repositories/webhook-delivery.repository.js';
+import type { SubscriptionRow, WebhookEndpointRepository } from '../db/repositories/webhook-endpoint.repository.js';
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import { AttemptCancelled, type AttemptResult, type WebhookSender } from './webhook-sender.js';
+
+/** Events fanned out per transaction. */
+export const FAN_OUT_BATCH = 200;
+/** How much longer than the attempt timeout a claim's lease lasts: time to record the outcome. */
+const LEASE_MARGIN_MS = 5_000;
+/** Retries wait up to 10 % longer than the schedule says, so receivers are not hit in lockstep. */
+const JITTER = 0.1;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A delivery's state after attempt number `attempts`: succeeded; pending again after the
+ * schedule's wait for that attempt (plus jitter); or failed once the schedule is used up.
+ */
+export function outcomeAfter(
+  attempts: number, result: AttemptResult, nowMs: number, scheduleMs: readonly number[], random: () => number = Math.random,
+): DeliveryOutcome {
+  const recorded = { attempts, last_status_code: result.statusCode, last_error: result.error, updated_at: iso(nowMs) };
+  if (result.ok) return { ...recorded, status: 'succeeded', next_attempt_at: null };
+  const wait = scheduleMs[attempts - 1];
+  if (wait === undefined) return { ...recorded, status: 'failed', next_attempt_at: null };
+  return { ...recorded, status: 'pending', next_attempt_at: iso(nowMs + Math.round(wait * (1 + JITTER * random()))) };
+}
+
+/** An endpoint receives an event of its workspace recorded since it was created, when subscribed to its type. */
+function receives(endpoint: SubscriptionRow & { types: string[] }, event: FanOutEventRow): boolean {
+  return endpoint.workspace_id === event.workspace_id && endpoint.created_at <= event.created_at &&
+    (endpoint.types.includes('*') || endpoint.types.includes(event.type));
+}
+
+function deliveriesFor(events: FanOutEventRow[], endpoints: SubscriptionRow[], now: string): WebhookDeliveryRow[] {
+  const subscribed = endpoints.map((endpoint) => ({ ...endpoint, types: JSON.parse(endpoint.events) as string[] }));
+  return events.flatMap((event) =>
+    subscribed.filter((endpoint) => receives(endpoint, event)).map((endpoint) => ({
+      id: newId(), workspace_id: event.workspace_id, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type,
+      status: 'pending' as const, attempts: 0, last_status_code: null, last_error: null, next_attempt_at: now, created_at: now, updated_at: now,
+    })),
+  );
+}
+
+export interface DispatcherDeps {
+  db: Db;
+  webhookEndpoints: Pick<WebhookEndpointRepository, 'enabledIn'>;
+  webhookDeliveries: WebhookDeliveryRepository;
+  sender: WebhookSender;
+  clock: Clock;
+  config: WebhookConfig;
+  /** Reports a cycle that failed (the database unreachable, …); the next poll tries again. */
+  onError: (error: unknown) => void;
+  random?: () => number;
+}
+
+interface InFlight {
+  cancel: AbortController;
+  done: Promise<void>;
+}
+
+export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, sender, clock, config, onError, random }: DispatcherDeps) {
+  const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
+  const inFlight = new Map<string, InFlight>();
+  let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
+  let timer: NodeJS.Timeout | null = null;
+  let cycle: Promise<void> | null = null;
+  let wakeRequested = false;
+
+  /** Fans out one batch of events; how many there were. */
+  async function fanOut(): Promise<number> {
+    return db.transaction().execute(async (tx) => {
+      const events = await webhookDeliveries.claimEventsToFanOut(FAN_OUT_BATCH, tx);
+      if (events.length === 0) return 0;
+      const endpoints = await webhookEndpoints.enabledIn([...new Set(events.map((event) => event.workspace_id))], tx);
+      const now = clock.now();
+      await webhookDeliveries.insertMany(deliveriesFor(events, endpoints, now), tx);
+      await webhookDeliveries.markFannedOut(events.map((event) => event.id), now, tx);
+      return events.length;
+    });
+  }
+
+  async function attempt(row: AttemptRow, cancel: AbortSignal): Promise<void> {
+    const timestamp = Math.floor(Date.parse(clock.now()) / 1000);
+    let result: AttemptResult;
+    try {
+      result = await sender.send({ url: row.url, secret: row.secret, id: row.id, timestamp, body: row.payload }, cancel);
+    } catch (error) {
+      if (!(error instanceof AttemptCancelled)) throw error;
+      await webhookDeliveries.handBack([{ id: row.id, lease: row.next_attempt_at }], clock.now());
+      return;
+    }
+    const outcome = outcomeAfter(row.attempts + 1, result, Date.parse(clock.now()), config.retryScheduleMs, random);
+    await webhookDeliveries.recordOutcome(row.id, row.next_attempt_at, outcome);
+  }
+
+  function start(row: AttemptRow): void {
+    const cancel = new AbortController();
+    const done = attempt(row, cancel.signal)
+      .catch(onError)
+      .finally(() => {
+        inFlight.delete(row.id);
+        // Half the slots free again: claim more now rather than at the next poll.
+        if (inFlight.size <= config.concurrency / 2) wake();
+      });
+    inFlight.set(row.id, { cancel, done });
+  }
+
+  /**
+   * Claims due deliveries for the free slots and starts their attempts. When every slot is taken,
+   * attempts that finish wake the loop to claim more.
+   */
+  async function deliverDue(): Promise<void> {
+    const free = config.concurrency - inFlight.size;
+    if (free <= 0) return;
+    const nowMs = Date.parse(clock.now());
+    const ids = await db.transaction().execute((tx) => webhookDeliveries.claimDue(iso(nowMs), iso(nowMs + leaseMs), free, tx));
+    for (const row of await webhookDeliveries.attemptsOf(ids)) start(row);
+  }
+
+  /** One cycle; whether more events are probably waiting to be fanned out. */
+  async function runCycle(): Promise<boolean> {
+    const fannedOut = await fanOut();
+    await deliverDue();
+    return fannedOut === FAN_OUT_BATCH;
+  }
+
+  function wake(): void {
+    if (state !== 'running') return;
+    if (cycle) {
+      wakeRequested = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    timer = null;
+    cycle = runCycle()
+      .catch((error) => {
+        onError(error);
+        return false;
+      })
+      .then((busy) => {
+        cycle = null;
+        if (state !== 'running') return;
+        if (busy || wakeRequested) {
+          wakeRequested = false;
+          setImmediate(wake);
+        } else {
+          timer = setTimeout(wake, config.pollIntervalMs);
+        }
+      });
+  }
+
+  return {
+    /** One fan-out batch, outside the loop (tests, tools); how many events it fanned out. */
+    fanOut,
+
+    start(): void {
+      if (state !== 'idle') return;
+      state = 'running';
+      wake();
+    },
+
+    /**
+     * Stops claiming, lets attempts in flight finish for up to `graceMs`, then cancels the rest
+     * and hands their deliveries back (due now, no attempt counted) for another process or the
+     * next start.
+     */
+    async stop(graceMs: number): Promise<void> {
+      if (state !== 'running') {
+        state = 'stopped';
+        sender.close();
+        return;
+      }
+      state = 'stopping';
+      if (timer) clearTimeout(timer);
+      await cycle;
+      const settled = () => Promise.allSettled([...inFlight.values()].map((flight) => flight.done));
+      let graceTimer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'late'>((resolve) => {
+        graceTimer = setTimeout(() => resolve('late'), graceMs);
+      });
+      if ((await Promise.race([settled(), graceOver])) === 'late') {
+        for (const flight of inFlight.values()) flight.cancel.abort();
+        await settled();
+      }
+      clearTimeout(graceTimer);
+      sender.close();
+      state = 'stopped';
+    },
+
+    /** Attempts in flight now (for tests and diagnostics). */
+    get inFlight(): number {
+      return inFlight.size;
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

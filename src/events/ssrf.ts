@@ -1,0 +1,205 @@
+// Server-side request forgery protection for webhook URLs (platform.md §2): a URL must be http(s)
+// and must not lead to loopback, private, link-local, metadata or other special-purpose addresses.
+// Checked when an endpoint is created or its URL changed, and again at every attempt, where the
+// connection goes to the very addresses that were checked (DNS rebinding cannot slip through).
+import { lookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/** Resolves a host name to all its addresses (dns.lookup with `all`); injectable for tests. */
+export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemResolve: Resolve = (hostname) =>
+  new Promise((resolve, reject) => {
+    lookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+  });
+
+/** A URL the guard refuses; `message` says why, without anything secret in it. */
+export class ForbiddenUrlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ForbiddenUrlError';
+  }
+}
+
+// The IANA special-purpose registries, IPv4 and IPv6, with what each range is.
+const IPV4_RANGES: [string, number, string][] = [
+  ['0.0.0.0', 8, 'unspecified'],
+  ['10.0.0.0', 8, 'private'],
+  ['100.64.0.0', 10, 'shared (carrier-grade NAT)'],
+  ['127.0.0.0', 8, 'loopback'],
+  ['169.254.169.254', 32, 'cloud metadata'],
+  ['169.254.0.0', 16, 'link-local'],
+  ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'reserved'],
+  ['192.0.2.0', 24, 'documentation'],
+  ['192.88.99.0', 24, 'reserved'],
+  ['192.168.0.0', 16, 'private'],
+  ['198.18.0.0', 15, 'reserved'],
+  ['198.51.100.0', 24, 'documentation'],
+  ['203.0.113.0', 24, 'documentation'],
+  ['224.0.0.0', 4, 'multicast'],
+  ['240.0.0.0', 4, 'reserved'],
+];
+const IPV6_RANGES: [string, number, string][] = [
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
+  // IPv4-mapped addresses are checked as the IPv4 address they carry (BlockList does that).
+  ['::', 96, 'reserved'],
+  ['64:ff9b:1::', 48, 'reserved'],
+  ['100::', 64, 'reserved'],
+  ['2001::', 23, 'reserved'],
+  ['2001:db8::', 32, 'documentation'],
+  ['3fff::', 20, 'documentation'],
+  ['fd00:ec2::254', 128, 'cloud metadata'],
+  ['fc00::', 7, 'private'],
+  ['fe80::', 10, 'link-local'],
+  ['fec0::', 10, 'reserved'],
+  ['ff00::', 8, 'multicast'],
+];
+
+const ranges = [
+  ...IPV4_RANGES.map(([network, prefix, reason]) => ({ reason, list: subnet(network, prefix, 'ipv4') })),
+  ...IPV6_RANGES.map(([network, prefix, reason]) => ({ reason, list: subnet(network, prefix, 'ipv6') })),
+];
+
+function subnet(network: string, prefix: number, type: 'ipv4' | 'ipv6'): BlockList {
+  const list = new BlockList();
+  list.addSubnet(network, prefix, type);
+  return list;
+}
+
+/** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted quad converted). */
+function ipv6Groups(address: string): number[] {
+  let text = address;
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number);
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const front = parse(head);
+  const back = tail === undefined ? [] : parse(tail);
+  return [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
+}
+
+const dottedQuad = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+
+/**
+ * The IPv4 address that NAT64 (64:ff9b::/96) or 6to4 (2002::/16) would reach for this IPv6
+ * address, or null: such an address is as safe as the IPv4 address inside it.
+ */
+function embeddedIpv4(address: string): string | null {
+  const groups = ipv6Groups(address);
+  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
+  if (nat64) return dottedQuad(groups[6], groups[7]);
+  if (groups[0] === 0x2002) return dottedQuad(groups[1], groups[2]);
+  return null;
+}
+
+/** Why connecting to `address` (an IP literal) is not allowed, or null when it is a public address. */
+export function forbiddenAddressReason(address: string): string | null {
+  const family = isIP(address);
+  if (family === 0) return 'not an IP address';
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  const match = ranges.find(({ list }) => list.check(address, type));
+  if (match) return match.reason;
+  const inner = family === 6 ? embeddedIpv4(address) : null;
+  return inner === null ? null : forbiddenAddressReason(inner);
+}
+
+export interface UrlGuardOptions {
+  /** LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: every address is allowed. */
+  allowPrivate: boolean;
+  resolve?: Resolve;
+  /** How long `check` waits for DNS before it accepts the URL and leaves the check to the attempts. */
+  checkTimeoutMs?: number;
+}
+
+/** Why `url` is not an acceptable webhook URL (scheme, form), or null; addresses are checked apart. */
+export function urlFormProblem(url: URL): string | null {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http:// or https:// URL';
+  if (!url.hostname) return 'must name a host';
+  return null;
+}
+
+/** The host of a URL as DNS and isIP know it: IPv6 literals without brackets, no trailing dot. */
+const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+
+/** RFC 6761: `localhost` and names under it are loopback, whatever a resolver says. */
+const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
+
+const CHECK_TIMEOUT_MS = 3_000;
+
+export function createUrlGuard({ allowPrivate, resolve = systemResolve, checkTimeoutMs = CHECK_TIMEOUT_MS }: UrlGuardOptions) {
+  function refuseForbidden(host: string, addresses: readonly string[]): void {
+    if (allowPrivate) return;
+    for (const address of addresses) {
+      const reason = forbiddenAddressReason(address);
+      if (reason) {
+        const shown = address === host ? address : `${host} (${address})`;
+        throw new ForbiddenUrlError(`${shown} is a ${reason} address, which webhooks may not reach`);
+      }
+    }
+  }
+
+  /** The addresses `url` leads to, every one of them allowed; throws ForbiddenUrlError or the resolver's error. */
+  async function addressesOf(url: URL): Promise<LookupAddress[]> {
+    const problem = urlFormProblem(url);
+    if (problem) throw new ForbiddenUrlError(problem);
+    const host = hostOf(url);
+    const family = isIP(host);
+    if (family !== 0) {
+      refuseForbidden(host, [host]);
+      return [{ address: host, family }];
+    }
+    if (isLocalhostName(host) && !allowPrivate) throw new ForbiddenUrlError(`${host} is a loopback name, which webhooks may not reach`);
+    const addresses = await resolve(host);
+    refuseForbidden(host, addresses.map(({ address }) => address));
+    return addresses;
+  }
+
+  return {
+    addressesOf,
+
+    /**
+     * The check at creation and on a URL change: the form, an IP literal, and what the host
+     * resolves to now. A host that does not resolve (yet), or not in time, is accepted: every
+     * attempt checks again.
+     */
+    async check(url: URL): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      const patience = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, checkTimeoutMs);
+      });
+      try {
+        await Promise.race([addressesOf(url), patience]);
+      } catch (error) {
+        if (error instanceof ForbiddenUrlError) throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+export type UrlGuard = ReturnType<typeof createUrlGuard>;
+
+/**
+ * A `lookup` for http.request that answers with the addresses already checked, so the socket
+ * connects to exactly those and the host name is never resolved a second time.
+ */
+export function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === 4 || options.family === 6 ? options.family : 0;
+    const usable = family === 0 ? [...addresses] : addresses.filter((address) => address.family === family);
+    if (usable.length === 0) {
+      const error: NodeJS.ErrnoException = new Error(`${hostname} has no IPv${family} address`);
+      error.code = 'ENOTFOUND';
+      callback(error, '', 0);
+      return;
+    }
+    if (options.all) (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, usable);
+    else callback(null, usable[0].address, usable[0].family);
+  };
+}

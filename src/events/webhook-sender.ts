@@ -1,0 +1,161 @@
+// One webhook attempt: the Standard Webhooks signature and headers, a POST to the addresses the
+// SSRF guard checked (resolved again for every attempt), and its outcome. Anything but a 2xx
+// status line within the timeout is a failure; redirects are not followed.
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { ForbiddenUrlError, pinnedLookup, type UrlGuard } from './ssrf.js';
+
+export const USER_AGENT = 'Loopdesk-Webhooks/1.0 (+https://www.standardwebhooks.com)';
+/** Standard Webhooks secrets: `whsec_` + base64 of the key's bytes. */
+export const SECRET_PREFIX = 'whsec_';
+/** How much of a failed answer's body last_error keeps. */
+const BODY_EXCERPT = 200;
+const ERROR_MAX = 300;
+
+/**
+ * `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with the base64-decoded secret after
+ * `whsec_`: what the `standardwebhooks` package's Webhook.verify computes.
+ */
+export function signature(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+export interface SignedRequest {
+  url: string;
+  secret: string;
+  /** The delivery id: the `webhook-id` header. */
+  id: string;
+  /** Unix seconds: the `webhook-timestamp` header. */
+  timestamp: number;
+  body: string;
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  /** Why it failed, short and without secrets; null on success. */
+  error: string | null;
+}
+
+/** The attempt was called off by its caller (shutdown): its outcome is unknown. */
+export class AttemptCancelled extends Error {
+  constructor() {
+    super('attempt cancelled');
+    this.name = 'AttemptCancelled';
+  }
+}
+
+interface Answer {
+  status: number;
+  excerpt: string;
+}
+
+/** Resolves or rejects with `promise`, or rejects when `signal` aborts first (DNS lookups cannot be cancelled). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const oneLine = (text: string, max: number) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
+
+function failure(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `no answer within ${timeoutMs} ms`;
+  if (error instanceof ForbiddenUrlError) return oneLine(error.message, ERROR_MAX);
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name does not resolve (${code})`;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  return oneLine(code ? `${code}: ${message}` : String(message ?? error), ERROR_MAX);
+}
+
+function describeAnswer({ status, excerpt }: Answer): string {
+  const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+  const body = oneLine(excerpt, BODY_EXCERPT);
+  return `HTTP ${status}${redirect}${body ? `: ${body}` : ''}`;
+}
+
+export interface SenderOptions {
+  guard: Pick<UrlGuard, 'addressesOf'>;
+  timeoutMs: number;
+  /** Sockets kept per receiver (keep-alive): the dispatcher's concurrency. */
+  maxSockets: number;
+}
+
+export function createWebhookSender({ guard, timeoutMs, maxSockets }: SenderOptions) {
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets }),
+  };
+
+  /** The status line and, for a failure, the start of the body. */
+  function post(target: URL, headers: Record<string, string | number>, body: string, lookup: http.RequestOptions['lookup'], signal: AbortSignal): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const transport = target.protocol === 'https:' ? https : http;
+      const agent = agents[target.protocol as keyof typeof agents];
+      const request = transport.request(target, { method: 'POST', headers, agent, lookup, signal }, (response) => {
+        const status = response.statusCode ?? 0;
+        if (status >= 200 && status < 300) {
+          response.resume();
+          resolve({ status, excerpt: '' });
+          return;
+        }
+        let excerpt = '';
+        const done = () => resolve({ status, excerpt });
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          excerpt += chunk;
+          if (excerpt.length >= BODY_EXCERPT) {
+            done();
+            response.destroy();
+          }
+        });
+        response.on('end', done);
+        response.on('error', done);
+        response.on('close', done);
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+
+  return {
+    /** Makes the attempt; throws AttemptCancelled when `cancel` aborts first. */
+    async send({ url, secret, id, timestamp, body }: SignedRequest, cancel: AbortSignal): Promise<AttemptResult> {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([cancel, timeout]);
+      try {
+        const target = new URL(url);
+        const addresses = await untilAborted(guard.addressesOf(target), signal);
+        const headers = {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': USER_AGENT,
+          'webhook-id': id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signature(secret, id, timestamp, body),
+        };
+        const answer = await post(target, headers, body, pinnedLookup(addresses), signal);
+        const ok = answer.status >= 200 && answer.status < 300;
+        return { ok, statusCode: answer.status, error: ok ? null : describeAnswer(answer) };
+      } catch (error) {
+        if (cancel.aborted) throw new AttemptCancelled();
+        return { ok: false, statusCode: null, error: failure(error, timeout.aborted, timeoutMs) };
+      }
+    },
+
+    close(): void {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}
+
+export type WebhookSender = ReturnType<typeof createWebhookSender>;

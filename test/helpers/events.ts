@@ -1,0 +1,43 @@
+// Events as the writes will record them: through the outbox, inside a transaction. Until every
+// write of products, issues, conversations, messages and releases records its own event, tests
+// produce events here (and afterwards, for events no API write makes on demand).
+import type { DatabaseHandle } from '../../src/db/database.js';
+import type { DomainEvent } from '../../src/events/event-types.js';
+import type { Services } from '../../src/services.js';
+
+export interface EventContext {
+  database: DatabaseHandle;
+  services: Services;
+}
+
+/** Records the events in one committed transaction. */
+export async function recordEvents({ database, services }: EventContext, events: DomainEvent[]): Promise<void> {
+  await database.db.transaction().execute(async (tx) => {
+    for (const event of events) await services.outbox.record(tx, event);
+  });
+}
+
+/** `count` product.updated events of the workspace, each numbered in its data. */
+export const numberedEvents = (workspaceId: string, count: number, from = 0): DomainEvent[] =>
+  Array.from({ length: count }, (_, i) => ({
+    type: 'product.updated' as const, workspaceId, data: { number: from + i }, previous: { number: null },
+  }));
+
+/** Fans out every event recorded so far, as the dispatcher's first step does. */
+export async function fanOutAll({ services }: EventContext): Promise<void> {
+  while ((await services.webhookDispatcher.fanOut()) > 0);
+}
+
+/**
+ * Reads until `done(value)` holds, every 20 ms for at most `timeoutMs`, and returns that value:
+ * for state the dispatcher reaches in the background.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not ${what} within ${timeoutMs} ms; last: ${JSON.stringify(value).slice(0, 1000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
