@@ -21,6 +21,8 @@ export interface BenchOptions {
   cpuProfileDir: string | null;
   /** Where latest.json is written. */
   resultsDir: string;
+  /** Run with a webhook endpoint for every event at a local receiver (issue 11: writes with delivery). */
+  webhooks: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -31,7 +33,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --only NAME,NAME         run only these scenarios, e.g. "GET /me" or GET_/me (the ceiling always runs)
   --log-level LEVEL        the server's LOOPDESK_LOG_LEVEL (default warn)
   --cpu-prof DIR           write the server's V8 CPU profile (node --cpu-prof) into DIR
-  --results DIR            where latest.json goes (default bench/results)`;
+  --results DIR            where latest.json goes (default bench/results)
+  --webhooks               subscribe a webhook endpoint to every event, at a receiver in this process`;
 
 export class UsageError extends Error {}
 
@@ -58,6 +61,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
         'log-level': { type: 'string', default: 'warn' },
         'cpu-prof': { type: 'string' },
         results: { type: 'string', default: 'bench/results' },
+        webhooks: { type: 'boolean', default: false },
         help: { type: 'boolean' },
       },
     }));
@@ -76,5 +80,6 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     logLevel: values['log-level'],
     cpuProfileDir: values['cpu-prof'] ? resolve(values['cpu-prof']) : null,
     resultsDir: values.results,
+    webhooks: values.webhooks === true,
   };
 }

@@ -65,9 +65,11 @@ export interface LoopdeskOptions {
   databaseUrl: string;
   logLevel: string;
   cpuProfileDir: string | null;
+  /** More settings for the server, e.g. LOOPDESK_WEBHOOKS_ALLOW_PRIVATE. */
+  env?: Record<string, string>;
 }
 
-export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir }: LoopdeskOptions): Promise<ServerProcess> {
+export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir, env = {} }: LoopdeskOptions): Promise<ServerProcess> {
   assertDistIsCurrent();
   const profile = cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : [];
   return startProcess(
@@ -78,6 +80,7 @@ export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir }: Loopdesk
       // Measure the request path itself, not a limiter turning load into 429s.
       LOOPDESK_RATE_LIMIT: '0',
       LOOPDESK_DEDUP_PROVIDER: 'lexical',
+      ...env,
     },
     '/healthz',
   );

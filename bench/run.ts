@@ -2,6 +2,8 @@
 // Fastify ceiling, then runs every scenario against `bin/loopdesk.js serve` (one server process
 // per scale) with autocannon in a separate process. See docs/benchmarks.md.
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { USAGE, UsageError, parseBenchArgs, scenarioKey, type BenchOptions, type Scale } from './args.js';
@@ -46,9 +48,14 @@ async function measureCeiling(durationSeconds: number): Promise<Ceiling> {
 
 async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling, options: BenchOptions): Promise<ScenarioResult[]> {
   const { scale, url, fixture, own } = seeded;
-  const server = await startLoopdesk({ databaseUrl: url, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir });
+  const receiver = options.webhooks ? await startWebhookReceiver() : null;
+  const server = await startLoopdesk({
+    databaseUrl: url, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir,
+    env: receiver ? { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1' } : {},
+  });
   const results: ScenarioResult[] = [];
   try {
+    if (receiver) await subscribe(server.baseUrl, fixture.key, receiver.url);
     for (const scenario of scenarios.filter((s) => s.runsAt?.(scale) ?? true)) {
       const prepared = await scenario.prepare({ fixture, scale, baseUrl: server.baseUrl, own: own.get(scenario) });
       if ('skipped' in prepared) {
@@ -66,8 +73,39 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
     }
   } finally {
     await server.stop();
+    if (receiver) {
+      progress(`${scale.label} webhooks: ${receiver.received()} deliveries received`);
+      await receiver.close();
+    }
   }
   return results;
+}
+
+/** A receiver that acknowledges every delivery at once, counting them. */
+async function startWebhookReceiver() {
+  let received = 0;
+  const server = createServer((request, response) => {
+    request.resume().on('end', () => {
+      received++;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received: () => received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function subscribe(baseUrl: string, key: string, url: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/v1/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url, events: ['*'] }),
+  });
+  if (response.status !== 201) throw new Error(`creating the webhook endpoint failed: ${response.status} ${await response.text()}`);
 }
 
 function selectScenarios(only: string[]): Scenario[] {
@@ -111,7 +149,7 @@ async function bench(options: BenchOptions): Promise<void> {
     const results: ScenarioResult[] = [];
     for (const entry of seeded) results.push(...(await runScale(entry, scenarios, ceiling, options)));
 
-    const report = { machine: describeMachine(), date: new Date().toISOString(), db: options.db, ceiling, scenarios: results };
+    const report = { machine: describeMachine(), date: new Date().toISOString(), db: options.db, webhooks: options.webhooks, ceiling, scenarios: results };
     const path = writeReport(options.resultsDir, report);
     process.stdout.write(markdown(report, seeded.map(({ scale, summary }) => ({ scale: scale.label, summary }))));
     progress(`wrote ${path}`);

@@ -2,8 +2,8 @@
 // `standardwebhooks` package: each event once, signed, with the documented payload; retries on
 // the schedule (a short one set for the test); the timeout; the deliveries log and manual retry;
 // nothing from a rolled-back transaction; a graceful stop hands attempts in flight back.
-// Events are recorded through the outbox here; once every API write records its own, the payload
-// test can make them through the API instead.
+// Most tests record events through the outbox, to control their payloads exactly; one makes them
+// through real API writes, end to end.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { DomainEvent } from '../../src/events/event-types.js';
@@ -53,7 +53,7 @@ async function oneEventOfEachType(context: TestContext): Promise<DomainEvent[]> 
     event('product.created', product), event('product.updated', product, { name: 'Before' }),
     event('issue.created', issue), event('issue.updated', issue, { status: 'pending', priority: 'low' }),
     event('conversation.created', detail), event('conversation.updated', detail, { status: 'in_progress' }),
-    event('message.created', message),
+    event('message.created', { ...message, conversation_id: conversation.id }),
     event('release.created', release), event('release.updated', release, { title: 'Before' }), event('release.published', release),
   ];
 }
@@ -105,6 +105,36 @@ describeEachDialect('webhook delivery', (ctx) => {
     assert.deepEqual(await deliveriesOf(context, disabled.id), [], 'a disabled endpoint gets no deliveries');
     assert.equal(arrivedAt('/theirs').length, 0, 'another workspace\'s endpoint gets nothing');
     assert.equal((await context.b.api.get(`/api/v1/webhooks/${otherWorkspace.id}/deliveries`)).body.pagination.total, 0);
+  });
+
+  it('delivers what real API writes record, one event per change, each matching the resource as GET shows it', async () => {
+    const context = ctx();
+    const { api } = context.a;
+    const endpoint = await endpointAt(context, receiver);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const product = await createProduct(api);
+    await api.patch(`/api/v1/products/${product.id}`, { name: `${product.name} renamed` });
+    const issue = await createIssue(api, product.id);
+    await api.patch(`/api/v1/issues/${issue.id}`, { status: 'done' });
+    const conversation = await importConversation(api, product.id, { body: 'It broke' });
+    await api.post(`/api/v1/conversations/${conversation.id}/messages`, { body: 'On it' });
+    await api.patch(`/api/v1/conversations/${conversation.id}`, { status: 'resolved' });
+    const draft = await createRelease(api, product.id, { released_at: null, issue_ids: [issue.id] });
+    await api.patch(`/api/v1/releases/${draft.id}`, { released_at: '2026-11-23T12:00:00.000Z' });
+    const expected = [
+      'product.created', 'product.updated', 'issue.created', 'issue.updated', 'conversation.created', 'message.created',
+      'message.created', 'conversation.updated', 'issue.updated', 'release.created', 'release.updated', 'release.published',
+    ];
+    await settledDeliveries(context, endpoint.id, expected.length);
+    const check = webhookPayloadChecker((await api.get('/api/v1/openapi.json')).body);
+    const payloads = arrivedAt(endpoint.path).map((request) => verified(endpoint.secret, request));
+    assert.deepEqual(payloads.map((p) => p.type).sort(), [...expected].sort());
+    for (const payload of payloads) check(payload);
+    const last = (type: string) => payloads.filter((p) => p.type === type).at(-1)!.data;
+    const { previous: _issuePrevious, ...issueNow } = last('issue.updated');
+    assert.deepEqual(issueNow, (await api.get(`/api/v1/issues/${issue.id}`)).body.data);
+    assert.deepEqual(last('release.published'), (await api.get(`/api/v1/releases/${draft.id}`)).body.data);
+    assert.equal(last('release.updated').previous.released_at, null);
   });
 
   it('makes the third attempt after a receiver answered 500 twice, with the same webhook-id', async () => {

@@ -57,6 +57,15 @@ export const Message = Type.Object(
   { $id: 'Message', additionalProperties: false, description: 'A message in a conversation', examples: [EXAMPLE_MESSAGE] },
 );
 
+/** message.created's data: a message has no GET of its own, so the event names its conversation. */
+export const MessageEvent = Type.Object(
+  { ...Message.properties, conversation_id: Uuid('The conversation the message belongs to') },
+  {
+    $id: 'MessageEvent', additionalProperties: false, description: 'A message and the conversation it belongs to',
+    examples: [{ ...EXAMPLE_MESSAGE, conversation_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1' }],
+  },
+);
+
 const conversationProperties = {
   id: Uuid(),
   product_id: Uuid(),

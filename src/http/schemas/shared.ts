@@ -1,7 +1,7 @@
 // The named schemas: each is `components.schemas.<$id>` in the OpenAPI document, and every route
 // refers to it by `$ref` (Ref in common.ts) instead of repeating it inline.
 import { ErrorBody, Pagination } from './common.js';
-import { Contact, Conversation, ConversationDetail, ConversationSummary, Message } from './conversation.js';
+import { Contact, Conversation, ConversationDetail, ConversationSummary, Message, MessageEvent } from './conversation.js';
 import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { Product } from './product.js';
@@ -13,7 +13,7 @@ export const SHARED_SCHEMAS = [
   ErrorBody, Pagination,
   Member, KeyMember, Me,
   Product,
-  Contact, Message, ConversationSummary, Conversation, ConversationDetail,
+  Contact, Message, MessageEvent, ConversationSummary, Conversation, ConversationDetail,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,

@@ -5,7 +5,7 @@ import type { TObject } from '@sinclair/typebox';
 // The types @fastify/swagger's own declarations use for the document.
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { EVENT_TYPES, type EventType } from '../../events/event-types.js';
-import { ConversationDetail, Message } from './conversation.js';
+import { ConversationDetail, MessageEvent } from './conversation.js';
 import { Issue } from './issue.js';
 import { Product } from './product.js';
 import { ReleaseDetail } from './release.js';
@@ -15,7 +15,7 @@ const RESOURCES: Record<string, { schema: TObject; noun: string }> = {
   product: { schema: Product, noun: 'a product' },
   issue: { schema: Issue, noun: 'an issue' },
   conversation: { schema: ConversationDetail, noun: 'a conversation' },
-  message: { schema: Message, noun: 'a message' },
+  message: { schema: MessageEvent, noun: 'a message' },
   release: { schema: ReleaseDetail, noun: 'a release' },
 };
 
