@@ -20,6 +20,8 @@ export interface Config {
   readonly publicUrl: string | null;
   readonly dedup: DedupConfig;
   readonly webhooks: WebhookConfig;
+  /** Release announcement emails (docs/events.md); null: LOOPDESK_SMTP_URL is not set, nothing is mailed. */
+  readonly mail: MailConfig | null;
 }
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -64,6 +66,16 @@ export interface WebhookConfig {
   readonly pollIntervalMs: number;
   /** LOOPDESK_WEBHOOK_CONCURRENCY: attempts in flight at once in one process. */
   readonly concurrency: number;
+}
+
+/** Sending release announcements by SMTP (docs/events.md). */
+export interface MailConfig {
+  /** LOOPDESK_SMTP_URL: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. */
+  readonly smtpUrl: string;
+  /** LOOPDESK_MAIL_FROM: the From address, `Name <address>` or a bare address. */
+  readonly from: string;
+  /** LOOPDESK_SMTP_TIMEOUT_MS: how long one email may take, from connecting to the server's answer to the message. */
+  readonly timeoutMs: number;
 }
 
 const MINUTE = 60_000;
@@ -128,6 +140,30 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
     pollIntervalMs: integer(env, 'LOOPDESK_WEBHOOK_POLL_MS', WEBHOOK_DEFAULTS.pollIntervalMs, 10, 1000),
     concurrency: integer(env, 'LOOPDESK_WEBHOOK_CONCURRENCY', WEBHOOK_DEFAULTS.concurrency, 1, 1000),
   });
+}
+
+// A bare address or `Display Name <address>`: something an SMTP server can take as the sender.
+const MAIL_FROM = /^(?:[^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+function mailConfig(env: NodeJS.ProcessEnv): MailConfig | null {
+  const smtpUrl = env.LOOPDESK_SMTP_URL || null;
+  const from = env.LOOPDESK_MAIL_FROM?.trim() || null;
+  if (smtpUrl === null) {
+    if (from !== null) throw new ConfigError('LOOPDESK_MAIL_FROM is set but LOOPDESK_SMTP_URL is not: set both to send announcement emails');
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    throw new ConfigError('LOOPDESK_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587');
+  }
+  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) {
+    throw new ConfigError('LOOPDESK_SMTP_URL must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:pass@host:587');
+  }
+  if (from === null) throw new ConfigError('LOOPDESK_MAIL_FROM is required with LOOPDESK_SMTP_URL (e.g. "Acme Support <support@acme.test>")');
+  if (!MAIL_FROM.test(from)) throw new ConfigError(`LOOPDESK_MAIL_FROM must be an address or "Name <address>", got "${from}"`);
+  return Object.freeze({ smtpUrl, from, timeoutMs: integer(env, 'LOOPDESK_SMTP_TIMEOUT_MS', 30_000, 100, 600_000) });
 }
 
 const OPENAI_URL = 'https://api.openai.com/v1';
@@ -216,5 +252,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     publicUrl: publicUrl(env),
     dedup: dedupConfig(env),
     webhooks: webhookConfig(env),
+    mail: mailConfig(env),
   });
 }

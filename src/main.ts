@@ -81,6 +81,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
     detector,
     onBackgroundError: (error) => logger.warn({ err: error }, 'background write failed'),
     webhooks: config.webhooks,
+    mail: config.mail,
   });
   let firstKey = null as IssuedKey | null;
   await database.migrate(async () => {

@@ -1,6 +1,7 @@
 // The composition root: repositories wired into services. The server (src/main.ts), the admin
 // CLI, the tests and the benchmarks all build their services here and hand them to buildApp.
 import type { DatabaseHandle } from './db/database.js';
+import { announcementJobRepository } from './db/repositories/announcement-job.repository.js';
 import { apiKeyRepository } from './db/repositories/api-key.repository.js';
 import { contactRepository } from './db/repositories/contact.repository.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
@@ -16,6 +17,7 @@ import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.re
 import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/admin.service.js';
+import { createAnnouncementService } from './domain/announcement.service.js';
 import { createChangelogService } from './domain/changelog.service.js';
 import { createConversationService } from './domain/conversation.service.js';
 import { createIdempotencyService } from './domain/idempotency.service.js';
@@ -29,8 +31,10 @@ import { createReleaseService } from './domain/release.service.js';
 import { createWebhookService } from './domain/webhook.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
-import { WEBHOOK_DEFAULTS, type WebhookConfig } from './config.js';
+import { WEBHOOK_DEFAULTS, type MailConfig, type WebhookConfig } from './config.js';
+import { createAnnouncer } from './events/announcer.js';
 import { createDispatcher } from './events/dispatcher.js';
+import { createMailer } from './events/mailer.js';
 import { createOutbox } from './events/outbox.js';
 import { createUrlGuard } from './events/ssrf.js';
 import { createWebhookSender } from './events/webhook-sender.js';
@@ -44,6 +48,8 @@ export interface ServiceOptions {
   detector?: DuplicateDetector;
   /** Webhook URLs and delivery (LOOPDESK_WEBHOOK*); WEBHOOK_DEFAULTS when not given. */
   webhooks?: WebhookConfig;
+  /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
+  mail?: MailConfig | null;
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -63,6 +69,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     events: eventRepository(db),
     webhookEndpoints: webhookEndpointRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db, dialect),
+    announcementJobs: announcementJobRepository(db, dialect),
   };
   const outbox = createOutbox({ events: repositories.events, clock });
   const detector = options.detector ?? createLexicalDetector();
@@ -73,6 +80,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
+  const mail = options.mail ?? null;
+  const announcer = createAnnouncer({
+    db, clock, onError: onBackgroundError, announcementJobs: repositories.announcementJobs,
+    announcements: createAnnouncementService({ db, clock, conversationWrites, announcementJobs: repositories.announcementJobs }),
+    mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0, retryScheduleMs: webhookConfig.retryScheduleMs,
+  });
   return {
     outbox,
     issueWrites,
@@ -93,9 +106,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
-    /** Started by the server (src/main.ts) once it listens; idle everywhere else. */
+    /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({
-      db, clock, config: webhookConfig, onError: onBackgroundError, ...repositories,
+      db, clock, config: webhookConfig, onError: onBackgroundError, announcer, ...repositories,
       sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
     }),
   };

@@ -211,6 +211,7 @@ export interface Database {
   events: EventTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
+  announcement_jobs: AnnouncementJobTable;
 }
 
 /** The outbox (migration 0006): one row per committed change. */
@@ -248,6 +249,24 @@ export interface WebhookDeliveryTable {
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
   last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A release announcement to make once (migration 0007): a system message or an email. */
+export interface AnnouncementJobTable {
+  id: string;
+  workspace_id: string;
+  release_id: string;
+  kind: 'message' | 'email';
+  /** The conversation (message) or contact (email). */
+  target_id: string;
+  /** JSON: the message's body and sender name, or the email's recipient, subject and parts. */
+  content: string;
+  status: 'pending' | 'done' | 'failed';
+  attempts: number;
   last_error: string | null;
   next_attempt_at: string | null;
   created_at: string;

@@ -4,7 +4,9 @@
 // by a lease in the claiming transaction, and makes the attempts after the commit. On PostgreSQL
 // both claims skip rows other processes hold (FOR UPDATE SKIP LOCKED), so every attempt is made
 // by exactly one process; a process that dies mid-attempt hands the delivery back when its lease
-// runs out, so nothing committed is lost (it may be delivered twice: at least once).
+// runs out, so nothing committed is lost (it may be delivered twice: at least once). The fan-out
+// also creates the release announcement jobs of release.published events, and each cycle runs the
+// due ones (src/events/announcer.ts).
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type {
@@ -13,6 +15,7 @@ import type {
 import type { SubscriptionRow, WebhookEndpointRepository } from '../db/repositories/webhook-endpoint.repository.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
+import type { Announcer } from './announcer.js';
 import { AttemptCancelled, type AttemptResult, type WebhookSender } from './webhook-sender.js';
 
 /** Events fanned out per transaction. */
@@ -23,6 +26,9 @@ const LEASE_MARGIN_MS = 5_000;
 const JITTER = 0.1;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A retry's wait with its jitter: up to 10 % longer than the schedule says. */
+export const jittered = (waitMs: number, random: () => number = Math.random): number => Math.round(waitMs * (1 + JITTER * random()));
 
 /**
  * A delivery's state after attempt number `attempts`: succeeded; pending again after the
@@ -35,7 +41,7 @@ export function outcomeAfter(
   if (result.ok) return { ...recorded, status: 'succeeded', next_attempt_at: null };
   const wait = scheduleMs[attempts - 1];
   if (wait === undefined) return { ...recorded, status: 'failed', next_attempt_at: null };
-  return { ...recorded, status: 'pending', next_attempt_at: iso(nowMs + Math.round(wait * (1 + JITTER * random()))) };
+  return { ...recorded, status: 'pending', next_attempt_at: iso(nowMs + jittered(wait, random)) };
 }
 
 /** An endpoint receives an event of its workspace recorded since it was created, when subscribed to its type. */
@@ -59,6 +65,8 @@ export interface DispatcherDeps {
   webhookEndpoints: Pick<WebhookEndpointRepository, 'enabledIn'>;
   webhookDeliveries: WebhookDeliveryRepository;
   sender: WebhookSender;
+  /** Release announcements: planned with the fan-out, run in each cycle. */
+  announcer: Pick<Announcer, 'plan' | 'run' | 'stop'>;
   clock: Clock;
   config: WebhookConfig;
   /** Reports a cycle that failed (the database unreachable, …); the next poll tries again. */
@@ -71,7 +79,7 @@ interface InFlight {
   done: Promise<void>;
 }
 
-export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, sender, clock, config, onError, random }: DispatcherDeps) {
+export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, sender, announcer, clock, config, onError, random }: DispatcherDeps) {
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<string, InFlight>();
   let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
@@ -88,6 +96,7 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
       const now = clock.now();
       await webhookDeliveries.insertMany(deliveriesFor(events, endpoints, now), tx);
       await webhookDeliveries.markFannedOut(events.map((event) => event.id), now, tx);
+      await announcer.plan(events, tx);
       return events.length;
     });
   }
@@ -134,6 +143,7 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
   async function runCycle(): Promise<boolean> {
     const fannedOut = await fanOut();
     await deliverDue();
+    await announcer.run();
     return fannedOut === FAN_OUT_BATCH;
   }
 
@@ -162,6 +172,20 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
       });
   }
 
+  /** Lets attempts in flight finish for up to `graceMs`, then cancels the rest, which hand their deliveries back. */
+  async function settleAttempts(graceMs: number): Promise<void> {
+    const settled = () => Promise.allSettled([...inFlight.values()].map((flight) => flight.done));
+    let graceTimer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'late'>((resolve) => {
+      graceTimer = setTimeout(() => resolve('late'), graceMs);
+    });
+    if ((await Promise.race([settled(), graceOver])) === 'late') {
+      for (const flight of inFlight.values()) flight.cancel.abort();
+      await settled();
+    }
+    clearTimeout(graceTimer);
+  }
+
   return {
     /** One fan-out batch, outside the loop (tests, tools); how many events it fanned out. */
     fanOut,
@@ -181,21 +205,13 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
       if (state !== 'running') {
         state = 'stopped';
         sender.close();
+        await announcer.stop(0);
         return;
       }
       state = 'stopping';
       if (timer) clearTimeout(timer);
       await cycle;
-      const settled = () => Promise.allSettled([...inFlight.values()].map((flight) => flight.done));
-      let graceTimer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<'late'>((resolve) => {
-        graceTimer = setTimeout(() => resolve('late'), graceMs);
-      });
-      if ((await Promise.race([settled(), graceOver])) === 'late') {
-        for (const flight of inFlight.values()) flight.cancel.abort();
-        await settled();
-      }
-      clearTimeout(graceTimer);
+      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs)]);
       sender.close();
       state = 'stopped';
     },

@@ -6,6 +6,7 @@ import { idempotency } from './0003_idempotency.js';
 import { benchIndexes } from './0004_bench_indexes.js';
 import { issueTallies } from './0005_issue_tallies.js';
 import { events } from './0006_events.js';
+import { announcements } from './0007_announcements.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -16,5 +17,6 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0004_bench_indexes': benchIndexes(),
     '0005_issue_tallies': issueTallies(types),
     '0006_events': events(types),
+    '0007_announcements': announcements(types),
   };
 }

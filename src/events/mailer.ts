@@ -1,0 +1,60 @@
+// Sending one announcement email by SMTP with nodemailer: a connection per email (announcements
+// are few, and nothing is left open between cycles), cut at the timeout. The outcome says whether
+// the server accepted the message, and whether a refusal is worth retrying.
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type { MailConfig } from '../config.js';
+import type { EmailContent } from '../domain/announcement.service.js';
+
+export interface SendResult {
+  ok: boolean;
+  /** The server refused the recipient's address for good (5xx to RCPT TO): retrying cannot help. */
+  permanent: boolean;
+  /** Why it failed, short and without credentials; null on success. */
+  error: string | null;
+}
+
+const ERROR_MAX = 300;
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, ERROR_MAX);
+
+interface SmtpError extends Error {
+  code?: string;
+  command?: string;
+  responseCode?: number;
+  response?: string;
+}
+
+function failure(error: SmtpError): SendResult {
+  const permanent = error.command === 'RCPT TO' && (error.responseCode ?? 0) >= 500;
+  const said = error.response ? `: ${error.response}` : '';
+  const where = error.command ? ` (${error.command})` : '';
+  return { ok: false, permanent, error: oneLine(error.response ? `SMTP ${error.responseCode}${where}${said}` : `${error.code ?? 'error'}: ${error.message}`) };
+}
+
+export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
+  const options: SMTPTransport.Options = { url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
+  const transport = nodemailer.createTransport(options);
+
+  return {
+    async send({ to, subject, text, html }: EmailContent): Promise<SendResult> {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
+      });
+      try {
+        await Promise.race([transport.sendMail({ from, to: to.name ? { name: to.name, address: to.address } : to.address, subject, text, html }), deadline]);
+        return { ok: true, permanent: false, error: null };
+      } catch (error) {
+        return failure(error as SmtpError);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    close(): void {
+      transport.close();
+    },
+  };
+}
+
+export type Mailer = ReturnType<typeof createMailer>;
