@@ -509,6 +509,78 @@ export const openapiDocument = {
           }
         }
       },
+      "MessageEvent": {
+        "additionalProperties": false,
+        "description": "A message and the conversation it belongs to",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
+            "sender_type": "contact",
+            "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+            "body": "The export button does nothing on Android.",
+            "sender_name": "Ada Lovelace",
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "sender_type",
+          "sender_id",
+          "body",
+          "sender_name",
+          "created_at",
+          "conversation_id"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "sender_type": {
+            "type": "string",
+            "enum": [
+              "agent",
+              "contact",
+              "system"
+            ]
+          },
+          "sender_id": {
+            "description": "agent: the member id of the key that sent it (the API key id when the key has no member); contact: the contact id (the importing API key id when the conversation was imported without a contact)",
+            "type": "string"
+          },
+          "body": {
+            "description": "The message text, exactly as sent",
+            "type": "string"
+          },
+          "sender_name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The member's display name or the contact's name; null when unknown"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "conversation_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The conversation the message belongs to",
+            "type": "string"
+          }
+        }
+      },
       "ConversationSummary": {
         "additionalProperties": false,
         "description": "A conversation linked to an issue",
@@ -1519,6 +1591,1208 @@ export const openapiDocument = {
             "items": {
               "$ref": "#/components/schemas/ReleaseIssue"
             }
+          }
+        }
+      },
+      "WebhookEndpoint": {
+        "additionalProperties": false,
+        "description": "A webhook endpoint (its secret is never shown here)",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+            "url": "https://hooks.example.com/loopdesk",
+            "events": [
+              "issue.created",
+              "issue.updated"
+            ],
+            "description": "Issue sync",
+            "enabled": true,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "url",
+          "events",
+          "description",
+          "enabled",
+          "created_at",
+          "updated_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "*",
+                "product.created",
+                "product.updated",
+                "issue.created",
+                "issue.updated",
+                "conversation.created",
+                "conversation.updated",
+                "message.created",
+                "release.created",
+                "release.updated",
+                "release.published"
+              ]
+            }
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "enabled": {
+            "description": "A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again",
+            "type": "boolean"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          }
+        }
+      },
+      "WebhookEndpointWithSecret": {
+        "additionalProperties": false,
+        "description": "A webhook endpoint with its signing secret",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+            "url": "https://hooks.example.com/loopdesk",
+            "events": [
+              "issue.created",
+              "issue.updated"
+            ],
+            "description": "Issue sync",
+            "enabled": true,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z",
+            "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7K8dEJnqSjw="
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "url",
+          "events",
+          "description",
+          "enabled",
+          "created_at",
+          "updated_at",
+          "secret"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "*",
+                "product.created",
+                "product.updated",
+                "issue.created",
+                "issue.updated",
+                "conversation.created",
+                "conversation.updated",
+                "message.created",
+                "release.created",
+                "release.updated",
+                "release.published"
+              ]
+            }
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "enabled": {
+            "description": "A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again",
+            "type": "boolean"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "secret": {
+            "description": "`whsec_` + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only on create and rotate-secret",
+            "type": "string"
+          }
+        }
+      },
+      "WebhookDelivery": {
+        "additionalProperties": false,
+        "description": "One event sent to one endpoint, with its attempts",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+            "event_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80f1",
+            "event_type": "issue.created",
+            "status": "pending",
+            "attempts": 1,
+            "last_status_code": 503,
+            "last_error": "HTTP 503",
+            "next_attempt_at": "2026-11-21T10:25:35.000Z",
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:05.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "event_id",
+          "event_type",
+          "status",
+          "attempts",
+          "last_status_code",
+          "last_error",
+          "next_attempt_at",
+          "created_at",
+          "updated_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "Also the `webhook-id` header of every attempt",
+            "type": "string"
+          },
+          "event_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "event_type": {
+            "type": "string",
+            "enum": [
+              "product.created",
+              "product.updated",
+              "issue.created",
+              "issue.updated",
+              "conversation.created",
+              "conversation.updated",
+              "message.created",
+              "release.created",
+              "release.updated",
+              "release.published"
+            ]
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "succeeded",
+              "failed"
+            ],
+            "description": "pending: an attempt is due or in flight; failed: every retry failed"
+          },
+          "attempts": {
+            "description": "Attempts made so far",
+            "type": "integer"
+          },
+          "last_status_code": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "The HTTP status of the last answer; null when none came"
+          },
+          "last_error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why the last attempt failed; null after a success or before any attempt"
+          },
+          "next_attempt_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When the next attempt is due (pending); null once succeeded or failed",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          }
+        }
+      },
+      "ProductWithPrevious": {
+        "additionalProperties": false,
+        "description": "A product of the workspace, and what the change changed",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+            "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+            "name": "Acme Mobile App",
+            "slug": "acme-mobile-app",
+            "issue_prefix": "AMA",
+            "widget_key": "wk_3fG7hJ2kL9mN4pQ8rS1tU6vW",
+            "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
+            "widget_config": null,
+            "domain": null,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z",
+            "previous": {
+              "name": "Acme App"
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "workspace_id",
+          "name",
+          "slug",
+          "issue_prefix",
+          "widget_key",
+          "product_key",
+          "widget_config",
+          "domain",
+          "created_at",
+          "updated_at",
+          "previous"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "workspace_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "slug": {
+            "type": "string"
+          },
+          "issue_prefix": {
+            "type": "string"
+          },
+          "widget_key": {
+            "description": "`wk_` + 24 base62 characters; used in the embed snippet",
+            "examples": [
+              "wk_3fG7hJ2kL9mN4pQ8rS1tU6vW"
+            ],
+            "type": "string"
+          },
+          "product_key": {
+            "description": "`pk_` + 24 base62 characters",
+            "examples": [
+              "pk_8aB2cD4eF6gH1iJ3kL5mN7oP"
+            ],
+            "type": "string"
+          },
+          "widget_config": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "Any JSON object (at most 16384 bytes serialized, nested at most 32 levels) or null; replaced as a whole"
+          },
+          "domain": {
+            "maxLength": 253,
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "[ext] when the product last changed",
+            "type": "string"
+          },
+          "previous": {
+            "additionalProperties": false,
+            "type": "object",
+            "properties": {
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "workspace_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "slug": {
+                "type": "string"
+              },
+              "issue_prefix": {
+                "type": "string"
+              },
+              "widget_key": {
+                "description": "`wk_` + 24 base62 characters; used in the embed snippet",
+                "examples": [
+                  "wk_3fG7hJ2kL9mN4pQ8rS1tU6vW"
+                ],
+                "type": "string"
+              },
+              "product_key": {
+                "description": "`pk_` + 24 base62 characters",
+                "examples": [
+                  "pk_8aB2cD4eF6gH1iJ3kL5mN7oP"
+                ],
+                "type": "string"
+              },
+              "widget_config": {
+                "additionalProperties": true,
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {},
+                "description": "Any JSON object (at most 16384 bytes serialized, nested at most 32 levels) or null; replaced as a whole"
+              },
+              "domain": {
+                "maxLength": 253,
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "created_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "type": "string"
+              },
+              "updated_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "description": "[ext] when the product last changed",
+                "type": "string"
+              }
+            },
+            "description": "The fields this change changed, with their values before it"
+          }
+        }
+      },
+      "IssueWithPrevious": {
+        "additionalProperties": false,
+        "description": "An issue with its linked conversations, and what the change changed",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+            "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+            "shortcode": "AMA-12",
+            "title": "Checkout button does nothing on Android",
+            "description": "Reported by three customers this week.",
+            "status": "pending",
+            "priority": "high",
+            "assignee_id": null,
+            "resolution_comment": null,
+            "is_ai_generated": false,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z",
+            "sources_count": 0,
+            "linked_conversations": [],
+            "previous": {
+              "status": "in_progress"
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "product_id",
+          "shortcode",
+          "title",
+          "description",
+          "status",
+          "priority",
+          "assignee_id",
+          "resolution_comment",
+          "is_ai_generated",
+          "created_at",
+          "updated_at",
+          "sources_count",
+          "linked_conversations",
+          "previous"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "product_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "shortcode": {
+            "description": "<PREFIX>-<number>; unique in the workspace forever; immutable",
+            "examples": [
+              "APP-12"
+            ],
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "in_progress",
+              "icebox",
+              "done",
+              "released",
+              "dismissed"
+            ]
+          },
+          "priority": {
+            "type": "string",
+            "enum": [
+              "low",
+              "normal",
+              "high",
+              "urgent"
+            ]
+          },
+          "assignee_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "Member id of the assignee",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "resolution_comment": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "is_ai_generated": {
+            "description": "Always false for issues created through the API",
+            "type": "boolean"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "sources_count": {
+            "description": "[ext] How many deduplicating creates (POST /issues/maybe) reported this issue",
+            "type": "integer"
+          },
+          "linked_conversations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ConversationSummary"
+            }
+          },
+          "previous": {
+            "additionalProperties": false,
+            "type": "object",
+            "properties": {
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "product_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "shortcode": {
+                "description": "<PREFIX>-<number>; unique in the workspace forever; immutable",
+                "examples": [
+                  "APP-12"
+                ],
+                "type": "string"
+              },
+              "title": {
+                "type": "string"
+              },
+              "description": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending",
+                  "in_progress",
+                  "icebox",
+                  "done",
+                  "released",
+                  "dismissed"
+                ]
+              },
+              "priority": {
+                "type": "string",
+                "enum": [
+                  "low",
+                  "normal",
+                  "high",
+                  "urgent"
+                ]
+              },
+              "assignee_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "description": "Member id of the assignee",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "resolution_comment": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "is_ai_generated": {
+                "description": "Always false for issues created through the API",
+                "type": "boolean"
+              },
+              "created_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "type": "string"
+              },
+              "updated_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "type": "string"
+              },
+              "sources_count": {
+                "description": "[ext] How many deduplicating creates (POST /issues/maybe) reported this issue",
+                "type": "integer"
+              },
+              "linked_conversations": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ConversationSummary"
+                }
+              }
+            },
+            "description": "The fields this change changed, with their values before it"
+          }
+        }
+      },
+      "ConversationDetailWithPrevious": {
+        "additionalProperties": false,
+        "description": "A conversation with its messages, and what the change changed",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+            "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+            "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+            "type": "ticket",
+            "source": "chat",
+            "status": "open",
+            "priority": "normal",
+            "title": "Export does nothing",
+            "ai_summary": null,
+            "rating": null,
+            "upvotes": 0,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z",
+            "contact": {
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+              "name": "Ada Lovelace",
+              "email": "ada@example.com"
+            },
+            "messages": [
+              {
+                "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
+                "sender_type": "contact",
+                "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+                "body": "The export button does nothing on Android.",
+                "sender_name": "Ada Lovelace",
+                "created_at": "2026-11-21T10:25:00.000Z"
+              }
+            ],
+            "previous": {
+              "status": "in_progress"
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "product_id",
+          "contact_id",
+          "type",
+          "source",
+          "status",
+          "priority",
+          "title",
+          "ai_summary",
+          "rating",
+          "upvotes",
+          "created_at",
+          "updated_at",
+          "contact",
+          "messages",
+          "previous"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "product_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "contact_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "ticket",
+              "idea",
+              "feedback",
+              "chat"
+            ]
+          },
+          "source": {
+            "type": "string",
+            "enum": [
+              "chat",
+              "form"
+            ],
+            "description": "chat (widget conversations) or form (form submissions mirrored into the inbox)"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "open",
+              "in_progress",
+              "resolved",
+              "dismissed"
+            ]
+          },
+          "priority": {
+            "type": "string",
+            "enum": [
+              "low",
+              "normal",
+              "high",
+              "urgent"
+            ]
+          },
+          "title": {
+            "type": "string"
+          },
+          "ai_summary": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "rating": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "upvotes": {
+            "type": "integer"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Changes on every effective change and when a message is posted",
+            "type": "string"
+          },
+          "contact": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Contact"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "messages": {
+            "description": "Ordered by created_at ascending",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Message"
+            }
+          },
+          "previous": {
+            "additionalProperties": false,
+            "type": "object",
+            "properties": {
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "product_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "contact_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string",
+                "enum": [
+                  "ticket",
+                  "idea",
+                  "feedback",
+                  "chat"
+                ]
+              },
+              "source": {
+                "type": "string",
+                "enum": [
+                  "chat",
+                  "form"
+                ],
+                "description": "chat (widget conversations) or form (form submissions mirrored into the inbox)"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "open",
+                  "in_progress",
+                  "resolved",
+                  "dismissed"
+                ]
+              },
+              "priority": {
+                "type": "string",
+                "enum": [
+                  "low",
+                  "normal",
+                  "high",
+                  "urgent"
+                ]
+              },
+              "title": {
+                "type": "string"
+              },
+              "ai_summary": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "rating": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "upvotes": {
+                "type": "integer"
+              },
+              "created_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "type": "string"
+              },
+              "updated_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "description": "Changes on every effective change and when a message is posted",
+                "type": "string"
+              },
+              "contact": {
+                "anyOf": [
+                  {
+                    "$ref": "#/components/schemas/Contact"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "messages": {
+                "description": "Ordered by created_at ascending",
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Message"
+                }
+              }
+            },
+            "description": "The fields this change changed, with their values before it"
+          }
+        }
+      },
+      "ReleaseDetailWithPrevious": {
+        "additionalProperties": false,
+        "description": "A release with its issues, and what the change changed",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8097",
+            "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+            "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+            "title": "November fixes",
+            "description": null,
+            "version": "2.4.0",
+            "released_at": "2026-11-21T10:25:00.000Z",
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z",
+            "product": {
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+              "name": "Acme Mobile App"
+            },
+            "linked_issues_count": 1,
+            "issues": [
+              {
+                "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+                "title": "Checkout button does nothing on Android",
+                "status": "released",
+                "priority": "high"
+              }
+            ],
+            "previous": {
+              "released_at": null
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "workspace_id",
+          "product_id",
+          "title",
+          "description",
+          "version",
+          "released_at",
+          "created_at",
+          "updated_at",
+          "product",
+          "linked_issues_count",
+          "issues",
+          "previous"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "workspace_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "product_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "version": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "released_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "null means a draft",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "product": {
+            "$ref": "#/components/schemas/ReleaseProduct"
+          },
+          "linked_issues_count": {
+            "description": "Issues in the release",
+            "type": "integer"
+          },
+          "issues": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ReleaseIssue"
+            }
+          },
+          "previous": {
+            "additionalProperties": false,
+            "type": "object",
+            "properties": {
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "workspace_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "product_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "title": {
+                "type": "string"
+              },
+              "description": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "version": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "released_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "description": "null means a draft",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "created_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "type": "string"
+              },
+              "updated_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "type": "string"
+              },
+              "product": {
+                "$ref": "#/components/schemas/ReleaseProduct"
+              },
+              "linked_issues_count": {
+                "description": "Issues in the release",
+                "type": "integer"
+              },
+              "issues": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ReleaseIssue"
+                }
+              }
+            },
+            "description": "The fields this change changed, with their values before it"
           }
         }
       }
@@ -7417,6 +8691,2246 @@ export const openapiDocument = {
                 }
               }
             }
+          }
+        }
+      }
+    },
+    "/api/v1/webhooks": {
+      "get": {
+        "operationId": "listWebhooks",
+        "summary": "[ext] List webhook endpoints",
+        "tags": [
+          "Webhooks"
+        ],
+        "description": "The workspace's webhook endpoints, ordered by created_at ascending (never their secrets). Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of webhook endpoints",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of webhook endpoints",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/WebhookEndpoint"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute this API key may make (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "createWebhook",
+        "summary": "[ext] Create a webhook endpoint",
+        "tags": [
+          "Webhooks"
+        ],
+        "description": "Subscribes a URL to events. The answer holds the signing secret, shown only here and by rotate-secret. Deliveries follow the Standard Webhooks specification (docs/events.md). Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "url",
+                  "events"
+                ],
+                "properties": {
+                  "url": {
+                    "format": "uri",
+                    "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
+                    "maxLength": 2048,
+                    "description": "Where deliveries are POSTed: an http:// or https:// URL that must not lead to a loopback, private, link-local, metadata or other reserved address (checked now and at every attempt), unless the server allows private addresses",
+                    "type": "string"
+                  },
+                  "events": {
+                    "description": "The events to receive: [\"*\"] for all of them, or a list of event types",
+                    "anyOf": [
+                      {
+                        "minItems": 1,
+                        "maxItems": 1,
+                        "description": "Every event type, those added later included",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "*"
+                          ]
+                        }
+                      },
+                      {
+                        "minItems": 1,
+                        "maxItems": 50,
+                        "description": "These event types; repeats are ignored",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "product.created",
+                            "product.updated",
+                            "issue.created",
+                            "issue.updated",
+                            "conversation.created",
+                            "conversation.updated",
+                            "message.created",
+                            "release.created",
+                            "release.updated",
+                            "release.published"
+                          ]
+                        }
+                      }
+                    ]
+                  },
+                  "description": {
+                    "maxLength": 500,
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "A note for people, max 500 characters; null clears it"
+                  }
+                }
+              },
+              "example": {
+                "url": "https://hooks.example.com/loopdesk",
+                "events": [
+                  "*"
+                ],
+                "description": "Everything"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The created endpoint with its secret",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The created endpoint with its secret",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/WebhookEndpointWithSecret"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute this API key may make (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/webhooks/{id}": {
+      "get": {
+        "operationId": "getWebhook",
+        "summary": "[ext] Get a webhook endpoint",
+        "tags": [
+          "Webhooks"
+        ],
+        "description": "One webhook endpoint (never its secret). Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Webhook endpoint id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The endpoint",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The endpoint",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/WebhookEndpoint"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute this API key may make (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateWebhook",
+        "summary": "[ext] Update a webhook endpoint",
+        "tags": [
+          "Webhooks"
+        ],
+        "description": "Changes url, events, description or enabled (false pauses the endpoint). Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "properties": {
+                  "url": {
+                    "format": "uri",
+                    "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
+                    "maxLength": 2048,
+                    "description": "Where deliveries are POSTed: an http:// or https:// URL that must not lead to a loopback, private, link-local, metadata or other reserved address (checked now and at every attempt), unless the server allows private addresses",
+                    "type": "string"
+                  },
+                  "events": {
+                    "description": "The events to receive: [\"*\"] for all of them, or a list of event types",
+                    "anyOf": [
+                      {
+                        "minItems": 1,
+                        "maxItems": 1,
+                        "description": "Every event type, those added later included",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "*"
+                          ]
+                        }
+                      },
+                      {
+                        "minItems": 1,
+                        "maxItems": 50,
+                        "description": "These event types; repeats are ignored",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "product.created",
+                            "product.updated",
+                            "issue.created",
+                            "issue.updated",
+                            "conversation.created",
+                            "conversation.updated",
+                            "message.created",
+                            "release.created",
+                            "release.updated",
+                            "release.published"
+                          ]
+                        }
+                      }
+                    ]
+                  },
+                  "description": {
+                    "maxLength": 500,
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "A note for people, max 500 characters; null clears it"
+                  },
+                  "enabled": {
+                    "description": "false pauses the endpoint",
+                    "type": "boolean"
+                  }
+                }
+              },
+              "example": {
+                "enabled": false
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Webhook endpoint id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The updated endpoint",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The updated endpoint",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/WebhookEndpoint"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute this API key may make (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteWebhook",
+        "summary": "[ext] Delete a webhook endpoint",
+        "tags": [
+          "Webhooks"
+        ],
+        "description": "Deletes the endpoint and its deliveries; attempts stop. Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Webhook endpoint id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute this API key may make (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/webhooks/{id}/rotate-secret": {
+      "post": {
+        "operationId": "rotateWebhookSecret",
+        "summary": "[ext] Rotate a webhook endpoint's secret",
+        "tags": [
+          "Webhooks"
+        ],
+        "description": "Replaces the signing secret; every attempt from now on, retries included, is signed with the new one. Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Webhook endpoint id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The endpoint with its new secret",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The endpoint with its new secret",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/WebhookEndpointWithSecret"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute this API key may make (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/webhooks/{id}/deliveries": {
+      "get": {
+        "operationId": "listWebhookDeliveries",
+        "summary": "[ext] List an endpoint's deliveries",
+        "tags": [
+          "Webhooks"
+        ],
+        "description": "The endpoint's deliveries (one per event), ordered by created_at descending, optionally by status. Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:pending|succeeded|failed)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:pending|succeeded|failed)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "status",
+            "required": false,
+            "description": "Only deliveries in these statuses. Comma-separated from: pending, succeeded, failed"
+          },
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Webhook endpoint id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of deliveries",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of deliveries",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/WebhookDelivery"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute this API key may make (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+      "post": {
+        "operationId": "retryWebhookDelivery",
+        "summary": "[ext] Retry a delivery",
+        "tags": [
+          "Webhooks"
+        ],
+        "description": "Queues the delivery again, due now (status pending), whatever its status: one more attempt, then the schedule's remaining retries if it fails. Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Webhook endpoint id (UUID)"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "delivery_id",
+            "required": true,
+            "description": "Delivery id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "202": {
+            "description": "The delivery, queued",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The delivery, queued",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/WebhookDelivery"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute this API key may make (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "webhooks": {
+    "product.created": {
+      "post": {
+        "operationId": "productCreatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "product.created",
+        "description": "Sent to each enabled endpoint subscribed to `product.created` (or `*`) when a product was created.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "product.created"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/Product",
+                    "description": "The product as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "product.updated": {
+      "post": {
+        "operationId": "productUpdatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "product.updated",
+        "description": "Sent to each enabled endpoint subscribed to `product.updated` (or `*`) when a product changed; `data.previous` holds the changed fields' old values.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "product.updated"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/ProductWithPrevious",
+                    "description": "The product as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "issue.created": {
+      "post": {
+        "operationId": "issueCreatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "issue.created",
+        "description": "Sent to each enabled endpoint subscribed to `issue.created` (or `*`) when an issue was created.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "issue.created"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/Issue",
+                    "description": "The issue as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "issue.updated": {
+      "post": {
+        "operationId": "issueUpdatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "issue.updated",
+        "description": "Sent to each enabled endpoint subscribed to `issue.updated` (or `*`) when an issue changed; `data.previous` holds the changed fields' old values.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "issue.updated"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/IssueWithPrevious",
+                    "description": "The issue as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "conversation.created": {
+      "post": {
+        "operationId": "conversationCreatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "conversation.created",
+        "description": "Sent to each enabled endpoint subscribed to `conversation.created` (or `*`) when a conversation was created.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "conversation.created"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/ConversationDetail",
+                    "description": "The conversation as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "conversation.updated": {
+      "post": {
+        "operationId": "conversationUpdatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "conversation.updated",
+        "description": "Sent to each enabled endpoint subscribed to `conversation.updated` (or `*`) when a conversation changed; `data.previous` holds the changed fields' old values.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "conversation.updated"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/ConversationDetailWithPrevious",
+                    "description": "The conversation as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "message.created": {
+      "post": {
+        "operationId": "messageCreatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "message.created",
+        "description": "Sent to each enabled endpoint subscribed to `message.created` (or `*`) when a message was created.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "message.created"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/MessageEvent",
+                    "description": "The message as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "release.created": {
+      "post": {
+        "operationId": "releaseCreatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "release.created",
+        "description": "Sent to each enabled endpoint subscribed to `release.created` (or `*`) when a release was created.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "release.created"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/ReleaseDetail",
+                    "description": "The release as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "release.updated": {
+      "post": {
+        "operationId": "releaseUpdatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "release.updated",
+        "description": "Sent to each enabled endpoint subscribed to `release.updated` (or `*`) when a release changed; `data.previous` holds the changed fields' old values.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "release.updated"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/ReleaseDetailWithPrevious",
+                    "description": "The release as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "release.published": {
+      "post": {
+        "operationId": "releasePublishedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "release.published",
+        "description": "Sent to each enabled endpoint subscribed to `release.published` (or `*`) when a release was published (created with released_at, or given one by PATCH).",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "release.published"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/ReleaseDetail",
+                    "description": "The release as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
           }
         }
       }

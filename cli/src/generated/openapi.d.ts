@@ -477,8 +477,321 @@ export interface paths {
         patch: operations["updateIssueViaDeprecatedAlias"];
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List webhook endpoints
+         * @description The workspace's webhook endpoints, ordered by created_at ascending (never their secrets). Needs an owner or admin key, or a key without a member (403 otherwise).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * [ext] Create a webhook endpoint
+         * @description Subscribes a URL to events. The answer holds the signing secret, shown only here and by rotate-secret. Deliveries follow the Standard Webhooks specification (docs/events.md). Needs an owner or admin key, or a key without a member (403 otherwise).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get a webhook endpoint
+         * @description One webhook endpoint (never its secret). Needs an owner or admin key, or a key without a member (403 otherwise).
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Delete a webhook endpoint
+         * @description Deletes the endpoint and its deliveries; attempts stop. Needs an owner or admin key, or a key without a member (403 otherwise).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Update a webhook endpoint
+         * @description Changes url, events, description or enabled (false pauses the endpoint). Needs an owner or admin key, or a key without a member (403 otherwise).
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Rotate a webhook endpoint's secret
+         * @description Replaces the signing secret; every attempt from now on, retries included, is signed with the new one. Needs an owner or admin key, or a key without a member (403 otherwise).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List an endpoint's deliveries
+         * @description The endpoint's deliveries (one per event), ordered by created_at descending, optionally by status. Needs an owner or admin key, or a key without a member (403 otherwise).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Retry a delivery
+         * @description Queues the delivery again, due now (status pending), whatever its status: one more attempt, then the schedule's remaining retries if it fails. Needs an owner or admin key, or a key without a member (403 otherwise).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.created
+         * @description Sent to each enabled endpoint subscribed to `product.created` (or `*`) when a product was created.
+         */
+        post: operations["productCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.updated
+         * @description Sent to each enabled endpoint subscribed to `product.updated` (or `*`) when a product changed; `data.previous` holds the changed fields' old values.
+         */
+        post: operations["productUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue.created
+         * @description Sent to each enabled endpoint subscribed to `issue.created` (or `*`) when an issue was created.
+         */
+        post: operations["issueCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue.updated
+         * @description Sent to each enabled endpoint subscribed to `issue.updated` (or `*`) when an issue changed; `data.previous` holds the changed fields' old values.
+         */
+        post: operations["issueUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.created
+         * @description Sent to each enabled endpoint subscribed to `conversation.created` (or `*`) when a conversation was created.
+         */
+        post: operations["conversationCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.updated
+         * @description Sent to each enabled endpoint subscribed to `conversation.updated` (or `*`) when a conversation changed; `data.previous` holds the changed fields' old values.
+         */
+        post: operations["conversationUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.created
+         * @description Sent to each enabled endpoint subscribed to `message.created` (or `*`) when a message was created.
+         */
+        post: operations["messageCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "release.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * release.created
+         * @description Sent to each enabled endpoint subscribed to `release.created` (or `*`) when a release was created.
+         */
+        post: operations["releaseCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "release.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * release.updated
+         * @description Sent to each enabled endpoint subscribed to `release.updated` (or `*`) when a release changed; `data.previous` holds the changed fields' old values.
+         */
+        post: operations["releaseUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "release.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * release.published
+         * @description Sent to each enabled endpoint subscribed to `release.published` (or `*`) when a release was published (created with released_at, or given one by PATCH).
+         */
+        post: operations["releasePublishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -714,6 +1027,44 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             created_at: string;
+        };
+        /**
+         * @description A message and the conversation it belongs to
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
+         *       "sender_type": "contact",
+         *       "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *       "body": "The export button does nothing on Android.",
+         *       "sender_name": "Ada Lovelace",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1"
+         *     }
+         */
+        MessageEvent: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /** @enum {string} */
+            sender_type: "agent" | "contact" | "system";
+            /** @description agent: the member id of the key that sent it (the API key id when the key has no member); contact: the contact id (the importing API key id when the conversation was imported without a contact) */
+            sender_id: string;
+            /** @description The message text, exactly as sent */
+            body: string;
+            /** @description The member's display name or the contact's name; null when unknown */
+            sender_name: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The conversation the message belongs to
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            conversation_id: string;
         };
         /**
          * @description A conversation linked to an issue
@@ -1216,6 +1567,595 @@ export interface components {
             /** @description Issues in the release */
             linked_issues_count: number;
             issues: components["schemas"]["ReleaseIssue"][];
+        };
+        /**
+         * @description A webhook endpoint (its secret is never shown here)
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+         *       "url": "https://hooks.example.com/loopdesk",
+         *       "events": [
+         *         "issue.created",
+         *         "issue.updated"
+         *       ],
+         *       "description": "Issue sync",
+         *       "enabled": true,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            url: string;
+            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published")[];
+            description: string | null;
+            /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description A webhook endpoint with its signing secret
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+         *       "url": "https://hooks.example.com/loopdesk",
+         *       "events": [
+         *         "issue.created",
+         *         "issue.updated"
+         *       ],
+         *       "description": "Issue sync",
+         *       "enabled": true,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7K8dEJnqSjw="
+         *     }
+         */
+        WebhookEndpointWithSecret: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            url: string;
+            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published")[];
+            description: string | null;
+            /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+            /** @description `whsec_` + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only on create and rotate-secret */
+            secret: string;
+        };
+        /**
+         * @description One event sent to one endpoint, with its attempts
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *       "event_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80f1",
+         *       "event_type": "issue.created",
+         *       "status": "pending",
+         *       "attempts": 1,
+         *       "last_status_code": 503,
+         *       "last_error": "HTTP 503",
+         *       "next_attempt_at": "2026-11-21T10:25:35.000Z",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:05.000Z"
+         *     }
+         */
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description Also the `webhook-id` header of every attempt
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published";
+            /**
+             * @description pending: an attempt is due or in flight; failed: every retry failed
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Attempts made so far */
+            attempts: number;
+            /** @description The HTTP status of the last answer; null when none came */
+            last_status_code: number | null;
+            /** @description Why the last attempt failed; null after a success or before any attempt */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (pending); null once succeeded or failed
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description A product of the workspace, and what the change changed
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *       "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+         *       "name": "Acme Mobile App",
+         *       "slug": "acme-mobile-app",
+         *       "issue_prefix": "AMA",
+         *       "widget_key": "wk_3fG7hJ2kL9mN4pQ8rS1tU6vW",
+         *       "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
+         *       "widget_config": null,
+         *       "domain": null,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z",
+         *       "previous": {
+         *         "name": "Acme App"
+         *       }
+         *     }
+         */
+        ProductWithPrevious: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            workspace_id: string;
+            name: string;
+            slug: string;
+            issue_prefix: string;
+            /**
+             * @description `wk_` + 24 base62 characters; used in the embed snippet
+             * @example wk_3fG7hJ2kL9mN4pQ8rS1tU6vW
+             */
+            widget_key: string;
+            /**
+             * @description `pk_` + 24 base62 characters
+             * @example pk_8aB2cD4eF6gH1iJ3kL5mN7oP
+             */
+            product_key: string;
+            /** @description Any JSON object (at most 16384 bytes serialized, nested at most 32 levels) or null; replaced as a whole */
+            widget_config: {
+                [key: string]: unknown;
+            } | null;
+            domain: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description [ext] when the product last changed
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+            /** @description The fields this change changed, with their values before it */
+            previous: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id?: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                workspace_id?: string;
+                name?: string;
+                slug?: string;
+                issue_prefix?: string;
+                /**
+                 * @description `wk_` + 24 base62 characters; used in the embed snippet
+                 * @example wk_3fG7hJ2kL9mN4pQ8rS1tU6vW
+                 */
+                widget_key?: string;
+                /**
+                 * @description `pk_` + 24 base62 characters
+                 * @example pk_8aB2cD4eF6gH1iJ3kL5mN7oP
+                 */
+                product_key?: string;
+                /** @description Any JSON object (at most 16384 bytes serialized, nested at most 32 levels) or null; replaced as a whole */
+                widget_config?: {
+                    [key: string]: unknown;
+                } | null;
+                domain?: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                created_at?: string;
+                /**
+                 * Format: date-time
+                 * @description [ext] when the product last changed
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                updated_at?: string;
+            };
+        };
+        /**
+         * @description An issue with its linked conversations, and what the change changed
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+         *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *       "shortcode": "AMA-12",
+         *       "title": "Checkout button does nothing on Android",
+         *       "description": "Reported by three customers this week.",
+         *       "status": "pending",
+         *       "priority": "high",
+         *       "assignee_id": null,
+         *       "resolution_comment": null,
+         *       "is_ai_generated": false,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z",
+         *       "sources_count": 0,
+         *       "linked_conversations": [],
+         *       "previous": {
+         *         "status": "in_progress"
+         *       }
+         *     }
+         */
+        IssueWithPrevious: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            product_id: string;
+            /**
+             * @description <PREFIX>-<number>; unique in the workspace forever; immutable
+             * @example APP-12
+             */
+            shortcode: string;
+            title: string;
+            description: string | null;
+            /** @enum {string} */
+            status: "pending" | "in_progress" | "icebox" | "done" | "released" | "dismissed";
+            /** @enum {string} */
+            priority: "low" | "normal" | "high" | "urgent";
+            /**
+             * Format: uuid
+             * @description Member id of the assignee
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            assignee_id: string | null;
+            resolution_comment: string | null;
+            /** @description Always false for issues created through the API */
+            is_ai_generated: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+            /** @description [ext] How many deduplicating creates (POST /issues/maybe) reported this issue */
+            sources_count: number;
+            linked_conversations: components["schemas"]["ConversationSummary"][];
+            /** @description The fields this change changed, with their values before it */
+            previous: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id?: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                product_id?: string;
+                /**
+                 * @description <PREFIX>-<number>; unique in the workspace forever; immutable
+                 * @example APP-12
+                 */
+                shortcode?: string;
+                title?: string;
+                description?: string | null;
+                /** @enum {string} */
+                status?: "pending" | "in_progress" | "icebox" | "done" | "released" | "dismissed";
+                /** @enum {string} */
+                priority?: "low" | "normal" | "high" | "urgent";
+                /**
+                 * Format: uuid
+                 * @description Member id of the assignee
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                assignee_id?: string | null;
+                resolution_comment?: string | null;
+                /** @description Always false for issues created through the API */
+                is_ai_generated?: boolean;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                created_at?: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                updated_at?: string;
+                /** @description [ext] How many deduplicating creates (POST /issues/maybe) reported this issue */
+                sources_count?: number;
+                linked_conversations?: components["schemas"]["ConversationSummary"][];
+            };
+        };
+        /**
+         * @description A conversation with its messages, and what the change changed
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+         *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *       "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *       "type": "ticket",
+         *       "source": "chat",
+         *       "status": "open",
+         *       "priority": "normal",
+         *       "title": "Export does nothing",
+         *       "ai_summary": null,
+         *       "rating": null,
+         *       "upvotes": 0,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z",
+         *       "contact": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.com"
+         *       },
+         *       "messages": [
+         *         {
+         *           "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
+         *           "sender_type": "contact",
+         *           "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *           "body": "The export button does nothing on Android.",
+         *           "sender_name": "Ada Lovelace",
+         *           "created_at": "2026-11-21T10:25:00.000Z"
+         *         }
+         *       ],
+         *       "previous": {
+         *         "status": "in_progress"
+         *       }
+         *     }
+         */
+        ConversationDetailWithPrevious: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            product_id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            contact_id: string | null;
+            /** @enum {string} */
+            type: "ticket" | "idea" | "feedback" | "chat";
+            /**
+             * @description chat (widget conversations) or form (form submissions mirrored into the inbox)
+             * @enum {string}
+             */
+            source: "chat" | "form";
+            /** @enum {string} */
+            status: "open" | "in_progress" | "resolved" | "dismissed";
+            /** @enum {string} */
+            priority: "low" | "normal" | "high" | "urgent";
+            title: string;
+            ai_summary: string | null;
+            rating: number | null;
+            upvotes: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Changes on every effective change and when a message is posted
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+            contact: components["schemas"]["Contact"] | null;
+            /** @description Ordered by created_at ascending */
+            messages: components["schemas"]["Message"][];
+            /** @description The fields this change changed, with their values before it */
+            previous: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id?: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                product_id?: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                contact_id?: string | null;
+                /** @enum {string} */
+                type?: "ticket" | "idea" | "feedback" | "chat";
+                /**
+                 * @description chat (widget conversations) or form (form submissions mirrored into the inbox)
+                 * @enum {string}
+                 */
+                source?: "chat" | "form";
+                /** @enum {string} */
+                status?: "open" | "in_progress" | "resolved" | "dismissed";
+                /** @enum {string} */
+                priority?: "low" | "normal" | "high" | "urgent";
+                title?: string;
+                ai_summary?: string | null;
+                rating?: number | null;
+                upvotes?: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                created_at?: string;
+                /**
+                 * Format: date-time
+                 * @description Changes on every effective change and when a message is posted
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                updated_at?: string;
+                contact?: components["schemas"]["Contact"] | null;
+                /** @description Ordered by created_at ascending */
+                messages?: components["schemas"]["Message"][];
+            };
+        };
+        /**
+         * @description A release with its issues, and what the change changed
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8097",
+         *       "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+         *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *       "title": "November fixes",
+         *       "description": null,
+         *       "version": "2.4.0",
+         *       "released_at": "2026-11-21T10:25:00.000Z",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z",
+         *       "product": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *         "name": "Acme Mobile App"
+         *       },
+         *       "linked_issues_count": 1,
+         *       "issues": [
+         *         {
+         *           "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+         *           "title": "Checkout button does nothing on Android",
+         *           "status": "released",
+         *           "priority": "high"
+         *         }
+         *       ],
+         *       "previous": {
+         *         "released_at": null
+         *       }
+         *     }
+         */
+        ReleaseDetailWithPrevious: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            workspace_id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            product_id: string;
+            title: string;
+            description: string | null;
+            version: string | null;
+            /**
+             * Format: date-time
+             * @description null means a draft
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            released_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+            product: components["schemas"]["ReleaseProduct"];
+            /** @description Issues in the release */
+            linked_issues_count: number;
+            issues: components["schemas"]["ReleaseIssue"][];
+            /** @description The fields this change changed, with their values before it */
+            previous: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id?: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                workspace_id?: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                product_id?: string;
+                title?: string;
+                description?: string | null;
+                version?: string | null;
+                /**
+                 * Format: date-time
+                 * @description null means a draft
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                released_at?: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                created_at?: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                updated_at?: string;
+                product?: components["schemas"]["ReleaseProduct"];
+                /** @description Issues in the release */
+                linked_issues_count?: number;
+                issues?: components["schemas"]["ReleaseIssue"][];
+            };
         };
     };
     responses: never;
@@ -4599,6 +5539,1299 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute this API key may make (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/loopdesk",
+                 *       "events": [
+                 *         "*"
+                 *       ],
+                 *       "description": "Everything"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: an http:// or https:// URL that must not lead to a loopback, private, link-local, metadata or other reserved address (checked now and at every attempt), unless the server allows private addresses
+                     */
+                    url: string;
+                    /** @description The events to receive: ["*"] for all of them, or a list of event types */
+                    events: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published")[];
+                    /** @description A note for people, max 500 characters; null clears it */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The created endpoint with its secret */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute this API key may make (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute this API key may make (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute this API key may make (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: an http:// or https:// URL that must not lead to a loopback, private, link-local, metadata or other reserved address (checked now and at every attempt), unless the server allows private addresses
+                     */
+                    url?: string;
+                    /** @description The events to receive: ["*"] for all of them, or a list of event types */
+                    events?: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published")[];
+                    /** @description A note for people, max 500 characters; null clears it */
+                    description?: string | null;
+                    /** @description false pauses the endpoint */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute this API key may make (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute this API key may make (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in these statuses. Comma-separated from: pending, succeeded, failed */
+                status?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute this API key may make (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint id (UUID) */
+                id: string;
+                /** @description Delivery id (UUID) */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued */
+            202: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute this API key may make (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    productCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "product.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The product as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["Product"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "product.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The product as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["ProductWithPrevious"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "issue.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The issue as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["Issue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "issue.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The issue as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["IssueWithPrevious"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    conversationCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "conversation.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The conversation as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["ConversationDetail"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    conversationUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "conversation.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The conversation as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["ConversationDetailWithPrevious"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "message.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The message as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["MessageEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    releaseCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "release.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The release as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["ReleaseDetail"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    releaseUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "release.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The release as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["ReleaseDetailWithPrevious"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    releasePublishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "release.published";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The release as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["ReleaseDetail"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
