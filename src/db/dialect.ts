@@ -129,13 +129,31 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
   };
 }
 
+const POSTGRES_TIMESTAMPTZ = /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(\.\d+)?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?( BC)?$/;
+
+/**
+ * A timestamptz as PostgreSQL writes it (`2026-11-21 10:25:00.123+00`, `0014-05-01 18:44:17+00`,
+ * `0001-01-01 00:00:00+00 BC`) as ISO 8601 UTC with milliseconds, the form both dialects return.
+ * Parsed by hand: Date's own parser refuses this form for years before 100.
+ */
+export function isoFromPostgres(text: string): string {
+  const match = POSTGRES_TIMESTAMPTZ.exec(text);
+  if (!match) throw new Error(`unexpected timestamptz text from PostgreSQL: ${text}`);
+  const [, year, month, day, hour, minute, second, fraction = '', sign, offsetHours, offsetMinutes = '0', offsetSeconds = '0', bc] = match;
+  const date = new Date(Date.UTC(2000, 0, 1, Number(hour), Number(minute), Number(second), Math.floor(Number(`0${fraction || '.0'}`) * 1000)));
+  // Set apart: Date.UTC reads the years 0–99 as 1900–1999.
+  date.setUTCFullYear(bc ? 1 - Number(year) : Number(year), Number(month) - 1, Number(day));
+  const offsetMs = (Number(offsetHours) * 3600 + Number(offsetMinutes) * 60 + Number(offsetSeconds)) * 1000;
+  return new Date(date.getTime() - (sign === '-' ? -offsetMs : offsetMs)).toISOString();
+}
+
 function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dialect; kysely: KyselyDialect } {
   const pg = require('pg') as typeof import('pg');
   const types = new pg.TypeOverrides();
   const INT8 = 20;
   const TIMESTAMPTZ = 1184;
   types.setTypeParser(INT8, (value: string) => Number(value));
-  types.setTypeParser(TIMESTAMPTZ, (value: string) => new Date(value).toISOString());
+  types.setTypeParser(TIMESTAMPTZ, isoFromPostgres);
   const pool = new pg.Pool({ connectionString: url, types, max: options.pgPoolSize });
   // An idle client losing its server connection must not crash the process.
   pool.on('error', () => {});

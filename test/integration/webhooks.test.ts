@@ -342,7 +342,7 @@ describeEachDialect('the event payloads in openapi.json and llms.txt', (ctx) => 
     assert.equal(dataOf('issue.created'), '#/components/schemas/Issue');
     assert.equal(dataOf('issue.updated'), '#/components/schemas/IssueWithPrevious');
     assert.equal(dataOf('conversation.created'), '#/components/schemas/ConversationDetail');
-    assert.equal(dataOf('message.created'), '#/components/schemas/Message');
+    assert.equal(dataOf('message.created'), '#/components/schemas/MessageEvent');
     assert.equal(dataOf('release.published'), '#/components/schemas/ReleaseDetail');
     assert.ok(document.components.schemas.IssueWithPrevious.properties.previous);
     const headers = document.webhooks['issue.created'].post.parameters.map((p: { name: string }) => p.name);
