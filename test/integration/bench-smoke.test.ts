@@ -25,7 +25,7 @@ describe('npm run bench', () => {
     assert.match(stdout, /\| GET \/me \| 50 \| \d+ \|/);
 
     const report = JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8'));
-    assert.deepEqual(Object.keys(report), ['machine', 'date', 'db', 'ceiling', 'scenarios']);
+    assert.deepEqual(Object.keys(report), ['machine', 'date', 'db', 'webhooks', 'ceiling', 'scenarios']);
     assert.equal(report.db, 'sqlite');
     assert.ok(report.ceiling.rps > 0);
     assert.equal(report.scenarios.length, 1);
@@ -34,6 +34,19 @@ describe('npm run bench', () => {
     assert.equal(scenario.name, 'GET /me');
     assert.equal(scenario.errors, 0);
     assert.ok(scenario.rps > 0 && scenario.ratio > 0 && scenario.peak_rss_mb > 0);
+  });
+
+  it('--webhooks subscribes an endpoint to every event and counts what the writes delivered', async () => {
+    const { stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', '--scale', '50', '--duration', '1', '--only', 'POST_/issues', '--webhooks', '--results', results],
+      { cwd: root, timeout: 60_000 },
+    );
+    const report = JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8'));
+    assert.equal(report.webhooks, true);
+    assert.equal(report.scenarios[0].errors, 0);
+    const [, delivered] = /50 webhooks: (\d+) deliveries received/.exec(stderr) ?? [];
+    assert.ok(Number(delivered) > 0, stderr);
   });
 
   it('bench/cut-offs.ts measures every cut-off in one round', async () => {
