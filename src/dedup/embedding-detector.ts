@@ -1,14 +1,17 @@
-// Stage 1 (embeddings: stored vectors, per-product cache, cosine) and stage 2 (threshold, or
-// an LLM judge over the best candidates) for the `local` and `openai` matchers.
+// Stage 1 (embeddings: stored vectors, per-product cache, cosine, plus NO_SHARED_WORD_BONUS for
+// a candidate sharing no word with the report) and stage 2 (the auto-link threshold and the
+// review band, or an LLM judge over the best candidates) for the `local` and `openai` matchers.
 import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import {
   candidatesOf, DetectionError, type Candidate, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector, type PreparedReport,
 } from './detector.js';
+import { decisionIn, possibleIn, type ScoredCandidate } from './decision.js';
+import { shareAWord, terms } from './lexical-terms.js';
 import { LruMap } from './lru.js';
 import { issueText, textHash } from './text.js';
-import { JUDGE_CANDIDATES, JUDGE_FLOOR_MARGIN } from './thresholds.js';
+import { JUDGE_CANDIDATES, JUDGE_FLOOR_MARGIN, NO_SHARED_WORD_BONUS, POSSIBLE_DUPLICATES } from './thresholds.js';
 import { ProductVectors, unit } from './vector-cache.js';
 
 /** Turns texts into vectors (any length; the detector normalizes them). Throws on failure. */
@@ -39,7 +42,10 @@ export type EmbeddingStore = Pick<EmbeddingRepository, 'productVersion' | 'forPr
 export interface EmbeddingDetectorDeps {
   embedder: Embedder;
   store: EmbeddingStore;
+  /** The auto-link threshold. */
   threshold: number;
+  /** Where the review band starts (possible duplicates); the threshold when not given (no band). */
+  reviewThreshold?: number;
   judge?: Judge;
   logger: DedupLogger;
   clock?: Clock;
@@ -47,6 +53,7 @@ export interface EmbeddingDetectorDeps {
 
 interface EmbeddedReport extends PreparedReport {
   readonly vector: Float32Array;
+  readonly words: ReadonlySet<string>;
 }
 
 const CACHED_PRODUCTS = 64;
@@ -59,6 +66,9 @@ const failure = (error: unknown): DetectionError =>
 
 export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateDetector {
   const { embedder, store, threshold, judge, logger } = deps;
+  const band = { autoLink: threshold, review: Math.min(deps.reviewThreshold ?? threshold, threshold) };
+  // Candidates below this cosine can reach neither the band nor the judge, even with the bonus.
+  const bonusFloor = Math.min(band.review, judge ? threshold - JUDGE_FLOOR_MARGIN : band.review) - NO_SHARED_WORD_BONUS;
   const clock = deps.clock ?? systemClock;
   const cache = new LruMap<string, ProductVectors>(CACHED_PRODUCTS);
 
@@ -111,13 +121,24 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
 
   const name = judge ? `${embedder.name}+${judge.name}` : embedder.name;
 
-  async function judged(judge: Judge, report: string, scope: ReadScope, texts: string[], scores: Float64Array): Promise<string | null> {
-    const shortlist = [...scores.keys()]
-      .filter((i) => scores[i] >= threshold - JUDGE_FLOOR_MARGIN)
-      .sort((a, b) => scores[b] - scores[a])
-      .slice(0, JUDGE_CANDIDATES)
-      .map((i) => ({ id: scope.candidates[i].id, text: texts[i], score: scores[i] }));
-    return shortlist.length === 0 ? null : judge.choose(report, shortlist);
+  // Cosines, with the bonus for candidates that share no word with the report (a translation,
+  // most often); only those that could reach the band or the judge are looked at.
+  function scoresOf(report: EmbeddedReport, vectors: ProductVectors, rows: number[], texts: string[]): Float64Array {
+    const scores = Float64Array.from(rows, (row) => vectors.dot(row, report.vector));
+    for (const [i, row] of rows.entries()) {
+      if (scores[i] >= bonusFloor && !shareAWord(report.words, vectors.words(row, () => terms(texts[i]).words))) {
+        scores[i] = Math.min(1, scores[i] + NO_SHARED_WORD_BONUS);
+      }
+    }
+    return scores;
+  }
+
+  async function judged(judge: Judge, report: string, scope: ReadScope, texts: string[], scores: Float64Array): Promise<Decision> {
+    const best = bestOf(scores);
+    const shortlist = rankedAbove(scores, threshold - JUDGE_FLOOR_MARGIN, JUDGE_CANDIDATES).map((i) => ({ id: scope.candidates[i].id, text: texts[i], score: scores[i] }));
+    const issueId = shortlist.length === 0 ? null : await judge.choose(report, shortlist);
+    if (issueId) return { issueId, score: scores[best] };
+    return { issueId, score: scores[best], possible: possibleIn(band, scored(scope, rankedAbove(scores, band.review, POSSIBLE_DUPLICATES), scores)) };
   }
 
   return {
@@ -128,7 +149,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
       const text = issueText(report);
       try {
         const [vector] = await embed([text]);
-        return { text, detector: name, vector } satisfies EmbeddedReport;
+        return { text, detector: name, vector, words: terms(text).words } satisfies EmbeddedReport;
       } catch (error) {
         throw failure(error);
       }
@@ -143,12 +164,10 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
         const texts = scope.candidates.map(issueText);
         const vectors = await productVectors(scope, query.length, tx);
         const rows = await candidateRows(vectors, scope, texts, tx);
-        const scores = Float64Array.from(rows, (row) => vectors.dot(row, query));
-        let best = 0;
-        for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
-        const score = scores[best];
-        if (judge) return { issueId: await judged(judge, prepared.text, scope, texts, scores), score };
-        return { issueId: score >= threshold ? scope.candidates[best].id : null, score };
+        const scores = scoresOf(prepared as EmbeddedReport, vectors, rows, texts);
+        if (judge) return await judged(judge, prepared.text, scope, texts, scores);
+        const ranked = rankedAbove(scores, band.review, POSSIBLE_DUPLICATES);
+        return decisionIn(band, scored(scope, ranked.length > 0 ? ranked : [bestOf(scores)], scores));
       } catch (error) {
         throw failure(error);
       }
@@ -170,3 +189,26 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     close: () => embedder.close(),
   };
 }
+
+/** The index of the highest score (the first among equals, i.e. the oldest candidate). */
+function bestOf(scores: Float64Array): number {
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
+  return best;
+}
+
+/** The indexes of the `count` highest scores at or above `floor`, best first (the older first among equals). */
+function rankedAbove(scores: Float64Array, floor: number, count: number): number[] {
+  const top: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    if (scores[i] < floor || (top.length === count && scores[i] <= scores[top[count - 1]])) continue;
+    if (top.length === count) top.pop();
+    let at = top.length;
+    while (at > 0 && scores[i] > scores[top[at - 1]]) at--;
+    top.splice(at, 0, i);
+  }
+  return top;
+}
+
+const scored = (scope: { candidates: readonly Candidate[] }, indexes: number[], scores: Float64Array): ScoredCandidate[] =>
+  indexes.map((i) => ({ id: scope.candidates[i].id, score: scores[i] }));

@@ -8,6 +8,8 @@ export class ProductVectors {
   private hashes: string[] = [];
   // The text a row's hash was last confirmed against, so a candidate is hashed once per load.
   private confirmed: (string | null)[] = [];
+  // Each row's words (for the no-shared-word bonus), computed when first asked for.
+  private wordSets: (ReadonlySet<string> | undefined)[] = [];
   private matrix: Float32Array;
   private count = 0;
 
@@ -45,6 +47,12 @@ export class ProductVectors {
     this.matrix.set(vector, row * this.dimension);
     this.hashes[row] = hash;
     this.confirmed[row] = null;
+    this.wordSets[row] = undefined;
+  }
+
+  /** The words of the row's text (a row returned by `row` for the current text). */
+  words(row: number, compute: () => ReadonlySet<string>): ReadonlySet<string> {
+    return (this.wordSets[row] ??= compute());
   }
 
   dot(row: number, query: Float32Array): number {

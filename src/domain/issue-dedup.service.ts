@@ -6,7 +6,7 @@ import type { Dialect } from '../db/dialect.js';
 import { CANDIDATE_STATUSES, type EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { IssueRepository, IssueRow } from '../db/repositories/issue.repository.js';
-import { DetectionError, type DetectionScope, type DuplicateDetector } from '../dedup/detector.js';
+import { DetectionError, type DetectionScope, type DuplicateDetector, type PossibleDuplicate } from '../dedup/detector.js';
 import { AppError, checkAll } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
@@ -18,10 +18,24 @@ export interface MaybeCreateInput extends CreateIssueInput {
   conversation_id?: string;
 }
 
+/** [ext] An open issue that came close to the report (the review band). */
+export interface PossibleDuplicateIssue {
+  id: string;
+  shortcode: string;
+  title: string;
+  score: number;
+}
+
 export interface MaybeCreateResult {
   issue: IssueDetail;
   matchedExisting: boolean;
   apiSourceId: string;
+  /** [ext] The best candidate's similarity, matched or not; null when the product had no open issue. */
+  score: number | null;
+  /** [ext] The matcher that decided, as recorded in issue_api_sources. */
+  detector: string;
+  /** [ext] When an issue was created: the open issues of the review band, best first. */
+  possibleDuplicates: PossibleDuplicateIssue[];
 }
 
 export interface IssueDedupServiceDeps {
@@ -58,6 +72,16 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
     candidates: () => dedupStore.openCandidates(workspaceId, productId, tx),
   });
 
+  // The candidates of the review band, as the answer shows them (read in the decision's transaction).
+  const possibleIssues = async (workspaceId: string, possible: readonly PossibleDuplicate[], tx: Executor): Promise<PossibleDuplicateIssue[]> => {
+    const found: PossibleDuplicateIssue[] = [];
+    for (const { issueId, score } of possible) {
+      const row = await issues.findById(workspaceId, issueId, tx);
+      if (row) found.push({ id: row.id, shortcode: row.shortcode, title: row.title, score });
+    }
+    return found;
+  };
+
   // After the commit: the detector may take the new issue in without reading the candidates.
   const announce = (row: IssueRow, version: number) =>
     detector.created?.({
@@ -89,6 +113,7 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
         const decision = await detecting(() => detector.decide(prepared, scope, tx));
         let row: IssueRow | undefined;
         let committedVersion: number | null = null;
+        let possibleDuplicates: PossibleDuplicateIssue[] = [];
         if (decision.issueId) {
           row = await issues.findById(actor.workspaceId, decision.issueId, tx);
           if (!row) throw new Error(`detector matched ${decision.issueId}, which is not an open issue of the product`);
@@ -99,6 +124,7 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
             tx,
           );
           if (detector.created) committedVersion = await dedupStore.productVersion(actor.workspaceId, product.id, tx);
+          possibleDuplicates = await possibleIssues(actor.workspaceId, decision.possible ?? [], tx);
         }
         const apiSourceId = newId();
         await issues.insertSource(
@@ -117,7 +143,7 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
           tx,
         );
         if (conversationId) await issues.link(actor.workspaceId, row.id, conversationId, clock.now(), tx);
-        return { row, matchedExisting: decision.issueId !== null, apiSourceId, committedVersion };
+        return { row, matchedExisting: decision.issueId !== null, apiSourceId, committedVersion, score: decision.score, possibleDuplicates };
       });
 
       const { row, committedVersion } = outcome;
@@ -127,6 +153,9 @@ export function createIssueDedupService({ db, dialect, issues, issueService, det
         issue: await issueService.detail(actor, row),
         matchedExisting: outcome.matchedExisting,
         apiSourceId: outcome.apiSourceId,
+        score: outcome.score,
+        detector: prepared.detector,
+        possibleDuplicates: outcome.possibleDuplicates,
       };
     },
   };
