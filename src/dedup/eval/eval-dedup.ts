@@ -1,7 +1,8 @@
 // `npm run eval:dedup -- --pairs FILE [--provider P] [--json OUT]`: runs labelled pairs through
 // the same detector the endpoint uses (prepare, then decide against a one-issue product whose
-// issue was indexed first) and prints precision, recall and F1 per set, a threshold sweep and
-// the time per decision.
+// issue was indexed first) and prints precision, recall and F1 per set, the precision–recall
+// curve's precision at recall 0.5, 0.7 and 0.9, a threshold sweep, the time per decision, and
+// the auto-link and review thresholds the dev pairs suggest (src/dedup/thresholds.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -9,7 +10,7 @@ import { DEDUP_PROVIDERS, loadConfig, type DedupConfig } from '../../config.js';
 import { createDuplicateDetector } from '../create-detector.js';
 import type { DuplicateDetector } from '../detector.js';
 import { memoryStore } from './memory-store.js';
-import { atThreshold, bySet, lowestSafeThreshold, percentile, quality, type PairResult, type Quality } from './metrics.js';
+import { atThreshold, bySet, lowestSafeThreshold, percentile, precisionAtRecall, quality, type PairResult, type Quality } from './metrics.js';
 
 interface Pair {
   set: string;
@@ -19,6 +20,9 @@ interface Pair {
 }
 
 const PRECISION_TARGET = 0.95;
+/** The review band: at least every other suggestion a real duplicate, over the CIKM sets together. */
+const REVIEW_PRECISION = 0.5;
+const CURVE_RECALLS = [0.5, 0.7, 0.9];
 const SWEEP = [-0.1, -0.05, -0.02, 0, 0.02, 0.05];
 
 function readPairs(file: string): Pair[] {
@@ -51,8 +55,9 @@ async function run(detector: DuplicateDetector, pairs: Pair[]): Promise<PairResu
 }
 
 const fixed = (n: number) => n.toFixed(3);
-const row = (name: string, q: Quality) =>
-  `| ${name.padEnd(12)} | ${String(q.n).padStart(5)} | ${String(q.positives).padStart(5)} | ${fixed(q.precision)} | ${fixed(q.recall)} | ${fixed(q.f1)} |`;
+const row = (name: string, q: Quality, list: readonly PairResult[]) =>
+  `| ${name.padEnd(12)} | ${String(q.n).padStart(5)} | ${String(q.positives).padStart(5)} | ${fixed(q.precision)} | ${fixed(q.recall)} | ${fixed(q.f1)} | ` +
+  `${CURVE_RECALLS.map((recall) => fixed(precisionAtRecall(list, recall))).join(' | ')} |`;
 
 function print(detector: DuplicateDetector, results: PairResult[], seconds: number): void {
   const sets = bySet(results);
@@ -60,10 +65,12 @@ function print(detector: DuplicateDetector, results: PairResult[], seconds: numb
   const out: string[] = [
     `matcher ${detector.name}, threshold ${detector.threshold}, ${results.length} pairs in ${seconds.toFixed(1)} s`,
     '',
-    '| set          |     n |   pos | precision | recall | f1 |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...[...sets].map(([name, list]) => row(name, quality(list, matched))),
-    row('overall', quality(results, matched)),
+    `| set          |     n |   pos | precision | recall | f1 | ${CURVE_RECALLS.map((r) => `P@R${r}`).join(' | ')} |`,
+    `|---|---:|---:|---:|---:|---:|${CURVE_RECALLS.map(() => '---:|').join('')}`,
+    ...[...sets].map(([name, list]) => row(name, quality(list, matched), list)),
+    row('overall', quality(results, matched), results),
+    '',
+    `P@R: the precision-recall curve's best precision at that recall or more.`,
     '',
     `precision / recall by threshold`,
     '',
@@ -82,7 +89,15 @@ function print(detector: DuplicateDetector, results: PairResult[], seconds: numb
   out.push('', `time per decision (prepare + decide): p50 ${percentile(ms, 50).toFixed(2)} ms, p95 ${percentile(ms, 95).toFixed(2)} ms`);
   if (cikm.length) {
     const safe = lowestSafeThreshold(cikm, PRECISION_TARGET);
-    out.push(`lowest threshold keeping precision >= ${PRECISION_TARGET} on every CIKM set: ${safe ?? 'none'}`);
+    const review = lowestSafeThreshold([cikm.flat()], REVIEW_PRECISION);
+    out.push(
+      `lowest threshold keeping precision >= ${PRECISION_TARGET} on every CIKM set (auto-link): ${safe ?? 'none'}`,
+      `lowest threshold keeping precision >= ${REVIEW_PRECISION} over the CIKM sets (review band): ${review ?? 'none'}`,
+    );
+    if (safe !== null) {
+      const pooled = quality(cikm.flat(), atThreshold(safe));
+      out.push(`CIKM sets together at ${safe}: precision ${fixed(pooled.precision)}, recall ${fixed(pooled.recall)}`);
+    }
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }
