@@ -88,3 +88,11 @@ export function precisionAtRecall(results: readonly PairResult[], recall: number
   }
   return best;
 }
+
+/** The highest threshold (0.005 steps) at which recall reaches `target`; null when none does. */
+export function highestThresholdWithRecall(results: readonly PairResult[], target: number): number | null {
+  for (let step = 200; step >= 0; step--) {
+    if (quality(results, atThreshold(step / 200)).recall >= target) return step / 200;
+  }
+  return null;
+}
