@@ -37,7 +37,7 @@ export interface Judge {
   choose(report: string, candidates: JudgedCandidate[]): Promise<string | null>;
 }
 
-export type EmbeddingStore = Pick<EmbeddingRepository, 'productVersion' | 'forProduct' | 'forIssues' | 'upsert'>;
+export type EmbeddingStore = Pick<EmbeddingRepository, 'forProduct' | 'forIssues' | 'upsert'>;
 
 export interface EmbeddingDetectorDeps {
   embedder: Embedder;
@@ -57,6 +57,12 @@ interface EmbeddedReport extends PreparedReport {
 }
 
 const CACHED_PRODUCTS = 64;
+// Texts embedded lately, with their vectors: an issue created from a report is stored with the
+// report's vector instead of asking the model again.
+const RECENT_TEXTS = 256;
+// A product's cache is rebuilt when it holds more than twice its candidates plus this many rows
+// (issues closed or deleted since it was loaded).
+const SPARE_ROWS = 1000;
 
 /** A scope whose candidates have been read. */
 type ReadScope = DetectionScope & { candidates: readonly Candidate[] };
@@ -71,23 +77,36 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   const bonusFloor = Math.min(band.review, judge ? threshold - JUDGE_FLOOR_MARGIN : band.review) - NO_SHARED_WORD_BONUS;
   const clock = deps.clock ?? systemClock;
   const cache = new LruMap<string, ProductVectors>(CACHED_PRODUCTS);
+  const recent = new LruMap<string, Float32Array>(RECENT_TEXTS);
 
+  // Unit vectors of the texts; the model sees only those not embedded lately.
   async function embed(texts: string[]): Promise<Float32Array[]> {
-    const vectors = await embedder.embed(texts);
-    return vectors.map((vector) => {
+    const known = new Map<string, Float32Array>();
+    for (const text of texts) {
+      const vector = recent.get(text);
+      if (vector) known.set(text, vector);
+    }
+    const unknown = [...new Set(texts.filter((text) => !known.has(text)))];
+    const vectors = unknown.length > 0 ? await embedder.embed(unknown) : [];
+    for (const [i, vector] of vectors.entries()) {
       const normalized = unit(vector);
       if (!normalized) throw new DetectionError(`${embedder.name} returned an empty or non-finite vector`);
-      return normalized;
-    });
+      known.set(unknown[i], normalized);
+      recent.set(unknown[i], normalized);
+    }
+    return texts.map((text) => known.get(text)!);
   }
 
-  async function productVectors(scope: DetectionScope, dimension: number, tx: Executor | undefined): Promise<ProductVectors> {
+  // A product's vectors stay cached whatever changed since: each candidate's row is used only
+  // for the hash of its current text, and a missing or stale one is read (or embedded) alone,
+  // so a change costs its own rows, never a reload of the product.
+  async function productVectors(scope: ReadScope, dimension: number, tx: Executor | undefined): Promise<ProductVectors> {
     const key = `${scope.workspaceId}:${scope.productId}`;
-    const version = scope.version ?? await store.productVersion(scope.workspaceId, scope.productId, tx);
     const cached = cache.get(key);
-    if (cached && cached.version === version && cached.dimension === dimension) return cached;
-    const stored = await store.forProduct(scope.workspaceId, scope.productId, embedder.model, tx);
-    const loaded = new ProductVectors(version, dimension, stored.length);
+    if (cached && cached.dimension === dimension && cached.size <= 2 * scope.candidates.length + SPARE_ROWS) return cached;
+    const open = new Set(scope.candidates.map((c) => c.id));
+    const stored = (await store.forProduct(scope.workspaceId, scope.productId, embedder.model, tx)).filter((row) => open.has(row.issueId));
+    const loaded = new ProductVectors(dimension, stored.length);
     for (const row of stored) loaded.put(row.issueId, row.textHash, row.vector);
     cache.set(key, loaded);
     return loaded;

