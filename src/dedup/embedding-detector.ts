@@ -4,8 +4,10 @@
 import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { follows, newestKey } from './candidate-order.js';
 import {
-  candidatesOf, DetectionError, type Candidate, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector, type PreparedReport,
+  candidatesOf, DetectionError, type Candidate, type CreatedIssue, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector,
+  type PreparedReport,
 } from './detector.js';
 import { decisionIn, possibleIn, type ScoredCandidate } from './decision.js';
 import { shareAWord, terms } from './lexical-terms.js';
@@ -67,6 +69,15 @@ const SPARE_ROWS = 1000;
 /** A scope whose candidates have been read. */
 type ReadScope = DetectionScope & { candidates: readonly Candidate[] };
 
+/** A product's candidates and their texts as last read, at the product's dedup version then. */
+interface ListedCandidates {
+  readonly version: number;
+  readonly candidates: readonly Candidate[];
+  readonly texts: readonly string[];
+}
+
+const keyOf = (scope: { workspaceId: string; productId: string }) => `${scope.workspaceId}:${scope.productId}`;
+
 const failure = (error: unknown): DetectionError =>
   error instanceof DetectionError ? error : new DetectionError(`duplicate detection failed: ${(error as Error)?.message ?? error}`, { cause: error });
 
@@ -77,6 +88,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   const bonusFloor = Math.min(band.review, judge ? threshold - JUDGE_FLOOR_MARGIN : band.review) - NO_SHARED_WORD_BONUS;
   const clock = deps.clock ?? systemClock;
   const cache = new LruMap<string, ProductVectors>(CACHED_PRODUCTS);
+  const listed = new LruMap<string, ListedCandidates>(CACHED_PRODUCTS);
   const recent = new LruMap<string, Float32Array>(RECENT_TEXTS);
 
   // Unit vectors of the texts; the model sees only those not embedded lately.
@@ -100,8 +112,19 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   // A product's vectors stay cached whatever changed since: each candidate's row is used only
   // for the hash of its current text, and a missing or stale one is read (or embedded) alone,
   // so a change costs its own rows, never a reload of the product.
+  // The candidates as last read while the product's version has not moved (no other change
+  // since, or only this process's own creations, which `created` appended); else read now.
+  async function candidatesIn(detection: DetectionScope): Promise<{ candidates: readonly Candidate[]; texts: readonly string[] }> {
+    const cached = listed.get(keyOf(detection));
+    if (cached && cached.version === detection.version) return cached;
+    const candidates = await candidatesOf(detection);
+    const read = { candidates, texts: candidates.map(issueText) };
+    if (detection.version !== undefined) listed.set(keyOf(detection), { version: detection.version, ...read });
+    return read;
+  }
+
   async function productVectors(scope: ReadScope, dimension: number, tx: Executor | undefined): Promise<ProductVectors> {
-    const key = `${scope.workspaceId}:${scope.productId}`;
+    const key = keyOf(scope);
     const cached = cache.get(key);
     if (cached && cached.dimension === dimension && cached.size <= 2 * scope.candidates.length + SPARE_ROWS) return cached;
     const open = new Set(scope.candidates.map((c) => c.id));
@@ -114,7 +137,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
 
   // Rows for every candidate: from the cache, else the database (stored after the cache was
   // loaded), else embedded now and stored in the caller's transaction.
-  async function candidateRows(vectors: ProductVectors, scope: ReadScope, texts: string[], tx: Executor | undefined): Promise<number[]> {
+  async function candidateRows(vectors: ProductVectors, scope: ReadScope, texts: readonly string[], tx: Executor | undefined): Promise<number[]> {
     const rows = scope.candidates.map((c, i) => vectors.row(c.id, texts[i]));
     let missing = rows.flatMap((row, i) => (row === null ? [i] : []));
     if (missing.length === 0) return rows as number[];
@@ -141,18 +164,23 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   const name = judge ? `${embedder.name}+${judge.name}` : embedder.name;
 
   // Cosines, with the bonus for candidates that share no word with the report (a translation,
-  // most often); only those that could reach the band or the judge are looked at.
-  function scoresOf(report: EmbeddedReport, vectors: ProductVectors, rows: number[], texts: string[]): Float64Array {
+  // most often). Only candidates that could still reach the band or the judge, and the ranks
+  // that matter, are looked at: one more than the bonus below the `ranks`-th best cosine
+  // cannot overtake it.
+  function scoresOf(report: EmbeddedReport, vectors: ProductVectors, rows: number[], texts: readonly string[]): Float64Array {
     const scores = Float64Array.from(rows, (row) => vectors.dot(row, report.vector));
+    const ranks = judge ? JUDGE_CANDIDATES : POSSIBLE_DUPLICATES;
+    const best = rankedAbove(scores, bonusFloor, ranks);
+    const floor = best.length < ranks ? bonusFloor : Math.max(bonusFloor, scores[best[ranks - 1]] - NO_SHARED_WORD_BONUS);
     for (const [i, row] of rows.entries()) {
-      if (scores[i] >= bonusFloor && !shareAWord(report.words, vectors.words(row, () => terms(texts[i]).words))) {
+      if (scores[i] >= floor && !shareAWord(report.words, vectors.words(row, () => terms(texts[i]).words))) {
         scores[i] = Math.min(1, scores[i] + NO_SHARED_WORD_BONUS);
       }
     }
     return scores;
   }
 
-  async function judged(judge: Judge, report: string, scope: ReadScope, texts: string[], scores: Float64Array): Promise<Decision> {
+  async function judged(judge: Judge, report: string, scope: ReadScope, texts: readonly string[], scores: Float64Array): Promise<Decision> {
     const best = bestOf(scores);
     const shortlist = rankedAbove(scores, threshold - JUDGE_FLOOR_MARGIN, JUDGE_CANDIDATES).map((i) => ({ id: scope.candidates[i].id, text: texts[i], score: scores[i] }));
     const issueId = shortlist.length === 0 ? null : await judge.choose(report, shortlist);
@@ -175,12 +203,12 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     },
 
     async decide(prepared, detection, tx): Promise<Decision> {
-      const scope: ReadScope = { ...detection, candidates: await candidatesOf(detection) };
-      if (scope.candidates.length === 0) return { issueId: null, score: null };
+      const { candidates, texts } = await candidatesIn(detection);
+      const scope: ReadScope = { ...detection, candidates };
+      if (candidates.length === 0) return { issueId: null, score: null };
       const query = (prepared as Partial<EmbeddedReport>).vector;
       if (!query) throw new DetectionError(`the report was not prepared by ${embedder.name}`);
       try {
-        const texts = scope.candidates.map(issueText);
         const vectors = await productVectors(scope, query.length, tx);
         const rows = await candidateRows(vectors, scope, texts, tx);
         const scores = scoresOf(prepared as EmbeddedReport, vectors, rows, texts);
@@ -203,6 +231,22 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
       } catch (error) {
         logger.warn({ err: error, issueId: issue.id }, 'could not store the issue embedding; duplicate detection will compute it when needed');
       }
+    },
+
+    // An issue this process created, just committed: appended to the product's candidates when
+    // nothing else changed (its transaction moved the version by exactly one) and it sorts last.
+    created(issue: CreatedIssue) {
+      const product = listed.get(keyOf(issue));
+      if (!product || issue.version !== product.version + 1) return;
+      let { candidates, texts } = product;
+      if (issue.open) {
+        const newest = newestKey(candidates);
+        if (!newest || !follows([issue.createdAt, issue.id], newest)) return;
+        // New arrays: a decision in flight keeps the list it read.
+        candidates = [...candidates, { id: issue.id, title: issue.title, description: issue.description, createdAt: issue.createdAt }];
+        texts = [...texts, issueText(issue)];
+      }
+      listed.set(keyOf(issue), { version: issue.version, candidates, texts });
     },
 
     close: () => embedder.close(),

@@ -58,8 +58,9 @@ export function someTypo(word: string, words: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** Whether two texts' word sets share a word, exactly or with a typo. */
+/** Whether two texts' word sets share a word, exactly or with a typo (tried only when no word is shared exactly). */
 export function shareAWord(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  for (const word of a) if (b.has(word) || someTypo(word, b)) return true;
+  for (const word of a) if (b.has(word)) return true;
+  for (const word of a) if (someTypo(word, b)) return true;
   return false;
 }

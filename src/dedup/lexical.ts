@@ -11,6 +11,7 @@
 // candidates bumps its version in the same transaction, in whichever process; the service reads
 // the version before the candidates, so an index is never tagged newer than what it holds; and
 // `created` runs only after the commit, so the issue of a rolled-back transaction never enters.
+import { follows, newestKey, type OrderKey } from './candidate-order.js';
 import { decisionIn } from './decision.js';
 import { candidatesOf, type Candidate, type CreatedIssue, type Decision, type DetectionScope, type DuplicateDetector, type PreparedReport } from './detector.js';
 import { LexicalIndex } from './lexical-index.js';
@@ -23,9 +24,6 @@ interface LexicalReport extends PreparedReport {
   readonly terms: Terms;
 }
 
-/** An issue's place in the candidates' order: (created_at, id). */
-type OrderKey = readonly [createdAt: string, id: string];
-
 interface ProductIndex {
   readonly index: LexicalIndex;
   /** The product's dedup version the index reflects; null when its candidates came without one. */
@@ -37,16 +35,6 @@ interface ProductIndex {
 // Products whose indexes stay in memory; an evicted one is rebuilt from its candidates.
 const CACHED_PRODUCTS = 256;
 
-const NO_CANDIDATES: OrderKey = ['', ''];
-
-const follows = (key: OrderKey, newest: OrderKey): boolean =>
-  key[0] > newest[0] || (key[0] === newest[0] && key[1] > newest[1]);
-
-function newestKey(candidates: readonly Candidate[]): OrderKey | null {
-  const newest = candidates.at(-1);
-  if (!newest) return NO_CANDIDATES;
-  return newest.createdAt === undefined ? null : [newest.createdAt, newest.id];
-}
 
 /** `threshold` merges; from `review` up to it, candidates are reported as possible duplicates. */
 export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review = Math.min(LEXICAL_BAND.review, threshold)): DuplicateDetector {

@@ -126,6 +126,30 @@ for (const dialect of DIALECTS) {
       assert.equal(calls.embed, embedsBefore, 'the new vector came from the database');
     });
 
+    it('reads the candidates again only when another writer moved the product\'s version, and takes in its own creations', async () => {
+      const { detector: counting } = counted(fixture);
+      after(() => counting.close());
+      const login = await fixture.createIssue('login fails');
+      let reads = 0;
+      let listedNow: Candidate[] = [{ ...login, createdAt: '2025-01-01T00:00:00.000Z' }];
+      const decideAt = async (version: number, title: string) =>
+        counting.decide(await counting.prepare({ title, description: null }), {
+          workspaceId: fixture.workspaceId, productId: fixture.productId, version, candidates: async () => (reads++, listedNow),
+        });
+      await decideAt(1, 'login fails');
+      assert.equal((await decideAt(1, 'refund')).issueId, null);
+      assert.equal(reads, 1, 'read once at version 1');
+
+      const refund = await fixture.createIssue('refund');
+      counting.created!({ ...refund, createdAt: '2025-01-02T00:00:00.000Z', open: true, version: 2 });
+      assert.equal((await decideAt(2, 'refund')).issueId, refund.id, 'its own creation is a candidate');
+      assert.equal(reads, 1, 'not read again after its own creation');
+
+      listedNow = [listedNow[0]];
+      assert.equal((await decideAt(5, 'refund')).issueId, null, 'another writer closed it');
+      assert.equal(reads, 2);
+    });
+
     it('re-embeds a candidate whose stored vector is for an older text, and stores the new one', async () => {
       const { calls, detector: counting } = counted(fixture);
       after(() => counting.close());
