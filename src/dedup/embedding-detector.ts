@@ -109,9 +109,6 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     return texts.map((text) => known.get(text)!);
   }
 
-  // A product's vectors stay cached whatever changed since: each candidate's row is used only
-  // for the hash of its current text, and a missing or stale one is read (or embedded) alone,
-  // so a change costs its own rows, never a reload of the product.
   // The candidates as last read while the product's version has not moved (no other change
   // since, or only this process's own creations, which `created` appended); else read now.
   async function candidatesIn(detection: DetectionScope): Promise<{ candidates: readonly Candidate[]; texts: readonly string[] }> {
@@ -123,6 +120,9 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     return read;
   }
 
+  // A product's vectors stay cached whatever changed since: each candidate's row is used only
+  // for the hash of its current text, and a missing or stale one is read (or embedded) alone,
+  // so a change costs its own rows, never a reload of the product.
   async function productVectors(scope: ReadScope, dimension: number, tx: Executor | undefined): Promise<ProductVectors> {
     const key = keyOf(scope);
     const cached = cache.get(key);
