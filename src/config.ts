@@ -42,8 +42,10 @@ export interface DedupConfig {
   readonly modelsUrl: string | null;
   /** LOOPDESK_MODEL_RETRY_MS: `auto`'s first wait before it tries loading the model again; doubles after each failure. */
   readonly modelRetryMs: number;
-  /** Replaces the provider's calibrated threshold (0..1). */
+  /** LOOPDESK_DEDUP_THRESHOLD: replaces the provider's calibrated auto-link threshold (0..1). */
   readonly threshold: number | null;
+  /** LOOPDESK_DEDUP_REVIEW_THRESHOLD: replaces where the review band (possible duplicates) starts (0..1). */
+  readonly reviewThreshold: number | null;
   readonly openai: {
     readonly baseUrl: string;
     readonly apiKey: string | null;
@@ -168,15 +170,19 @@ function mailConfig(env: NodeJS.ProcessEnv): MailConfig | null {
 
 const OPENAI_URL = 'https://api.openai.com/v1';
 
+/** A similarity setting (above 0, at most 1), or null when unset. */
+function similarity(env: NodeJS.ProcessEnv, name: string): number | null {
+  const raw = env[name];
+  if (!raw) return null;
+  const value = Number(raw);
+  if (!(value > 0 && value <= 1)) throw new ConfigError(`${name} must be a number above 0 and at most 1, got "${raw}"`);
+  return value;
+}
+
 function dedupConfig(env: NodeJS.ProcessEnv): DedupConfig {
   const provider = oneOf(env, 'LOOPDESK_DEDUP_PROVIDER', DEDUP_PROVIDERS, 'auto');
   const dtype = env.LOOPDESK_EMBEDDING_DTYPE || 'q8';
   if (!['q8', 'fp32', 'fp16', 'q4'].includes(dtype)) throw new ConfigError(`LOOPDESK_EMBEDDING_DTYPE must be q8, fp32, fp16 or q4, got "${dtype}"`);
-  const rawThreshold = env.LOOPDESK_DEDUP_THRESHOLD;
-  const threshold = rawThreshold ? Number(rawThreshold) : null;
-  if (threshold !== null && !(threshold > 0 && threshold <= 1)) {
-    throw new ConfigError(`LOOPDESK_DEDUP_THRESHOLD must be a number above 0 and at most 1, got "${rawThreshold}"`);
-  }
   const baseUrl = httpUrl(env, 'LOOPDESK_OPENAI_BASE_URL') ?? OPENAI_URL;
   const apiKey = env.LOOPDESK_OPENAI_API_KEY || null;
   const chatModel = env.LOOPDESK_OPENAI_CHAT_MODEL || null;
@@ -190,7 +196,8 @@ function dedupConfig(env: NodeJS.ProcessEnv): DedupConfig {
     modelsDir: env.LOOPDESK_MODELS_DIR || null,
     modelsUrl: httpUrl(env, 'LOOPDESK_MODELS_URL'),
     modelRetryMs: integer(env, 'LOOPDESK_MODEL_RETRY_MS', 30_000, 1, 3_600_000),
-    threshold,
+    threshold: similarity(env, 'LOOPDESK_DEDUP_THRESHOLD'),
+    reviewThreshold: similarity(env, 'LOOPDESK_DEDUP_REVIEW_THRESHOLD'),
     openai: Object.freeze({
       baseUrl,
       apiKey,

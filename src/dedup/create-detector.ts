@@ -13,7 +13,7 @@ import { localEmbedder } from './local-embedder.js';
 import { loadInBackground } from './model-loader.js';
 import { openAiEmbedder, openAiJudge } from './openai.js';
 import { createSwitchingDetector } from './switching-detector.js';
-import { embeddingThreshold, LEXICAL_THRESHOLD } from './thresholds.js';
+import { bandWith, embeddingBand, LEXICAL_BAND } from './thresholds.js';
 
 export interface DetectorDeps {
   /** embeddingRepository(db) in the server; an in-memory store in the evaluation. */
@@ -27,10 +27,12 @@ export const MODEL_CACHE_DIR = join(homedir(), '.cache', 'loopdesk', 'models');
 
 function embeddingDetector(config: DedupConfig, deps: DetectorDeps, embedder: Embedder): DuplicateDetector {
   const { openai } = config;
+  const band = bandWith(embeddingBand(embedder.model), config);
   return createEmbeddingDetector({
     embedder,
     store: deps.store,
-    threshold: config.threshold ?? embeddingThreshold(embedder.model),
+    threshold: band.autoLink,
+    reviewThreshold: band.review,
     judge: openai.chatModel ? openAiJudge(openai, openai.chatModel) : undefined,
     logger: deps.logger,
     clock: deps.clock,
@@ -42,7 +44,10 @@ const local = (config: DedupConfig) =>
     model: config.embeddingModel, dtype: config.embeddingDtype, modelsDir: config.modelsDir, modelsUrl: config.modelsUrl, cacheDir: MODEL_CACHE_DIR,
   });
 
-const lexical = (config: DedupConfig) => createLexicalDetector(config.threshold ?? LEXICAL_THRESHOLD);
+const lexical = (config: DedupConfig) => {
+  const band = bandWith(LEXICAL_BAND, config);
+  return createLexicalDetector(band.autoLink, band.review);
+};
 
 /** transformers.js's ONNX file name for each LOOPDESK_EMBEDDING_DTYPE. */
 const ONNX_FILES: Record<string, string> = { q8: 'model_quantized.onnx', fp32: 'model.onnx', fp16: 'model_fp16.onnx', q4: 'model_q4.onnx' };

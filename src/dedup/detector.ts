@@ -8,8 +8,9 @@
 //      read the product's dedup version and call `decide(prepared, { workspaceId, productId,
 //      version, candidates }, tx)`, where `candidates` reads the product's pending, in_progress
 //      and icebox issues when called (a detector whose cache is at `version` need not call it).
-//      A non-null `issueId` is the existing issue to return; otherwise create the issue. Record
-//      `score` and `detector.name` in issue_api_sources. A DetectionError means nothing may be
+//      A non-null `issueId` is the existing issue to return; otherwise create the issue (and
+//      show `possible`, the candidates of the review band). Record `score` and the prepared
+//      report's `detector` in issue_api_sources. A DetectionError means nothing may be
 //      written.
 //   3. Every transaction that creates an issue or changes an issue's title, description,
 //      status or product calls `bumpProductVersion(workspaceId, productId, tx)`
@@ -57,11 +58,19 @@ export interface CreatedIssue extends IndexedIssue {
   version: number;
 }
 
+/** A candidate that came close to the report without reaching the auto-link threshold. */
+export interface PossibleDuplicate {
+  issueId: string;
+  score: number;
+}
+
 export interface Decision {
   /** The existing issue the report duplicates, or null to create a new one. */
   issueId: string | null;
   /** Similarity of the best candidate (0..1), matched or not; null when there were no candidates. */
   score: number | null;
+  /** When nothing matched: the best candidates in the review band, best first (at most POSSIBLE_DUPLICATES); absent means none. */
+  possible?: readonly PossibleDuplicate[];
 }
 
 /** The result of `prepare`; only the detector that made it reads its contents. */

@@ -1,14 +1,19 @@
-// Stage 1 (embeddings: stored vectors, per-product cache, cosine) and stage 2 (threshold, or
-// an LLM judge over the best candidates) for the `local` and `openai` matchers.
+// Stage 1 (embeddings: stored vectors, per-product cache, cosine, plus NO_SHARED_WORD_BONUS for
+// a candidate sharing no word with the report) and stage 2 (the auto-link threshold and the
+// review band, or an LLM judge over the best candidates) for the `local` and `openai` matchers.
 import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { follows, newestKey } from './candidate-order.js';
 import {
-  candidatesOf, DetectionError, type Candidate, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector, type PreparedReport,
+  candidatesOf, DetectionError, type Candidate, type CreatedIssue, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector,
+  type PreparedReport,
 } from './detector.js';
+import { decisionIn, possibleIn, type ScoredCandidate } from './decision.js';
+import { shareAWord, terms } from './lexical-terms.js';
 import { LruMap } from './lru.js';
 import { issueText, textHash } from './text.js';
-import { JUDGE_CANDIDATES, JUDGE_FLOOR_MARGIN } from './thresholds.js';
+import { JUDGE_CANDIDATES, JUDGE_FLOOR_MARGIN, NO_SHARED_WORD_BONUS, POSSIBLE_DUPLICATES } from './thresholds.js';
 import { ProductVectors, unit } from './vector-cache.js';
 
 /** Turns texts into vectors (any length; the detector normalizes them). Throws on failure. */
@@ -34,12 +39,15 @@ export interface Judge {
   choose(report: string, candidates: JudgedCandidate[]): Promise<string | null>;
 }
 
-export type EmbeddingStore = Pick<EmbeddingRepository, 'productVersion' | 'forProduct' | 'forIssues' | 'upsert'>;
+export type EmbeddingStore = Pick<EmbeddingRepository, 'forProduct' | 'forIssues' | 'upsert'>;
 
 export interface EmbeddingDetectorDeps {
   embedder: Embedder;
   store: EmbeddingStore;
+  /** The auto-link threshold. */
   threshold: number;
+  /** Where the review band starts (possible duplicates); the threshold when not given (no band). */
+  reviewThreshold?: number;
   judge?: Judge;
   logger: DedupLogger;
   clock?: Clock;
@@ -47,37 +55,81 @@ export interface EmbeddingDetectorDeps {
 
 interface EmbeddedReport extends PreparedReport {
   readonly vector: Float32Array;
+  readonly words: ReadonlySet<string>;
 }
 
 const CACHED_PRODUCTS = 64;
+// Texts embedded lately, with their vectors: an issue created from a report is stored with the
+// report's vector instead of asking the model again.
+const RECENT_TEXTS = 256;
+// A product's cache is rebuilt when it holds more than twice its candidates plus this many rows
+// (issues closed or deleted since it was loaded).
+const SPARE_ROWS = 1000;
 
 /** A scope whose candidates have been read. */
 type ReadScope = DetectionScope & { candidates: readonly Candidate[] };
+
+/** A product's candidates and their texts as last read, at the product's dedup version then. */
+interface ListedCandidates {
+  readonly version: number;
+  readonly candidates: readonly Candidate[];
+  readonly texts: readonly string[];
+}
+
+const keyOf = (scope: { workspaceId: string; productId: string }) => `${scope.workspaceId}:${scope.productId}`;
 
 const failure = (error: unknown): DetectionError =>
   error instanceof DetectionError ? error : new DetectionError(`duplicate detection failed: ${(error as Error)?.message ?? error}`, { cause: error });
 
 export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateDetector {
   const { embedder, store, threshold, judge, logger } = deps;
+  const band = { autoLink: threshold, review: Math.min(deps.reviewThreshold ?? threshold, threshold) };
+  // Candidates below this cosine can reach neither the band nor the judge, even with the bonus.
+  const bonusFloor = Math.min(band.review, judge ? threshold - JUDGE_FLOOR_MARGIN : band.review) - NO_SHARED_WORD_BONUS;
   const clock = deps.clock ?? systemClock;
   const cache = new LruMap<string, ProductVectors>(CACHED_PRODUCTS);
+  const listed = new LruMap<string, ListedCandidates>(CACHED_PRODUCTS);
+  const recent = new LruMap<string, Float32Array>(RECENT_TEXTS);
 
+  // Unit vectors of the texts; the model sees only those not embedded lately.
   async function embed(texts: string[]): Promise<Float32Array[]> {
-    const vectors = await embedder.embed(texts);
-    return vectors.map((vector) => {
+    const known = new Map<string, Float32Array>();
+    for (const text of texts) {
+      const vector = recent.get(text);
+      if (vector) known.set(text, vector);
+    }
+    const unknown = [...new Set(texts.filter((text) => !known.has(text)))];
+    const vectors = unknown.length > 0 ? await embedder.embed(unknown) : [];
+    for (const [i, vector] of vectors.entries()) {
       const normalized = unit(vector);
       if (!normalized) throw new DetectionError(`${embedder.name} returned an empty or non-finite vector`);
-      return normalized;
-    });
+      known.set(unknown[i], normalized);
+      recent.set(unknown[i], normalized);
+    }
+    return texts.map((text) => known.get(text)!);
   }
 
-  async function productVectors(scope: DetectionScope, dimension: number, tx: Executor | undefined): Promise<ProductVectors> {
-    const key = `${scope.workspaceId}:${scope.productId}`;
-    const version = scope.version ?? await store.productVersion(scope.workspaceId, scope.productId, tx);
+  // The candidates as last read while the product's version has not moved (no other change
+  // since, or only this process's own creations, which `created` appended); else read now.
+  async function candidatesIn(detection: DetectionScope): Promise<{ candidates: readonly Candidate[]; texts: readonly string[] }> {
+    const cached = listed.get(keyOf(detection));
+    if (cached && cached.version === detection.version) return cached;
+    const candidates = await candidatesOf(detection);
+    const read = { candidates, texts: candidates.map(issueText) };
+    if (detection.version !== undefined) listed.set(keyOf(detection), { version: detection.version, ...read });
+    return read;
+  }
+
+  // A product's vectors stay cached whatever changed since: each candidate's row is used only
+  // for the hash of its current text, and a missing or stale one is read (or embedded) alone,
+  // so a change costs its own rows, never a reload of the product.
+  async function productVectors(scope: ReadScope, dimension: number, tx: Executor | undefined): Promise<ProductVectors> {
+    const key = keyOf(scope);
     const cached = cache.get(key);
-    if (cached && cached.version === version && cached.dimension === dimension) return cached;
-    const stored = await store.forProduct(scope.workspaceId, scope.productId, embedder.model, tx);
-    const loaded = new ProductVectors(version, dimension, stored.length);
+    if (cached && cached.dimension === dimension && cached.size <= 2 * scope.candidates.length + SPARE_ROWS) return cached;
+    const open = new Set(scope.candidates.map((c) => c.id));
+    const stored = (await store.forProduct(scope.workspaceId, scope.productId, embedder.model, tx)).filter((row) => open.has(row.issueId));
+    const loaded = new ProductVectors(dimension, stored.length);
     for (const row of stored) loaded.put(row.issueId, row.textHash, row.vector);
     cache.set(key, loaded);
     return loaded;
@@ -85,7 +137,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
 
   // Rows for every candidate: from the cache, else the database (stored after the cache was
   // loaded), else embedded now and stored in the caller's transaction.
-  async function candidateRows(vectors: ProductVectors, scope: ReadScope, texts: string[], tx: Executor | undefined): Promise<number[]> {
+  async function candidateRows(vectors: ProductVectors, scope: ReadScope, texts: readonly string[], tx: Executor | undefined): Promise<number[]> {
     const rows = scope.candidates.map((c, i) => vectors.row(c.id, texts[i]));
     let missing = rows.flatMap((row, i) => (row === null ? [i] : []));
     if (missing.length === 0) return rows as number[];
@@ -111,13 +163,29 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
 
   const name = judge ? `${embedder.name}+${judge.name}` : embedder.name;
 
-  async function judged(judge: Judge, report: string, scope: ReadScope, texts: string[], scores: Float64Array): Promise<string | null> {
-    const shortlist = [...scores.keys()]
-      .filter((i) => scores[i] >= threshold - JUDGE_FLOOR_MARGIN)
-      .sort((a, b) => scores[b] - scores[a])
-      .slice(0, JUDGE_CANDIDATES)
-      .map((i) => ({ id: scope.candidates[i].id, text: texts[i], score: scores[i] }));
-    return shortlist.length === 0 ? null : judge.choose(report, shortlist);
+  // Cosines, with the bonus for candidates that share no word with the report (a translation,
+  // most often). Only candidates that could still reach the band or the judge, and the ranks
+  // that matter, are looked at: one more than the bonus below the `ranks`-th best cosine
+  // cannot overtake it.
+  function scoresOf(report: EmbeddedReport, vectors: ProductVectors, rows: number[], texts: readonly string[]): Float64Array {
+    const scores = Float64Array.from(rows, (row) => vectors.dot(row, report.vector));
+    const ranks = judge ? JUDGE_CANDIDATES : POSSIBLE_DUPLICATES;
+    const best = rankedAbove(scores, bonusFloor, ranks);
+    const floor = best.length < ranks ? bonusFloor : Math.max(bonusFloor, scores[best[ranks - 1]] - NO_SHARED_WORD_BONUS);
+    for (const [i, row] of rows.entries()) {
+      if (scores[i] >= floor && !shareAWord(report.words, vectors.words(row, () => terms(texts[i]).words))) {
+        scores[i] = Math.min(1, scores[i] + NO_SHARED_WORD_BONUS);
+      }
+    }
+    return scores;
+  }
+
+  async function judged(judge: Judge, report: string, scope: ReadScope, texts: readonly string[], scores: Float64Array): Promise<Decision> {
+    const best = bestOf(scores);
+    const shortlist = rankedAbove(scores, threshold - JUDGE_FLOOR_MARGIN, JUDGE_CANDIDATES).map((i) => ({ id: scope.candidates[i].id, text: texts[i], score: scores[i] }));
+    const issueId = shortlist.length === 0 ? null : await judge.choose(report, shortlist);
+    if (issueId) return { issueId, score: scores[best] };
+    return { issueId, score: scores[best], possible: possibleIn(band, scored(scope, rankedAbove(scores, band.review, POSSIBLE_DUPLICATES), scores)) };
   }
 
   return {
@@ -128,27 +196,25 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
       const text = issueText(report);
       try {
         const [vector] = await embed([text]);
-        return { text, detector: name, vector } satisfies EmbeddedReport;
+        return { text, detector: name, vector, words: terms(text).words } satisfies EmbeddedReport;
       } catch (error) {
         throw failure(error);
       }
     },
 
     async decide(prepared, detection, tx): Promise<Decision> {
-      const scope: ReadScope = { ...detection, candidates: await candidatesOf(detection) };
-      if (scope.candidates.length === 0) return { issueId: null, score: null };
+      const { candidates, texts } = await candidatesIn(detection);
+      const scope: ReadScope = { ...detection, candidates };
+      if (candidates.length === 0) return { issueId: null, score: null };
       const query = (prepared as Partial<EmbeddedReport>).vector;
       if (!query) throw new DetectionError(`the report was not prepared by ${embedder.name}`);
       try {
-        const texts = scope.candidates.map(issueText);
         const vectors = await productVectors(scope, query.length, tx);
         const rows = await candidateRows(vectors, scope, texts, tx);
-        const scores = Float64Array.from(rows, (row) => vectors.dot(row, query));
-        let best = 0;
-        for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
-        const score = scores[best];
-        if (judge) return { issueId: await judged(judge, prepared.text, scope, texts, scores), score };
-        return { issueId: score >= threshold ? scope.candidates[best].id : null, score };
+        const scores = scoresOf(prepared as EmbeddedReport, vectors, rows, texts);
+        if (judge) return await judged(judge, prepared.text, scope, texts, scores);
+        const ranked = rankedAbove(scores, band.review, POSSIBLE_DUPLICATES);
+        return decisionIn(band, scored(scope, ranked.length > 0 ? ranked : [bestOf(scores)], scores));
       } catch (error) {
         throw failure(error);
       }
@@ -167,6 +233,45 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
       }
     },
 
+    // An issue this process created, just committed: appended to the product's candidates when
+    // nothing else changed (its transaction moved the version by exactly one) and it sorts last.
+    created(issue: CreatedIssue) {
+      const product = listed.get(keyOf(issue));
+      if (!product || issue.version !== product.version + 1) return;
+      let { candidates, texts } = product;
+      if (issue.open) {
+        const newest = newestKey(candidates);
+        if (!newest || !follows([issue.createdAt, issue.id], newest)) return;
+        // New arrays: a decision in flight keeps the list it read.
+        candidates = [...candidates, { id: issue.id, title: issue.title, description: issue.description, createdAt: issue.createdAt }];
+        texts = [...texts, issueText(issue)];
+      }
+      listed.set(keyOf(issue), { version: issue.version, candidates, texts });
+    },
+
     close: () => embedder.close(),
   };
 }
+
+/** The index of the highest score (the first among equals, i.e. the oldest candidate). */
+function bestOf(scores: Float64Array): number {
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
+  return best;
+}
+
+/** The indexes of the `count` highest scores at or above `floor`, best first (the older first among equals). */
+function rankedAbove(scores: Float64Array, floor: number, count: number): number[] {
+  const top: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    if (scores[i] < floor || (top.length === count && scores[i] <= scores[top[count - 1]])) continue;
+    if (top.length === count) top.pop();
+    let at = top.length;
+    while (at > 0 && scores[i] > scores[top[at - 1]]) at--;
+    top.splice(at, 0, i);
+  }
+  return top;
+}
+
+const scored = (scope: { candidates: readonly Candidate[] }, indexes: number[], scores: Float64Array): ScoredCandidate[] =>
+  indexes.map((i) => ({ id: scope.candidates[i].id, score: scores[i] }));

@@ -12,7 +12,7 @@
 // recomputed, with the same operations in the same order, in one pass over the documents'
 // grams the first time a report is scored after a change.
 import { fitting, Grams, idf } from './lexical-grams.js';
-import { terms, typo, type Terms } from './lexical-terms.js';
+import { someTypo, terms, type Terms } from './lexical-terms.js';
 
 // How many of the best n-gram matches get the (slower) word comparison.
 const SHORTLIST = 10;
@@ -101,16 +101,26 @@ export class LexicalIndex {
 
   /** The best-scoring document, or null when there are none. */
   best(report: Terms): LexicalMatch | null {
-    if (this.slots.size === 0) return null;
+    return this.top(report, 1)[0] ?? null;
+  }
+
+  /**
+   * The `count` best-scoring documents, best first, the older first among equals; the oldest
+   * document with score 0 when none shares a word with the report; empty when there are none.
+   */
+  top(report: Terms, count: number): LexicalMatch[] {
+    if (this.slots.size === 0) return [];
     const touched = this.cosines(report.grams);
     try {
-      let best: LexicalMatch | null = null;
-      for (const slot of this.shortlist(touched)) {
-        const doc = this.docs[slot]!;
-        const score = Math.min(this.dots[slot], this.coverage(report.words, doc.words), this.coverage(doc.words, report.words));
-        if (score > (best?.score ?? 0)) best = { id: doc.id, score };
-      }
-      return best ?? { id: this.oldest().id, score: 0 };
+      const scored = this.shortlist(touched)
+        .map((slot) => {
+          const doc = this.docs[slot]!;
+          return { id: doc.id, score: Math.min(this.dots[slot], this.coverage(report.words, doc.words), this.coverage(doc.words, report.words)) };
+        })
+        .filter((match) => match.score > 0);
+      // A stable sort: the shortlist's order (cosine, then age) breaks ties.
+      scored.sort((a, b) => b.score - a.score);
+      return scored.length > 0 ? scored.slice(0, count) : [{ id: this.oldest().id, score: 0 }];
     } finally {
       for (let t = 0; t < touched; t++) this.dots[this.touched[t]] = 0;
     }
@@ -251,7 +261,3 @@ export class LexicalIndex {
   }
 }
 
-function someTypo(word: string, words: ReadonlySet<string>): boolean {
-  for (const other of words) if (typo(word, other)) return true;
-  return false;
-}

@@ -51,3 +51,16 @@ export function typo(a: string, b: string): boolean {
   }
   return previous[b.length] <= allowed;
 }
+
+/** Whether `words` has a word that is `word` with a typo. */
+export function someTypo(word: string, words: ReadonlySet<string>): boolean {
+  for (const other of words) if (typo(word, other)) return true;
+  return false;
+}
+
+/** Whether two texts' word sets share a word, exactly or with a typo (tried only when no word is shared exactly). */
+export function shareAWord(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const word of a) if (b.has(word)) return true;
+  for (const word of a) if (someTypo(word, b)) return true;
+  return false;
+}

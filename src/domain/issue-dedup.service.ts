@@ -6,7 +6,7 @@ import type { Dialect } from '../db/dialect.js';
 import { CANDIDATE_STATUSES, type EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { IssueRepository, IssueRow } from '../db/repositories/issue.repository.js';
-import { DetectionError, type DetectionScope, type DuplicateDetector } from '../dedup/detector.js';
+import { DetectionError, type DetectionScope, type DuplicateDetector, type PossibleDuplicate } from '../dedup/detector.js';
 import { AppError, checkAll } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
@@ -20,10 +20,24 @@ export interface MaybeCreateInput extends CreateIssueInput {
   conversation_id?: string;
 }
 
+/** [ext] An open issue that came close to the report (the review band). */
+export interface PossibleDuplicateIssue {
+  id: string;
+  shortcode: string;
+  title: string;
+  score: number;
+}
+
 export interface MaybeCreateResult {
   issue: IssueDetail;
   matchedExisting: boolean;
   apiSourceId: string;
+  /** [ext] The best candidate's similarity, matched or not; null when the product had no open issue. */
+  score: number | null;
+  /** [ext] The matcher that decided, as recorded in issue_api_sources. */
+  detector: string;
+  /** [ext] When an issue was created: the open issues of the review band, best first. */
+  possibleDuplicates: PossibleDuplicateIssue[];
 }
 
 export interface IssueDedupServiceDeps {
@@ -60,6 +74,16 @@ export function createIssueDedupService({ db, dialect, issues, issueService, iss
     version: await dedupStore.productVersion(workspaceId, productId, tx),
     candidates: () => dedupStore.openCandidates(workspaceId, productId, tx),
   });
+
+  // The candidates of the review band, as the answer shows them (read in the decision's transaction).
+  const possibleIssues = async (workspaceId: string, possible: readonly PossibleDuplicate[], tx: Executor): Promise<PossibleDuplicateIssue[]> => {
+    const found: PossibleDuplicateIssue[] = [];
+    for (const { issueId, score } of possible) {
+      const row = await issues.findById(workspaceId, issueId, tx);
+      if (row) found.push({ id: row.id, shortcode: row.shortcode, title: row.title, score });
+    }
+    return found;
+  };
 
   // After the commit: the detector may take the new issue in without reading the candidates.
   const announce = (row: IssueRow, version: number) =>
@@ -113,14 +137,15 @@ export function createIssueDedupService({ db, dialect, issues, issueService, iss
           if (!row) throw new Error(`detector matched ${decision.issueId}, which is not an open issue of the product`);
           await recordSource(row);
           if (conversationId) await issueWrites.link(work, actor.workspaceId, row.id, conversationId);
-          return { row, matchedExisting: true, apiSourceId, committedVersion: null };
+          return { row, matchedExisting: true, apiSourceId, committedVersion: null, score: decision.score, possibleDuplicates: [] };
         }
         const { row } = await issueWrites.create(work, newIssueOf(actor, input, product, assigneeId), async (created) => {
           await recordSource(created);
           if (conversationId) await issues.link(actor.workspaceId, created.id, conversationId, clock.now(), tx);
         });
         const committedVersion = detector.created ? await dedupStore.productVersion(actor.workspaceId, product.id, tx) : null;
-        return { row, matchedExisting: false, apiSourceId, committedVersion };
+        const possibleDuplicates = await possibleIssues(actor.workspaceId, decision.possible ?? [], tx);
+        return { row, matchedExisting: false, apiSourceId, committedVersion, score: decision.score, possibleDuplicates };
       });
 
       const { row, committedVersion } = outcome;
@@ -129,6 +154,9 @@ export function createIssueDedupService({ db, dialect, issues, issueService, iss
         issue: await issueService.detail(actor, row),
         matchedExisting: outcome.matchedExisting,
         apiSourceId: outcome.apiSourceId,
+        score: outcome.score,
+        detector: prepared.detector,
+        possibleDuplicates: outcome.possibleDuplicates,
       };
     },
   };

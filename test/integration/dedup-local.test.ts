@@ -1,6 +1,6 @@
 // The `local` matcher for real and offline: a tiny model written to a temp dir, loaded by
-// transformers.js through LOOPDESK_MODELS_DIR, vectors stored in the database, cached per
-// product and invalidated by the product's dedup version.
+// transformers.js through LOOPDESK_MODELS_DIR, vectors stored in the database and cached per
+// product, a change costing only the rows it touched.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,7 +103,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await decide(detector, 'login', []), { issueId: null, score: null });
     });
 
-    it('decides from stored vectors without calling the model, and caches them per product version', async () => {
+    it('decides from stored vectors without calling the model, and reads only a new issue\'s vector after a change', async () => {
       const { calls, detector: counting } = counted(fixture);
       after(() => counting.close());
       const login = await fixture.createIssue('login fails');
@@ -114,16 +114,40 @@ for (const dialect of DIALECTS) {
       await fixture.database.db.transaction().execute((tx) => counting.decide(prepared, scope, tx));
       await fixture.database.db.transaction().execute((tx) => counting.decide(prepared, scope, tx));
       assert.equal(calls.embed, embedsBefore, 'no model call in decide');
-      assert.equal(calls.forProduct, 1, 'loaded once for this version');
+      assert.equal(calls.forProduct, 1, 'loaded once');
 
-      // Another process creates an issue: the version moves, the cache reloads and finds its vector.
+      // Another process creates an issue: its vector is read alone, the product is not reloaded.
       const refund = await fixture.createIssue('refund');
       await detector.indexIssue(refund);
       const decision = await fixture.database.db.transaction().execute((tx) =>
         counting.decide(prepared, { ...scope, candidates: [login, refund] }, tx));
       assert.equal(decision.issueId, login.id);
-      assert.equal(calls.forProduct, 2, 'reloaded after the version changed');
+      assert.equal(calls.forProduct, 1, 'not reloaded');
       assert.equal(calls.embed, embedsBefore, 'the new vector came from the database');
+    });
+
+    it('reads the candidates again only when another writer moved the product\'s version, and takes in its own creations', async () => {
+      const { detector: counting } = counted(fixture);
+      after(() => counting.close());
+      const login = await fixture.createIssue('login fails');
+      let reads = 0;
+      let listedNow: Candidate[] = [{ ...login, createdAt: '2025-01-01T00:00:00.000Z' }];
+      const decideAt = async (version: number, title: string) =>
+        counting.decide(await counting.prepare({ title, description: null }), {
+          workspaceId: fixture.workspaceId, productId: fixture.productId, version, candidates: async () => (reads++, listedNow),
+        });
+      await decideAt(1, 'login fails');
+      assert.equal((await decideAt(1, 'refund')).issueId, null);
+      assert.equal(reads, 1, 'read once at version 1');
+
+      const refund = await fixture.createIssue('refund');
+      counting.created!({ ...refund, createdAt: '2025-01-02T00:00:00.000Z', open: true, version: 2 });
+      assert.equal((await decideAt(2, 'refund')).issueId, refund.id, 'its own creation is a candidate');
+      assert.equal(reads, 1, 'not read again after its own creation');
+
+      listedNow = [listedNow[0]];
+      assert.equal((await decideAt(5, 'refund')).issueId, null, 'another writer closed it');
+      assert.equal(reads, 2);
     });
 
     it('re-embeds a candidate whose stored vector is for an older text, and stores the new one', async () => {
@@ -133,11 +157,22 @@ for (const dialect of DIALECTS) {
       await detector.indexIssue(issue);
       const renamed = { ...issue, title: 'login fails' };
       await fixture.database.db.transaction().execute((tx) => embeddingRepository(tx).bumpProductVersion(fixture.workspaceId, fixture.productId, tx));
-      const decision = await decide(counting, 'login fails', [renamed]);
+      const decision = await decide(counting, 'LOGIN FAILS', [renamed]);
       assert.equal(decision.issueId, issue.id);
       assert.equal(calls.embed, 2, 'the report, then the stale candidate');
       const [stored] = await embeddingRepository(fixture.database.db).forIssues(fixture.workspaceId, [issue.id], tiny.model);
       assert.equal(stored.textHash, textHash('login fails'));
+    });
+
+    it('stores an issue created from a report with the report\'s vector, without asking the model again', async () => {
+      const { calls, detector: counting } = counted(fixture);
+      after(() => counting.close());
+      const prepared = await counting.prepare({ title: 'refund', description: 'login' });
+      const issue = await fixture.createIssue('refund', 'login');
+      await counting.indexIssue(issue);
+      assert.equal(calls.embed, 1, 'the report only');
+      const [stored] = await embeddingRepository(fixture.database.db).forIssues(fixture.workspaceId, [issue.id], tiny.model);
+      assertClose(stored.vector, Array.from((prepared as unknown as { vector: Float32Array }).vector));
     });
 
     it('answers a batch of concurrent requests with the right vector each', async () => {

@@ -10,6 +10,7 @@ import type { Candidate, DetectionScope } from '../../src/dedup/detector.js';
 import { LexicalIndex, type IndexedText } from '../../src/dedup/lexical-index.js';
 import { terms } from '../../src/dedup/lexical-terms.js';
 import { createLexicalDetector } from '../../src/dedup/lexical.js';
+import { LEXICAL_BAND } from '../../src/dedup/thresholds.js';
 import { referenceBest } from '../helpers/lexical-reference.js';
 
 // Few words, some one typo apart, some articles, so texts share grams and words; and texts that
@@ -138,7 +139,11 @@ describe('lexical detector with a dedup version', () => {
         const expected = best ? { issueId: best.score >= threshold ? candidates[best.index].id : null, score: best.score } : { issueId: null, score: null };
         const loadsBefore = loads;
         const decision = await detector.decide(await detector.prepare({ title: reportText, description: null }), scope());
-        assert.deepEqual(decision, expected, `step ${step}: "${reportText}"`);
+        assert.deepEqual({ issueId: decision.issueId, score: decision.score }, expected, `step ${step}: "${reportText}"`);
+        const possible = (decision.possible ?? []).map((p) => p.score);
+        const review = Math.min(LEXICAL_BAND.review, threshold);
+        assert.ok(possible.every((score, i) => score >= review && score < threshold && (i === 0 || score <= possible[i - 1])), `step ${step}: the review band`);
+        if (decision.issueId === null && best && best.score >= review) assert.equal(possible[0], best.score, `step ${step}: the best comes first`);
         assert.equal(loads - loadsBefore, cacheCurrent ? 0 : 1, `step ${step}: candidates read only when the version moved elsewhere`);
         cacheCurrent = true;
         if (decision.issueId !== null || op.rolledBack) continue;

@@ -1,40 +1,25 @@
 // `npm run eval:dedup -- --pairs FILE [--provider P] [--json OUT]`: runs labelled pairs through
 // the same detector the endpoint uses (prepare, then decide against a one-issue product whose
-// issue was indexed first) and prints precision, recall and F1 per set, a threshold sweep and
-// the time per decision.
-import { readFileSync, writeFileSync } from 'node:fs';
+// issue was indexed first) and prints precision, recall and F1 per set, the precision–recall
+// curve's precision at recall 0.5, 0.7 and 0.9, a threshold sweep, the time per decision, and
+// the auto-link and review thresholds the dev pairs suggest (src/dedup/thresholds.ts).
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { DEDUP_PROVIDERS, loadConfig, type DedupConfig } from '../../config.js';
 import { createDuplicateDetector } from '../create-detector.js';
 import type { DuplicateDetector } from '../detector.js';
 import { memoryStore } from './memory-store.js';
-import { atThreshold, bySet, lowestSafeThreshold, percentile, quality, type PairResult, type Quality } from './metrics.js';
-
-interface Pair {
-  set: string;
-  a: string;
-  b: string;
-  label: 0 | 1;
-}
+import { atThreshold, bySet, highestThresholdWithRecall, lowestSafeThreshold, percentile, precisionAtRecall, quality, type PairResult, type Quality } from './metrics.js';
+import { readPairs, type Pair } from './pairs.js';
 
 const PRECISION_TARGET = 0.95;
+/** The review band shows most duplicates the auto-link misses: recall over the CIKM sets together. */
+const REVIEW_RECALL = 0.7;
+/** For a matcher that never reaches that recall: at least every other suggestion a real duplicate. */
+const REVIEW_PRECISION = 0.5;
+const CURVE_RECALLS = [0.5, 0.7, 0.9];
 const SWEEP = [-0.1, -0.05, -0.02, 0, 0.02, 0.05];
-
-function readPairs(file: string): Pair[] {
-  const [header, ...lines] = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
-  const columns = header.split('\t');
-  const at = (name: string) => {
-    const index = columns.indexOf(name);
-    if (index < 0) throw new Error(`${file}: no "${name}" column`);
-    return index;
-  };
-  const [set, a, b, label] = [at('set'), at('text_a'), at('text_b'), at('label')];
-  return lines.map((line) => {
-    const fields = line.split('\t');
-    return { set: fields[set], a: fields[a], b: fields[b], label: fields[label] === '1' ? 1 : 0 };
-  });
-}
 
 async function run(detector: DuplicateDetector, pairs: Pair[]): Promise<PairResult[]> {
   const results: PairResult[] = [];
@@ -51,8 +36,9 @@ async function run(detector: DuplicateDetector, pairs: Pair[]): Promise<PairResu
 }
 
 const fixed = (n: number) => n.toFixed(3);
-const row = (name: string, q: Quality) =>
-  `| ${name.padEnd(12)} | ${String(q.n).padStart(5)} | ${String(q.positives).padStart(5)} | ${fixed(q.precision)} | ${fixed(q.recall)} | ${fixed(q.f1)} |`;
+const row = (name: string, q: Quality, list: readonly PairResult[]) =>
+  `| ${name.padEnd(12)} | ${String(q.n).padStart(5)} | ${String(q.positives).padStart(5)} | ${fixed(q.precision)} | ${fixed(q.recall)} | ${fixed(q.f1)} | ` +
+  `${CURVE_RECALLS.map((recall) => fixed(precisionAtRecall(list, recall))).join(' | ')} |`;
 
 function print(detector: DuplicateDetector, results: PairResult[], seconds: number): void {
   const sets = bySet(results);
@@ -60,10 +46,12 @@ function print(detector: DuplicateDetector, results: PairResult[], seconds: numb
   const out: string[] = [
     `matcher ${detector.name}, threshold ${detector.threshold}, ${results.length} pairs in ${seconds.toFixed(1)} s`,
     '',
-    '| set          |     n |   pos | precision | recall | f1 |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...[...sets].map(([name, list]) => row(name, quality(list, matched))),
-    row('overall', quality(results, matched)),
+    `| set          |     n |   pos | precision | recall | f1 | ${CURVE_RECALLS.map((r) => `P@R${r}`).join(' | ')} |`,
+    `|---|---:|---:|---:|---:|---:|${CURVE_RECALLS.map(() => '---:|').join('')}`,
+    ...[...sets].map(([name, list]) => row(name, quality(list, matched), list)),
+    row('overall', quality(results, matched), results),
+    '',
+    `P@R: the precision-recall curve's best precision at that recall or more.`,
     '',
     `precision / recall by threshold`,
     '',
@@ -81,8 +69,18 @@ function print(detector: DuplicateDetector, results: PairResult[], seconds: numb
   const cikm = [...sets].filter(([name]) => name.startsWith('cikm')).map(([, list]) => list);
   out.push('', `time per decision (prepare + decide): p50 ${percentile(ms, 50).toFixed(2)} ms, p95 ${percentile(ms, 95).toFixed(2)} ms`);
   if (cikm.length) {
-    const safe = lowestSafeThreshold(cikm, PRECISION_TARGET);
-    out.push(`lowest threshold keeping precision >= ${PRECISION_TARGET} on every CIKM set: ${safe ?? 'none'}`);
+    const pooled = cikm.flat();
+    const at = (threshold: number | null) => {
+      if (threshold === null) return 'none';
+      const q = quality(pooled, atThreshold(threshold));
+      return `${threshold} (CIKM sets together: precision ${fixed(q.precision)}, recall ${fixed(q.recall)})`;
+    };
+    out.push(
+      `lowest threshold keeping precision >= ${PRECISION_TARGET} on every CIKM set (auto-link): ${at(lowestSafeThreshold(cikm, PRECISION_TARGET))}`,
+      `highest threshold reaching recall >= ${REVIEW_RECALL} over the CIKM sets (review band): ${at(highestThresholdWithRecall(pooled, REVIEW_RECALL))}`,
+      `lowest threshold keeping precision >= ${REVIEW_PRECISION} over the CIKM sets (review band, if none above): ` +
+        `${at(lowestSafeThreshold([pooled], REVIEW_PRECISION))}`,
+    );
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -6,9 +6,6 @@ import type { EmbeddingStore } from '../embedding-detector.js';
 export function memoryStore(): EmbeddingStore {
   const rows = new Map<string, StoredEmbedding & { workspaceId: string; productId: string }>();
   return {
-    async productVersion() {
-      return 0;
-    },
     async forProduct(workspaceId, productId, model) {
       return [...rows.values()].filter((r) => r.workspaceId === workspaceId && r.productId === productId && r.model === model);
     },

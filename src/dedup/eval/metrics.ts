@@ -70,3 +70,29 @@ export function lowestSafeThreshold(sets: readonly PairResult[][], target: numbe
   }
   return safe;
 }
+
+/**
+ * The precision–recall curve at one recall: the best precision of any threshold whose recall
+ * reaches `recall` (interpolated precision); 0 when no threshold reaches it.
+ */
+export function precisionAtRecall(results: readonly PairResult[], recall: number): number {
+  const scored = results.filter((r) => r.score !== null).sort((a, b) => b.score! - a.score!);
+  const positives = results.filter((r) => r.label === 1).length;
+  let best = 0;
+  let tp = 0;
+  for (let i = 0; i < scored.length; i++) {
+    if (scored[i].label === 1) tp++;
+    // Only between distinct scores: a threshold takes all pairs of equal score or none.
+    if (i + 1 < scored.length && scored[i + 1].score === scored[i].score) continue;
+    if (positives > 0 && tp / positives >= recall) best = Math.max(best, tp / (i + 1));
+  }
+  return best;
+}
+
+/** The highest threshold (0.005 steps) at which recall reaches `target`; null when none does. */
+export function highestThresholdWithRecall(results: readonly PairResult[], target: number): number | null {
+  for (let step = 200; step >= 0; step--) {
+    if (quality(results, atThreshold(step / 200)).recall >= target) return step / 200;
+  }
+  return null;
+}

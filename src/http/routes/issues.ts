@@ -109,8 +109,9 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
         'Compares the title and description with the product\'s pending, in_progress and icebox issues, across ' +
         'paraphrase and translation. On a match returns 200 with the existing issue; otherwise creates one (201). ' +
         'Either way the call is recorded as a source of the returned issue (api_source_id). status, priority and ' +
-        'assignee_id are used only on create. A detection failure is a 500 with nothing written: retry, or use ' +
-        'POST /api/v1/issues to bypass detection.',
+        'assignee_id are used only on create. [ext] The answer also says why: score, detector, and the open issues ' +
+        'that came close without matching (possible_duplicates). A detection failure is a 500 with nothing written: ' +
+        'retry, or use POST /api/v1/issues to bypass detection.',
       body: MaybeIssueBody,
       response: {
         200: Ref(DeduplicatingCreateResult, { description: 'An existing issue matched' }),
@@ -121,7 +122,10 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
     handler: async (request, reply) => {
       const result = await dedup.createMaybe(request.actor, request.body);
       reply.code(result.matchedExisting ? 200 : 201);
-      return { data: result.issue, matched_existing: result.matchedExisting, api_source_id: result.apiSourceId };
+      return {
+        data: result.issue, matched_existing: result.matchedExisting, api_source_id: result.apiSourceId,
+        score: result.score, detector: result.detector, possible_duplicates: result.possibleDuplicates,
+      };
     },
   });
 

@@ -104,17 +104,42 @@ export const MaybeIssueBody = Type.Object(
   },
 );
 
+const Similarity = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+
+const PossibleDuplicate = Type.Object(
+  {
+    id: Uuid(),
+    shortcode: issueFields.shortcode,
+    title: Type.String(),
+    score: Similarity('Its similarity to the report'),
+  },
+  { additionalProperties: false, description: 'An open issue of the product that came close to the report' },
+);
+
 export const DeduplicatingCreateResult = Type.Object(
   {
     data: Ref(Issue),
     matched_existing: Type.Boolean({ description: 'true when an existing open issue was returned' }),
     api_source_id: Uuid('The provenance record of this call'),
+    score: Nullable(Similarity('[ext] The best candidate\'s similarity (0..1), matched or not; null when the product has no open issue')),
+    detector: Type.String({
+      description: '[ext] The matcher that decided (as recorded with the call), e.g. `lexical` or `openai:multilingual-e5-small-q4`',
+    }),
+    possible_duplicates: Type.Array(PossibleDuplicate, {
+      maxItems: 3,
+      description:
+        '[ext] When an issue was created: up to 3 open issues whose similarity fell in the review band, just below the ' +
+        'matching threshold, best first; empty on a match or when nothing came close',
+    }),
   },
   {
     $id: 'DeduplicatingCreateResult',
     additionalProperties: false,
-    description: 'The issue a deduplicating create returned, and whether it already existed',
-    examples: [{ data: { ...example, linked_conversations: [], sources_count: 1 }, matched_existing: true, api_source_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8098' }],
+    description: 'The issue a deduplicating create returned, whether it already existed, and [ext] why',
+    examples: [{
+      data: { ...example, linked_conversations: [], sources_count: 1 }, matched_existing: true, api_source_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8098',
+      score: 0.982, detector: 'local:Xenova/multilingual-e5-small', possible_duplicates: [],
+    }],
   },
 );
 
