@@ -1242,7 +1242,7 @@ export const openapiDocument = {
       },
       "DeduplicatingCreateResult": {
         "additionalProperties": false,
-        "description": "The issue a deduplicating create returned, and whether it already existed",
+        "description": "The issue a deduplicating create returned, whether it already existed, and [ext] why",
         "examples": [
           {
             "data": {
@@ -1262,14 +1262,20 @@ export const openapiDocument = {
               "linked_conversations": []
             },
             "matched_existing": true,
-            "api_source_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8098"
+            "api_source_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8098",
+            "score": 0.982,
+            "detector": "local:Xenova/multilingual-e5-small",
+            "possible_duplicates": []
           }
         ],
         "type": "object",
         "required": [
           "data",
           "matched_existing",
-          "api_source_id"
+          "api_source_id",
+          "score",
+          "detector",
+          "possible_duplicates"
         ],
         "properties": {
           "data": {
@@ -1286,6 +1292,60 @@ export const openapiDocument = {
             ],
             "description": "The provenance record of this call",
             "type": "string"
+          },
+          "score": {
+            "minimum": 0,
+            "maximum": 1,
+            "description": "[ext] The best candidate's similarity (0..1), matched or not; null when the product has no open issue",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "detector": {
+            "description": "[ext] The matcher that decided (as recorded with the call), e.g. `lexical` or `openai:multilingual-e5-small-q4`",
+            "type": "string"
+          },
+          "possible_duplicates": {
+            "maxItems": 3,
+            "description": "[ext] When an issue was created: up to 3 open issues whose similarity fell in the review band, just below the matching threshold, best first; empty on a match or when nothing came close",
+            "type": "array",
+            "items": {
+              "additionalProperties": false,
+              "description": "An open issue of the product that came close to the report",
+              "type": "object",
+              "required": [
+                "id",
+                "shortcode",
+                "title",
+                "score"
+              ],
+              "properties": {
+                "id": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "type": "string"
+                },
+                "shortcode": {
+                  "description": "<PREFIX>-<number>; unique in the workspace forever; immutable",
+                  "examples": [
+                    "APP-12"
+                  ],
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "score": {
+                  "minimum": 0,
+                  "maximum": 1,
+                  "description": "Its similarity to the report",
+                  "type": "number"
+                }
+              }
+            }
           }
         }
       },
@@ -5633,7 +5693,7 @@ export const openapiDocument = {
         "tags": [
           "Issues"
         ],
-        "description": "Compares the title and description with the product's pending, in_progress and icebox issues, across paraphrase and translation. On a match returns 200 with the existing issue; otherwise creates one (201). Either way the call is recorded as a source of the returned issue (api_source_id). status, priority and assignee_id are used only on create. A detection failure is a 500 with nothing written: retry, or use POST /api/v1/issues to bypass detection.",
+        "description": "Compares the title and description with the product's pending, in_progress and icebox issues, across paraphrase and translation. On a match returns 200 with the existing issue; otherwise creates one (201). Either way the call is recorded as a source of the returned issue (api_source_id). status, priority and assignee_id are used only on create. [ext] The answer also says why: score, detector, and the open issues that came close without matching (possible_duplicates). A detection failure is a 500 with nothing written: retry, or use POST /api/v1/issues to bypass detection.",
         "requestBody": {
           "required": true,
           "content": {

@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Create an issue unless it already exists (deduplicating create)
-         * @description Compares the title and description with the product's pending, in_progress and icebox issues, across paraphrase and translation. On a match returns 200 with the existing issue; otherwise creates one (201). Either way the call is recorded as a source of the returned issue (api_source_id). status, priority and assignee_id are used only on create. A detection failure is a 500 with nothing written: retry, or use POST /api/v1/issues to bypass detection.
+         * @description Compares the title and description with the product's pending, in_progress and icebox issues, across paraphrase and translation. On a match returns 200 with the existing issue; otherwise creates one (201). Either way the call is recorded as a source of the returned issue (api_source_id). status, priority and assignee_id are used only on create. [ext] The answer also says why: score, detector, and the open issues that came close without matching (possible_duplicates). A detection failure is a 500 with nothing written: retry, or use POST /api/v1/issues to bypass detection.
          */
         post: operations["createIssueUnlessDuplicate"];
         delete?: never;
@@ -1374,7 +1374,7 @@ export interface components {
             linked_conversations_count: number;
         };
         /**
-         * @description The issue a deduplicating create returned, and whether it already existed
+         * @description The issue a deduplicating create returned, whether it already existed, and [ext] why
          * @example {
          *       "data": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
@@ -1393,7 +1393,10 @@ export interface components {
          *         "linked_conversations": []
          *       },
          *       "matched_existing": true,
-         *       "api_source_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8098"
+         *       "api_source_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8098",
+         *       "score": 0.982,
+         *       "detector": "local:Xenova/multilingual-e5-small",
+         *       "possible_duplicates": []
          *     }
          */
         DeduplicatingCreateResult: {
@@ -1406,6 +1409,26 @@ export interface components {
              * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
              */
             api_source_id: string;
+            /** @description [ext] The best candidate's similarity (0..1), matched or not; null when the product has no open issue */
+            score: number | null;
+            /** @description [ext] The matcher that decided (as recorded with the call), e.g. `lexical` or `openai:multilingual-e5-small-q4` */
+            detector: string;
+            /** @description [ext] When an issue was created: up to 3 open issues whose similarity fell in the review band, just below the matching threshold, best first; empty on a match or when nothing came close */
+            possible_duplicates: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id: string;
+                /**
+                 * @description <PREFIX>-<number>; unique in the workspace forever; immutable
+                 * @example APP-12
+                 */
+                shortcode: string;
+                title: string;
+                /** @description Its similarity to the report */
+                score: number;
+            }[];
         };
         /**
          * @description The product a release belongs to
