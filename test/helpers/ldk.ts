@@ -49,7 +49,8 @@ export interface LdkResult {
 
 /** The test process's environment without what would change ldk's behaviour. */
 export function ldkEnvironment(env: Record<string, string>): Record<string, string | undefined> {
-  const inherited = Object.entries(process.env).filter(([name]) => !/^(LOOPDESK_|XDG_CONFIG_HOME$|NO_COLOR$|FORCE_COLOR$)/.test(name));
+  // Nor CI: Node reads CI=true as a two-colour terminal, so a CI run would see no colours.
+  const inherited = Object.entries(process.env).filter(([name]) => !/^(LOOPDESK_|XDG_CONFIG_HOME$|NO_COLOR$|FORCE_COLOR$|CI$)/.test(name));
   return { ...Object.fromEntries(inherited), ...env };
 }
 
