@@ -168,6 +168,12 @@ export function createUrlGuard({ allowPrivate, resolve = systemResolve, checkTim
      * attempt checks again.
      */
     async check(url: URL): Promise<void> {
+      // With private addresses allowed no address can be refused: only the URL's form is checked.
+      if (allowPrivate) {
+        const problem = urlFormProblem(url);
+        if (problem) throw new ForbiddenUrlError(problem);
+        return;
+      }
       let timer: NodeJS.Timeout | undefined;
       const patience = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, checkTimeoutMs);
