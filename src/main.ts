@@ -90,7 +90,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
 
   const app = await buildApp({
     database, services, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs,
-    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl,
+    rateLimitPerMinute: config.rateLimitPerMinute, widgetRateLimitScale: config.widgetRateLimitScale, publicUrl: config.publicUrl,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 

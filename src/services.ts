@@ -13,6 +13,9 @@ import { memberRepository } from './db/repositories/member.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
 import { releaseRepository } from './db/repositories/release.repository.js';
+import { serverSecretRepository } from './db/repositories/server-secret.repository.js';
+import { usedChallengeRepository } from './db/repositories/used-challenge.repository.js';
+import { widgetSessionRepository } from './db/repositories/widget-session.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
 import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
@@ -27,6 +30,11 @@ import { createIssueService } from './domain/issue.service.js';
 import { createIssueWrites } from './domain/issue.writes.js';
 import { createConversationWrites } from './domain/conversation.writes.js';
 import { createProductService } from './domain/product.service.js';
+import { createProofOfWork } from './domain/proof-of-work.service.js';
+import { createVisitorContacts } from './domain/visitor-contacts.js';
+import { createVisitorConversationService } from './domain/visitor-conversation.service.js';
+import { createWidgetSessionService } from './domain/widget-session.service.js';
+import { createWidgetService } from './domain/widget.service.js';
 import { createReleaseService } from './domain/release.service.js';
 import { createWebhookService } from './domain/webhook.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
@@ -50,6 +58,8 @@ export interface ServiceOptions {
   webhooks?: WebhookConfig;
   /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
   mail?: MailConfig | null;
+  /** The widget's proof-of-work difficulty (the largest hidden number); DEFAULT_MAX_NUMBER when not given. */
+  proofOfWorkMaxNumber?: number;
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -70,6 +80,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhookEndpoints: webhookEndpointRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db, dialect),
     announcementJobs: announcementJobRepository(db, dialect),
+    widgetSessions: widgetSessionRepository(db),
   };
   const outbox = createOutbox({ events: repositories.events, clock });
   const detector = options.detector ?? createLexicalDetector();
@@ -86,6 +97,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     announcements: createAnnouncementService({ db, clock, conversationWrites, announcementJobs: repositories.announcementJobs }),
     mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0, retryScheduleMs: webhookConfig.retryScheduleMs,
   });
+  const proofOfWork = createProofOfWork({
+    secrets: serverSecretRepository(db), usedChallenges: usedChallengeRepository(db), clock, maxNumber: options.proofOfWorkMaxNumber,
+  });
+  const visitorContacts = createVisitorContacts({ db, dialect, clock, contacts: repositories.contacts });
   return {
     outbox,
     issueWrites,
@@ -96,7 +111,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       clock,
       onBackgroundError,
     }),
-    products: createProductService({ db, dialect, products: repositories.products, outbox, clock }),
+    products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     issues,
     issueDedup: createIssueDedupService({
@@ -105,6 +120,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
+    widget: createWidgetService(repositories),
+    proofOfWork,
+    widgetSessions: createWidgetSessionService({ clock, proofOfWork, visitorContacts, ...repositories }),
+    visitorConversations: createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
     /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({

@@ -14,7 +14,8 @@ declare module 'fastify' {
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-function bearerToken(request: FastifyRequest): string | null {
+/** The token of an `Authorization: Bearer <token>` header (scheme word case-insensitive), or null. */
+export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
   const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
