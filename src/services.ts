@@ -12,6 +12,7 @@ import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
+import { ideaUpvoteRepository } from './db/repositories/idea-upvote.repository.js';
 import { releaseRepository } from './db/repositories/release.repository.js';
 import { serverSecretRepository } from './db/repositories/server-secret.repository.js';
 import { usedChallengeRepository } from './db/repositories/used-challenge.repository.js';
@@ -23,6 +24,8 @@ import { createAdminService } from './domain/admin.service.js';
 import { createAnnouncementService } from './domain/announcement.service.js';
 import { createChangelogService } from './domain/changelog.service.js';
 import { createConversationService } from './domain/conversation.service.js';
+import { createFormService } from './domain/form.service.js';
+import { createIdeaService } from './domain/idea.service.js';
 import { createIdempotencyService } from './domain/idempotency.service.js';
 import { createIdentityService } from './domain/identity.service.js';
 import { createIssueDedupService } from './domain/issue-dedup.service.js';
@@ -81,6 +84,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhookDeliveries: webhookDeliveryRepository(db, dialect),
     announcementJobs: announcementJobRepository(db, dialect),
     widgetSessions: widgetSessionRepository(db),
+    ideaUpvotes: ideaUpvoteRepository(db),
   };
   const outbox = createOutbox({ events: repositories.events, clock });
   const detector = options.detector ?? createLexicalDetector();
@@ -124,6 +128,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     proofOfWork,
     widgetSessions: createWidgetSessionService({ clock, proofOfWork, visitorContacts, ...repositories }),
     visitorConversations: createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    ideas: createIdeaService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
     /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({

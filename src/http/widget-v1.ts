@@ -14,6 +14,8 @@ import { registerWidgetGuard } from './widget/guard.js';
 import { registerWidgetRateLimit } from './widget/rate-limit.js';
 import { changelogRoutes } from './widget/routes/changelog.js';
 import { visitorConversationRoutes } from './widget/routes/conversations.js';
+import { formRoutes } from './widget/routes/forms.js';
+import { ideaRoutes } from './widget/routes/ideas.js';
 import { intakeRoutes } from './widget/routes/intake.js';
 import { registerVisitorAuth } from './widget/visitor-auth.js';
 
@@ -48,5 +50,7 @@ export async function widgetV1(app: FastifyInstance, { services, clock, rateLimi
   });
   intakeRoutes(widget, { widgets: services.widget, proofOfWork: services.proofOfWork, sessions: services.widgetSessions });
   visitorConversationRoutes(widget, services.visitorConversations);
+  ideaRoutes(widget, services.ideas);
+  formRoutes(widget, services.forms);
   changelogRoutes(widget, services.changelog, publicUrl);
 }
