@@ -9,7 +9,6 @@ import { originMatchesDomain, type WidgetProduct } from '../../domain/widget-set
 import { AppError } from '../../errors.js';
 import { publicOrigin } from '../origin.js';
 import type { TypedApp } from '../route.js';
-import { WidgetKeyParams } from './schemas.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,7 +59,7 @@ export function registerWidgetGuard(app: TypedApp, { widgets, publicUrl }: { wid
   });
 
   app.options('/:widget_key/*', {
-    schema: { hide: true, params: WidgetKeyParams },
+    schema: { hide: true },
     handler: async (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send(),
   });
 }
