@@ -13,6 +13,7 @@ import type { TypedApp } from './route.js';
 import { registerWidgetGuard } from './widget/guard.js';
 import { registerWidgetRateLimit } from './widget/rate-limit.js';
 import { changelogRoutes } from './widget/routes/changelog.js';
+import { conversationEventRoutes } from './widget/routes/conversation-events.js';
 import { visitorConversationRoutes } from './widget/routes/conversations.js';
 import { formRoutes } from './widget/routes/forms.js';
 import { ideaRoutes } from './widget/routes/ideas.js';
@@ -50,6 +51,7 @@ export async function widgetV1(app: FastifyInstance, { services, clock, rateLimi
   });
   intakeRoutes(widget, { widgets: services.widget, proofOfWork: services.proofOfWork, sessions: services.widgetSessions });
   visitorConversationRoutes(widget, services.visitorConversations);
+  conversationEventRoutes(widget, services.visitorConversations, services.live);
   ideaRoutes(widget, services.ideas);
   formRoutes(widget, services.forms);
   changelogRoutes(widget, services.changelog, publicUrl);
