@@ -13,11 +13,14 @@ export interface WidgetConfigView {
   ideas_public: boolean;
 }
 
+/** `wk_` + 24 base62 characters (product.service.ts): anything else names no widget, and is never looked up. */
+const WIDGET_KEY = /^wk_[0-9A-Za-z]{24}$/;
+
 export function createWidgetService({ products }: { products: Pick<ProductRepository, 'findByWidgetKey'> }) {
   return {
     /** Not scoped by workspace: the widget key itself names the product (it is unique across workspaces). */
     async productFor(widgetKey: string): Promise<WidgetProduct> {
-      const row = await products.findByWidgetKey(widgetKey);
+      const row = WIDGET_KEY.test(widgetKey) ? await products.findByWidgetKey(widgetKey) : undefined;
       if (!row) throw notFound('widget');
       const product = toWidgetProduct(row);
       if (!product.settings.enabled) throw new AppError('forbidden', 'the widget of this product is disabled');

@@ -210,10 +210,13 @@ const WIDGET_ERROR_DESCRIPTIONS = {
   500: 'Unexpected failure (`internal_error`); safe to retry',
 };
 
-/** Error responses of a widget route: 403, 404, 429 and 500 always (every route checks the key, the origin and the limits). */
-export const widgetErrors = errorResponsesOf(WIDGET_ERROR_DESCRIPTIONS, [403, 404, 429, 500]);
+/**
+ * Error responses of a widget route: 400 (a malformed request), 403, 404, 429 and 500 always
+ * (every route checks the key, the origin and the limits).
+ */
+export const widgetErrors = errorResponsesOf(WIDGET_ERROR_DESCRIPTIONS, [400, 403, 404, 429, 500]);
 /** Errors of a widget route that takes a JSON body. */
-export const widgetWriteErrors = (...statuses: Parameters<typeof widgetErrors>) => widgetErrors(400, 413, 415, ...statuses);
+export const widgetWriteErrors = (...statuses: Parameters<typeof widgetErrors>) => widgetErrors(413, 415, ...statuses);
 
 /** OpenAPI security requirements: a visitor session, or none. */
 export const SESSION = [{ widgetSession: [] }];

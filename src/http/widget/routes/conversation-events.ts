@@ -38,7 +38,7 @@ export function conversationEventRoutes(app: TypedApp, conversations: VisitorCon
       headers: LastEventIdHeader,
       response: {
         200: { description: 'The event stream', content: { 'text/event-stream': { schema: Type.String() } } },
-        ...widgetErrors(400, 401),
+        ...widgetErrors(401),
       },
     },
     // A stream of a conversation the visitor cannot see is a 404, whatever Last-Event-ID says.

@@ -24,7 +24,7 @@ export function visitorConversationRoutes(app: TypedApp, conversations: VisitorC
       security: SESSION,
       params: WidgetKeyParams,
       querystring: Type.Object(PageQuery),
-      response: { 200: ListOf(VisitorConversationSummary, 'A page of the visitor\'s conversations'), ...widgetErrors(400, 401) },
+      response: { 200: ListOf(VisitorConversationSummary, 'A page of the visitor\'s conversations'), ...widgetErrors(401) },
     },
     config: { visitor: 'required' },
     handler: async (request) => {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { IdeaService } from '../../../domain/idea.service.js';
 import type { TypedApp } from '../../route.js';
 import { DataOf, ListOf, listBody, pageOf } from '../../schemas/common.js';
-import { Idea, IdeasQuery, SESSION, UpvoteResult, WidgetItemParams, WidgetKeyParams, widgetErrors } from '../schemas.js';
+import { Idea, IdeasQuery, SESSION, UpvoteResult, WidgetItemParams, WidgetKeyParams, widgetErrors, widgetWriteErrors } from '../schemas.js';
 import { visitorOf } from '../visitor-auth.js';
 
 const TAGS = ['Ideas'];
@@ -18,7 +18,7 @@ export function ideaRoutes(app: TypedApp, ideas: IdeaService): void {
       security: [{}, ...SESSION],
       params: WidgetKeyParams,
       querystring: IdeasQuery,
-      response: { 200: ListOf(Idea, 'A page of ideas'), ...widgetErrors(400, 401) },
+      response: { 200: ListOf(Idea, 'A page of ideas'), ...widgetErrors(401) },
     },
     config: { visitor: 'optional' },
     handler: async (request) => {
@@ -34,7 +34,8 @@ export function ideaRoutes(app: TypedApp, ideas: IdeaService): void {
     operationId, tags: TAGS, summary, description,
     security: SESSION,
     params: WidgetItemParams,
-    response: { 200: DataOf(UpvoteResult, 'The idea\'s upvotes now'), ...widgetErrors(401) },
+    // No body is expected, but one sent is parsed (and refused when it is not JSON).
+    response: { 200: DataOf(UpvoteResult, 'The idea\'s upvotes now'), ...widgetWriteErrors(401) },
   });
 
   app.post('/:widget_key/ideas/:id/upvote', {
