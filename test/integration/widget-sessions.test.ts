@@ -1,7 +1,12 @@
 // The widget's start (platform.md §1): configuration, proof-of-work challenges, visitor sessions
 // of the three kinds, identity tokens and the identity secret.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { createProduct } from '../helpers/factories.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
 import { identitySecret, signIdentity, solvedAltcha, startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
@@ -49,6 +54,13 @@ describeEachDialect('widget configuration and challenges', (ctx) => {
     assert.ok(Object.keys(widget.paths).every((path) => path.startsWith('/widget/v1/{widget_key}/') || path === '/widget/v1/openapi.json'));
     assert.ok(widget.paths['/widget/v1/{widget_key}/sessions'].post);
     assert.deepEqual(Object.keys(widget.components.securitySchemes), ['widgetSession']);
+    assert.deepEqual(await new Validator().validate(widget), { valid: true });
+    for (const [path, methods] of Object.entries<Record<string, any>>(widget.paths)) {
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        assert.ok(Array.isArray(operation.security), `${method} ${path} says which security it needs`);
+        assert.ok(operation.operationId && operation.summary && operation.description && operation.tags?.length, `${method} ${path}`);
+      }
+    }
     const api = (await ctx().a.api.get('/api/v1/openapi.json')).body;
     assert.ok(Object.keys(api.paths).every((path) => path.startsWith('/api/v1/')));
     assert.ok(!('WidgetSession' in api.components.schemas) && !('widgetSession' in api.components.securitySchemes));
@@ -204,6 +216,17 @@ describeEachDialect('identity tokens and verified sessions', (ctx) => {
       assert.equal(res.body.error_code, 'unauthorized');
     });
   }
+
+  it('takes a token signed by the Node example of docs/widget.md', async () => {
+    const { product, secret } = await verifiedProduct();
+    const example = /```js\n([\s\S]*?)```/.exec(readFileSync('docs/widget.md', 'utf8'))![1];
+    const file = join(mkdtempSync(join(tmpdir(), 'widget-doc-')), 'sign.mjs');
+    writeFileSync(file, example);
+    const { loopdeskIdentityToken } = await import(pathToFileURL(file).href);
+    const token = loopdeskIdentityToken({ id: 7, email: 'doc@example.com', name: 'Doc' }, { secret, widgetKey: product.widget_key });
+    const session = await startSession(ctx(), product.widget_key, { identity_token: token });
+    assert.deepEqual({ ...session.contact, id: undefined }, { id: undefined, name: 'Doc', email: 'doc@example.com', verified: true });
+  });
 
   it('answers 401 for a token signed with a rotated secret, and ends the sessions it vouched for', async () => {
     const { product, secret } = await verifiedProduct();
