@@ -318,6 +318,7 @@ export const openapiDocument = {
             "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
             "widget_config": null,
             "domain": null,
+            "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z"
           }
@@ -333,6 +334,7 @@ export const openapiDocument = {
           "product_key",
           "widget_config",
           "domain",
+          "embed_snippet",
           "created_at",
           "updated_at"
         ],
@@ -390,6 +392,10 @@ export const openapiDocument = {
               "null"
             ]
           },
+          "embed_snippet": {
+            "description": "[ext] The HTML that embeds the widget in a page: `<script src=\"{base}/widget.js\" data-widget-key=\"wk_…\" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached",
+            "type": "string"
+          },
           "created_at": {
             "format": "date-time",
             "examples": [
@@ -407,6 +413,26 @@ export const openapiDocument = {
           }
         }
       },
+      "IdentitySecret": {
+        "additionalProperties": false,
+        "description": "A product's identity secret",
+        "examples": [
+          {
+            "identity_secret": "ids_7Gx2mP9qR4sT6uV8wX1yZ3aB5cD7eF9gH2jK4lM6"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "identity_secret"
+        ],
+        "properties": {
+          "identity_secret": {
+            "pattern": "^ids_[0-9A-Za-z]{40}$",
+            "description": "Shown only here; keep it on the host site's server",
+            "type": "string"
+          }
+        }
+      },
       "Contact": {
         "additionalProperties": false,
         "description": "The customer behind a conversation",
@@ -414,14 +440,16 @@ export const openapiDocument = {
           {
             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
             "name": "Ada Lovelace",
-            "email": "ada@example.com"
+            "email": "ada@example.com",
+            "verified": false
           }
         ],
         "type": "object",
         "required": [
           "id",
           "name",
-          "email"
+          "email",
+          "verified"
         ],
         "properties": {
           "id": {
@@ -444,6 +472,10 @@ export const openapiDocument = {
               "null"
             ],
             "description": "null when the contact gave no email"
+          },
+          "verified": {
+            "description": "[ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported",
+            "type": "boolean"
           }
         }
       },
@@ -674,12 +706,14 @@ export const openapiDocument = {
             "ai_summary": null,
             "rating": null,
             "upvotes": 0,
+            "form_fields": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
               "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
               "name": "Ada Lovelace",
-              "email": "ada@example.com"
+              "email": "ada@example.com",
+              "verified": false
             }
           }
         ],
@@ -696,6 +730,7 @@ export const openapiDocument = {
           "ai_summary",
           "rating",
           "upvotes",
+          "form_fields",
           "created_at",
           "updated_at",
           "contact"
@@ -770,13 +805,24 @@ export const openapiDocument = {
             ]
           },
           "rating": {
+            "description": "The visitor's rating, 1–5, set from the widget; null until rated",
             "type": [
               "number",
               "null"
             ]
           },
           "upvotes": {
+            "description": "How many contacts upvoted this idea in the widget",
             "type": "integer"
+          },
+          "form_fields": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
           "created_at": {
             "format": "date-time",
@@ -821,12 +867,14 @@ export const openapiDocument = {
             "ai_summary": null,
             "rating": null,
             "upvotes": 0,
+            "form_fields": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
               "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
               "name": "Ada Lovelace",
-              "email": "ada@example.com"
+              "email": "ada@example.com",
+              "verified": false
             },
             "messages": [
               {
@@ -853,6 +901,7 @@ export const openapiDocument = {
           "ai_summary",
           "rating",
           "upvotes",
+          "form_fields",
           "created_at",
           "updated_at",
           "contact",
@@ -928,13 +977,24 @@ export const openapiDocument = {
             ]
           },
           "rating": {
+            "description": "The visitor's rating, 1–5, set from the widget; null until rated",
             "type": [
               "number",
               "null"
             ]
           },
           "upvotes": {
+            "description": "How many contacts upvoted this idea in the widget",
             "type": "integer"
+          },
+          "form_fields": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
           "created_at": {
             "format": "date-time",
@@ -1955,6 +2015,7 @@ export const openapiDocument = {
             "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
             "widget_config": null,
             "domain": null,
+            "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "previous": {
@@ -1973,6 +2034,7 @@ export const openapiDocument = {
           "product_key",
           "widget_config",
           "domain",
+          "embed_snippet",
           "created_at",
           "updated_at",
           "previous"
@@ -2030,6 +2092,10 @@ export const openapiDocument = {
               "string",
               "null"
             ]
+          },
+          "embed_snippet": {
+            "description": "[ext] The HTML that embeds the widget in a page: `<script src=\"{base}/widget.js\" data-widget-key=\"wk_…\" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached",
+            "type": "string"
           },
           "created_at": {
             "format": "date-time",
@@ -2102,6 +2168,10 @@ export const openapiDocument = {
                   "string",
                   "null"
                 ]
+              },
+              "embed_snippet": {
+                "description": "[ext] The HTML that embeds the widget in a page: `<script src=\"{base}/widget.js\" data-widget-key=\"wk_…\" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached",
+                "type": "string"
               },
               "created_at": {
                 "format": "date-time",
@@ -2381,12 +2451,14 @@ export const openapiDocument = {
             "ai_summary": null,
             "rating": null,
             "upvotes": 0,
+            "form_fields": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
               "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
               "name": "Ada Lovelace",
-              "email": "ada@example.com"
+              "email": "ada@example.com",
+              "verified": false
             },
             "messages": [
               {
@@ -2416,6 +2488,7 @@ export const openapiDocument = {
           "ai_summary",
           "rating",
           "upvotes",
+          "form_fields",
           "created_at",
           "updated_at",
           "contact",
@@ -2492,13 +2565,24 @@ export const openapiDocument = {
             ]
           },
           "rating": {
+            "description": "The visitor's rating, 1–5, set from the widget; null until rated",
             "type": [
               "number",
               "null"
             ]
           },
           "upvotes": {
+            "description": "How many contacts upvoted this idea in the widget",
             "type": "integer"
+          },
+          "form_fields": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
           "created_at": {
             "format": "date-time",
@@ -2605,13 +2689,24 @@ export const openapiDocument = {
                 ]
               },
               "rating": {
+                "description": "The visitor's rating, 1–5, set from the widget; null until rated",
                 "type": [
                   "number",
                   "null"
                 ]
               },
               "upvotes": {
+                "description": "How many contacts upvoted this idea in the widget",
                 "type": "integer"
+              },
+              "form_fields": {
+                "additionalProperties": true,
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {},
+                "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
               },
               "created_at": {
                 "format": "date-time",
@@ -2909,7 +3004,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3001,7 +3096,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3103,7 +3198,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3238,7 +3333,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3373,7 +3468,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3580,7 +3675,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3703,7 +3798,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3908,7 +4003,181 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/products/{id}/identity-secret": {
+      "post": {
+        "operationId": "rotateProductIdentitySecret",
+        "summary": "[ext] Create or rotate the product's identity secret",
+        "tags": [
+          "Products"
+        ],
+        "description": "A new identity secret (`ids_` + 40 base62 characters), shown only in this answer. The host site signs its visitors' identity tokens (JWT, HS256, keyed with the UTF-8 bytes of the whole secret) so the widget knows them (docs/widget.md). The previous secret stops verifying at once and the verified widget sessions it vouched for end. Settings: an owner or admin key, or a key without a member.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Product id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The new secret",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The new secret",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/IdentitySecret"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4087,7 +4356,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4350,7 +4619,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4473,7 +4742,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4669,7 +4938,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4869,7 +5138,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5048,7 +5317,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5287,7 +5556,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5410,7 +5679,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5641,7 +5910,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5900,7 +6169,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6110,7 +6379,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6272,7 +6541,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6418,7 +6687,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6647,7 +6916,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6770,7 +7039,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6968,7 +7237,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7148,7 +7417,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7412,7 +7681,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7536,7 +7805,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7733,7 +8002,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7934,7 +8203,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8114,7 +8383,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8354,7 +8623,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8478,7 +8747,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8710,7 +8979,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8855,7 +9124,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9085,7 +9354,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9218,7 +9487,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9442,7 +9711,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9576,7 +9845,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9750,7 +10019,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9925,7 +10194,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -10108,7 +10377,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {

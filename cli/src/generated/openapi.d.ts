@@ -128,6 +128,26 @@ export interface paths {
         patch: operations["updateProduct"];
         trace?: never;
     };
+    "/api/v1/products/{id}/identity-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Create or rotate the product's identity secret
+         * @description A new identity secret (`ids_` + 40 base62 characters), shown only in this answer. The host site signs its visitors' identity tokens (JWT, HS256, keyed with the UTF-8 bytes of the whole secret) so the widget knows them (docs/widget.md). The previous secret stops verifying at once and the verified widget sessions it vouched for end. Settings: an owner or admin key, or a key without a member.
+         */
+        post: operations["rotateProductIdentitySecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations": {
         parameters: {
             query?: never;
@@ -933,6 +953,7 @@ export interface components {
          *       "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
          *       "widget_config": null,
          *       "domain": null,
+         *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z"
          *     }
@@ -966,6 +987,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             domain: string | null;
+            /** @description [ext] The HTML that embeds the widget in a page: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached */
+            embed_snippet: string;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -979,11 +1002,22 @@ export interface components {
             updated_at: string;
         };
         /**
+         * @description A product's identity secret
+         * @example {
+         *       "identity_secret": "ids_7Gx2mP9qR4sT6uV8wX1yZ3aB5cD7eF9gH2jK4lM6"
+         *     }
+         */
+        IdentitySecret: {
+            /** @description Shown only here; keep it on the host site's server */
+            identity_secret: string;
+        };
+        /**
          * @description The customer behind a conversation
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *       "name": "Ada Lovelace",
-         *       "email": "ada@example.com"
+         *       "email": "ada@example.com",
+         *       "verified": false
          *     }
          */
         Contact: {
@@ -996,6 +1030,8 @@ export interface components {
             name: string | null;
             /** @description null when the contact gave no email */
             email: string | null;
+            /** @description [ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported */
+            verified: boolean;
         };
         /**
          * @description A message in a conversation
@@ -1112,12 +1148,14 @@ export interface components {
          *       "ai_summary": null,
          *       "rating": null,
          *       "upvotes": 0,
+         *       "form_fields": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *         "name": "Ada Lovelace",
-         *         "email": "ada@example.com"
+         *         "email": "ada@example.com",
+         *         "verified": false
          *       }
          *     }
          */
@@ -1150,8 +1188,14 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             title: string;
             ai_summary: string | null;
+            /** @description The visitor's rating, 1–5, set from the widget; null until rated */
             rating: number | null;
+            /** @description How many contacts upvoted this idea in the widget */
             upvotes: number;
+            /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+            form_fields: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1179,12 +1223,14 @@ export interface components {
          *       "ai_summary": null,
          *       "rating": null,
          *       "upvotes": 0,
+         *       "form_fields": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *         "name": "Ada Lovelace",
-         *         "email": "ada@example.com"
+         *         "email": "ada@example.com",
+         *         "verified": false
          *       },
          *       "messages": [
          *         {
@@ -1227,8 +1273,14 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             title: string;
             ai_summary: string | null;
+            /** @description The visitor's rating, 1–5, set from the widget; null until rated */
             rating: number | null;
+            /** @description How many contacts upvoted this idea in the widget */
             upvotes: number;
+            /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+            form_fields: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1737,6 +1789,7 @@ export interface components {
          *       "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
          *       "widget_config": null,
          *       "domain": null,
+         *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "previous": {
@@ -1773,6 +1826,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             domain: string | null;
+            /** @description [ext] The HTML that embeds the widget in a page: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached */
+            embed_snippet: string;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1814,6 +1869,8 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 domain?: string | null;
+                /** @description [ext] The HTML that embeds the widget in a page: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached */
+                embed_snippet?: string;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -1954,12 +2011,14 @@ export interface components {
          *       "ai_summary": null,
          *       "rating": null,
          *       "upvotes": 0,
+         *       "form_fields": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *         "name": "Ada Lovelace",
-         *         "email": "ada@example.com"
+         *         "email": "ada@example.com",
+         *         "verified": false
          *       },
          *       "messages": [
          *         {
@@ -2005,8 +2064,14 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             title: string;
             ai_summary: string | null;
+            /** @description The visitor's rating, 1–5, set from the widget; null until rated */
             rating: number | null;
+            /** @description How many contacts upvoted this idea in the widget */
             upvotes: number;
+            /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+            form_fields: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -2051,8 +2116,14 @@ export interface components {
                 priority?: "low" | "normal" | "high" | "urgent";
                 title?: string;
                 ai_summary?: string | null;
+                /** @description The visitor's rating, 1–5, set from the widget; null until rated */
                 rating?: number | null;
+                /** @description How many contacts upvoted this idea in the widget */
                 upvotes?: number;
+                /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+                form_fields?: {
+                    [key: string]: unknown;
+                } | null;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -2230,7 +2301,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2294,7 +2365,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2360,7 +2431,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2432,7 +2503,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2504,7 +2575,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2623,7 +2694,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2701,7 +2772,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2830,7 +2901,117 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateProductIdentitySecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Product id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IdentitySecret"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2910,7 +3091,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3061,7 +3242,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3139,7 +3320,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3256,7 +3437,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3378,7 +3559,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3458,7 +3639,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3584,7 +3765,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3662,7 +3843,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3790,7 +3971,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3937,7 +4118,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4063,7 +4244,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4170,7 +4351,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4244,7 +4425,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4376,7 +4557,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4454,7 +4635,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4580,7 +4761,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4660,7 +4841,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4811,7 +4992,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4889,7 +5070,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5006,7 +5187,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5128,7 +5309,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5208,7 +5389,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5334,7 +5515,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5412,7 +5593,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5540,7 +5721,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5621,7 +5802,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5742,7 +5923,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5829,7 +6010,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5930,7 +6111,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6056,7 +6237,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6166,7 +6347,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6261,7 +6442,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6373,7 +6554,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
