@@ -393,7 +393,7 @@ export const openapiDocument = {
             ]
           },
           "embed_snippet": {
-            "description": "[ext] The HTML that embeds the widget in a page: `<script src=\"{base}/widget.js\" data-widget-key=\"wk_…\" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached",
+            "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
             "type": "string"
           },
           "created_at": {
@@ -2094,7 +2094,7 @@ export const openapiDocument = {
             ]
           },
           "embed_snippet": {
-            "description": "[ext] The HTML that embeds the widget in a page: `<script src=\"{base}/widget.js\" data-widget-key=\"wk_…\" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached",
+            "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
             "type": "string"
           },
           "created_at": {
@@ -2170,7 +2170,7 @@ export const openapiDocument = {
                 ]
               },
               "embed_snippet": {
-                "description": "[ext] The HTML that embeds the widget in a page: `<script src=\"{base}/widget.js\" data-widget-key=\"wk_…\" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached",
+                "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
                 "type": "string"
               },
               "created_at": {

@@ -987,7 +987,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             domain: string | null;
-            /** @description [ext] The HTML that embeds the widget in a page: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached */
+            /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
             embed_snippet: string;
             /**
              * Format: date-time
@@ -1826,7 +1826,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             domain: string | null;
-            /** @description [ext] The HTML that embeds the widget in a page: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached */
+            /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
             embed_snippet: string;
             /**
              * Format: date-time
@@ -1869,7 +1869,7 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 domain?: string | null;
-                /** @description [ext] The HTML that embeds the widget in a page: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`, base being LOOPDESK_PUBLIC_URL, else the origin the request reached */
+                /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
                 embed_snippet?: string;
                 /**
                  * Format: date-time

@@ -29,8 +29,9 @@ export const Product = Type.Object(
     widget_config: WidgetConfig,
     domain: Domain,
     embed_snippet: Type.String({
-      description: '[ext] The HTML that embeds the widget in a page: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`, ' +
-        'base being LOOPDESK_PUBLIC_URL, else the origin the request reached',
+      // Described in words: Markdown renderers (and Redocly's no-unsafe-markdown rule) refuse script tags in descriptions.
+      description: '[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with ' +
+        'data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)',
     }),
     created_at: Timestamp(),
     updated_at: Timestamp('[ext] when the product last changed'),
