@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createProduct } from '../helpers/factories.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
+import { manualClock } from '../helpers/manual-clock.js';
 import { identitySecret, signIdentity, solvedAltcha, startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
 
 const DAY_MS = 24 * 3600_000;
@@ -267,6 +268,23 @@ describeEachDialect('identity tokens and verified sessions', (ctx) => {
     assert.equal((await ctx().client(null).get(widgetPath(product.widget_key, '/conversations'))).status, 401);
   });
 });
+
+const clock = manualClock();
+
+describeEachDialect('widget session lifetime', (ctx) => {
+  it('keeps a session valid until 30 days after its last use', async () => {
+    const product = await widgetProduct(ctx());
+    const session = await startSession(ctx(), product.widget_key);
+    assert.equal(session.expires_at, new Date(Date.parse(clock.now()) + 30 * DAY_MS).toISOString());
+    const list = () => visitor(ctx(), session.token).get(widgetPath(product.widget_key, '/conversations'));
+    clock.advance(29 * DAY_MS);
+    assert.equal((await list()).status, 200, 'used on day 29');
+    clock.advance(29 * DAY_MS);
+    assert.equal((await list()).status, 200, 'day 58: 29 days after its last use');
+    clock.advance(30 * DAY_MS + 1000);
+    assert.equal((await list()).status, 401, '30 days without use');
+  });
+}, { clock });
 
 describeEachDialect('the team side of the widget', (ctx) => {
   it('products carry their embed snippet, based on LOOPDESK_PUBLIC_URL or else the request\'s origin', async () => {
