@@ -1,4 +1,5 @@
 // config → database → app → listen, and the graceful shutdown on SIGTERM/SIGINT.
+import { fileURLToPath } from 'node:url';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { buildApp } from './app.js';
@@ -7,7 +8,11 @@ import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { createDuplicateDetector } from './dedup/create-detector.js';
 import type { IssuedKey } from './domain/admin.service.js';
+import { assertWebAppBuilt } from './http/web-app.js';
 import { createServices } from './services.js';
+
+/** Where `npm run build:app` puts the team app: dist/web/app, beside this file's dist/main.js. */
+const WEB_APP_DIR = fileURLToPath(new URL('./web/app/', import.meta.url));
 
 function printFirstKey(key: IssuedKey, baseUrl: string): void {
   process.stdout.write(
@@ -60,6 +65,8 @@ function logOutput(format: LogFormat): LogOutput {
 }
 
 export async function startServer(config: Config): Promise<void> {
+  // Before the first start's bootstrap, whose key is printed only once.
+  assertWebAppBuilt(WEB_APP_DIR);
   const database = createDatabase(config.databaseUrl, config.database);
   const output = logOutput(config.logFormat);
   try {
@@ -90,7 +97,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
 
   const app = await buildApp({
     database, services, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs,
-    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl,
+    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl, webAppDir: WEB_APP_DIR,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 

@@ -1,0 +1,3 @@
+export function App() {
+  return <main><h1>Loopdesk</h1></main>;
+}
