@@ -2,7 +2,8 @@
 // /app. Hashed assets are cached for a year; every other path under /app is the SPA's index.html,
 // revalidated on each load so a new build is picked up at once. The app is a client of /api/v1
 // like any other (docs/app.md); nothing here knows about its screens.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -38,8 +39,6 @@ export function assertWebAppBuilt(root: string): void {
 export async function webApp(app: FastifyInstance, { root }: WebAppOptions): Promise<void> {
   assertWebAppBuilt(root);
   const indexFile = join(root, 'index.html');
-  // Read once: a rebuild while running ships new hashed assets, and a restart picks up the page.
-  const indexHtml = readFileSync(indexFile);
 
   await app.register(fastifyStatic, {
     root: join(root, 'assets'),
@@ -52,14 +51,16 @@ export async function webApp(app: FastifyInstance, { root }: WebAppOptions): Pro
     maxAge: '365d',
   });
 
-  const sendIndex = (_request: unknown, reply: FastifyReply) =>
+  // Read at each load (a small file the OS keeps cached): a rebuild under a running server
+  // replaces the hashed assets the page names, so a page read once would point at deleted files.
+  const sendIndex = async (_request: unknown, reply: FastifyReply) =>
     reply
       .header('cache-control', 'no-cache')
       .header('content-security-policy', CONTENT_SECURITY_POLICY)
       .header('referrer-policy', 'same-origin')
       .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8')
-      .send(indexHtml);
+      .send(await readFile(indexFile));
   // Every path of the app is a screen the SPA's router draws (a reload of /app/issues/APP-3 included).
   app.get(APP_PREFIX, { schema: { hide: true } }, sendIndex);
   app.get(`${APP_PREFIX}/*`, { schema: { hide: true } }, sendIndex);
