@@ -52,8 +52,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await rowCounts(), { workspaces: 1, users: 0, members: 1, api_keys: 1 });
       assert.deepEqual((await services.admin.listWorkspaces()).map((w) => w.name), ['Default']);
 
-      const actor = await services.identity.authenticate(issued.key);
-      assert.equal(actor?.workspaceId, issued.workspace_id);
+      const actor = await services.identity.authenticate(issued.key.key);
+      assert.equal(actor?.workspaceId, issued.key.workspace_id);
       assert.equal(actor?.member?.role, 'owner');
       assert.equal(actor?.readOnly, false);
     });
