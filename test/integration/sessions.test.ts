@@ -22,7 +22,7 @@ describeEachDialect('POST /auth/sign-in', (ctx) => {
 
   it('finds the account whatever the case and surrounding spaces of the email', async () => {
     const person = await newPerson(ctx(), ctx().a);
-    const res = await signIn(ctx(), { email: ` ${person.email.toUpperCase()} `.trim(), password: person.password });
+    const res = await signIn(ctx(), { email: ` ${person.email.toUpperCase()} `, password: person.password });
     assert.equal(res.status, 200, res.text);
   });
 

@@ -7,7 +7,9 @@ import { Nullable, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './com
 import { Member } from './identity.js';
 
 const Role = StringEnum(MEMBER_ROLES);
-const Email = (description: string) => Type.String({ format: 'email', maxLength: 254, description, examples: ['grace@example.com'] });
+/** Trimmed (a pasted address often carries spaces) and compared lowercased. */
+const Email = (description: string) =>
+  Type.String({ format: 'email', maxLength: 254, 'x-trim': true, description: `${description}; trimmed`, examples: ['grace@example.com'] });
 const NewPassword = (description: string) =>
   Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `${description}; ${PASSWORD_MIN_LENGTH}–${PASSWORD_MAX_LENGTH} characters` });
 /** A password to check: any length a password may have (a sign-in never says which rule one breaks). */
