@@ -56,6 +56,7 @@ for (const dialect of DIALECTS) {
       assert.equal(actor?.workspaceId, issued.key.workspace_id);
       assert.equal(actor?.member?.role, 'owner');
       assert.equal(actor?.readOnly, false);
+      assert.deepEqual(await services.invitations.describe(issued.ownerInvitation.token), { email: null, workspace_name: 'Default', role: 'owner' });
     });
 
     it('does nothing once the database has a workspace', async () => {
