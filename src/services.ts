@@ -40,9 +40,10 @@ import { createSignInLockout } from './domain/sign-in-lockout.js';
 import { createWebhookService } from './domain/webhook.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
-import { WEBHOOK_DEFAULTS, type MailConfig, type WebhookConfig } from './config.js';
+import { WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type WebhookConfig } from './config.js';
 import { createAnnouncer } from './events/announcer.js';
 import { createDispatcher } from './events/dispatcher.js';
+import { createLiveChannel } from './events/live.js';
 import { createMailer } from './events/mailer.js';
 import { createOutbox } from './events/outbox.js';
 import { createUrlGuard } from './events/ssrf.js';
@@ -61,6 +62,8 @@ export interface ServiceOptions {
   mail?: MailConfig | null;
   /** scrypt's cost for new password hashes; DEFAULT_SCRYPT when not given (tests choose a cheap one). */
   passwordHashing?: ScryptParams;
+  /** Server-Sent Event streams (LOOPDESK_SSE_*); STREAM_DEFAULTS when not given. */
+  streams?: StreamConfig;
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -85,13 +88,15 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     invitations: invitationRepository(db),
     signInFailures: signInFailureRepository(db),
   };
-  const outbox = createOutbox({ events: repositories.events, clock });
+  const onBackgroundError = options.onBackgroundError ?? (() => {});
+  // Opens its LISTEN connection (PostgreSQL) with the first stream; closed by the server's shutdown, which ends the streams.
+  const live = createLiveChannel({ dialect, events: repositories.events, onError: onBackgroundError, settings: options.streams });
+  const outbox = createOutbox({ events: repositories.events, live, clock });
   const detector = options.detector ?? createLexicalDetector();
   // The one write path of each resource written from several services.
   const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
   const conversationWrites = createConversationWrites({ outbox, ...repositories });
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
-  const onBackgroundError = options.onBackgroundError ?? (() => {});
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   const mail = options.mail ?? null;
@@ -106,6 +111,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const invitations = createInvitationService({ db, clock, hasher, lockout, sessionService: sessions, ...repositories });
   return {
     outbox,
+    live,
     issueWrites,
     admin: createAdminService({ db, clock, ownerLinks: invitations, ...repositories }),
     sessions,
