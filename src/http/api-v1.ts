@@ -12,6 +12,7 @@ import { registerRateLimit } from './plugins/rate-limit.js';
 import type { TypedApp } from './route.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import { eventRoutes } from './routes/events.js';
 import { identityRoutes } from './routes/identity.js';
 import { issueRoutes } from './routes/issues.js';
 import { productRoutes } from './routes/products.js';
@@ -43,6 +44,7 @@ export async function apiV1(app: FastifyInstance, { services, clock, rateLimitPe
   conversationRoutes(api, services.conversations);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
+  eventRoutes(api, services.live);
   // Its own plugin: the settings-role hook applies to the webhook routes alone.
   await api.register(async (scoped) => webhookRoutes(scoped as TypedApp, services.webhooks));
 }
