@@ -7050,10 +7050,88 @@ export const openapiDocument = {
             "content": {
               "text/event-stream": {
                 "schema": {
-                  "examples": [
-                    "retry: 1000\nid: 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8000\n\nevent: message.created\nid: 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091\ndata: {\"type\":\"message.created\",\"timestamp\":\"2026-11-21T10:25:00.000Z\",\"data\":{\"id\":\"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092\",\"conversation_id\":\"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093\",\"sender_type\":\"contact\",\"sender_id\":null,\"sender_name\":\"Ada\",\"body\":\"Export still crashes\",\"created_at\":\"2026-11-21T10:25:00.000Z\"}}\n\n: heartbeat\n\n"
+                  "required": [
+                    "event",
+                    "id",
+                    "data"
                   ],
-                  "type": "string"
+                  "description": "One event: `event: <type>`, `id: <event id>`, `data: <payload JSON>`",
+                  "examples": [
+                    {
+                      "event": "message.created",
+                      "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+                      "data": "{\"type\":\"message.created\",\"timestamp\":\"2026-11-21T10:25:00.000Z\",\"data\":{\"id\":\"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092\",\"conversation_id\":\"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093\",\"sender_type\":\"contact\",\"sender_id\":null,\"sender_name\":\"Ada\",\"body\":\"Export still crashes\",\"created_at\":\"2026-11-21T10:25:00.000Z\"}}"
+                    }
+                  ],
+                  "type": "object",
+                  "properties": {
+                    "event": {
+                      "type": "string",
+                      "enum": [
+                        "product.created",
+                        "product.updated",
+                        "issue.created",
+                        "issue.updated",
+                        "conversation.created",
+                        "conversation.updated",
+                        "message.created",
+                        "release.created",
+                        "release.updated",
+                        "release.published"
+                      ],
+                      "description": "The event type"
+                    },
+                    "id": {
+                      "format": "uuid",
+                      "examples": [
+                        "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                      ],
+                      "description": "The event id: send the last one received as Last-Event-ID to resume after it",
+                      "type": "string"
+                    },
+                    "data": {
+                      "description": "The payload webhooks carry, as one line of JSON (the `webhooks` of this document show each type's `data`)",
+                      "contentMediaType": "application/json",
+                      "contentSchema": {
+                        "type": "object",
+                        "required": [
+                          "type",
+                          "timestamp",
+                          "data"
+                        ],
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "product.created",
+                              "product.updated",
+                              "issue.created",
+                              "issue.updated",
+                              "conversation.created",
+                              "conversation.updated",
+                              "message.created",
+                              "release.created",
+                              "release.updated",
+                              "release.published"
+                            ]
+                          },
+                          "timestamp": {
+                            "format": "date-time",
+                            "examples": [
+                              "2026-11-21T10:25:00.000Z"
+                            ],
+                            "description": "When the change was recorded",
+                            "type": "string"
+                          },
+                          "data": {
+                            "type": "object",
+                            "properties": {}
+                          }
+                        }
+                      },
+                      "type": "string"
+                    }
+                  }
                 }
               }
             }

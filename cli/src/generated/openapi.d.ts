@@ -4646,7 +4646,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /**
+                         * @description The event type
+                         * @enum {string}
+                         */
+                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published";
+                        /**
+                         * Format: uuid
+                         * @description The event id: send the last one received as Last-Event-ID to resume after it
+                         * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                         */
+                        id: string;
+                        /** @description The payload webhooks carry, as one line of JSON (the `webhooks` of this document show each type's `data`) */
+                        data: string;
+                    };
                 };
             };
             /** @description Validation failed (`validation_error`); `fields` names each offending field */

@@ -5,15 +5,42 @@ import { EVENT_TYPES } from '../../events/event-types.js';
 import type { LiveChannel } from '../../events/live.js';
 import { enumFilter } from '../filters.js';
 import type { TypedApp } from '../route.js';
-import { CsvFilter, errorResponses } from '../schemas/common.js';
+import { CsvFilter, StringEnum, Timestamp, Uuid, errorResponses } from '../schemas/common.js';
 import { LastEventIdHeader, sendEventStream } from '../sse.js';
 
-const EXAMPLE =
-  'retry: 1000\nid: 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8000\n\n' +
-  'event: message.created\nid: 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091\n' +
-  'data: {"type":"message.created","timestamp":"2026-11-21T10:25:00.000Z","data":{"id":"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092",' +
-  '"conversation_id":"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093","sender_type":"contact","sender_id":null,"sender_name":"Ada",' +
-  '"body":"Export still crashes","created_at":"2026-11-21T10:25:00.000Z"}}\n\n: heartbeat\n\n';
+const EXAMPLE_PAYLOAD = JSON.stringify({
+  type: 'message.created',
+  timestamp: '2026-11-21T10:25:00.000Z',
+  data: {
+    id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092', conversation_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093', sender_type: 'contact',
+    sender_id: null, sender_name: 'Ada', body: 'Export still crashes', created_at: '2026-11-21T10:25:00.000Z',
+  },
+});
+
+/**
+ * One event of the stream, as OpenAPI 3.2 describes Server-Sent Events (and Schemathesis checks
+ * them): its `event`, `id` and `data` fields, `data` holding the webhook payload as JSON.
+ */
+const StreamEvent = Type.Object(
+  {
+    event: StringEnum(EVENT_TYPES, { description: 'The event type' }),
+    id: Uuid('The event id: send the last one received as Last-Event-ID to resume after it'),
+    data: Type.String({
+      description: 'The payload webhooks carry, as one line of JSON (the `webhooks` of this document show each type\'s `data`)',
+      contentMediaType: 'application/json',
+      contentSchema: {
+        type: 'object',
+        required: ['type', 'timestamp', 'data'],
+        properties: { type: StringEnum(EVENT_TYPES), timestamp: Timestamp('When the change was recorded'), data: Type.Object({}) },
+      },
+    }),
+  },
+  {
+    required: ['event', 'id', 'data'],
+    description: 'One event: `event: <type>`, `id: <event id>`, `data: <payload JSON>`',
+    examples: [{ event: 'message.created', id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091', data: EXAMPLE_PAYLOAD }],
+  },
+);
 
 export function eventRoutes(app: TypedApp, live: LiveChannel): void {
   app.get('/events/stream', {
@@ -35,7 +62,7 @@ export function eventRoutes(app: TypedApp, live: LiveChannel): void {
       response: {
         200: {
           description: 'The event stream (it stays open)',
-          content: { 'text/event-stream': { schema: Type.String({ examples: [EXAMPLE] }) } },
+          content: { 'text/event-stream': { schema: StreamEvent } },
         },
         ...errorResponses(),
       },
