@@ -7,6 +7,7 @@ import { before, it } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
+import { newPerson } from '../helpers/sessions.js';
 import { openStream, type SseEvent, type SseStream } from '../helpers/sse-client.js';
 
 const HEARTBEAT_MS = 150;
@@ -101,6 +102,17 @@ describeEachDialect('GET /api/v1/events/stream', (ctx) => {
       await stream.waitFor((all) => all.length >= 1, 'the event');
       stream.close();
     }
+  });
+
+  it('streams to a person signed in to the app: EventSource sends the session cookie, and no Origin', async () => {
+    const context = ctx();
+    const person = await newPerson(context, context.a);
+    const stream = track(await openStream(`${base}${PATH}?types=message.created`, { headers: { cookie: person.cookie } }));
+    assert.equal(stream.status, 200);
+    await postMessage(context, conversationId, 'For the app');
+    await stream.waitFor((all) => all.length >= 1, 'the event');
+    assert.deepEqual(bodiesOf(stream.events), ['For the app']);
+    stream.close();
   });
 
   it('replays exactly what was missed after Last-Event-ID, then goes on live', async () => {
