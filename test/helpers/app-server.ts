@@ -10,11 +10,13 @@ export interface AppServer {
   baseUrl: string;
   /** The first start's API key (the owner's). */
   key: string;
+  /** The first start's one-time link for the owner (it names no email: the owner picks one). */
+  ownerInvitationUrl: string;
   api<T = any>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
-export async function startAppServer(dialect: DialectName): Promise<AppServer> {
-  const server = await startServer({ databaseUrl: await freshDatabaseUrl(dialect), firstStart: true });
+export async function startAppServer(dialect: DialectName, env: Record<string, string> = {}): Promise<AppServer> {
+  const server = await startServer({ databaseUrl: await freshDatabaseUrl(dialect), firstStart: true, env });
   const key = server.bootstrapKey()!;
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${server.baseUrl}${path}`, {
@@ -26,18 +28,26 @@ export async function startAppServer(dialect: DialectName): Promise<AppServer> {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
   };
-  return { server, baseUrl: server.baseUrl, key, api };
+  const ownerInvitationUrl = /(http\S+\/app\/invite\/\S+)/.exec(server.process.stdout)![1];
+  return { server, baseUrl: server.baseUrl, key, ownerInvitationUrl, api };
 }
 
 export const PASSWORD = 'correct horse battery staple';
 
-/** Accepts an invitation link in the app (name and password), which signs the person in. */
-export async function acceptInvitation(page: Page, url: string, name: string): Promise<void> {
+/** Accepts an invitation link in the app (name and password, and an email when the link names none), which signs the person in. */
+export async function acceptInvitation(page: Page, url: string, name: string, email?: string): Promise<void> {
   await page.goto(url);
+  await expect(page.getByRole('button', { name: /^Join / }));
+  if (email) await page.getByLabel('Email').fill(email);
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: /^Join / }).click();
   await expect(page.getByRole('link', { name: 'Inbox' }));
+}
+
+/** Waits until the screen has loaded what it shows (no loading indicator left). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('#root > *') !== null && document.querySelector('.loading') === null);
 }
 
 /** Signs in through the sign-in page. */

@@ -2,7 +2,7 @@
 // products and members that every screen names things with, and sign-out.
 import { createContext, type ComponentChildren } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { api, ok, onUnauthorized, postJson, type Schemas } from './api/client.js';
+import { api, ok, onUnauthorized, type Schemas } from './api/client.js';
 
 export type Role = Schemas['Member']['role'];
 
@@ -86,7 +86,7 @@ export function SessionGate({ signIn, loading, failed, children }: SessionGatePr
       reloadProducts: async () => setProducts(await loadProducts()),
       reloadMembers: async () => setMembers(await loadMembers()),
       signOut: async () => {
-        await postJson('/auth/sign-out').catch(() => undefined);
+        await api.POST('/auth/sign-out').catch(() => undefined);
         setState({ status: 'signed-out' });
       },
     };

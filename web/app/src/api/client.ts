@@ -1,4 +1,4 @@
-// The app's one way to /api/v1: openapi-fetch typed by openapi.d.ts, which is generated from the
+// The app's one way to the server (/api/v1 and /auth): openapi-fetch typed by openapi.d.ts, which is generated from the
 // served OpenAPI document (npm run generate:app). The session cookie goes along by itself
 // (same origin); a 401 anywhere means the session is gone, and the shell shows the sign-in.
 import createClient from 'openapi-fetch';
@@ -7,7 +7,7 @@ import type { components, paths } from './openapi.js';
 export type Schemas = components['schemas'];
 export type ErrorBody = Schemas['Error'];
 
-/** An error answer of the API (or of /auth), with its envelope. */
+/** An error answer of the server, with its envelope. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -48,26 +48,6 @@ export async function ok<T>(request: Promise<Answer<T>>): Promise<T> {
   const { data, error, response } = await request;
   if (!response.ok) throw new ApiError(response.status, (error ?? {}) as Partial<ErrorBody>);
   return data as T;
-}
-
-/** A JSON request outside /api/v1 (the /auth routes); same envelope, same ApiError. */
-export async function postJson<T = unknown>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method: 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  const parsed = text ? JSON.parse(text) : undefined;
-  if (!response.ok) throw new ApiError(response.status, parsed ?? {});
-  return parsed as T;
-}
-
-export async function getJson<T>(path: string): Promise<T> {
-  const response = await fetch(path);
-  const parsed = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, parsed);
-  return parsed as T;
 }
 
 /** A message to show for any failure (network errors included). */

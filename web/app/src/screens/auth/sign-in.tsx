@@ -1,6 +1,6 @@
 // Sign-in with email and password (POST /auth/sign-in sets the session cookie).
 import { useState } from 'preact/hooks';
-import { ApiError, describeError, postJson } from '../../api/client.js';
+import { ApiError, api, describeError, ok } from '../../api/client.js';
 import { Button, FormError, TextField } from '../../ui/form.js';
 import { AuthLayout } from './auth-layout.js';
 
@@ -15,7 +15,7 @@ export function SignIn({ signedIn }: { signedIn: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      await postJson('/auth/sign-in', { email: email.trim(), password });
+      await ok(api.POST('/auth/sign-in', { body: { email: email.trim(), password } }));
       signedIn();
     } catch (failure) {
       setError(failure instanceof ApiError ? failure : new Error(describeError(failure)));
