@@ -83,8 +83,25 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(data.linked_conversations.map((c: { id: string }) => c.id), [conversationId]);
     });
 
+    step('links a second report of the same problem to the existing issue', async () => {
+      const second = await app.api('POST', '/api/v1/conversations', {
+        product_id: productId, title: 'Checkout button does nothing', contact: { name: 'Bo Chen', email: 'bo@example.com' }, body: 'I tap Pay and nothing happens on my Pixel 8.',
+      });
+      await page.getByRole('link', { name: /Bo Chen/ }).click();
+      await expect(page.getByRole('heading', { name: 'Checkout button does nothing' }));
+      await expect(page.getByText('Bo Chen').nth(1));
+      await page.getByRole('button', { name: 'Create issue' }).click();
+      await page.getByRole('dialog', { name: 'Create issue' }).getByRole('button', { name: 'Create issue' }).click();
+      const matched = page.getByRole('dialog', { name: 'Matched an existing issue' });
+      await expect(matched);
+      assert.equal(await matched.locator('strong').first().textContent(), shortcode);
+      await matched.getByRole('button', { name: 'Done' }).click();
+      const { data } = await app.api('GET', `/api/v1/issues/${shortcode}`);
+      assert.deepEqual(data.linked_conversations.map((c: { id: string }) => c.id).sort(), [conversationId, second.data.id].sort());
+    });
+
     step('moves the issue to Done on the board with the keyboard', async () => {
-      await page.getByRole('link', { name: 'Issues' }).click();
+      await page.getByRole('link', { name: 'Issues', exact: true }).click();
       const pending = page.getByRole('region', { name: 'Pending' });
       const card = pending.getByRole('link', { name: 'Checkout button does nothing' });
       await expect(card);

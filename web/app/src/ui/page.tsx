@@ -31,7 +31,7 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 
 export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
   return (
-    <div class="alert alert-error" role="alert">
+    <div class="alert alert-error alert-row" role="alert">
       <span>{describeError(error)}</span>
       {retry && <Button small onClick={retry}>Try again</Button>}
     </div>
