@@ -12,6 +12,8 @@ import { SESSION_COOKIE, clearSessionCookie, refuseForeignOrigin, requireOwnOrig
 const TAGS = ['Sessions'];
 const PUBLIC: Record<string, string[]>[] = [];
 const WITH_SESSION = [{ sessionCookie: [] }];
+/** Sign-out: with the session it ends, or without one (nothing to end is not an error). */
+const SESSION_IF_ANY: Record<string, string[]>[] = [{ sessionCookie: [] }, {}];
 const COOKIE_NOTE = `Sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax, Path=/, 30 days after the last use).`;
 
 const lockedResponse = Ref(ErrorBody, {
@@ -53,7 +55,7 @@ export function authRoutes(app: TypedApp, { sessions, invitations, publicUrl }: 
 
   app.post('/sign-out', {
     schema: {
-      operationId: 'signOut', tags: TAGS, security: WITH_SESSION, summary: '[ext] Sign out',
+      operationId: 'signOut', tags: TAGS, security: SESSION_IF_ANY, summary: '[ext] Sign out',
       description:
         'Ends the session of the cookie (it stops working at once everywhere) and clears the cookie. Without a session ' +
         'there is nothing to end: 204 all the same. With a cookie, the Origin header must be this server\'s (403).',
