@@ -12123,7 +12123,8 @@ export const openapiDocument = {
         "security": [
           {
             "sessionCookie": []
-          }
+          },
+          {}
         ],
         "responses": {
           "204": {
@@ -12171,46 +12172,6 @@ export const openapiDocument = {
           },
           "415": {
             "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "429": {
-            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
-            "headers": {
-              "RateLimit-Limit": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Requests per minute this API key may make (the bucket size)"
-              },
-              "RateLimit-Remaining": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Requests left in the bucket"
-              },
-              "RateLimit-Reset": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Seconds until the bucket is full again"
-              },
-              "Retry-After": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Seconds until the next request will be accepted"
-              }
-            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12296,46 +12257,6 @@ export const openapiDocument = {
           },
           "404": {
             "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "429": {
-            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
-            "headers": {
-              "RateLimit-Limit": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Requests per minute this API key may make (the bucket size)"
-              },
-              "RateLimit-Remaining": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Requests left in the bucket"
-              },
-              "RateLimit-Reset": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Seconds until the bucket is full again"
-              },
-              "Retry-After": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Seconds until the next request will be accepted"
-              }
-            },
             "content": {
               "application/json": {
                 "schema": {
