@@ -7868,23 +7868,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until the next request will be accepted */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected failure (`internal_error`); safe to retry */
             500: {
                 headers: {
@@ -7943,23 +7926,6 @@ export interface operations {
             /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
             404: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds until the next request will be accepted */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
