@@ -4,7 +4,8 @@
 import type { JsonSchema, Operation } from './openapi-operations.js';
 
 export type Resource =
-  | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery'
+  | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
+  | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
 
@@ -17,6 +18,9 @@ const COLLECTIONS: Record<string, Resource> = {
   items: 'conversation',
   releases: 'release',
   webhooks: 'webhook',
+  members: 'member',
+  invitations: 'invitation',
+  'api-keys': 'api_key',
 };
 
 /** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */
@@ -34,6 +38,10 @@ const FIELDS: Record<string, Resource> = {
   issue_ids: 'issue',
   release_id: 'release',
   delivery_id: 'delivery',
+  member_id: 'member',
+  workspace_id: 'workspace',
+  // An invitation's token in /auth/invitations/{token}: a credential, not a workspace's id.
+  token: 'invitation_token',
   widget_key: 'widget',
 };
 

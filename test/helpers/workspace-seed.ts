@@ -1,12 +1,13 @@
 // A small, complete set of resources in one workspace, created through the public API: products,
 // issues (one done, one released), conversations with a message and a link, a release, webhook
-// endpoints with a delivery; and in each product's widget, a visitor with a conversation and an
-// idea, and another visitor with a conversation of their own. The reliability suites address these
-// by resource kind (see id-references.ts).
+// endpoints with a delivery; members joined through invitations, pending invitations and API keys;
+// and in each product's widget, a visitor with a conversation and an idea, and another visitor with
+// a conversation of their own. The reliability suites address these by resource kind (see
+// id-references.ts).
 import assert from 'node:assert/strict';
 import { fanOutAll, numberedEvents, recordEvents, type EventContext } from './events.js';
-import { createIssue, createProduct, createRelease, importConversation, linkConversation } from './factories.js';
-import type { TestContext, WorkspaceFixture } from './harness.js';
+import { createIssue, createProduct, createRelease, importConversation, invite, joinAsMember, linkConversation } from './factories.js';
+import type { Client, TestContext, WorkspaceFixture } from './harness.js';
 import type { Resource } from './id-references.js';
 
 export type SeededIds = Record<Resource, string[]> & {
@@ -17,8 +18,27 @@ export type SeededIds = Record<Resource, string[]> & {
   siblingConversation: string[];
 };
 
-/** Webhook endpoints seeded per workspace: a DELETE probe's controls each consume one beyond the first. */
+/** Webhook endpoints, members, invitations and keys seeded per workspace: a DELETE probe's controls each consume one beyond the first. */
 const WEBHOOKS = 3;
+const SPARES = 2;
+
+/**
+ * Members (agents beside the owner) joined through invitations, pending invitations with their
+ * tokens, and API keys, all through the public API.
+ */
+async function seedPeople(workspace: WorkspaceFixture, anonymous: Client, ids: SeededIds): Promise<void> {
+  for (let m = 0; m < SPARES; m++) ids.member.push((await joinAsMember(workspace.api, anonymous)).member.id);
+  for (let i = 0; i <= SPARES; i++) {
+    const invitation = await invite(workspace.api);
+    ids.invitation.push(invitation.id);
+    ids.invitation_token.push(invitation.token);
+  }
+  for (let k = 0; k <= SPARES; k++) {
+    const res = await workspace.api.post('/api/v1/api-keys', { label: `seed ${k}` });
+    assert.equal(res.status, 201, res.text);
+    ids.api_key.push(res.body.data.id);
+  }
+}
 
 /**
  * Webhook endpoints (at a public address, so the SSRF guard lets them be) and the delivery of one
@@ -68,6 +88,7 @@ export async function seedWorkspace(
   const { api } = workspace;
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
+    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id],
     widget: [], visitorConversation: [], idea: [], visitorToken: [], siblingConversation: [],
   };
   for (let p = 1; p <= products; p++) {
@@ -91,5 +112,6 @@ export async function seedWorkspace(
     await seedWidget(context, product.widget_key, `${prefix}${p}`, ids);
   }
   await seedWebhooks(workspace, prefix, context, ids);
+  await seedPeople(workspace, context.client(null), ids);
   return ids;
 }

@@ -43,6 +43,9 @@ function pathValues(op: Operation, ids: SeededIds, override: Record<string, stri
   return { ...values, ...override };
 }
 
+/** The body without `last_used_at`, which A's own reads move (once a minute). */
+const withoutLastUse = (body: unknown): unknown => JSON.parse(JSON.stringify(body, (name, value) => (name === 'last_used_at' ? undefined : value)));
+
 /** Everything A's key can read: every list (largest page) and every resource of A by id. */
 async function snapshot(clientFor: (op: Operation) => Client, operations: Operation[], ids: SeededIds): Promise<unknown[]> {
   // A challenge is new at every request: it is not data.
@@ -53,7 +56,7 @@ async function snapshot(clientFor: (op: Operation) => Client, operations: Operat
     const urls = pathParameters.length === 0
       ? [`${op.path}${op.parameters.some((p) => p.name === 'limit') ? '?limit=200' : ''}`]
       : ids[pathParameterResource(op, pathParameters[0].name)].map((id) => fillPath(op.path, pathValues(op, ids, { [pathParameters[0].name]: id })));
-    for (const url of urls) results.push([url, (await clientFor(op).get(url)).body]);
+    for (const url of urls) results.push([url, withoutLastUse((await clientFor(op).get(url)).body)]);
   }
   return results;
 }
@@ -160,8 +163,9 @@ describeEachDialect('workspace isolation, for every route of openapi.json', (ctx
   it('refuses every foreign id in every path, body and filter, and leaves the other workspace untouched', async (t) => {
     const context: TestContext = ctx();
     const { a, b, dialect } = context;
+    // /auth acts on credentials (a session, an invitation's token), not on a workspace's ids.
     const operations = [
-      ...operationsOf((await a.api.get('/api/v1/openapi.json')).body),
+      ...operationsOf((await a.api.get('/api/v1/openapi.json')).body).filter((op) => op.path.startsWith('/api/v1/')),
       ...operationsOf((await a.api.get('/widget/v1/openapi.json')).body),
     ];
     const ours = await seedWorkspace(a, 'A', 1, context);

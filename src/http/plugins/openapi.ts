@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { SHARED_SCHEMAS } from '../schemas/shared.js';
+import { SESSION_COOKIE } from '../session-cookie.js';
 import { WEBHOOK_EVENTS } from '../schemas/webhook-events.js';
 import { WIDGET_SCHEMAS } from '../widget/schemas.js';
 import { renderLlmsTxt } from './llms-txt.js';
@@ -13,7 +14,9 @@ export const API_DESCRIPTION = [
   '(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.',
   '',
   'Authenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one',
-  'workspace and everything it reads or writes is confined to that workspace.',
+  'workspace and everything it reads or writes is confined to that workspace. [ext] The team app signs',
+  'people in under /auth (tag Sessions) and sends its session cookie instead; such requests other than',
+  'GET and HEAD must carry an Origin header of this server.',
   '',
   'Single resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`',
   '(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with',
@@ -79,9 +82,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             description: 'An API key issued with `loopdesk key create` (the first start prints one).',
           },
           widgetSession: WIDGET_SESSION_SCHEME,
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description:
+              '[ext] The team app\'s session, set by POST /auth/sign-in. With it, every request but GET and HEAD must carry an ' +
+              'Origin header of this server (403 otherwise). An Authorization header, when present, wins over the cookie.',
+          },
         },
       },
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { sessionCookie: [] }],
       // What Loopdesk sends to webhook endpoints (docs/events.md).
       webhooks: WEBHOOK_EVENTS,
     },
@@ -114,21 +125,24 @@ function referencedSchemas(value: unknown, schemas: Json): Set<string> {
   return found;
 }
 
-const pathsUnder = (document: Json, prefix: string): Json =>
-  Object.fromEntries(Object.entries(document.paths as Json).filter(([path]) => path.startsWith(`${prefix}/`)));
+const WIDGET_PATHS = '/widget/v1/';
+const pathsWhere = (document: Json, keep: (path: string) => boolean): Json =>
+  Object.fromEntries(Object.entries(document.paths as Json).filter(([path]) => keep(path)));
 
 /**
- * One collected document (every route) split by surface: /api/v1's, for key holders, with the
- * webhooks and without the widget's schemas and scheme; and the widget API's own.
+ * One collected document (every route) split by surface: the API's (/api/v1 and /auth), for key
+ * holders and the team app, with the webhooks and without the widget's schemas and scheme; and the
+ * widget API's own.
  */
 function documentOf(full: Json, surface: 'api' | 'widget'): Json {
   const { schemas, securitySchemes } = full.components;
   if (surface === 'api') {
     const { widgetSession: _widgetOnly, ...apiSchemes } = securitySchemes;
     const apiSchemas = Object.fromEntries(Object.entries(schemas as Json).filter(([name]) => !WIDGET_SCHEMA_NAMES.has(name)));
-    return { ...full, paths: pathsUnder(full, '/api/v1'), components: { ...full.components, schemas: apiSchemas, securitySchemes: apiSchemes } };
+    const paths = pathsWhere(full, (path) => !path.startsWith(WIDGET_PATHS));
+    return { ...full, paths, components: { ...full.components, schemas: apiSchemas, securitySchemes: apiSchemes } };
   }
-  const paths = pathsUnder(full, '/widget/v1');
+  const paths = pathsWhere(full, (path) => path.startsWith(WIDGET_PATHS));
   const used = referencedSchemas(paths, schemas);
   return {
     openapi: full.openapi,

@@ -17,7 +17,7 @@ export function registerRateLimit(app: FastifyInstance, { perMinute, clock }: Ra
   const buckets = createTokenBuckets({ perMinute, clock });
   app.addHook('onRequest', async (request, reply) => {
     if (!request.actor) return;
-    const { allowed, retryAfter } = buckets.take(request.actor.apiKeyId, reply);
+    const { allowed, retryAfter } = buckets.take(request.actor.credentialId, reply);
     if (allowed) return;
     throw new AppError(
       'forbidden',

@@ -23,7 +23,8 @@ export function registerVisitorAuth(app: TypedApp, sessions: Pick<WidgetSessionS
   app.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config.visitor;
     if (!mode || !request.widgetProduct) return;
-    const token = bearerToken(request);
+    const header = request.headers.authorization;
+    const token = header === undefined ? null : bearerToken(header);
     if (token === null) {
       if (mode === 'required') throw noSession();
       return;
