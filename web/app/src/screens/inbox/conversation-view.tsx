@@ -5,6 +5,7 @@ import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { useLiveEvents } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
+import { VerifiedBadge } from '../../ui/badges.js';
 import { Button, Select } from '../../ui/form.js';
 import { Icon } from '../../ui/icons.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, entries, fullDate, type ConversationStatus, type Priority } from '../../ui/labels.js';
@@ -68,6 +69,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
         <h2 id="conversation-title">{data.title}</h2>
         <p class="conversation-meta muted">
           <span class="contact-name">{contact?.name ?? 'Anonymous visitor'}</span>
+          {contact?.verified && <VerifiedBadge />}
           {contact?.email && <> · <a href={`mailto:${contact.email}`}>{contact.email}</a></>}
           {' · '}{CONVERSATION_TYPES[data.type]} via {data.source === 'form' ? 'form' : 'chat'}
           {session.products.length > 1 && <> · {session.productName(data.product_id)}</>}
