@@ -152,10 +152,15 @@ export interface ListeningContext extends TestContext {
   close(): Promise<void>;
 }
 
-/** A test context whose app listens on a loopback port the OS picks. */
+/**
+ * A test context whose app listens on a free loopback port, which is also its public URL: the
+ * links it builds (embed_snippet, invitations) then read the same whether the test asked through
+ * app.inject or the CLI through HTTP.
+ */
 export async function listeningContext(dialect: DialectName): Promise<ListeningContext> {
-  const context = await createTestContext(dialect);
-  const url = await context.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = await closedPortUrl();
+  const context = await createTestContext(dialect, { publicUrl: url });
+  await context.app.listen({ port: Number(new URL(url).port), host: '127.0.0.1' });
   return { ...context, url, shell: (key) => new Shell({ LOOPDESK_URL: url, LOOPDESK_API_KEY: key }) };
 }
 

@@ -145,7 +145,9 @@ for (const dialect of DIALECTS) {
       assert.match(String(warning.msg), /^Could not load the model loopdesk-test\/e5-tiny \(Service unavailable error occurred while trying to load file: "http:\/\/127\.0\.0\.1:\d+\/loopdesk-test\/e5-tiny\/resolve\/main\/config\.json"\); duplicate detection stays on the lexical matcher and tries again in 0\.1 s\.$/);
       release();
       await until(() => readyz(first.baseUrl), (ready) => ready.dedup === 'local:loopdesk-test/e5-tiny', 'the model never answered');
-      const switched = jsonLines(first.logs()).filter((line) => line.msg === 'Duplicate detection uses local:loopdesk-test/e5-tiny.');
+      // The log line may reach stdout a moment after /readyz answers.
+      const switchLines = async () => jsonLines(first.logs()).filter((line) => line.msg === 'Duplicate detection uses local:loopdesk-test/e5-tiny.');
+      const switched = await until(switchLines, (lines) => lines.length > 0, 'the switch was never logged');
       assert.equal(switched.length, 1);
       assert.equal(warnings(first).length, 1, 'no more warnings');
 
