@@ -6,6 +6,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseHandle } from './db/database.js';
 import { API_PREFIX, apiV1 } from './http/api-v1.js';
 import { WIDGET_PREFIX, widgetV1 } from './http/widget-v1.js';
+import { widgetEmbed } from './http/widget/embed-routes.js';
+import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
@@ -28,6 +30,10 @@ export interface AppDeps {
   rateLimitPerMinute?: number;
   /** LOOPDESK_PUBLIC_URL: the base URL clients reach this server at, when it differs from what they send. */
   publicUrl?: string | null;
+  /** The built widget (loadWidgetBuild); read from dist/web/widget/ when not given. */
+  widgetBuild?: WidgetBuild;
+  /** LOOPDESK_DEMO=1: /widget/demo/{key} for every product, not only those of the first-start workspace. */
+  widgetDemo?: boolean;
 }
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -35,6 +41,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { database, services } = deps;
   const requestTimeoutMs = deps.requestTimeoutMs ?? 0;
+  // First: without a built widget the server must not start at all.
+  const widgetBuild = deps.widgetBuild ?? loadWidgetBuild();
 
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
@@ -82,6 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.publicUrl ?? null,
   });
   await app.register(widgetV1, { prefix: WIDGET_PREFIX, changelog: services.changelog, publicUrl: deps.publicUrl ?? null });
+  await app.register(widgetEmbed, {
+    build: widgetBuild, embed: services.widgetEmbed, demoEverywhere: deps.widgetDemo ?? false, publicUrl: deps.publicUrl ?? null,
+  });
 
   await app.ready();
   return app;

@@ -7,6 +7,7 @@ import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { createDuplicateDetector } from './dedup/create-detector.js';
 import type { IssuedKey } from './domain/admin.service.js';
+import { loadWidgetBuild } from './http/widget/widget-build.js';
 import { createServices } from './services.js';
 
 function printFirstKey(key: IssuedKey, baseUrl: string): void {
@@ -76,6 +77,8 @@ export async function startServer(config: Config): Promise<void> {
  * SIGTERM/SIGINT; returns the URL it listens on and the first key, when it made one.
  */
 async function serve(config: Config, database: DatabaseHandle, logger: Logger): Promise<{ baseUrl: string; firstKey: IssuedKey | null }> {
+  // Before the first-start bootstrap: a server that cannot start must not swallow the key it would print.
+  const widgetBuild = loadWidgetBuild();
   const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
   const services = createServices(database, {
     detector,
@@ -90,7 +93,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
 
   const app = await buildApp({
     database, services, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs,
-    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl,
+    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl, widgetBuild, widgetDemo: config.widgetDemo,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 

@@ -29,6 +29,7 @@ import { createConversationWrites } from './domain/conversation.writes.js';
 import { createProductService } from './domain/product.service.js';
 import { createReleaseService } from './domain/release.service.js';
 import { createWebhookService } from './domain/webhook.service.js';
+import { createWidgetEmbedService } from './domain/widget-embed.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
 import { WEBHOOK_DEFAULTS, type MailConfig, type WebhookConfig } from './config.js';
@@ -105,6 +106,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
+    widgetEmbed: createWidgetEmbedService(repositories),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
     /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({
