@@ -96,7 +96,8 @@ function start(script: HTMLScriptElement): void {
   // The product's colour on the launcher; a disabled or unknown widget shows no launcher at all.
   fetch(new URL(`widget/v1/${encodeURIComponent(widgetKey)}/config`, scriptUrl), { credentials: 'omit' })
     .then(async (response) => {
-      if (response.status === 403 || response.status === 404) throw new Error(`the widget key ${widgetKey} is ${response.status === 404 ? 'unknown' : 'disabled'}`);
+      if (response.status === 404) throw new Error(`the widget key ${widgetKey} is unknown`);
+      if (response.status === 403) throw new Error(`the widget ${widgetKey} is disabled, or not allowed on this site (its product's domain)`);
       const color = response.ok ? ((await response.json()) as { data?: { color?: unknown } }).data?.color : null;
       if (typeof color === 'string' && /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i.test(color)) host.style.setProperty('--loopdesk-accent', color);
       show(host);
