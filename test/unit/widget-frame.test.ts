@@ -1,10 +1,12 @@
 // The widget frame's pieces that need no browser: the event-stream parser, the offline outbox,
-// the retry waits, and reading a host page's identity token.
+// the retry waits, and the proof of work's SHA-256 where WebCrypto is missing.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ApiError, OfflineError } from '../../web/widget/src/frame/api.js';
 import { backoffDelay } from '../../web/widget/src/frame/backoff.js';
 import { Outbox, type OutboxListener, type OutboxTransport, type QueuedMessage } from '../../web/widget/src/frame/outbox.js';
+import { sha256 } from '../../web/widget/src/frame/sha256.js';
 import { createSseParser } from '../../web/widget/src/frame/sse-parser.js';
 import type { KeyValueStore, VisitorConversation, VisitorMessage } from '../../web/widget/src/frame/types.js';
 
@@ -179,5 +181,15 @@ describe('the widget\'s retry waits', () => {
     assert.equal(backoffDelay(3, undefined, () => 1), 8000);
     assert.equal(backoffDelay(40, undefined, () => 1), 30_000);
     assert.equal(backoffDelay(40, undefined, () => 0), 15_000);
+  });
+});
+
+describe('the widget\'s SHA-256 without WebCrypto', () => {
+  it('hashes as node:crypto does, across block boundaries', () => {
+    for (const length of [0, 1, 3, 55, 56, 63, 64, 65, 119, 120, 1000]) {
+      const text = 'ä'.repeat(length % 7) + 'x'.repeat(length);
+      const bytes = new TextEncoder().encode(text);
+      assert.equal(Buffer.from(sha256(bytes)).toString('hex'), createHash('sha256').update(bytes).digest('hex'), `${bytes.length} bytes`);
+    }
   });
 });

@@ -18,8 +18,10 @@ const online = new Store({ online: navigator.onLine });
 window.addEventListener('online', () => online.update({ online: true }));
 window.addEventListener('offline', () => online.update({ online: false }));
 
-/** The field a person expects to type in first: the active view marks it. */
+/** Whether the widget was opened: focus belongs inside, on the field the active view marks. */
+let opened = false;
 function focusInside(): void {
+  opened = true;
   (document.querySelector<HTMLElement>('[role="tabpanel"]:not([hidden]) [data-autofocus]') ?? root).focus();
 }
 
@@ -58,6 +60,8 @@ if (config) {
   const chat = new Chat(api, sessions, store);
   if (/^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i.test(config.color ?? '')) document.documentElement.style.setProperty('--accent', config.color);
   render(<App config={config} api={api} chat={chat} sessions={sessions} online={online} identified={identityToken !== null} onClose={parent.close} />, root);
+  // Opened before the settings arrived: the field to type in exists only now.
+  if (opened && (document.activeElement === root || document.activeElement === document.body)) focusInside();
   sessions.prepare();
   void chat.load();
 }

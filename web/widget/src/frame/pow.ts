@@ -4,7 +4,7 @@ import type { Challenge } from './types.js';
 
 export class ProofOfWorkError extends Error {}
 
-function solveInWorker(challenge: Challenge): Promise<{ number: number | null; took: number }> {
+function solveInWorker(challenge: Challenge): Promise<{ number: number | null; took: number; error?: string }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./pow.worker.ts', import.meta.url), { type: 'module', name: 'loopdesk-pow' });
     worker.onmessage = (event) => {
@@ -20,8 +20,8 @@ function solveInWorker(challenge: Challenge): Promise<{ number: number | null; t
 }
 
 export async function altchaPayload(challenge: Challenge): Promise<string> {
-  const { number, took } = await solveInWorker(challenge);
-  if (number === null) throw new ProofOfWorkError('no solution to the challenge');
+  const { number, took, error } = await solveInWorker(challenge);
+  if (number === null) throw new ProofOfWorkError(error ?? 'no solution to the challenge');
   const { algorithm, salt, signature } = challenge;
   return btoa(JSON.stringify({ algorithm, challenge: challenge.challenge, number, salt, signature, took }));
 }

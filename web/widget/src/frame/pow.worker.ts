@@ -1,6 +1,8 @@
 // Solves an ALTCHA (v1) challenge off the main thread: the number n ≤ maxnumber whose hash of
 // `salt + n` is `challenge`. WebCrypto's digest is asynchronous, so hashes are asked for in batches
-// to keep its queue full instead of waiting on each one in turn.
+// to keep its queue full instead of waiting on each one in turn; outside a secure context (no
+// crypto.subtle) SHA-256 is computed in JavaScript.
+import { sha256 } from './sha256.js';
 import type { Challenge } from './types.js';
 
 const BATCH = 256;
@@ -11,21 +13,31 @@ function hexToBytes(hex: string): Uint8Array {
   return bytes;
 }
 
-function sameBytes(buffer: ArrayBuffer, expected: Uint8Array): boolean {
-  const actual = new Uint8Array(buffer);
+function sameBytes(actual: Uint8Array, expected: Uint8Array): boolean {
   if (actual.length !== expected.length) return false;
   for (let i = 0; i < actual.length; i++) if (actual[i] !== expected[i]) return false;
   return true;
 }
 
+type Bytes = Uint8Array<ArrayBuffer>;
+
+function hasher(algorithm: string): (inputs: Bytes[]) => Promise<Uint8Array[]> {
+  if (globalThis.crypto?.subtle) {
+    return async (inputs) => (await Promise.all(inputs.map((input) => crypto.subtle.digest(algorithm, input)))).map((hash) => new Uint8Array(hash));
+  }
+  if (algorithm.toUpperCase() !== 'SHA-256') throw new Error(`${algorithm} needs WebCrypto (a secure context)`);
+  return async (inputs) => inputs.map(sha256);
+}
+
 async function solve({ algorithm, challenge, salt, maxnumber }: Challenge): Promise<number | null> {
   const expected = hexToBytes(challenge.toLowerCase());
   const encoder = new TextEncoder();
+  const digest = hasher(algorithm);
   for (let start = 0; start <= maxnumber; start += BATCH) {
     const end = Math.min(start + BATCH, maxnumber + 1);
-    const digests = [];
-    for (let n = start; n < end; n++) digests.push(crypto.subtle.digest(algorithm, encoder.encode(salt + n)));
-    const hashes = await Promise.all(digests);
+    const inputs: Bytes[] = [];
+    for (let n = start; n < end; n++) inputs.push(encoder.encode(salt + n));
+    const hashes = await digest(inputs);
     const found = hashes.findIndex((hash) => sameBytes(hash, expected));
     if (found >= 0) return start + found;
   }
@@ -34,6 +46,9 @@ async function solve({ algorithm, challenge, salt, maxnumber }: Challenge): Prom
 
 self.onmessage = async (event: MessageEvent<Challenge>) => {
   const started = Date.now();
-  const number = await solve(event.data);
-  self.postMessage({ number, took: Date.now() - started });
+  try {
+    self.postMessage({ number: await solve(event.data), took: Date.now() - started });
+  } catch (error) {
+    self.postMessage({ number: null, took: Date.now() - started, error: (error as Error).message });
+  }
 };

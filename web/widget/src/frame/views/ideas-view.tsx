@@ -1,7 +1,7 @@
 // The ideas view: the product's ideas (top or new), an upvote toggle per idea ("Upvote <title>",
 // pressed once upvoted), and a form to suggest one. Upvoting and suggesting need a session, made
 // on the first such click.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WidgetApi } from '../api.js';
 import type { SessionKeeper } from '../session.js';
 import type { Idea } from '../types.js';
@@ -15,6 +15,14 @@ export function IdeasView({ api, sessions, needsSession }: { api: WidgetApi; ses
   const [problem, setProblem] = useState<string | null>(null);
   const [suggesting, setSuggesting] = useState(false);
   const [thanks, setThanks] = useState(false);
+  const suggestButton = useRef<HTMLButtonElement>(null);
+  const finishSuggesting = (sent: boolean) => {
+    setSuggesting(false);
+    setThanks(sent);
+    if (sent) void load();
+    // The form goes away with the focus in it: back to the button that opened it.
+    setTimeout(() => suggestButton.current?.focus());
+  };
 
   const token = async () => (needsSession ? await sessions.ensure() : sessions.current())?.token ?? null;
   const load = async () => {
@@ -57,9 +65,9 @@ export function IdeasView({ api, sessions, needsSession }: { api: WidgetApi; ses
       {problem && <p role="alert" class="problem">{problem}</p>}
       {thanks && <p role="status" class="thanks">Thanks! Your idea was sent to the team.</p>}
       {suggesting ? (
-        <SuggestForm api={api} sessions={sessions} onDone={(sent) => { setSuggesting(false); setThanks(sent); if (sent) void load(); }} />
+        <SuggestForm api={api} sessions={sessions} onDone={finishSuggesting} />
       ) : (
-        <button type="button" class="suggest" aria-expanded="false" onClick={() => { setThanks(false); setSuggesting(true); }}>
+        <button type="button" class="suggest" ref={suggestButton} onClick={() => { setThanks(false); setSuggesting(true); }}>
           Suggest an idea
         </button>
       )}
