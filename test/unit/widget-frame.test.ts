@@ -28,9 +28,12 @@ const sentMessage = (message: QueuedMessage): VisitorMessage => ({
   id: `m-${message.id}`, sender_type: 'contact', sender_name: null, body: message.body, created_at: '2026-11-21T10:00:00.000Z',
 });
 
-/** A server that answers each call with the next scripted outcome (or success), recording every attempt. */
-function scriptedServer(outcomes: Array<Error | null> = []) {
-  const attempts: { kind: 'start' | 'reply'; id: string; conversationId: string | null; body: string }[] = [];
+/**
+ * A server that answers each call with the next scripted outcome (or success), recording every
+ * attempt; `written` names the attempts that were written although their answer was lost.
+ */
+function scriptedServer(outcomes: Array<Error | null> = [], written: { lost?: boolean } = {}) {
+  const attempts: { kind: 'start' | 'reply' | 'recover'; id: string; conversationId: string | null; body: string }[] = [];
   let conversations = 0;
   let resets = 0;
   const next = () => {
@@ -47,6 +50,11 @@ function scriptedServer(outcomes: Array<Error | null> = []) {
       attempts.push({ kind: 'reply', id: message.id, conversationId: message.conversationId, body: message.body });
       next();
       return sentMessage(message);
+    },
+    async recover(message) {
+      attempts.push({ kind: 'recover', id: message.id, conversationId: message.conversationId, body: message.body });
+      if (!written.lost) return null;
+      return message.conversationId === null ? { conversation: conversation(`c${++conversations}`) } : { message: sentMessage(message) };
     },
     resetSession: () => void resets++,
   };
@@ -94,8 +102,27 @@ describe('the widget outbox', () => {
     assert.equal(await reloaded.flush(), null);
     const ids = [...offline.attempts, ...online.attempts].map((attempt) => attempt.id);
     assert.equal(new Set(ids).size, 1, 'every attempt carries the same id');
-    assert.equal(online.attempts.length, 1);
+    assert.deepEqual(online.attempts.map((attempt) => attempt.kind), ['recover', 'reply']);
     assert.deepEqual(reloaded.queue, []);
+  });
+
+  it('asks the server, before trying again, whether an attempt whose answer was lost was written', async () => {
+    for (const failure of [new OfflineError('answer lost'), new ApiError(502, 'internal_error', 'bad gateway')]) {
+      const written = scriptedServer([failure], { lost: true });
+      const outbox = new Outbox(textStore(), written.transport, recorder().listener);
+      outbox.add('hello', 'c1');
+      assert.ok(await outbox.flush());
+      assert.equal(outbox.queue[0].uncertain, true);
+      assert.equal(await outbox.flush(), null);
+      assert.deepEqual(written.attempts.map((attempt) => attempt.kind), ['reply', 'recover'], 'found written: not posted again');
+
+      const lost = scriptedServer([failure]);
+      const again = new Outbox(textStore(), lost.transport, recorder().listener);
+      again.add('hello', null);
+      await again.flush();
+      assert.equal(await again.flush(), null);
+      assert.deepEqual(lost.attempts.map((attempt) => attempt.kind), ['start', 'recover', 'start'], 'not written: posted again');
+    }
   });
 
   it('stops at a busy server and reports its Retry-After', async () => {
@@ -106,6 +133,7 @@ describe('the widget outbox', () => {
     assert.deepEqual(await outbox.flush(), { retryAfterMs: 7000 });
     assert.equal(server.attempts.length, 1, 'the second waits behind the first');
     assert.equal(outbox.queue.length, 2);
+    assert.equal(outbox.queue[0].uncertain, undefined, 'a 429 wrote nothing');
   });
 
   it('makes a new session once after a 401, and gives the message up after a second', async () => {
