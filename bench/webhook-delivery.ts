@@ -12,6 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_DEFAULTS } from '../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import type { Actor } from '../src/domain/actor.js';
+import { inTransaction } from '../src/domain/unit-of-work.js';
 import { createServices, type Services } from '../src/services.js';
 import { startServer } from '../test/helpers/server-process.js';
 import type { BenchDb } from './args.js';
@@ -84,9 +85,9 @@ async function seedEndpoint(services: Services, receiverUrl: string): Promise<{ 
 }
 
 async function record(database: DatabaseHandle, services: Services, workspaceId: string, numbers: number[]): Promise<void> {
-  await database.db.transaction().execute(async (tx) => {
+  await inTransaction(database.db, async (work) => {
     for (const number of numbers) {
-      await services.outbox.record(tx, { type: 'issue.updated', workspaceId, data: { number, title: `Event ${number}` }, previous: { title: null } });
+      await services.outbox.record(work, { type: 'issue.updated', workspaceId, data: { number, title: `Event ${number}` }, previous: { title: null } });
     }
   });
 }

@@ -24,6 +24,7 @@ export interface Config {
   readonly webhooks: WebhookConfig;
   /** Release announcement emails (docs/events.md); null: LOOPDESK_SMTP_URL is not set, nothing is mailed. */
   readonly mail: MailConfig | null;
+  readonly streams: StreamConfig;
 }
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -82,6 +83,14 @@ export interface MailConfig {
   readonly timeoutMs: number;
 }
 
+/** Server-Sent Event streams (src/http/sse.ts, docs/events.md "Live streams"). */
+export interface StreamConfig {
+  /** LOOPDESK_SSE_HEARTBEAT_MS: a comment is sent this often, so proxies and clients see an idle stream is alive. */
+  readonly heartbeatMs: number;
+  /** LOOPDESK_SSE_MAX_MS: a stream ends after this long and its client reconnects with Last-Event-ID; 0: never. */
+  readonly maxStreamMs: number;
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -93,6 +102,8 @@ export const WEBHOOK_DEFAULTS: WebhookConfig = Object.freeze({
   pollIntervalMs: 250,
   concurrency: 32,
 });
+
+export const STREAM_DEFAULTS: StreamConfig = Object.freeze({ heartbeatMs: 20_000, maxStreamMs: HOUR });
 
 export class ConfigError extends Error {}
 
@@ -263,5 +274,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     dedup: dedupConfig(env),
     webhooks: webhookConfig(env),
     mail: mailConfig(env),
+    streams: Object.freeze({
+      heartbeatMs: integer(env, 'LOOPDESK_SSE_HEARTBEAT_MS', STREAM_DEFAULTS.heartbeatMs, 10, 10 * MINUTE),
+      maxStreamMs: integer(env, 'LOOPDESK_SSE_MAX_MS', STREAM_DEFAULTS.maxStreamMs, 0, 24 * HOUR),
+    }),
   });
 }

@@ -85,6 +85,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
     onBackgroundError: (error) => logger.warn({ err: error }, 'background write failed'),
     webhooks: config.webhooks,
     mail: config.mail,
+    streams: config.streams,
   });
   let firstKey = null as IssuedKey | null;
   await database.migrate(async () => {
@@ -115,8 +116,9 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
     }, config.shutdownGraceMs);
     deadline.unref();
     try {
+      // Open event streams end now (their clients reconnect elsewhere with Last-Event-ID), so they never hold the drain.
       // Attempts in flight get the same grace as requests; the rest are handed back before the database closes.
-      await Promise.all([app.close(), services.webhookDispatcher.stop(config.shutdownGraceMs)]);
+      await Promise.all([services.live.close(), app.close(), services.webhookDispatcher.stop(config.shutdownGraceMs)]);
       await detector.close();
       await database.close();
       clearTimeout(deadline);

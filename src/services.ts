@@ -32,9 +32,10 @@ import { createWebhookService } from './domain/webhook.service.js';
 import { createWidgetEmbedService } from './domain/widget-embed.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
-import { WEBHOOK_DEFAULTS, type MailConfig, type WebhookConfig } from './config.js';
+import { WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type WebhookConfig } from './config.js';
 import { createAnnouncer } from './events/announcer.js';
 import { createDispatcher } from './events/dispatcher.js';
+import { createLiveChannel } from './events/live.js';
 import { createMailer } from './events/mailer.js';
 import { createOutbox } from './events/outbox.js';
 import { createUrlGuard } from './events/ssrf.js';
@@ -51,6 +52,8 @@ export interface ServiceOptions {
   webhooks?: WebhookConfig;
   /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
   mail?: MailConfig | null;
+  /** Server-Sent Event streams (LOOPDESK_SSE_*); STREAM_DEFAULTS when not given. */
+  streams?: StreamConfig;
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -72,13 +75,15 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhookDeliveries: webhookDeliveryRepository(db, dialect),
     announcementJobs: announcementJobRepository(db, dialect),
   };
-  const outbox = createOutbox({ events: repositories.events, clock });
+  const onBackgroundError = options.onBackgroundError ?? (() => {});
+  // Opens its LISTEN connection (PostgreSQL) with the first stream; closed by the server's shutdown, which ends the streams.
+  const live = createLiveChannel({ dialect, events: repositories.events, onError: onBackgroundError, settings: options.streams });
+  const outbox = createOutbox({ events: repositories.events, live, clock });
   const detector = options.detector ?? createLexicalDetector();
   // The one write path of each resource written from several services.
   const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
   const conversationWrites = createConversationWrites({ outbox, ...repositories });
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
-  const onBackgroundError = options.onBackgroundError ?? (() => {});
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   const mail = options.mail ?? null;
@@ -89,6 +94,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   return {
     outbox,
+    live,
     issueWrites,
     admin: createAdminService({ db, clock, ...repositories }),
     identity: createIdentityService({

@@ -22,8 +22,8 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
   });
 
   /** message.created carries the message and the conversation it belongs to. */
-  const recordMessage = (tx: Executor, row: MessageRow) =>
-    outbox.record(tx, { type: 'message.created', workspaceId: row.workspace_id, data: { ...toMessage(row), conversation_id: row.conversation_id } });
+  const recordMessage = (work: Work, row: MessageRow) =>
+    outbox.record(work, { type: 'message.created', workspaceId: row.workspace_id, data: { ...toMessage(row), conversation_id: row.conversation_id } });
 
   return {
     /** A new conversation, with its contact's first message when there is one. */
@@ -35,8 +35,8 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
         ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null }),
         messages: firstMessage ? [toMessage(firstMessage)] : [],
       };
-      await outbox.record(tx, { type: 'conversation.created', workspaceId: row.workspace_id, data: detail });
-      if (firstMessage) await recordMessage(tx, firstMessage);
+      await outbox.record(work, { type: 'conversation.created', workspaceId: row.workspace_id, data: detail });
+      if (firstMessage) await recordMessage(work, firstMessage);
       return detail;
     },
 
@@ -44,7 +44,7 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
     async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges): Promise<Conversation> {
       await conversations.update(current.workspace_id, current.id, changes, work.tx);
       const next = { ...current, ...changes };
-      await outbox.record(work.tx, {
+      await outbox.record(work, {
         type: 'conversation.updated',
         workspaceId: current.workspace_id,
         data: await detailIn(work.tx, next),
@@ -60,7 +60,7 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
     async addMessage(work: Work, row: MessageRow): Promise<Message> {
       await messages.insert(row, work.tx);
       await conversations.touch(row.workspace_id, row.conversation_id, row.created_at, work.tx);
-      await recordMessage(work.tx, row);
+      await recordMessage(work, row);
       return toMessage(row);
     },
   };

@@ -110,7 +110,8 @@ export function createProductService({ db, dialect, products, outbox, clock }: P
     async create(actor: Actor, input: ProductInput): Promise<Product> {
       const widgetConfig = serializeWidgetConfig(input.widget_config ?? null);
       const insertOnce = () =>
-        inTransaction(db, async ({ tx }) => {
+        inTransaction(db, async (work) => {
+          const { tx } = work;
           // Creates in one workspace take turns, so concurrent ones never pick the same slug or prefix.
           await dialect.lockKeyInTransaction(tx, `products:${actor.workspaceId}`);
           const slugBase = input.slug ?? slugFromName(input.name);
@@ -133,7 +134,7 @@ export function createProductService({ db, dialect, products, outbox, clock }: P
           };
           await products.insert(row, tx);
           const product = toProduct(row);
-          await outbox.record(tx, { type: 'product.created', workspaceId: actor.workspaceId, data: product });
+          await outbox.record(work, { type: 'product.created', workspaceId: actor.workspaceId, data: product });
           return product;
         });
       // A concurrent PATCH may still take the slug or prefix between our read and our insert;
@@ -160,7 +161,8 @@ export function createProductService({ db, dialect, products, outbox, clock }: P
         lockKey: `product:${productId}`,
         read: (tx) => find(actor, productId, tx),
         wanted,
-        async write({ tx }, current, changes) {
+        async write(work, current, changes) {
+          const { tx } = work;
           if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
           if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {
             throw taken('issue_prefix');
@@ -173,7 +175,7 @@ export function createProductService({ db, dialect, products, outbox, clock }: P
             throw error;
           }
           const previous = previousOf(toProduct(current), changes);
-          await outbox.record(tx, { type: 'product.updated', workspaceId: actor.workspaceId, data: toProduct({ ...current, ...changes }), previous });
+          await outbox.record(work, { type: 'product.updated', workspaceId: actor.workspaceId, data: toProduct({ ...current, ...changes }), previous });
         },
       });
       return toProduct(changes ? { ...current, ...changes } : current);

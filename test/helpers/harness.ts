@@ -3,7 +3,7 @@
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
-import { WEBHOOK_DEFAULTS, type WebhookConfig } from '../../src/config.js';
+import { STREAM_DEFAULTS, WEBHOOK_DEFAULTS, type StreamConfig, type WebhookConfig } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { Member } from '../../src/domain/actor.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
@@ -87,7 +87,10 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
 }
 
 /** What a test may choose about its app: a clock, a detector, a logger writing to a stream the test reads, webhook settings, … */
-export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'detector'> & { webhooks?: Partial<WebhookConfig> };
+export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'detector'> & {
+  webhooks?: Partial<WebhookConfig>;
+  streams?: Partial<StreamConfig>;
+};
 
 export async function createTestContext(
   dialect: DialectName,
@@ -98,6 +101,7 @@ export async function createTestContext(
   await database.migrate();
   const services = createServices(database, {
     clock: appOptions.clock, detector: appOptions.detector, webhooks: { ...WEBHOOK_DEFAULTS, ...appOptions.webhooks },
+    streams: { ...STREAM_DEFAULTS, ...appOptions.streams },
   });
   const app = await buildApp({ ...appOptions, database, services });
   let checker: ResponseChecker | null = null;
@@ -128,6 +132,7 @@ export async function createTestContext(
   return {
     dialect, databaseUrl, app, database, services, a, b, client,
     async close() {
+      await services.live.close();
       await app.close();
       await services.webhookDispatcher.stop(0);
       await database.close();
