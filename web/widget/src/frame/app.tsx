@@ -56,6 +56,7 @@ export function App({ config, api, chat, sessions, online, identified, onClose }
           <span aria-hidden="true">×</span>
         </button>
       </header>
+      <main class="main">
       {!signInNeeded && (
       <div role="tablist" aria-label="Support" class="tabs" onKeyDown={onTabKey}>
         {TABS.map((item) => (
@@ -93,6 +94,7 @@ export function App({ config, api, chat, sessions, online, identified, onClose }
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">
         {announcement}
       </div>
+      </main>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // The frame's entry: read what the server put on #app, hear from the host page, load the product's
 // widget settings, then render. Focus moves inside whenever the host page opens the widget.
-import { render } from 'preact';
+import { render, type ComponentChild } from 'preact';
 import { ApiError, createWidgetApi, OfflineError, type WidgetApi } from './api.js';
 import { App } from './app.js';
 import { backoffDelay, waitToRetry } from './backoff.js';
@@ -34,8 +34,16 @@ const api = createWidgetApi(new URL(`../v1/${encodeURIComponent(widgetKey)}/`, l
   if (reachable !== online.state.online) online.update({ online: reachable });
 });
 
+/** Renders into #app, replacing the server's "Loading…" the first time. */
+let mounted = false;
+function mount(view: ComponentChild): void {
+  if (!mounted) root.replaceChildren();
+  mounted = true;
+  render(view, root);
+}
+
 function say(text: string): void {
-  render(<p class="notice">{text}</p>, root);
+  mount(<main class="main"><p class="notice">{text}</p></main>);
 }
 
 async function loadConfig(api: WidgetApi): Promise<WidgetConfig | null> {
@@ -58,8 +66,8 @@ if (config) {
   const store = widgetStore(widgetKey);
   const sessions = new SessionKeeper({ api, store, identityToken, proofOfWork: config.proof_of_work });
   const chat = new Chat(api, sessions, store);
-  if (/^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i.test(config.color ?? '')) document.documentElement.style.setProperty('--accent', config.color);
-  render(<App config={config} api={api} chat={chat} sessions={sessions} online={online} identified={identityToken !== null} onClose={parent.close} />, root);
+  if (/^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(config.color ?? '')) document.documentElement.style.setProperty('--accent', config.color);
+  mount(<App config={config} api={api} chat={chat} sessions={sessions} online={online} identified={identityToken !== null} onClose={parent.close} />);
   // Opened before the settings arrived: the field to type in exists only now.
   if (opened && (document.activeElement === root || document.activeElement === document.body)) focusInside();
   sessions.prepare();

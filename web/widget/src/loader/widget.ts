@@ -93,15 +93,20 @@ function start(script: HTMLScriptElement): void {
     if ((event as KeyboardEvent).key === 'Escape' && !panel.hidden) setOpen(false);
   });
 
-  // The product's colour on the launcher; a disabled or unknown widget shows no launcher at all.
+  // The product's colour on the launcher. A widget that cannot work here shows no launcher at all:
+  // an unknown key, a disabled widget, or a page outside the product's domain (whose refusal
+  // carries no CORS headers, so it fails like an unreachable server).
   fetch(new URL(`widget/v1/${encodeURIComponent(widgetKey)}/config`, scriptUrl), { credentials: 'omit' })
+    .catch(() => {
+      throw new Error(`${scriptUrl.origin} could not be reached, or does not serve this widget on this site (the product's domain)`);
+    })
     .then(async (response) => {
       if (response.status === 404) throw new Error(`the widget key ${widgetKey} is unknown`);
-      if (response.status === 403) throw new Error(`the widget ${widgetKey} is disabled, or not allowed on this site (its product's domain)`);
+      if (response.status === 403) throw new Error(`the widget ${widgetKey} is disabled, or not allowed on this site (the product's domain)`);
       const color = response.ok ? ((await response.json()) as { data?: { color?: unknown } }).data?.color : null;
-      if (typeof color === 'string' && /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i.test(color)) host.style.setProperty('--loopdesk-accent', color);
+      if (typeof color === 'string' && /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(color)) host.style.setProperty('--loopdesk-accent', color);
       show(host);
-    }, () => show(host))
+    })
     .catch((error: Error) => console.error(`Loopdesk: ${error.message}`));
 }
 
