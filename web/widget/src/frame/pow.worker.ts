@@ -1,7 +1,8 @@
 // Solves an ALTCHA (v1) challenge off the main thread: the number n ≤ maxnumber whose hash of
-// `salt + n` is `challenge`. WebCrypto's digest is asynchronous, so hashes are asked for in batches
-// to keep its queue full instead of waiting on each one in turn; outside a secure context (no
-// crypto.subtle) SHA-256 is computed in JavaScript.
+// `salt + n` is `challenge`. SHA-256 (what the server asks for) is computed in JavaScript: in
+// Chromium it took 13 µs a hash against WebCrypto's 19 (whose every digest is a promise, even
+// batched), and it also works outside a secure context, where there is no crypto.subtle. Other
+// algorithms go to WebCrypto, in batches that keep its queue full.
 import { sha256 } from './sha256.js';
 import type { Challenge } from './types.js';
 
@@ -22,11 +23,9 @@ function sameBytes(actual: Uint8Array, expected: Uint8Array): boolean {
 type Bytes = Uint8Array<ArrayBuffer>;
 
 function hasher(algorithm: string): (inputs: Bytes[]) => Promise<Uint8Array[]> {
-  if (globalThis.crypto?.subtle) {
-    return async (inputs) => (await Promise.all(inputs.map((input) => crypto.subtle.digest(algorithm, input)))).map((hash) => new Uint8Array(hash));
-  }
-  if (algorithm.toUpperCase() !== 'SHA-256') throw new Error(`${algorithm} needs WebCrypto (a secure context)`);
-  return async (inputs) => inputs.map(sha256);
+  if (algorithm.toUpperCase() === 'SHA-256') return async (inputs) => inputs.map(sha256);
+  if (!globalThis.crypto?.subtle) throw new Error(`${algorithm} needs WebCrypto (a secure context)`);
+  return async (inputs) => (await Promise.all(inputs.map((input) => crypto.subtle.digest(algorithm, input)))).map((hash) => new Uint8Array(hash));
 }
 
 async function solve({ algorithm, challenge, salt, maxnumber }: Challenge): Promise<number | null> {

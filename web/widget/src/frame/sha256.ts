@@ -1,6 +1,6 @@
-// SHA-256 in plain JavaScript (FIPS 180-4), for the proof of work where WebCrypto is missing:
-// browsers only offer crypto.subtle in secure contexts, and a server tried over plain http on a
-// LAN address is not one.
+// SHA-256 in plain JavaScript (FIPS 180-4), for the proof of work: faster than WebCrypto for
+// many tiny inputs (measured in pow.worker.ts), and there where WebCrypto is missing (browsers only
+// offer crypto.subtle in secure contexts; a server tried over plain http on a LAN address is not one).
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
