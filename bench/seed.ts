@@ -76,7 +76,7 @@ export async function seedWorkspace(services: Services, name: string, agents: nu
     others.push(await services.admin.createMember({ workspaceId: workspace.id, name: `Agent ${i}`, role: 'agent' }));
   }
   const key = await services.admin.createKey({ workspaceId: workspace.id, memberId: owner.id, label: 'bench' });
-  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, readOnly: false, member: owner };
+  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, credentialId: key.id, readOnly: false, member: owner };
   return { actor, key: key.key, memberIds: [owner.id, ...others.map((member) => member.id)] };
 }
 

@@ -79,7 +79,7 @@ async function seedEndpoint(services: Services, receiverUrl: string): Promise<{ 
   const workspace = await services.admin.createWorkspace('Webhook bench');
   const owner = await services.admin.createMember({ workspaceId: workspace.id, name: 'Owner', role: 'owner' });
   const key = await services.admin.createKey({ workspaceId: workspace.id, memberId: owner.id });
-  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, readOnly: false, member: owner };
+  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, credentialId: key.id, readOnly: false, member: owner };
   const { secret } = await services.webhooks.create(actor, { url: receiverUrl, events: ['*'] });
   return { actor, secret };
 }

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseHandle } from './db/database.js';
 import { API_PREFIX, apiV1 } from './http/api-v1.js';
+import { AUTH_PREFIX, authPlugin } from './http/auth-routes.js';
 import { WIDGET_PREFIX, widgetV1 } from './http/widget-v1.js';
 import { widgetEmbed } from './http/widget/embed-routes.js';
 import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimitPerMinute: deps.rateLimitPerMinute ?? 0,
     publicUrl: deps.publicUrl ?? null,
   });
+  await app.register(authPlugin, { prefix: AUTH_PREFIX, sessions: services.sessions, invitations: services.invitations, publicUrl: deps.publicUrl ?? null });
   await app.register(widgetV1, { prefix: WIDGET_PREFIX, changelog: services.changelog, publicUrl: deps.publicUrl ?? null });
   await app.register(widgetEmbed, {
     build: widgetBuild, embed: services.widgetEmbed, demoEverywhere: deps.widgetDemo ?? false, publicUrl: deps.publicUrl ?? null,

@@ -6,17 +6,24 @@ import type { Config, LogFormat } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { createDuplicateDetector } from './dedup/create-detector.js';
-import type { IssuedKey } from './domain/admin.service.js';
+import type { FirstStart } from './domain/admin.service.js';
+import { invitationUrl } from './domain/invitation.service.js';
 import { loadWidgetBuild } from './http/widget/widget-build.js';
 import { createServices } from './services.js';
 
-function printFirstKey(key: IssuedKey, baseUrl: string): void {
+/** The key and the owner's link; links name LOOPDESK_PUBLIC_URL when set, else where the server listens. */
+function printFirstStart({ key, ownerInvitation }: FirstStart, listeningAt: string, publicUrl: string | null): void {
+  const baseUrl = publicUrl ?? listeningAt;
   process.stdout.write(
     [
       '',
       'Loopdesk created workspace "Default" with an owner and this API key (shown only once):',
       '',
       `    ${key.key}`,
+      '',
+      `Sign in to the app: this one-time link lets the owner choose an email, a name and a password (valid until ${ownerInvitation.expires_at}):`,
+      '',
+      `    ${invitationUrl(baseUrl, ownerInvitation.token)}`,
       '',
       'Try it:',
       '',
@@ -65,8 +72,8 @@ export async function startServer(config: Config): Promise<void> {
   const output = logOutput(config.logFormat);
   try {
     const logger = pino({ level: config.logLevel }, output.stream);
-    const { baseUrl, firstKey } = await serve(config, database, logger);
-    if (firstKey) printFirstKey(firstKey, baseUrl);
+    const { baseUrl, firstStart } = await serve(config, database, logger);
+    if (firstStart) printFirstStart(firstStart, baseUrl, config.publicUrl);
   } finally {
     output.release();
   }
@@ -74,9 +81,9 @@ export async function startServer(config: Config): Promise<void> {
 
 /**
  * Detector → services → first-start bootstrap → app → listen, with the shutdown on
- * SIGTERM/SIGINT; returns the URL it listens on and the first key, when it made one.
+ * SIGTERM/SIGINT; returns the URL it listens on and what the first start made, when it ran.
  */
-async function serve(config: Config, database: DatabaseHandle, logger: Logger): Promise<{ baseUrl: string; firstKey: IssuedKey | null }> {
+async function serve(config: Config, database: DatabaseHandle, logger: Logger): Promise<{ baseUrl: string; firstStart: FirstStart | null }> {
   // Before the first-start bootstrap: a server that cannot start must not swallow the key it would print.
   const widgetBuild = loadWidgetBuild();
   const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
@@ -87,9 +94,9 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
     mail: config.mail,
     streams: config.streams,
   });
-  let firstKey = null as IssuedKey | null;
+  let firstStart = null as FirstStart | null;
   await database.migrate(async () => {
-    firstKey = await services.admin.bootstrapIfEmpty();
+    firstStart = await services.admin.bootstrapIfEmpty();
   });
 
   const app = await buildApp({
@@ -137,5 +144,5 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { baseUrl: `http://${host}:${port}`, firstKey };
+  return { baseUrl: `http://${host}:${port}`, firstStart };
 }

@@ -7,27 +7,36 @@ import { contactRepository } from './db/repositories/contact.repository.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { eventRepository } from './db/repositories/event.repository.js';
 import { idempotencyRepository } from './db/repositories/idempotency.repository.js';
+import { invitationRepository } from './db/repositories/invitation.repository.js';
 import { conversationRepository } from './db/repositories/conversation.repository.js';
 import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
 import { releaseRepository } from './db/repositories/release.repository.js';
+import { sessionRepository } from './db/repositories/session.repository.js';
+import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
 import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/admin.service.js';
 import { createAnnouncementService } from './domain/announcement.service.js';
+import { createApiKeyService } from './domain/api-key.service.js';
 import { createChangelogService } from './domain/changelog.service.js';
 import { createConversationService } from './domain/conversation.service.js';
 import { createIdempotencyService } from './domain/idempotency.service.js';
 import { createIdentityService } from './domain/identity.service.js';
 import { createIssueDedupService } from './domain/issue-dedup.service.js';
 import { createIssueService } from './domain/issue.service.js';
+import { createInvitationService } from './domain/invitation.service.js';
 import { createIssueWrites } from './domain/issue.writes.js';
+import { createMemberService } from './domain/member.service.js';
+import { createPasswordHasher, type ScryptParams } from './domain/passwords.js';
 import { createConversationWrites } from './domain/conversation.writes.js';
 import { createProductService } from './domain/product.service.js';
 import { createReleaseService } from './domain/release.service.js';
+import { createSessionService } from './domain/session.service.js';
+import { createSignInLockout } from './domain/sign-in-lockout.js';
 import { createWebhookService } from './domain/webhook.service.js';
 import { createWidgetEmbedService } from './domain/widget-embed.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
@@ -52,6 +61,8 @@ export interface ServiceOptions {
   webhooks?: WebhookConfig;
   /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
   mail?: MailConfig | null;
+  /** scrypt's cost for new password hashes; DEFAULT_SCRYPT when not given (tests choose a cheap one). */
+  passwordHashing?: ScryptParams;
   /** Server-Sent Event streams (LOOPDESK_SSE_*); STREAM_DEFAULTS when not given. */
   streams?: StreamConfig;
 }
@@ -74,6 +85,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhookEndpoints: webhookEndpointRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db, dialect),
     announcementJobs: announcementJobRepository(db, dialect),
+    sessions: sessionRepository(db),
+    invitations: invitationRepository(db),
+    signInFailures: signInFailureRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   // Opens its LISTEN connection (PostgreSQL) with the first stream; closed by the server's shutdown, which ends the streams.
@@ -92,11 +106,19 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     announcements: createAnnouncementService({ db, clock, conversationWrites, announcementJobs: repositories.announcementJobs }),
     mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0, retryScheduleMs: webhookConfig.retryScheduleMs,
   });
+  const hasher = createPasswordHasher(options.passwordHashing);
+  const lockout = createSignInLockout({ signInFailures: repositories.signInFailures, clock });
+  const sessions = createSessionService({ db, clock, hasher, lockout, ...repositories });
+  const invitations = createInvitationService({ db, clock, hasher, lockout, sessionService: sessions, ...repositories });
   return {
     outbox,
     live,
     issueWrites,
-    admin: createAdminService({ db, clock, ...repositories }),
+    admin: createAdminService({ db, clock, ownerLinks: invitations, ...repositories }),
+    sessions,
+    invitations,
+    members: createMemberService({ db, dialect, clock, issueWrites, ...repositories }),
+    apiKeys: createApiKeyService({ clock, ...repositories }),
     identity: createIdentityService({
       apiKeys: repositories.apiKeys,
       members: repositories.members,

@@ -12,6 +12,8 @@ export interface UserTable {
   email: string;
   name: string | null;
   created_at: string;
+  /** scrypt (src/domain/passwords.ts); null until the person sets a password (migration 0009). */
+  password_hash: string | null;
 }
 
 export interface MemberTable {
@@ -139,7 +141,10 @@ export interface IssueApiSourceTable {
   id: string;
   workspace_id: string;
   issue_id: string;
-  api_key_id: string;
+  /** Null when the call came with a session (migration 0009). */
+  api_key_id: string | null;
+  /** The member who made the call, when there is one (migration 0009). */
+  member_id: string | null;
   title: string;
   description: string | null;
   matched_existing: number;
@@ -212,6 +217,9 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   announcement_jobs: AnnouncementJobTable;
+  sessions: SessionTable;
+  invitations: InvitationTable;
+  sign_in_failures: SignInFailureTable;
 }
 
 /** The outbox (migration 0006): one row per committed change. */
@@ -271,4 +279,39 @@ export interface AnnouncementJobTable {
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A signed-in person's session in one workspace (migration 0009); the cookie holds the token. */
+export interface SessionTable {
+  id: string;
+  token_hash: string;
+  workspace_id: string;
+  member_id: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** A one-time link to join a workspace (migration 0009). */
+export interface InvitationTable {
+  id: string;
+  workspace_id: string;
+  /** Null for the first start's owner link: its taker chooses the email. */
+  email: string | null;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  /** The existing member the invitation hands over (the first start's owner); null: a new member. */
+  member_id: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
+/** One failed sign-in, for the lockout (migration 0009). */
+export interface SignInFailureTable {
+  id: string;
+  email: string;
+  failed_at: string;
 }

@@ -12,7 +12,7 @@ import type { ProductRepository } from '../db/repositories/product.repository.js
 import { invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
-import type { Actor } from './actor.js';
+import { actingId, type Actor } from './actor.js';
 import { updateUnderLock } from './changes.js';
 import { toConversation, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { ConversationWrites } from './conversation.writes.js';
@@ -129,7 +129,7 @@ export function createConversationService({ db, dialect, conversations, contacts
         workspace_id: actor.workspaceId,
         conversation_id: conversation.id,
         sender_type: 'agent',
-        sender_id: actor.member?.id ?? actor.apiKeyId,
+        sender_id: actingId(actor),
         sender_name: actor.member?.display_name ?? null,
         body: messageBody(body),
         created_at: now,
@@ -139,7 +139,7 @@ export function createConversationService({ db, dialect, conversations, contacts
 
     /**
      * [ext] Imports a conversation. The optional first message is the contact's; without a
-     * contact its sender_id is the importing API key's id, as for agent replies without a member.
+     * contact its sender_id is the importing API key's id (a session's: its member's id).
      */
     async create(actor: Actor, input: ConversationImport): Promise<ConversationDetail> {
       const productId = parseUuid(input.product_id);
@@ -169,7 +169,7 @@ export function createConversationService({ db, dialect, conversations, contacts
         };
         const firstMessage: MessageRow | null = body === null ? null : {
           id: newId(), workspace_id: actor.workspaceId, conversation_id: row.id, sender_type: 'contact',
-          sender_id: contact?.id ?? actor.apiKeyId, sender_name: contact?.name ?? null, body, created_at: now,
+          sender_id: contact?.id ?? actor.apiKeyId ?? actingId(actor), sender_name: contact?.name ?? null, body, created_at: now,
         };
         return writes.create(work, row, contact, firstMessage);
       });

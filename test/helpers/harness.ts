@@ -10,6 +10,12 @@ import { createServices, type ServiceOptions, type Services } from '../../src/se
 import { DIALECTS, freshDatabaseUrl, type DialectName } from './databases.js';
 import { ResponseChecker } from './openapi-check.js';
 
+/**
+ * scrypt at N = 2^10 in tests (a few ms a hash instead of a few hundred): the same code and hash
+ * format; src/domain/passwords.ts keeps the production cost, and test/unit/passwords.test.ts checks it.
+ */
+export const TEST_SCRYPT = { ln: 10, r: 8, p: 1 };
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
@@ -101,6 +107,7 @@ export async function createTestContext(
   await database.migrate();
   const services = createServices(database, {
     clock: appOptions.clock, detector: appOptions.detector, webhooks: { ...WEBHOOK_DEFAULTS, ...appOptions.webhooks },
+    passwordHashing: TEST_SCRYPT,
     streams: { ...STREAM_DEFAULTS, ...appOptions.streams },
   });
   const app = await buildApp({ ...appOptions, database, services });

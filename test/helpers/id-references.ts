@@ -3,7 +3,9 @@
 // with a new kind of reference fails the reliability suite until it is covered.
 import type { JsonSchema, Operation } from './openapi-operations.js';
 
-export type Resource = 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery';
+export type Resource =
+  | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
+  | 'workspace';
 
 /** The collection a path segment names (deprecated aliases included). */
 const COLLECTIONS: Record<string, Resource> = {
@@ -14,6 +16,9 @@ const COLLECTIONS: Record<string, Resource> = {
   items: 'conversation',
   releases: 'release',
   webhooks: 'webhook',
+  members: 'member',
+  invitations: 'invitation',
+  'api-keys': 'api_key',
 };
 
 /** Reference fields and parameters, by name. */
@@ -25,6 +30,10 @@ const FIELDS: Record<string, Resource> = {
   issue_ids: 'issue',
   release_id: 'release',
   delivery_id: 'delivery',
+  member_id: 'member',
+  workspace_id: 'workspace',
+  // An invitation's token in /auth/invitations/{token}: a credential, not a workspace's id.
+  token: 'invitation_token',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {

@@ -1,17 +1,36 @@
 // A small, complete set of resources in one workspace, created through the public API: products,
 // issues (one done, one released), conversations with a message and a link, a release, webhook
-// endpoints with a delivery. The reliability suites address these by resource kind (see
+// endpoints with a delivery; members joined through invitations, pending invitations and API keys. The reliability suites address these by resource kind (see
 // id-references.ts).
 import assert from 'node:assert/strict';
 import { fanOutAll, numberedEvents, recordEvents, type EventContext } from './events.js';
-import { createIssue, createProduct, createRelease, importConversation, linkConversation } from './factories.js';
-import type { WorkspaceFixture } from './harness.js';
+import { createIssue, createProduct, createRelease, importConversation, invite, joinAsMember, linkConversation } from './factories.js';
+import type { Client, WorkspaceFixture } from './harness.js';
 import type { Resource } from './id-references.js';
 
 export type SeededIds = Record<Resource, string[]> & { shortcode: string[] };
 
-/** Webhook endpoints seeded per workspace: a DELETE probe's controls each consume one beyond the first. */
+/** Webhook endpoints, members, invitations and keys seeded per workspace: a DELETE probe's controls each consume one beyond the first. */
 const WEBHOOKS = 3;
+const SPARES = 2;
+
+/**
+ * Members (agents beside the owner) joined through invitations, pending invitations with their
+ * tokens, and API keys, all through the public API.
+ */
+async function seedPeople(workspace: WorkspaceFixture, anonymous: Client, ids: SeededIds): Promise<void> {
+  for (let m = 0; m < SPARES; m++) ids.member.push((await joinAsMember(workspace.api, anonymous)).member.id);
+  for (let i = 0; i <= SPARES; i++) {
+    const invitation = await invite(workspace.api);
+    ids.invitation.push(invitation.id);
+    ids.invitation_token.push(invitation.token);
+  }
+  for (let k = 0; k <= SPARES; k++) {
+    const res = await workspace.api.post('/api/v1/api-keys', { label: `seed ${k}` });
+    assert.equal(res.status, 201, res.text);
+    ids.api_key.push(res.body.data.id);
+  }
+}
 
 /**
  * Webhook endpoints (at a public address, so the SSRF guard lets them be) and the delivery of one
@@ -34,10 +53,13 @@ async function seedWebhooks(workspace: WorkspaceFixture, prefix: string, events:
  * conversation linked to its first issue, and a release of its second issue; then webhook
  * endpoints and a delivery (events recorded through `events`).
  */
-export async function seedWorkspace(workspace: WorkspaceFixture, prefix: string, products: number, events: EventContext): Promise<SeededIds> {
+export async function seedWorkspace(
+  workspace: WorkspaceFixture, prefix: string, products: number, events: EventContext & { client(key: null): Client },
+): Promise<SeededIds> {
   const { api } = workspace;
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
+    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id],
   };
   for (let p = 1; p <= products; p++) {
     const product = await createProduct(api, { name: `${prefix} product ${p}`, issue_prefix: `${prefix}${p}` });
@@ -58,5 +80,6 @@ export async function seedWorkspace(workspace: WorkspaceFixture, prefix: string,
     ids.release.push(release.id);
   }
   await seedWebhooks(workspace, prefix, events, ids);
+  await seedPeople(workspace, events.client(null), ids);
   return ids;
 }

@@ -261,7 +261,8 @@ describeEachDialect('GET /api/v1/products', (ctx) => {
 
   it('breaks created_at ties by id ascending', async () => {
     const { id, api } = await emptyWorkspace(ctx());
-    const actor = { workspaceId: id, apiKeyId: await apiKeyIdOf(api), readOnly: false, member: null };
+    const keyId = await apiKeyIdOf(api);
+    const actor = { workspaceId: id, apiKeyId: keyId, credentialId: keyId, readOnly: false, member: null };
     // Services on a stopped clock give every product the same created_at.
     const pinned = createServices(ctx().database, { clock: { now: () => '2026-11-21T10:25:00.000Z' } });
     for (const name of ['Tie C', 'Tie A', 'Tie B', 'Tie D']) await pinned.products.create(actor, { name });

@@ -41,6 +41,9 @@ function pathValues(op: Operation, ids: SeededIds, override: Record<string, stri
   return { ...values, ...override };
 }
 
+/** The body without `last_used_at`, which A's own reads move (once a minute). */
+const withoutLastUse = (body: unknown): unknown => JSON.parse(JSON.stringify(body, (name, value) => (name === 'last_used_at' ? undefined : value)));
+
 /** Everything A's key can read: every list (largest page) and every resource of A by id. */
 async function snapshot(api: Client, operations: Operation[], ids: SeededIds): Promise<unknown[]> {
   const reads = operations.filter((op) => op.method === 'GET' && !/openapi\.json|llms\.txt/.test(op.path));
@@ -50,7 +53,7 @@ async function snapshot(api: Client, operations: Operation[], ids: SeededIds): P
     const urls = pathParameters.length === 0
       ? [`${op.path}${op.parameters.some((p) => p.name === 'limit') ? '?limit=200' : ''}`]
       : ids[pathParameterResource(op, pathParameters[0].name)].map((id) => fillPath(op.path, pathValues(op, ids, { [pathParameters[0].name]: id })));
-    for (const url of urls) results.push([url, (await api.get(url)).body]);
+    for (const url of urls) results.push([url, withoutLastUse((await api.get(url)).body)]);
   }
   return results;
 }
@@ -151,7 +154,8 @@ describeEachDialect('workspace isolation, for every route of openapi.json', (ctx
   it('refuses every foreign id in every path, body and filter, and leaves the other workspace untouched', async (t) => {
     const context: TestContext = ctx();
     const { a, b, dialect } = context;
-    const operations = operationsOf((await a.api.get('/api/v1/openapi.json')).body);
+    // /auth acts on credentials (a session, an invitation's token), not on a workspace's ids.
+    const operations = operationsOf((await a.api.get('/api/v1/openapi.json')).body).filter((op) => op.path.startsWith('/api/v1/'));
     const ours = await seedWorkspace(a, 'A', 1, context);
     const theirs = await seedWorkspace(b, 'B', 1, context);
     const before = await snapshot(a.api, operations, ours);

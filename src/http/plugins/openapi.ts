@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { SHARED_SCHEMAS } from '../schemas/shared.js';
+import { SESSION_COOKIE } from '../session-cookie.js';
 import { WEBHOOK_EVENTS } from '../schemas/webhook-events.js';
 import { renderLlmsTxt } from './llms-txt.js';
 
@@ -12,7 +13,9 @@ export const API_DESCRIPTION = [
   '(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.',
   '',
   'Authenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one',
-  'workspace and everything it reads or writes is confined to that workspace.',
+  'workspace and everything it reads or writes is confined to that workspace. [ext] The team app signs',
+  'people in under /auth (tag Sessions) and sends its session cookie instead; such requests other than',
+  'GET and HEAD must carry an Origin header of this server.',
   '',
   'Single resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`',
   '(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with',
@@ -52,9 +55,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             bearerFormat: 'ldk_ followed by 40 base62 characters',
             description: 'An API key issued with `loopdesk key create` (the first start prints one).',
           },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description:
+              '[ext] The team app\'s session, set by POST /auth/sign-in. With it, every request but GET and HEAD must carry an ' +
+              'Origin header of this server (403 otherwise). An Authorization header, when present, wins over the cookie.',
+          },
         },
       },
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { sessionCookie: [] }],
       // What Loopdesk sends to webhook endpoints (docs/events.md).
       webhooks: WEBHOOK_EVENTS,
     },

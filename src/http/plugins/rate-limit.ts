@@ -37,12 +37,12 @@ export function registerRateLimit(app: FastifyInstance, { perMinute, clock }: Ra
   app.addHook('onRequest', async (request, reply) => {
     if (!request.actor) return;
     const nowMs = Date.parse(clock.now());
-    const bucket = buckets.get(request.actor.apiKeyId) ?? { tokens: capacity, updatedMs: nowMs };
+    const bucket = buckets.get(request.actor.credentialId) ?? { tokens: capacity, updatedMs: nowMs };
     // A clock that steps backwards refills nothing rather than draining the bucket.
     const elapsedMs = Math.max(0, nowMs - bucket.updatedMs);
     bucket.tokens = Math.min(capacity, bucket.tokens + elapsedMs * tokensPerMs);
     bucket.updatedMs = nowMs;
-    buckets.set(request.actor.apiKeyId, bucket);
+    buckets.set(request.actor.credentialId, bucket);
 
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;

@@ -1,5 +1,6 @@
 // The named schemas: each is `components.schemas.<$id>` in the OpenAPI document, and every route
 // refers to it by `$ref` (Ref in common.ts) instead of repeating it inline.
+import { ApiKey, CreatedApiKey, Invitation, InvitationPreview, IssuedInvitation, SignedIn } from './account.js';
 import { ErrorBody, Pagination } from './common.js';
 import { Contact, Conversation, ConversationDetail, ConversationSummary, Message, MessageEvent } from './conversation.js';
 import { KeyMember, Me, Member } from './identity.js';
@@ -17,5 +18,6 @@ export const SHARED_SCHEMAS = [
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
+  SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
   ...UPDATED_RESOURCES,
 ];
