@@ -1,5 +1,5 @@
 // buildApp(deps): the HTTP app around the services the composition root (src/services.ts) built:
-// the cross-cutting plugins, the probes and /api/v1. Never listens; src/main.ts does.
+// the cross-cutting plugins, the probes, /api/v1, the widget API and the team app. Never listens; src/main.ts does.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -15,6 +15,7 @@ import { registerRequestId, requestLogController } from './http/plugins/request-
 import { registerValidationOrder } from './http/route.js';
 import { healthRoutes } from './http/routes/health.js';
 import { validatorCompiler } from './http/validation.js';
+import { webApp } from './http/web-app.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import type { Services } from './services.js';
 
@@ -35,6 +36,8 @@ export interface AppDeps {
   widgetBuild?: WidgetBuild;
   /** LOOPDESK_DEMO=1: /widget/demo/{key} for every product, not only those of the first-start workspace. */
   widgetDemo?: boolean;
+  /** The team app's build (dist/web/app), served at /app; absent: no app (tests of the API alone). */
+  webAppDir?: string;
 }
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -95,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(widgetEmbed, {
     build: widgetBuild, embed: services.widgetEmbed, demoEverywhere: deps.widgetDemo ?? false, publicUrl: deps.publicUrl ?? null,
   });
+  if (deps.webAppDir !== undefined) await app.register(webApp, { root: deps.webAppDir });
 
   await app.ready();
   return app;

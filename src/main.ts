@@ -1,4 +1,5 @@
 // config → database → app → listen, and the graceful shutdown on SIGTERM/SIGINT.
+import { fileURLToPath } from 'node:url';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { buildApp } from './app.js';
@@ -8,8 +9,12 @@ import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { createDuplicateDetector } from './dedup/create-detector.js';
 import type { FirstStart } from './domain/admin.service.js';
 import { invitationUrl } from './domain/invitation.service.js';
-import { loadWidgetBuild } from './http/widget/widget-build.js';
+import { assertWebAppBuilt } from './http/web-app.js';
+import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
 import { createServices } from './services.js';
+
+/** Where `npm run build:app` puts the team app: dist/web/app, beside this file's dist/main.js. */
+const WEB_APP_DIR = fileURLToPath(new URL('./web/app/', import.meta.url));
 
 /** The key and the owner's link; links name LOOPDESK_PUBLIC_URL when set, else where the server listens. */
 function printFirstStart({ key, ownerInvitation }: FirstStart, listeningAt: string, publicUrl: string | null): void {
@@ -68,11 +73,14 @@ function logOutput(format: LogFormat): LogOutput {
 }
 
 export async function startServer(config: Config): Promise<void> {
+  // Before the first start's bootstrap, whose key is printed only once.
+  assertWebAppBuilt(WEB_APP_DIR);
+  const widgetBuild = loadWidgetBuild();
   const database = createDatabase(config.databaseUrl, config.database);
   const output = logOutput(config.logFormat);
   try {
     const logger = pino({ level: config.logLevel }, output.stream);
-    const { baseUrl, firstStart } = await serve(config, database, logger);
+    const { baseUrl, firstStart } = await serve(config, database, logger, widgetBuild);
     if (firstStart) printFirstStart(firstStart, baseUrl, config.publicUrl);
   } finally {
     output.release();
@@ -83,9 +91,7 @@ export async function startServer(config: Config): Promise<void> {
  * Detector → services → first-start bootstrap → app → listen, with the shutdown on
  * SIGTERM/SIGINT; returns the URL it listens on and what the first start made, when it ran.
  */
-async function serve(config: Config, database: DatabaseHandle, logger: Logger): Promise<{ baseUrl: string; firstStart: FirstStart | null }> {
-  // Before the first-start bootstrap: a server that cannot start must not swallow the key it would print.
-  const widgetBuild = loadWidgetBuild();
+async function serve(config: Config, database: DatabaseHandle, logger: Logger, widgetBuild: WidgetBuild): Promise<{ baseUrl: string; firstStart: FirstStart | null }> {
   const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
   const services = createServices(database, {
     detector,
@@ -101,7 +107,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
 
   const app = await buildApp({
     database, services, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs,
-    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl, widgetBuild, widgetDemo: config.widgetDemo,
+    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl, webAppDir: WEB_APP_DIR, widgetBuild, widgetDemo: config.widgetDemo,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 

@@ -82,12 +82,27 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     if (user && (await members.findByUser(workspaceId, user.id, tx))) throw invalidField('email', 'is already a member of this workspace');
   }
 
+  /**
+   * Whether this account may take the invitation: not if it is a member of the workspace already
+   * (but for the member a hand-over gives), and an account without a password only through a
+   * hand-over, which only the administrator issues: whoever invites can read the link, so an
+   * ordinary link must never set the password of an account that has memberships elsewhere.
+   */
+  async function requireJoinable(invitation: InvitationTable, user: UserTable | undefined, tx: Executor = db): Promise<void> {
+    if (!user) return;
+    const membership = await members.findByUser(invitation.workspace_id, user.id, tx);
+    if (membership && membership.id !== invitation.member_id) throw invalidField('email', 'is already a member of this workspace');
+    if (!user.password_hash && invitation.member_id === null && (await members.membershipsOf(user.id, tx)).length > 0) {
+      throw invalidField('email', 'belongs to an account without a password: ask the server\'s administrator for a link (loopdesk member invite)');
+    }
+  }
+
   async function issue(
     input: { workspaceId: string; email: string | null; role: MemberRole; invitedBy: string | null; memberId?: string },
     tx: Executor,
   ): Promise<{ token: string; row: InvitationTable }> {
     if (input.email !== null) {
-      await requireNotMember(input.workspaceId, await members.findUserByEmail(input.email, tx), tx);
+      if (input.memberId === undefined) await requireNotMember(input.workspaceId, await members.findUserByEmail(input.email, tx), tx);
       await invitations.deleteUnacceptedFor(input.workspaceId, input.email, tx);
     }
     const token = randomToken('ldi_', 40);
@@ -130,11 +145,18 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       return issued(invitation, base);
     },
 
-    /** `loopdesk member invite`: the administrator of the database invites anyone. */
+    /**
+     * `loopdesk member invite`: the administrator of the database invites anyone. A member made
+     * with `loopdesk member create --email`, whose account has no password yet, is handed over:
+     * the link gives that member (with this role) its password.
+     */
     async createAsAdministrator(input: { workspaceId: string; email: string; role: MemberRole }, base: string): Promise<IssuedInvitation> {
+      const email = canonicalEmail(input.email);
       const invitation = await db.transaction().execute(async (tx) => {
         if (!(await workspaces.exists(input.workspaceId, tx))) throw new AppError('not_found', `workspace ${input.workspaceId} not found`);
-        return issue({ workspaceId: input.workspaceId, email: canonicalEmail(input.email), role: input.role, invitedBy: null }, tx);
+        const user = await members.findUserByEmail(email, tx);
+        const passwordless = user && !user.password_hash ? await members.findByUser(input.workspaceId, user.id, tx) : undefined;
+        return issue({ workspaceId: input.workspaceId, email, role: input.role, invitedBy: null, memberId: passwordless?.id }, tx);
       });
       return issued(invitation, base);
     },
@@ -175,7 +197,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       }
       const email = invitation.email ?? (input.email === undefined ? null : canonicalEmail(input.email));
       if (email === null) throw invalidField('email', 'is required: this link names no email');
-      await requireNotMember(invitation.workspace_id, await members.findUserByEmail(email));
+      await requireJoinable(invitation, await members.findUserByEmail(email));
       const prepared = await prepareAccount(email, input.password);
 
       return db.transaction().execute(async (tx) => {
@@ -184,16 +206,17 @@ export function createInvitationService(deps: InvitationServiceDeps) {
         if (user?.password_hash !== prepared.user?.password_hash || (!user?.password_hash && prepared.newHash === null)) {
           throw invalidField('password', 'the account changed meanwhile: try again');
         }
+        await requireJoinable(invitation, user, tx);
         const userId = user?.id ?? newId();
         if (!user) await members.insertUser({ id: userId, email, name: input.name, created_at: clock.now(), password_hash: prepared.newHash }, tx);
         else if (prepared.newHash !== null) await members.setPasswordHash(userId, prepared.newHash, tx);
-        await requireNotMember(invitation.workspace_id, user, tx);
 
-        const existing = invitation.member_id ? await members.findById(invitation.workspace_id, invitation.member_id, tx) : undefined;
-        const member = existing
-          ? { ...existing, user_id: userId, display_name: input.name }
-          : { id: newId(), workspace_id: invitation.workspace_id, user_id: userId, role: invitation.role, display_name: input.name, avatar_url: null, created_at: clock.now() };
-        if (existing) await members.update(member.workspace_id, member.id, { user_id: userId, display_name: input.name }, tx);
+        const handedOver = invitation.member_id ? await members.findById(invitation.workspace_id, invitation.member_id, tx) : undefined;
+        const changes = { user_id: userId, display_name: input.name, role: invitation.role };
+        const member = handedOver
+          ? { ...handedOver, ...changes }
+          : { id: newId(), workspace_id: invitation.workspace_id, avatar_url: null, created_at: clock.now(), ...changes };
+        if (handedOver) await members.update(member.workspace_id, member.id, changes, tx);
         else await members.insert(member, tx);
         return sessionService.start(member, tx);
       });

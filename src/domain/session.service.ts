@@ -79,9 +79,9 @@ export function createSessionService({ db, members, sessions, lockout, hasher, c
       const email = canonicalEmail(input.email);
       await lockout.check(email);
       const user = await members.findUserByEmail(email);
-      const verified = user?.password_hash
-        ? await hasher.verify(input.password, user.password_hash)
-        : (await hasher.verifyNothing(input.password), false);
+      let verified = false;
+      if (user?.password_hash) verified = await hasher.verify(input.password, user.password_hash);
+      else await hasher.verifyNothing(input.password);
       if (!verified) {
         await lockout.recordFailure(email);
         throw unauthorized();

@@ -13,6 +13,7 @@ import type { TypedApp } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import { eventRoutes } from './routes/events.js';
 import { identityRoutes } from './routes/identity.js';
 import { issueRoutes } from './routes/issues.js';
 import { memberSettingsRoutes } from './routes/members.js';
@@ -45,6 +46,7 @@ export async function apiV1(app: FastifyInstance, { services, clock, rateLimitPe
   conversationRoutes(api, services.conversations);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
+  eventRoutes(api, services.live);
   // Settings, each its own plugin: their settings-role hooks apply to their routes alone.
   await api.register(async (scoped) => webhookRoutes(scoped as TypedApp, services.webhooks));
   await api.register(async (scoped) => memberSettingsRoutes(scoped as TypedApp, { ...services, publicUrl }));

@@ -55,6 +55,19 @@ const MAX_HELD_EVENTS = 10_000;
 /** Ids recently sent, so an event both replayed and announced live goes out once. */
 const REMEMBERED_IDS = 64;
 
+/**
+ * The JSON of each `data` object, made once however many streams send it: a frame that passes an
+ * event's payload through (the team stream) shares one object across all the streams it reaches.
+ */
+const serialized = new WeakMap<object, string>();
+
+function jsonOf(data: unknown): string {
+  if (typeof data !== 'object' || data === null) return JSON.stringify(data);
+  let json = serialized.get(data);
+  if (json === undefined) serialized.set(data, (json = JSON.stringify(data)));
+  return json;
+}
+
 class EventStream implements LiveSubscriber {
   readonly out = new PassThrough();
   private readonly sent = new Set<string>();
@@ -132,7 +145,7 @@ class EventStream implements LiveSubscriber {
     this.cursor = event.id;
     const frame = this.options.frame(event);
     if (!frame) return true;
-    return this.write(`event: ${frame.event}\nid: ${event.id}\ndata: ${JSON.stringify(frame.data)}\n\n`);
+    return this.write(`event: ${frame.event}\nid: ${event.id}\ndata: ${jsonOf(frame.data)}\n\n`);
   }
 
   private write(chunk: string): boolean {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium, serveHostPage, withPage, type HostPage } from '../helpers/browser.js';
+import { launchBrowser, serveHostPage, withPage, type HostPage } from '../helpers/browser.js';
 import { createProduct } from '../helpers/factories.js';
 import { createTestContext, type TestContext } from '../helpers/harness.js';
 
@@ -20,7 +20,7 @@ describe('the widget in a browser', () => {
     ctx = await createTestContext('sqlite');
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();

@@ -150,13 +150,24 @@ describeEachDialect('GET and POST /auth/invitations/{token}', (ctx) => {
     assert.equal(right.body.data.member.user_id, person.member.user_id);
   });
 
-  it('gives a password to an account the admin CLI made without one', async () => {
+  it('never lets a link from the API set the password of an account that has none and belongs elsewhere', async () => {
     const { services, a, b } = ctx();
-    const made = await services.admin.createMember({ workspaceId: b.id, name: 'CLI made', role: 'agent', email: 'cli-made@example.com' });
+    await services.admin.createMember({ workspaceId: b.id, name: 'CLI made', role: 'agent', email: 'cli-made@example.com' });
     const invitation = await invite(a.api, { email: 'cli-made@example.com' });
-    const res = await ctx().client(null).post(`/auth/invitations/${invitation.token}`, { name: 'CLI made', password: PASSWORD });
+    const res = await ctx().client(null).post(`/auth/invitations/${invitation.token}`, { name: 'Taken over?', password: PASSWORD });
+    assert.equal(res.status, 400);
+    assert.match(res.body.fields.email, /account without a password/);
+    assert.equal((await signIn(ctx(), { email: 'cli-made@example.com', password: PASSWORD })).status, 401);
+  });
+
+  it('gives a member the admin CLI made without a password its password, through the CLI\'s link', async () => {
+    const { services, b } = ctx();
+    const made = await services.admin.createMember({ workspaceId: b.id, name: 'CLI made', role: 'agent', email: 'cli-made-2@example.com' });
+    const invitation = await services.invitations.createAsAdministrator({ workspaceId: b.id, email: 'cli-made-2@example.com', role: 'admin' }, 'http://x');
+    const res = await ctx().client(null).post(`/auth/invitations/${invitation.url.split('/').pop()}`, { name: 'Now a person', password: PASSWORD });
     assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.data.member.user_id, made.user_id);
+    assert.deepEqual([res.body.data.member.id, res.body.data.member.role], [made.id, 'admin']);
+    assert.equal((await signIn(ctx(), { email: 'cli-made-2@example.com', password: PASSWORD })).status, 200);
   });
 
   it('hands the first start\'s owner over: the link names no email, the taker gives one', async () => {

@@ -46,7 +46,7 @@ const withoutLastUse = (body: unknown): unknown => JSON.parse(JSON.stringify(bod
 
 /** Everything A's key can read: every list (largest page) and every resource of A by id. */
 async function snapshot(api: Client, operations: Operation[], ids: SeededIds): Promise<unknown[]> {
-  const reads = operations.filter((op) => op.method === 'GET' && !/openapi\.json|llms\.txt/.test(op.path));
+  const reads = operations.filter((op) => op.method === 'GET' && !op.streams && !/openapi\.json|llms\.txt/.test(op.path));
   const results: unknown[] = [];
   for (const op of reads) {
     const pathParameters = op.parameters.filter((p) => p.in === 'path');
@@ -141,7 +141,7 @@ async function runProbe(b: Client, op: Operation, probe: Probe): Promise<string[
 describe('the isolation suite\'s coverage', () => {
   it('fails loudly on an id-bearing parameter or field it does not know how to fill', () => {
     const op: Operation = {
-      operationId: 'newRoute', method: 'POST', path: '/api/v1/widgets/{id}', deprecated: false, statuses: [201],
+      operationId: 'newRoute', method: 'POST', path: '/api/v1/widgets/{id}', deprecated: false, statuses: [201], streams: false,
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       body: { type: 'object', properties: { contact_id: { type: 'string', format: 'uuid' } } },
     };

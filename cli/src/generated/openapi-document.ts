@@ -7357,6 +7357,202 @@ export const openapiDocument = {
         }
       }
     },
+    "/api/v1/events/stream": {
+      "get": {
+        "operationId": "streamEvents",
+        "summary": "[ext] Stream the workspace's events as they commit (Server-Sent Events; resume with Last-Event-ID)",
+        "tags": [
+          "Events"
+        ],
+        "description": "Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream.",
+        "parameters": [
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "types",
+            "required": false,
+            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published"
+          },
+          {
+            "schema": {
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "last-event-id",
+            "required": false,
+            "description": "Resume after this event: the `id` of the last event received (EventSource sends it by itself when it reconnects). Empty: from now."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The event stream (it stays open)",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "required": [
+                    "event",
+                    "id",
+                    "data"
+                  ],
+                  "description": "One event: `event: <type>`, `id: <event id>`, `data: <payload JSON>`",
+                  "examples": [
+                    {
+                      "event": "message.created",
+                      "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+                      "data": "{\"type\":\"message.created\",\"timestamp\":\"2026-11-21T10:25:00.000Z\",\"data\":{\"id\":\"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092\",\"conversation_id\":\"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093\",\"sender_type\":\"contact\",\"sender_id\":null,\"sender_name\":\"Ada\",\"body\":\"Export still crashes\",\"created_at\":\"2026-11-21T10:25:00.000Z\"}}"
+                    }
+                  ],
+                  "type": "object",
+                  "properties": {
+                    "event": {
+                      "type": "string",
+                      "enum": [
+                        "product.created",
+                        "product.updated",
+                        "issue.created",
+                        "issue.updated",
+                        "conversation.created",
+                        "conversation.updated",
+                        "message.created",
+                        "release.created",
+                        "release.updated",
+                        "release.published"
+                      ],
+                      "description": "The event type"
+                    },
+                    "id": {
+                      "format": "uuid",
+                      "examples": [
+                        "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                      ],
+                      "description": "The event id: send the last one received as Last-Event-ID to resume after it",
+                      "type": "string"
+                    },
+                    "data": {
+                      "description": "The payload webhooks carry, as one line of JSON (the `webhooks` of this document show each type's `data`)",
+                      "contentMediaType": "application/json",
+                      "contentSchema": {
+                        "type": "object",
+                        "required": [
+                          "type",
+                          "timestamp",
+                          "data"
+                        ],
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "product.created",
+                              "product.updated",
+                              "issue.created",
+                              "issue.updated",
+                              "conversation.created",
+                              "conversation.updated",
+                              "message.created",
+                              "release.created",
+                              "release.updated",
+                              "release.published"
+                            ]
+                          },
+                          "timestamp": {
+                            "format": "date-time",
+                            "examples": [
+                              "2026-11-21T10:25:00.000Z"
+                            ],
+                            "description": "When the change was recorded",
+                            "type": "string"
+                          },
+                          "data": {
+                            "type": "object",
+                            "properties": {}
+                          }
+                        }
+                      },
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute this API key may make (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/v1/items": {
       "get": {
         "operationId": "listConversationsViaDeprecatedAlias",
@@ -11927,7 +12123,8 @@ export const openapiDocument = {
         "security": [
           {
             "sessionCookie": []
-          }
+          },
+          {}
         ],
         "responses": {
           "204": {
@@ -11975,46 +12172,6 @@ export const openapiDocument = {
           },
           "415": {
             "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "429": {
-            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
-            "headers": {
-              "RateLimit-Limit": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Requests per minute this API key may make (the bucket size)"
-              },
-              "RateLimit-Remaining": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Requests left in the bucket"
-              },
-              "RateLimit-Reset": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Seconds until the bucket is full again"
-              },
-              "Retry-After": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Seconds until the next request will be accepted"
-              }
-            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12100,46 +12257,6 @@ export const openapiDocument = {
           },
           "404": {
             "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "429": {
-            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
-            "headers": {
-              "RateLimit-Limit": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Requests per minute this API key may make (the bucket size)"
-              },
-              "RateLimit-Remaining": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Requests left in the bucket"
-              },
-              "RateLimit-Reset": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Seconds until the bucket is full again"
-              },
-              "Retry-After": {
-                "schema": {
-                  "minimum": 0,
-                  "type": "integer"
-                },
-                "description": "Seconds until the next request will be accepted"
-              }
-            },
             "content": {
               "application/json": {
                 "schema": {

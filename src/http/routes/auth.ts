@@ -12,12 +12,20 @@ import { SESSION_COOKIE, clearSessionCookie, refuseForeignOrigin, requireOwnOrig
 const TAGS = ['Sessions'];
 const PUBLIC: Record<string, string[]>[] = [];
 const WITH_SESSION = [{ sessionCookie: [] }];
+/** Sign-out: with the session it ends, or without one (nothing to end is not an error). */
+const SESSION_IF_ANY: Record<string, string[]>[] = [{ sessionCookie: [] }, {}];
 const COOKIE_NOTE = `Sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax, Path=/, 30 days after the last use).`;
 
 const lockedResponse = Ref(ErrorBody, {
   description: 'Too many failed sign-ins for this email: 10 within 15 minutes lock it for 15 minutes (`forbidden`); retry after `Retry-After` seconds',
   headers: { 'Retry-After': Type.Integer({ minimum: 1, description: 'Seconds until the email is unlocked' }) },
 });
+
+/** The errors of an /auth route: no rate limit applies here (the lockout has its own 429). */
+function authErrors(responses: Record<string, unknown>) {
+  const { 429: _rateLimited, ...rest } = responses;
+  return rest;
+}
 
 /** The started session: its cookie, and `{ data: { workspace_id, member } }`. */
 function signedIn(reply: FastifyReply, started: StartedSession, publicUrl: string | null) {
@@ -45,7 +53,7 @@ export function authRoutes(app: TypedApp, { sessions, invitations, publicUrl }: 
         'wrong password get the same 401. 10 failures for an email within 15 minutes lock it for 15 minutes (429). ' +
         'An Origin header, when sent, must be this server\'s (403).',
       body: SignInBody,
-      response: { 200: DataOf(SignedIn, 'Signed in'), ...writeErrors(), 429: lockedResponse },
+      response: { 200: DataOf(SignedIn, 'Signed in'), ...authErrors(writeErrors()), 429: lockedResponse },
     },
     onRequest: async (request) => refuseForeignOrigin(request, publicUrl),
     handler: async (request, reply) => signedIn(reply, await sessions.signIn(request.body), publicUrl),
@@ -53,11 +61,11 @@ export function authRoutes(app: TypedApp, { sessions, invitations, publicUrl }: 
 
   app.post('/sign-out', {
     schema: {
-      operationId: 'signOut', tags: TAGS, security: WITH_SESSION, summary: '[ext] Sign out',
+      operationId: 'signOut', tags: TAGS, security: SESSION_IF_ANY, summary: '[ext] Sign out',
       description:
         'Ends the session of the cookie (it stops working at once everywhere) and clears the cookie. Without a session ' +
         'there is nothing to end: 204 all the same. With a cookie, the Origin header must be this server\'s (403).',
-      response: { 204: Type.Null({ description: 'Signed out' }), ...writeErrors() },
+      response: { 204: Type.Null({ description: 'Signed out' }), ...authErrors(writeErrors()) },
     },
     onRequest: async (request) => {
       if (sessionToken(request) !== null) requireOwnOrigin(request, publicUrl);
@@ -76,7 +84,7 @@ export function authRoutes(app: TypedApp, { sessions, invitations, publicUrl }: 
       operationId: 'getInvitation', tags: TAGS, security: PUBLIC, summary: '[ext] What an invitation is for',
       description: 'The email, workspace and role of an invitation that can still be taken; used, expired or unknown: 404.',
       params: TokenParams,
-      response: { 200: DataOf(InvitationPreview, 'The invitation'), ...errorResponses(404) },
+      response: { 200: DataOf(InvitationPreview, 'The invitation'), ...authErrors(errorResponses(404)) },
     },
     handler: async (request) => ({ data: await invitations.describe(request.params.token) }),
   });
@@ -90,7 +98,7 @@ export function authRoutes(app: TypedApp, { sessions, invitations, publicUrl }: 
         'otherwise). The first start\'s owner link names no email: `email` is then required. Used, expired or unknown: 404.',
       params: TokenParams,
       body: AcceptInvitationBody,
-      response: { 200: DataOf(SignedIn, 'Joined and signed in'), ...writeErrors(404), 429: lockedResponse },
+      response: { 200: DataOf(SignedIn, 'Joined and signed in'), ...authErrors(writeErrors(404)), 429: lockedResponse },
     },
     onRequest: async (request) => refuseForeignOrigin(request, publicUrl),
     config: { ensureExists: (request) => invitations.describe((request.params as { token: string }).token) },
@@ -105,7 +113,7 @@ export function authRoutes(app: TypedApp, { sessions, invitations, publicUrl }: 
         '`current_password` and counts toward the sign-in lockout (429). Every other session of the person, in every ' +
         'workspace, ends; this one stays. API keys are not affected.',
       body: ChangePasswordBody,
-      response: { 204: Type.Null({ description: 'Changed' }), ...writeErrors(), 429: lockedResponse },
+      response: { 204: Type.Null({ description: 'Changed' }), ...authErrors(writeErrors()), 429: lockedResponse },
     },
     onRequest: requireSession,
     handler: async (request, reply) => {

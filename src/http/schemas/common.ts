@@ -142,9 +142,11 @@ function csvPattern(item: string): string {
  */
 const RouteParsed = (description: string, pattern: string) => Type.String({ description, pattern, 'x-route-parsed': true });
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** A comma-separated enum filter. */
 export const CsvFilter = (description: string, values: readonly string[]) =>
-  RouteParsed(`${description}. Comma-separated from: ${values.join(', ')}`, csvPattern(values.join('|')));
+  RouteParsed(`${description}. Comma-separated from: ${values.join(', ')}`, csvPattern(values.map(escapeRegExp).join('|')));
 
 /** A comma-separated filter of ids, and of `literals` such as `none`. */
 export const CsvIdFilter = (description: string, literals: readonly string[]) =>
