@@ -30,6 +30,8 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** Requests per minute per API key (token bucket); 0 or absent: no rate limiting. */
   rateLimitPerMinute?: number;
+  /** Scales the widget API's per-address limits (LOOPDESK_WIDGET_RATE_LIMIT); 0 or absent: none. */
+  widgetRateLimitScale?: number;
   /** LOOPDESK_PUBLIC_URL: the base URL clients reach this server at, when it differs from what they send. */
   publicUrl?: string | null;
   /** The built widget (loadWidgetBuild); read from dist/web/widget/ when not given. */
@@ -94,7 +96,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.publicUrl ?? null,
   });
   await app.register(authPlugin, { prefix: AUTH_PREFIX, sessions: services.sessions, invitations: services.invitations, publicUrl: deps.publicUrl ?? null });
-  await app.register(widgetV1, { prefix: WIDGET_PREFIX, changelog: services.changelog, publicUrl: deps.publicUrl ?? null });
+  await app.register(widgetV1, {
+    prefix: WIDGET_PREFIX,
+    services,
+    clock: deps.clock ?? systemClock,
+    rateLimitScale: deps.widgetRateLimitScale ?? 0,
+    publicUrl: deps.publicUrl ?? null,
+  });
   await app.register(widgetEmbed, {
     build: widgetBuild, embed: services.widgetEmbed, demoEverywhere: deps.widgetDemo ?? false, publicUrl: deps.publicUrl ?? null,
   });

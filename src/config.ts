@@ -16,6 +16,11 @@ export interface Config {
   readonly maxConnections: number;
   /** LOOPDESK_RATE_LIMIT: requests per minute per API key; 0 turns rate limiting off. */
   readonly rateLimitPerMinute: number;
+  /**
+   * LOOPDESK_WIDGET_RATE_LIMIT: scales the widget API's per-IP limits (10 sessions, 30 writes and
+   * 120 reads per minute and widget key); 0 turns them off.
+   */
+  readonly widgetRateLimitScale: number;
   /** LOOPDESK_PUBLIC_URL: the base URL clients reach the server at (behind a proxy); null: the origin each request names. */
   readonly publicUrl: string | null;
   /** LOOPDESK_DEMO=1: /widget/demo/{widget_key} for every product (else only for the first-start workspace's). */
@@ -249,6 +254,16 @@ function publicUrl(env: NodeJS.ProcessEnv): string | null {
   return url.href.replace(/\/+$/, '');
 }
 
+function scale(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(value >= 0 && value <= max)) {
+    throw new ConfigError(`${name} must be a number from 0 (off) to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
 /** `terminal`: whether stdout is a TTY, which picks the default log format. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): Config {
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/loopdesk.db';
@@ -269,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     requestTimeoutMs: integer(env, 'LOOPDESK_REQUEST_TIMEOUT_MS', 30_000, 0, 600_000),
     maxConnections: integer(env, 'LOOPDESK_MAX_CONNECTIONS', 1024, 0, 1_000_000),
     rateLimitPerMinute: integer(env, 'LOOPDESK_RATE_LIMIT', 6000, 0, 1_000_000_000),
+    widgetRateLimitScale: scale(env, 'LOOPDESK_WIDGET_RATE_LIMIT', 1, 1_000_000),
     publicUrl: publicUrl(env),
     widgetDemo: flag(env, 'LOOPDESK_DEMO'),
     dedup: dedupConfig(env),

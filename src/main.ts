@@ -107,7 +107,8 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
 
   const app = await buildApp({
     database, services, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs,
-    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl, webAppDir: WEB_APP_DIR, widgetBuild, widgetDemo: config.widgetDemo,
+    rateLimitPerMinute: config.rateLimitPerMinute, widgetRateLimitScale: config.widgetRateLimitScale, publicUrl: config.publicUrl,
+    webAppDir: WEB_APP_DIR, widgetBuild, widgetDemo: config.widgetDemo,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 

@@ -13,7 +13,11 @@ import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
+import { ideaUpvoteRepository } from './db/repositories/idea-upvote.repository.js';
 import { releaseRepository } from './db/repositories/release.repository.js';
+import { serverSecretRepository } from './db/repositories/server-secret.repository.js';
+import { usedChallengeRepository } from './db/repositories/used-challenge.repository.js';
+import { widgetSessionRepository } from './db/repositories/widget-session.repository.js';
 import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
@@ -24,6 +28,8 @@ import { createAnnouncementService } from './domain/announcement.service.js';
 import { createApiKeyService } from './domain/api-key.service.js';
 import { createChangelogService } from './domain/changelog.service.js';
 import { createConversationService } from './domain/conversation.service.js';
+import { createFormService } from './domain/form.service.js';
+import { createIdeaService } from './domain/idea.service.js';
 import { createIdempotencyService } from './domain/idempotency.service.js';
 import { createIdentityService } from './domain/identity.service.js';
 import { createIssueDedupService } from './domain/issue-dedup.service.js';
@@ -34,6 +40,11 @@ import { createMemberService } from './domain/member.service.js';
 import { createPasswordHasher, type ScryptParams } from './domain/passwords.js';
 import { createConversationWrites } from './domain/conversation.writes.js';
 import { createProductService } from './domain/product.service.js';
+import { createProofOfWork } from './domain/proof-of-work.service.js';
+import { createVisitorContacts } from './domain/visitor-contacts.js';
+import { createVisitorConversationService } from './domain/visitor-conversation.service.js';
+import { createWidgetSessionService } from './domain/widget-session.service.js';
+import { createWidgetService } from './domain/widget.service.js';
 import { createReleaseService } from './domain/release.service.js';
 import { createSessionService } from './domain/session.service.js';
 import { createSignInLockout } from './domain/sign-in-lockout.js';
@@ -61,6 +72,8 @@ export interface ServiceOptions {
   webhooks?: WebhookConfig;
   /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
   mail?: MailConfig | null;
+  /** The widget's proof-of-work difficulty (the largest hidden number); DEFAULT_MAX_NUMBER when not given. */
+  proofOfWorkMaxNumber?: number;
   /** scrypt's cost for new password hashes; DEFAULT_SCRYPT when not given (tests choose a cheap one). */
   passwordHashing?: ScryptParams;
   /** Server-Sent Event streams (LOOPDESK_SSE_*); STREAM_DEFAULTS when not given. */
@@ -85,6 +98,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhookEndpoints: webhookEndpointRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db, dialect),
     announcementJobs: announcementJobRepository(db, dialect),
+    widgetSessions: widgetSessionRepository(db),
+    ideaUpvotes: ideaUpvoteRepository(db),
     sessions: sessionRepository(db),
     invitations: invitationRepository(db),
     signInFailures: signInFailureRepository(db),
@@ -106,6 +121,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     announcements: createAnnouncementService({ db, clock, conversationWrites, announcementJobs: repositories.announcementJobs }),
     mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0, retryScheduleMs: webhookConfig.retryScheduleMs,
   });
+  const proofOfWork = createProofOfWork({
+    secrets: serverSecretRepository(db), usedChallenges: usedChallengeRepository(db), clock, maxNumber: options.proofOfWorkMaxNumber,
+  });
+  const visitorContacts = createVisitorContacts({ db, dialect, clock, contacts: repositories.contacts });
   const hasher = createPasswordHasher(options.passwordHashing);
   const lockout = createSignInLockout({ signInFailures: repositories.signInFailures, clock });
   const sessions = createSessionService({ db, clock, hasher, lockout, ...repositories });
@@ -125,7 +144,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       clock,
       onBackgroundError,
     }),
-    products: createProductService({ db, dialect, products: repositories.products, outbox, clock }),
+    products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     issues,
     issueDedup: createIssueDedupService({
@@ -134,6 +153,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
+    widget: createWidgetService(repositories),
+    proofOfWork,
+    widgetSessions: createWidgetSessionService({ clock, proofOfWork, visitorContacts, ...repositories }),
+    visitorConversations: createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    ideas: createIdeaService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
     widgetEmbed: createWidgetEmbedService(repositories),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
     /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */

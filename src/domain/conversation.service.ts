@@ -84,7 +84,7 @@ export function createConversationService({ db, dialect, conversations, contacts
     const row = { id: newId(), workspace_id: actor.workspaceId, name, email, created_at: now, updated_at: now };
     if (email !== null) return contacts.upsertByEmail({ ...row, email }, tx);
     await contacts.insert(row, tx);
-    return { id: row.id, name, email };
+    return { id: row.id, name, email, external_id: null };
   }
 
   return {
@@ -164,6 +164,8 @@ export function createConversationService({ db, dialect, conversations, contacts
           ai_summary: null,
           rating: null,
           upvotes: 0,
+          widget_session_id: null,
+          form_fields: null,
           created_at: now,
           updated_at: now,
         };

@@ -8,6 +8,8 @@ export interface ConversationContact {
   id: string;
   name: string | null;
   email: string | null;
+  /** [ext] Vouched for by the host site's signed identity token (platform.md §1). */
+  verified: boolean;
 }
 
 export interface Conversation {
@@ -22,6 +24,8 @@ export interface Conversation {
   ai_summary: string | null;
   rating: number | null;
   upvotes: number;
+  /** [ext] The extra fields of a form submission; null otherwise. */
+  form_fields: Record<string, unknown> | null;
   created_at: string;
   updated_at: string;
   contact: ConversationContact | null;
@@ -52,9 +56,12 @@ export const toConversation = (row: ConversationWithContactRow): Conversation =>
   ai_summary: row.ai_summary,
   rating: row.rating,
   upvotes: row.upvotes,
+  form_fields: row.form_fields === null ? null : JSON.parse(row.form_fields),
   created_at: row.created_at,
   updated_at: row.updated_at,
-  contact: row.contact_id === null ? null : { id: row.contact_id, name: row.contact_name, email: row.contact_email },
+  contact: row.contact_id === null
+    ? null
+    : { id: row.contact_id, name: row.contact_name, email: row.contact_email, verified: row.contact_external_id !== null },
 });
 
 export const toMessage = (row: MessageRow): Message => ({

@@ -32,7 +32,7 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
       await conversations.insert(row, tx);
       if (firstMessage) await messages.insert(firstMessage, tx);
       const detail: ConversationDetail = {
-        ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null }),
+        ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null, contact_external_id: contact?.external_id ?? null }),
         messages: firstMessage ? [toMessage(firstMessage)] : [],
       };
       await outbox.record(work, { type: 'conversation.created', workspaceId: row.workspace_id, data: detail });

@@ -42,7 +42,7 @@ export async function apiV1(app: FastifyInstance, { services, clock, rateLimitPe
 
   discoveryRoutes(api, discoveryDocuments(app, publicUrl));
   identityRoutes(api, services.identity);
-  productRoutes(api, services.products);
+  productRoutes(api, services.products, publicUrl);
   conversationRoutes(api, services.conversations);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);

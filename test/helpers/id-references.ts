@@ -5,7 +5,9 @@ import type { JsonSchema, Operation } from './openapi-operations.js';
 
 export type Resource =
   | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
-  | 'workspace';
+  | 'workspace'
+  // The widget API's: widget keys, and what a visitor addresses by id.
+  | 'widget' | 'visitorConversation' | 'idea';
 
 /** The collection a path segment names (deprecated aliases included). */
 const COLLECTIONS: Record<string, Resource> = {
@@ -21,6 +23,12 @@ const COLLECTIONS: Record<string, Resource> = {
   'api-keys': 'api_key',
 };
 
+/** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */
+const WIDGET_COLLECTIONS: Record<string, Resource> = {
+  conversations: 'visitorConversation',
+  ideas: 'idea',
+};
+
 /** Reference fields and parameters, by name. */
 const FIELDS: Record<string, Resource> = {
   product_id: 'product',
@@ -34,6 +42,7 @@ const FIELDS: Record<string, Resource> = {
   workspace_id: 'workspace',
   // An invitation's token in /auth/invitations/{token}: a credential, not a workspace's id.
   token: 'invitation_token',
+  widget_key: 'widget',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {
@@ -52,7 +61,8 @@ export function pathParameterResource(op: Operation, name: string): Resource {
   if (name !== 'id') return FIELDS[name] ?? unknownReference(op, 'path parameter', name);
   const segments = op.path.split('/');
   const collection = segments[segments.indexOf('{id}') - 1];
-  return COLLECTIONS[collection] ?? unknownReference(op, 'path parameter', name);
+  const collections = op.path.startsWith('/widget/') ? WIDGET_COLLECTIONS : COLLECTIONS;
+  return collections[collection] ?? unknownReference(op, 'path parameter', name);
 }
 
 /** The resource an id-bearing query parameter or body field names, or null when it names none. */

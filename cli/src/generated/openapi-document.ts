@@ -328,6 +328,7 @@ export const openapiDocument = {
             "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
             "widget_config": null,
             "domain": null,
+            "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z"
           }
@@ -343,6 +344,7 @@ export const openapiDocument = {
           "product_key",
           "widget_config",
           "domain",
+          "embed_snippet",
           "created_at",
           "updated_at"
         ],
@@ -400,6 +402,10 @@ export const openapiDocument = {
               "null"
             ]
           },
+          "embed_snippet": {
+            "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
+            "type": "string"
+          },
           "created_at": {
             "format": "date-time",
             "examples": [
@@ -417,6 +423,26 @@ export const openapiDocument = {
           }
         }
       },
+      "IdentitySecret": {
+        "additionalProperties": false,
+        "description": "A product's identity secret",
+        "examples": [
+          {
+            "identity_secret": "ids_7Gx2mP9qR4sT6uV8wX1yZ3aB5cD7eF9gH2jK4lM6"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "identity_secret"
+        ],
+        "properties": {
+          "identity_secret": {
+            "pattern": "^ids_[0-9A-Za-z]{40}$",
+            "description": "Shown only here; keep it on the host site's server",
+            "type": "string"
+          }
+        }
+      },
       "Contact": {
         "additionalProperties": false,
         "description": "The customer behind a conversation",
@@ -424,14 +450,16 @@ export const openapiDocument = {
           {
             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
             "name": "Ada Lovelace",
-            "email": "ada@example.com"
+            "email": "ada@example.com",
+            "verified": false
           }
         ],
         "type": "object",
         "required": [
           "id",
           "name",
-          "email"
+          "email",
+          "verified"
         ],
         "properties": {
           "id": {
@@ -454,6 +482,10 @@ export const openapiDocument = {
               "null"
             ],
             "description": "null when the contact gave no email"
+          },
+          "verified": {
+            "description": "[ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported",
+            "type": "boolean"
           }
         }
       },
@@ -684,12 +716,14 @@ export const openapiDocument = {
             "ai_summary": null,
             "rating": null,
             "upvotes": 0,
+            "form_fields": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
               "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
               "name": "Ada Lovelace",
-              "email": "ada@example.com"
+              "email": "ada@example.com",
+              "verified": false
             }
           }
         ],
@@ -706,6 +740,7 @@ export const openapiDocument = {
           "ai_summary",
           "rating",
           "upvotes",
+          "form_fields",
           "created_at",
           "updated_at",
           "contact"
@@ -780,13 +815,24 @@ export const openapiDocument = {
             ]
           },
           "rating": {
+            "description": "The visitor's rating, 1–5, set from the widget; null until rated",
             "type": [
               "number",
               "null"
             ]
           },
           "upvotes": {
+            "description": "How many contacts upvoted this idea in the widget",
             "type": "integer"
+          },
+          "form_fields": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
           "created_at": {
             "format": "date-time",
@@ -831,12 +877,14 @@ export const openapiDocument = {
             "ai_summary": null,
             "rating": null,
             "upvotes": 0,
+            "form_fields": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
               "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
               "name": "Ada Lovelace",
-              "email": "ada@example.com"
+              "email": "ada@example.com",
+              "verified": false
             },
             "messages": [
               {
@@ -863,6 +911,7 @@ export const openapiDocument = {
           "ai_summary",
           "rating",
           "upvotes",
+          "form_fields",
           "created_at",
           "updated_at",
           "contact",
@@ -938,13 +987,24 @@ export const openapiDocument = {
             ]
           },
           "rating": {
+            "description": "The visitor's rating, 1–5, set from the widget; null until rated",
             "type": [
               "number",
               "null"
             ]
           },
           "upvotes": {
+            "description": "How many contacts upvoted this idea in the widget",
             "type": "integer"
+          },
+          "form_fields": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
           "created_at": {
             "format": "date-time",
@@ -2299,6 +2359,7 @@ export const openapiDocument = {
             "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
             "widget_config": null,
             "domain": null,
+            "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "previous": {
@@ -2317,6 +2378,7 @@ export const openapiDocument = {
           "product_key",
           "widget_config",
           "domain",
+          "embed_snippet",
           "created_at",
           "updated_at",
           "previous"
@@ -2374,6 +2436,10 @@ export const openapiDocument = {
               "string",
               "null"
             ]
+          },
+          "embed_snippet": {
+            "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
+            "type": "string"
           },
           "created_at": {
             "format": "date-time",
@@ -2446,6 +2512,10 @@ export const openapiDocument = {
                   "string",
                   "null"
                 ]
+              },
+              "embed_snippet": {
+                "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
+                "type": "string"
               },
               "created_at": {
                 "format": "date-time",
@@ -2725,12 +2795,14 @@ export const openapiDocument = {
             "ai_summary": null,
             "rating": null,
             "upvotes": 0,
+            "form_fields": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
               "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
               "name": "Ada Lovelace",
-              "email": "ada@example.com"
+              "email": "ada@example.com",
+              "verified": false
             },
             "messages": [
               {
@@ -2760,6 +2832,7 @@ export const openapiDocument = {
           "ai_summary",
           "rating",
           "upvotes",
+          "form_fields",
           "created_at",
           "updated_at",
           "contact",
@@ -2836,13 +2909,24 @@ export const openapiDocument = {
             ]
           },
           "rating": {
+            "description": "The visitor's rating, 1–5, set from the widget; null until rated",
             "type": [
               "number",
               "null"
             ]
           },
           "upvotes": {
+            "description": "How many contacts upvoted this idea in the widget",
             "type": "integer"
+          },
+          "form_fields": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
           "created_at": {
             "format": "date-time",
@@ -2949,13 +3033,24 @@ export const openapiDocument = {
                 ]
               },
               "rating": {
+                "description": "The visitor's rating, 1–5, set from the widget; null until rated",
                 "type": [
                   "number",
                   "null"
                 ]
               },
               "upvotes": {
+                "description": "How many contacts upvoted this idea in the widget",
                 "type": "integer"
+              },
+              "form_fields": {
+                "additionalProperties": true,
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {},
+                "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
               },
               "created_at": {
                 "format": "date-time",
@@ -3253,7 +3348,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3345,7 +3440,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3447,7 +3542,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3582,7 +3677,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3717,7 +3812,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3924,7 +4019,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4047,7 +4142,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4252,7 +4347,181 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/products/{id}/identity-secret": {
+      "post": {
+        "operationId": "rotateProductIdentitySecret",
+        "summary": "[ext] Create or rotate the product's identity secret",
+        "tags": [
+          "Products"
+        ],
+        "description": "A new identity secret (`ids_` + 40 base62 characters), shown only in this answer. The host site signs its visitors' identity tokens (JWT, HS256, keyed with the UTF-8 bytes of the whole secret) so the widget knows them (docs/widget.md). The previous secret stops verifying at once and the verified widget sessions it vouched for end. Settings: an owner or admin key, or a key without a member.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Product id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The new secret",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The new secret",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/IdentitySecret"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4431,7 +4700,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4694,7 +4963,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4817,7 +5086,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5013,7 +5282,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5213,7 +5482,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5392,7 +5661,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5631,7 +5900,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5754,7 +6023,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5985,7 +6254,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6244,7 +6513,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6454,7 +6723,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6616,7 +6885,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6762,7 +7031,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6991,7 +7260,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7114,7 +7383,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7312,7 +7581,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7508,7 +7777,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7688,7 +7957,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7952,7 +8221,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8076,7 +8345,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8273,7 +8542,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8474,7 +8743,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8654,7 +8923,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8894,7 +9163,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9018,7 +9287,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9250,7 +9519,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9395,7 +9664,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9625,7 +9894,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9758,7 +10027,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9982,7 +10251,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -10116,7 +10385,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -10290,7 +10559,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -10465,7 +10734,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -10648,7 +10917,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -10842,7 +11111,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -10985,7 +11254,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -11121,7 +11390,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -11301,7 +11570,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -11435,7 +11704,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -11631,7 +11900,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -11774,7 +12043,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -11910,7 +12179,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {

@@ -18,7 +18,8 @@ declare module 'fastify' {
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-function bearerToken(header: string): string | null {
+/** The token of an `Authorization: Bearer <token>` header (scheme word case-insensitive), or null. */
+export function bearerToken(header: string): string | null {
   const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   return match ? match[1] : null;
 }

@@ -5,7 +5,7 @@ import { ErrorBody, Pagination } from './common.js';
 import { Contact, Conversation, ConversationDetail, ConversationSummary, Message, MessageEvent } from './conversation.js';
 import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
-import { Product } from './product.js';
+import { IdentitySecret, Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
 import { UPDATED_RESOURCES } from './webhook-events.js';
@@ -13,7 +13,7 @@ import { UPDATED_RESOURCES } from './webhook-events.js';
 export const SHARED_SCHEMAS = [
   ErrorBody, Pagination,
   Member, KeyMember, Me,
-  Product,
+  Product, IdentitySecret,
   Contact, Message, MessageEvent, ConversationSummary, Conversation, ConversationDetail,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,

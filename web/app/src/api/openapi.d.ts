@@ -128,6 +128,26 @@ export interface paths {
         patch: operations["updateProduct"];
         trace?: never;
     };
+    "/api/v1/products/{id}/identity-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Create or rotate the product's identity secret
+         * @description A new identity secret (`ids_` + 40 base62 characters), shown only in this answer. The host site signs its visitors' identity tokens (JWT, HS256, keyed with the UTF-8 bytes of the whole secret) so the widget knows them (docs/widget.md). The previous secret stops verifying at once and the verified widget sessions it vouched for end. Settings: an owner or admin key, or a key without a member.
+         */
+        post: operations["rotateProductIdentitySecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations": {
         parameters: {
             query?: never;
@@ -1150,6 +1170,7 @@ export interface components {
          *       "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
          *       "widget_config": null,
          *       "domain": null,
+         *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z"
          *     }
@@ -1183,6 +1204,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             domain: string | null;
+            /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
+            embed_snippet: string;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1196,11 +1219,22 @@ export interface components {
             updated_at: string;
         };
         /**
+         * @description A product's identity secret
+         * @example {
+         *       "identity_secret": "ids_7Gx2mP9qR4sT6uV8wX1yZ3aB5cD7eF9gH2jK4lM6"
+         *     }
+         */
+        IdentitySecret: {
+            /** @description Shown only here; keep it on the host site's server */
+            identity_secret: string;
+        };
+        /**
          * @description The customer behind a conversation
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *       "name": "Ada Lovelace",
-         *       "email": "ada@example.com"
+         *       "email": "ada@example.com",
+         *       "verified": false
          *     }
          */
         Contact: {
@@ -1213,6 +1247,8 @@ export interface components {
             name: string | null;
             /** @description null when the contact gave no email */
             email: string | null;
+            /** @description [ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported */
+            verified: boolean;
         };
         /**
          * @description A message in a conversation
@@ -1329,12 +1365,14 @@ export interface components {
          *       "ai_summary": null,
          *       "rating": null,
          *       "upvotes": 0,
+         *       "form_fields": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *         "name": "Ada Lovelace",
-         *         "email": "ada@example.com"
+         *         "email": "ada@example.com",
+         *         "verified": false
          *       }
          *     }
          */
@@ -1367,8 +1405,14 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             title: string;
             ai_summary: string | null;
+            /** @description The visitor's rating, 1–5, set from the widget; null until rated */
             rating: number | null;
+            /** @description How many contacts upvoted this idea in the widget */
             upvotes: number;
+            /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+            form_fields: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1396,12 +1440,14 @@ export interface components {
          *       "ai_summary": null,
          *       "rating": null,
          *       "upvotes": 0,
+         *       "form_fields": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *         "name": "Ada Lovelace",
-         *         "email": "ada@example.com"
+         *         "email": "ada@example.com",
+         *         "verified": false
          *       },
          *       "messages": [
          *         {
@@ -1444,8 +1490,14 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             title: string;
             ai_summary: string | null;
+            /** @description The visitor's rating, 1–5, set from the widget; null until rated */
             rating: number | null;
+            /** @description How many contacts upvoted this idea in the widget */
             upvotes: number;
+            /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+            form_fields: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -2129,6 +2181,7 @@ export interface components {
          *       "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
          *       "widget_config": null,
          *       "domain": null,
+         *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "previous": {
@@ -2165,6 +2218,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             domain: string | null;
+            /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
+            embed_snippet: string;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -2206,6 +2261,8 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 domain?: string | null;
+                /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
+                embed_snippet?: string;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -2346,12 +2403,14 @@ export interface components {
          *       "ai_summary": null,
          *       "rating": null,
          *       "upvotes": 0,
+         *       "form_fields": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *         "name": "Ada Lovelace",
-         *         "email": "ada@example.com"
+         *         "email": "ada@example.com",
+         *         "verified": false
          *       },
          *       "messages": [
          *         {
@@ -2397,8 +2456,14 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             title: string;
             ai_summary: string | null;
+            /** @description The visitor's rating, 1–5, set from the widget; null until rated */
             rating: number | null;
+            /** @description How many contacts upvoted this idea in the widget */
             upvotes: number;
+            /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+            form_fields: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -2443,8 +2508,14 @@ export interface components {
                 priority?: "low" | "normal" | "high" | "urgent";
                 title?: string;
                 ai_summary?: string | null;
+                /** @description The visitor's rating, 1–5, set from the widget; null until rated */
                 rating?: number | null;
+                /** @description How many contacts upvoted this idea in the widget */
                 upvotes?: number;
+                /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+                form_fields?: {
+                    [key: string]: unknown;
+                } | null;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -2622,7 +2693,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2686,7 +2757,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2752,7 +2823,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2824,7 +2895,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2896,7 +2967,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3015,7 +3086,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3093,7 +3164,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3222,7 +3293,117 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateProductIdentitySecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Product id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IdentitySecret"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3302,7 +3483,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3453,7 +3634,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3531,7 +3712,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3648,7 +3829,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3770,7 +3951,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3850,7 +4031,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3976,7 +4157,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4054,7 +4235,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4182,7 +4363,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4329,7 +4510,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4455,7 +4636,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4562,7 +4743,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4636,7 +4817,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4768,7 +4949,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4846,7 +5027,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4972,7 +5153,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5056,7 +5237,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5136,7 +5317,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5287,7 +5468,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5365,7 +5546,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5482,7 +5663,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5604,7 +5785,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5684,7 +5865,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5810,7 +5991,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5888,7 +6069,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6016,7 +6197,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6097,7 +6278,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6218,7 +6399,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6305,7 +6486,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6406,7 +6587,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6532,7 +6713,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6642,7 +6823,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6737,7 +6918,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6849,7 +7030,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6930,7 +7111,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -7047,7 +7228,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -7148,7 +7329,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -7249,7 +7430,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -7366,7 +7547,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -7447,7 +7628,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -7569,7 +7750,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -7670,7 +7851,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
