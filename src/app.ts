@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.publicUrl ?? null,
   });
   await app.register(widgetEmbed, {
-    build: widgetBuild, embed: services.widgetEmbed, demoEverywhere: deps.widgetDemo ?? false, publicUrl: deps.publicUrl ?? null,
+    build: widgetBuild, widgets: services.widget, demo: services.widgetDemo, demoEverywhere: deps.widgetDemo ?? false, publicUrl: deps.publicUrl ?? null,
   });
   if (deps.webAppDir !== undefined) await app.register(webApp, { root: deps.webAppDir });
 

@@ -1,33 +1,30 @@
-// product.domain as the host a widget may be embedded on (platform.md §1, "Origins"): the host and
-// its subdomains, any scheme and port. Shared by the server (the frame's `frame-ancestors`) and the
-// widget's frame (which parent may hand it an identity token), so both read a domain the same way.
+// product.domain as the host a widget may be used from (platform.md §1, "Origins"): the host and
+// its subdomains, any scheme and port. A leaf module with no imports, shared by the widget API's
+// origin check, the frame's CSP frame-ancestors, and the frame itself (in the browser), which
+// only takes an identity token from a parent page this rule allows.
 
 /**
- * The lowercase host a `domain` names, whether it was typed as `acme.com`, `https://acme.com/`,
- * `acme.com:8080` or `*.acme.com`; null when it names no host (the caller fails closed).
+ * The host name a product's `domain` names, however it was typed: `Example.com`,
+ * `https://example.com/`, `example.com:8443` and `example.com.` all name `example.com`.
  */
-export function domainHost(domain: string): string | null {
-  const bare = domain.trim().replace(/^\*\./, '');
-  if (!bare) return null;
-  try {
-    const { hostname } = new URL(bare.includes('://') ? bare : `http://${bare}`);
-    const host = hostname.replace(/\.$/, '').toLowerCase();
-    // Letters, digits, hyphens and dots (IDNs arrive in punycode), or a bracketed IPv6 address:
-    // nothing that could end a CSP source list.
-    return /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/.test(host) ? host : null;
-  } catch {
-    return null;
-  }
+export function domainHost(domain: string): string {
+  const bare = domain.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, '');
+  return bare.replace(/:\d*$/, '').replace(/\.+$/, '');
 }
 
-/** Whether an origin (`https://app.acme.com:8443`) is `host` or one of its subdomains, over http(s). */
-export function originOnHost(origin: string, host: string): boolean {
+/**
+ * Whether a page at `origin` (an Origin header) may use the widget of a product with `domain`:
+ * the domain's host or one of its subdomains, any scheme and port. `null` and other opaque
+ * origins name no host, so they never match.
+ */
+export function originMatchesDomain(origin: string, domain: string): boolean {
+  const allowed = domainHost(domain);
+  let host: string;
   try {
-    const url = new URL(origin);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-    const name = url.hostname.toLowerCase();
-    return name === host || name.endsWith(`.${host}`);
+    host = new URL(origin).hostname.toLowerCase().replace(/\.+$/, '');
   } catch {
     return false;
   }
+  if (!host || !allowed) return false;
+  return host === allowed || host.endsWith(`.${allowed}`);
 }

@@ -2,6 +2,7 @@
 // widget against their own server before touching their site. The page's styles are allowed by
 // their hash and nothing inline runs, so it also shows the snippet working under a strict CSP.
 import { createHash } from 'node:crypto';
+import { embedSnippet } from '../../domain/product.service.js';
 import { escapeText } from './changelog-render.js';
 
 const STYLE = [
@@ -39,9 +40,6 @@ function page(title: string, body: string): string {
     '',
   ].join('\n');
 }
-
-export const embedSnippet = (base: string, widgetKey: string): string =>
-  `<script src="${base}/widget.js" data-widget-key="${widgetKey}" async></script>`;
 
 /** The page for one product: the snippet as text, and the snippet itself at the end of the body. */
 export function renderDemoPage(base: string, product: { name: string; widgetKey: string }): string {

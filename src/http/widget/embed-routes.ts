@@ -4,7 +4,8 @@
 import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { WidgetEmbedService } from '../../domain/widget-embed.service.js';
+import type { WidgetDemoService } from '../../domain/widget-demo.service.js';
+import type { WidgetService } from '../../domain/widget.service.js';
 import { AppError } from '../../errors.js';
 import { publicOrigin } from '../origin.js';
 import type { TypedApp } from '../route.js';
@@ -14,7 +15,8 @@ import type { WidgetBuild } from './widget-build.js';
 
 export interface WidgetEmbedOptions {
   build: WidgetBuild;
-  embed: WidgetEmbedService;
+  widgets: Pick<WidgetService, 'productFor'>;
+  demo: WidgetDemoService;
   /** LOOPDESK_DEMO=1: /widget/demo/{key} for every product, not only those of the first-start workspace. */
   demoEverywhere: boolean;
   publicUrl: string | null;
@@ -25,7 +27,7 @@ const WidgetKeyParams = Type.Object({ widget_key: Type.String() });
 // Pages name no secret, but a page that changes with the product's settings must not be kept stale.
 const PAGE_HEADERS = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin' };
 
-export async function widgetEmbed(app: FastifyInstance, { build, embed, demoEverywhere, publicUrl }: WidgetEmbedOptions) {
+export async function widgetEmbed(app: FastifyInstance, { build, widgets, demo, demoEverywhere, publicUrl }: WidgetEmbedOptions) {
   const routes = app as TypedApp;
 
   /** An unknown key or a disabled widget as a page a visitor can read (inside the host page's iframe too). */
@@ -47,7 +49,7 @@ export async function widgetEmbed(app: FastifyInstance, { build, embed, demoEver
   routes.get('/widget/frame/:widget_key', { schema: { hide: true, params: WidgetKeyParams } }, async (request, reply) => {
     let frame;
     try {
-      frame = await embed.frameOf(request.params.widget_key);
+      frame = await widgets.productFor(request.params.widget_key);
     } catch (error) {
       // Any page may show why it has no widget: the message names no product.
       return notice(reply, error, framePolicy('*'));
@@ -56,7 +58,7 @@ export async function widgetEmbed(app: FastifyInstance, { build, embed, demoEver
     return reply
       .type(HTML)
       .headers({ ...PAGE_HEADERS, 'Content-Security-Policy': framePolicy(parentHost) })
-      .send(renderFramePage(build, { productName: frame.name, widgetKey: frame.widgetKey, parentHost }));
+      .send(renderFramePage(build, { productName: frame.name, widgetKey: frame.widget_key, parentHost }));
   });
 
   routes.get('/widget/demo', { schema: { hide: true, querystring: Type.Object({ key: Type.Optional(Type.String()) }) } }, async (request, reply) => {
@@ -67,13 +69,13 @@ export async function widgetEmbed(app: FastifyInstance, { build, embed, demoEver
   routes.get('/widget/demo/:widget_key', { schema: { hide: true, params: WidgetKeyParams } }, async (request, reply) => {
     let product;
     try {
-      product = await embed.demoOf(request.params.widget_key, demoEverywhere);
+      product = await demo.productFor(request.params.widget_key, demoEverywhere);
     } catch (error) {
       return notice(reply, error, framePolicy(''));
     }
     return reply
       .type(HTML)
       .headers({ ...PAGE_HEADERS, 'Content-Security-Policy': DEMO_POLICY })
-      .send(renderDemoPage(publicOrigin(request, publicUrl), product));
+      .send(renderDemoPage(publicOrigin(request, publicUrl), { name: product.name, widgetKey: product.widget_key }));
   });
 }

@@ -3,17 +3,21 @@
 // - a domain: this server itself ('self', for the demo page and the team's previews), the domain's
 //   host and its subdomains, over http or https, on any port (the widget API's origin rule);
 // - no domain: any http(s) page, as the widget API then accepts any origin (set a domain to restrict);
-// - a domain that names no host (a typo the API let through): this server only, failing closed.
+// - a domain whose host could not be written into a CSP (`*.acme.com`, a typo, an attempt at
+//   injecting a directive): this server only, failing closed as the widget API's origin check does.
 import { domainHost } from '../../lib/host-domain.js';
 import { escapeText } from './changelog-render.js';
 import type { WidgetBuild } from './widget-build.js';
 
 const IP_LITERAL = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/;
+/** A host a CSP source can name: DNS labels (IDNs in punycode) or a bracketed IPv6 address. */
+const CSP_HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/;
 
 /** Whom the frame may be embedded by: `*` (anyone), a host (and its subdomains), or '' (this server only). */
 export function parentHostOf(domain: string | null): string {
-  if (domain === null || domain.trim() === '') return '*';
-  return domainHost(domain) ?? '';
+  if (domain === null) return '*';
+  const host = domainHost(domain);
+  return CSP_HOST.test(host) ? host : '';
 }
 
 export function frameAncestors(parentHost: string): string {

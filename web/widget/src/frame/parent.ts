@@ -2,7 +2,7 @@
 // accepted only from the parent window, and only when the parent's origin is one product.domain
 // allows (the same rule as the frame's `frame-ancestors`): another page cannot hand the frame a
 // token, and the frame never sends anything secret to its parent.
-import { originOnHost } from '../../../../src/lib/host-domain.js';
+import { originMatchesDomain } from '../../../../src/lib/host-domain.js';
 import { isMessage, SOURCE, type FrameMessage, type LoaderMessage } from '../shared/protocol.js';
 
 const INIT_TIMEOUT_MS = 3000;
@@ -18,7 +18,7 @@ export interface Parent {
 export function connectToParent(parentHost: string, onOpen: () => void): Parent {
   const inFrame = window.parent !== window;
   const allowed = (origin: string) =>
-    origin === location.origin || parentHost === '*' || (parentHost !== '' && originOnHost(origin, parentHost));
+    origin === location.origin || parentHost === '*' || (parentHost !== '' && originMatchesDomain(origin, parentHost));
   const post = (message: FrameMessage) => {
     // Nothing secret goes up: the parent's origin is not known before it answers.
     if (inFrame) window.parent.postMessage(message, '*');
