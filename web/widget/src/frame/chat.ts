@@ -8,7 +8,7 @@ import { Outbox, type QueuedMessage, type Recovered } from './outbox.js';
 import type { SessionKeeper } from './session.js';
 import type { ServerSentEvent } from './sse-parser.js';
 import { Store } from './store.js';
-import type { ConversationStatus, KeyValueStore, VisitorConversation, VisitorMessage } from './types.js';
+import type { ConversationStatus, KeyValueStore, VisitorConversation, VisitorConversationSummary, VisitorMessage } from './types.js';
 
 export interface ChatState {
   loading: boolean;
@@ -58,7 +58,7 @@ export class Chat {
     const session = this.sessions.current();
     try {
       if (session) {
-        const { data } = await this.api.request<{ data: VisitorConversation[] }>('GET', 'conversations', { token: session.token });
+        const { data } = await this.api.request<{ data: VisitorConversationSummary[] }>('GET', 'conversations', { token: session.token });
         const latest = data.find((conversation) => conversation.type === 'chat');
         if (latest) await this.refresh(latest.id, false);
       }
@@ -135,7 +135,7 @@ export class Chat {
       const message = (await detail(queued.conversationId)).messages?.find(unknownAndSame);
       return message ? { message } : null;
     }
-    const { data } = await this.api.request<{ data: VisitorConversation[] }>('GET', 'conversations', { token: session.token });
+    const { data } = await this.api.request<{ data: VisitorConversationSummary[] }>('GET', 'conversations', { token: session.token });
     // The newest few are enough: the lost attempt was moments ago.
     for (const candidate of data.filter((item) => item.type === 'chat' && item.id !== this.store.state.conversation?.id).slice(0, 3)) {
       const conversation = await detail(candidate.id);

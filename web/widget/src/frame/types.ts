@@ -1,66 +1,21 @@
-// The widget API's shapes (platform.md §1, the /widget/v1/{widget_key} table), as the frame uses them.
+// The widget API's shapes as the frame uses them: named after the generated types of its OpenAPI
+// document (widget-api.d.ts, `npm run generate:widget`), so a change of the API shows here.
+import type { components, operations } from './widget-api.js';
 
-export interface WidgetConfig {
-  product: { name: string };
-  greeting: string | null;
-  color: string | null;
-  require_identity: boolean;
-  proof_of_work: boolean;
-  ideas_public: boolean;
-}
+type Schemas = components['schemas'];
+type Answer<Operation extends keyof operations> = operations[Operation]['responses'] extends { 200: { content: { 'application/json': infer Body } } }
+  ? Body
+  : never;
 
-export interface Challenge {
-  algorithm: string;
-  challenge: string;
-  salt: string;
-  signature: string;
-  maxnumber: number;
-}
-
-export interface Contact {
-  id: string;
-  name: string | null;
-  email: string | null;
-  verified: boolean;
-}
-
-export interface Session {
-  token: string;
-  expires_at: string;
-  contact: Contact;
-}
-
-export type SenderType = 'contact' | 'agent' | 'system';
-
-export interface VisitorMessage {
-  id: string;
-  sender_type: SenderType;
-  sender_name: string | null;
-  body: string;
-  created_at: string;
-}
-
-export type ConversationStatus = 'open' | 'in_progress' | 'resolved' | 'dismissed';
-
-export interface VisitorConversation {
-  id: string;
-  type: string;
-  status: ConversationStatus;
-  title: string;
-  rating: number | null;
-  created_at: string;
-  updated_at: string;
-  messages?: VisitorMessage[];
-}
-
-export interface Idea {
-  id: string;
-  title: string;
-  status: string;
-  upvotes: number;
-  created_at: string;
-  upvoted: boolean;
-}
+export type WidgetConfig = Schemas['WidgetConfig'];
+export type Challenge = Answer<'getWidgetChallenge'>;
+export type Session = Schemas['WidgetSession'];
+export type VisitorMessage = Schemas['VisitorMessage'];
+export type VisitorConversation = Schemas['VisitorConversation'];
+export type VisitorConversationSummary = Schemas['VisitorConversationSummary'];
+export type ConversationStatus = VisitorConversation['status'];
+export type Idea = Schemas['WidgetIdea'];
+export type Upvote = Schemas['WidgetUpvote'];
 
 /** JSON values kept per widget key (localStorage in the browser, see storage.ts). */
 export interface KeyValueStore {

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WidgetApi } from '../api.js';
 import type { SessionKeeper } from '../session.js';
-import type { Idea } from '../types.js';
+import type { Idea, Upvote } from '../types.js';
 
 type Sort = 'top' | 'new';
 const STATUS_LABELS: Record<string, string> = { open: 'Open', in_progress: 'Planned', resolved: 'Done' };
@@ -42,7 +42,7 @@ export function IdeasView({ api, sessions, needsSession }: { api: WidgetApi; ses
     flip(!idea.upvoted, idea.upvotes + (idea.upvoted ? -1 : 1));
     try {
       const session = await sessions.ensure();
-      const { data } = await api.request<{ data: { upvotes: number; upvoted: boolean } }>(idea.upvoted ? 'DELETE' : 'POST', `ideas/${idea.id}/upvote`, { token: session.token });
+      const { data } = await api.request<{ data: Upvote }>(idea.upvoted ? 'DELETE' : 'POST', `ideas/${idea.id}/upvote`, { token: session.token });
       flip(data.upvoted, data.upvotes);
     } catch (error) {
       flip(idea.upvoted, idea.upvotes);
