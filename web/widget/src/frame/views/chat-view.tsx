@@ -21,7 +21,7 @@ function Message({ message }: { message: VisitorMessage }) {
   );
 }
 
-export function ChatView({ chat, greeting }: { chat: Chat; greeting: string | null }) {
+export function ChatView({ chat, greeting, online }: { chat: Chat; greeting: string | null; online: boolean }) {
   const { loading, conversation, messages, queue, problem } = useStore(chat.store);
   const [draft, setDraft] = useState('');
   const list = useRef<HTMLOListElement>(null);
@@ -51,7 +51,7 @@ export function ChatView({ chat, greeting }: { chat: Chat; greeting: string | nu
           <li key={item.id} class="message contact pending">
             <span class="visually-hidden">You: </span>
             <p class="body">{item.body}</p>
-            <span class="state">{navigator.onLine ? 'Sending…' : 'Waiting for the connection'}</span>
+            <span class="state">{online ? 'Sending…' : 'Waiting for the connection'}</span>
           </li>
         ))}
       </ol>
