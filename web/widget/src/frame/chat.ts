@@ -38,7 +38,7 @@ export class Chat {
     this.outbox = new Outbox(
       storage,
       {
-        start: async (message) => (await this.post<VisitorConversation>('conversations', { body: message.body }, message.id)),
+        start: (message) => this.post<VisitorConversation>('conversations', { body: message.body }, message.id),
         reply: (message) => this.post<VisitorMessage>(`conversations/${message.conversationId}/messages`, { body: message.body }, message.id),
         recover: (message) => this.recover(message),
         resetSession: () => sessions.drop(),
@@ -190,7 +190,6 @@ export class Chat {
       url: new URL(`conversations/${id}/events`, this.api.base).href,
       token: session.token,
       onOpen: () => void this.refresh(id, true).catch(() => undefined),
-      onDrop: () => undefined,
       onRefused: (status) => {
         if (status === 401) this.sessions.drop();
         this.stream = null;

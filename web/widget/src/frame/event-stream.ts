@@ -13,8 +13,6 @@ export interface EventStreamOptions {
   onEvent(event: ServerSentEvent): void;
   /** Every (re)connection: events sent while disconnected may be missing, so the caller catches up. */
   onOpen(): void;
-  /** A connection failed or dropped; another attempt follows. */
-  onDrop(): void;
   /** The server refused the stream with this status; no more attempts. */
   onRefused(status: number): void;
 }
@@ -71,7 +69,6 @@ export function openEventStream(options: EventStreamOptions): EventStream {
       }
       if (closing.signal.aborted) return;
       if (refused !== null) return options.onRefused(refused);
-      options.onDrop();
       attempt = opened ? 0 : attempt + 1;
       await waitToRetry(Math.max(retryMs ?? 0, backoffDelay(attempt)), closing.signal);
     }
