@@ -14,11 +14,11 @@ import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import { actingId, type Actor } from './actor.js';
 import { updateUnderLock } from './changes.js';
-import { toConversation, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
+import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { ConversationWrites } from './conversation.writes.js';
 import { inTransaction } from './unit-of-work.js';
 
-export type { Conversation, ConversationContact, ConversationDetail, Message } from './conversation.shapes.js';
+export type { Conversation, ConversationContact, ConversationDetail, LinkedIssue, Message } from './conversation.shapes.js';
 import type { ConversationSource, ConversationStatus, ConversationType, Priority, SenderType } from './enums.js';
 
 export const CONVERSATION_DEFAULTS = { type: 'ticket', source: 'chat', priority: 'normal' } as const;
@@ -95,8 +95,11 @@ export function createConversationService({ db, dialect, conversations, contacts
 
     async get(actor: Actor, id: string): Promise<ConversationDetail> {
       const row = await find(actor, id);
-      const rows = await messages.listByConversation(actor.workspaceId, row.id);
-      return { ...toConversation(row), messages: rows.map(toMessage) };
+      const [messageRows, issueRows] = await Promise.all([
+        messages.listByConversation(actor.workspaceId, row.id),
+        conversations.listLinkedIssues(actor.workspaceId, row.id),
+      ]);
+      return { ...toConversation(row), messages: messageRows.map(toMessage), linked_issues: issueRows.map(toLinkedIssue) };
     },
 
     async list(actor: Actor, filters: ConversationListFilters, page: Page): Promise<PageOf<Conversation>> {

@@ -1,8 +1,8 @@
 // What the API shows of a conversation and its messages, mapped from their rows; shared by the
 // conversation service, which reads them, and the conversation writes, whose events carry them.
-import type { ConversationWithContactRow } from '../db/repositories/conversation.repository.js';
+import type { ConversationWithContactRow, LinkedIssueRow } from '../db/repositories/conversation.repository.js';
 import type { MessageRow } from '../db/repositories/message.repository.js';
-import type { ConversationSource, ConversationStatus, ConversationType, Priority, SenderType } from './enums.js';
+import type { ConversationSource, ConversationStatus, ConversationType, IssueStatus, Priority, SenderType } from './enums.js';
 
 export interface ConversationContact {
   id: string;
@@ -40,8 +40,17 @@ export interface Message {
   created_at: string;
 }
 
+/** [ext] An issue the conversation is linked to. */
+export interface LinkedIssue {
+  id: string;
+  shortcode: string;
+  title: string;
+  status: IssueStatus;
+}
+
 export interface ConversationDetail extends Conversation {
   messages: Message[];
+  linked_issues: LinkedIssue[];
 }
 
 export const toConversation = (row: ConversationWithContactRow): Conversation => ({
@@ -73,3 +82,7 @@ export const toMessage = (row: MessageRow): Message => ({
   created_at: row.created_at,
 });
 
+
+export const toLinkedIssue = (row: LinkedIssueRow): LinkedIssue => ({
+  id: row.id, shortcode: row.shortcode, title: row.title, status: row.status as IssueStatus,
+});

@@ -6,7 +6,7 @@ import type { Executor } from '../db/repositories/executor.js';
 import type { MessageRepository, MessageRow } from '../db/repositories/message.repository.js';
 import type { Outbox } from '../events/outbox.js';
 import { previousOf } from './changes.js';
-import { toConversation, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
+import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { Work } from './unit-of-work.js';
 
 export interface ConversationWritesDeps {
@@ -19,6 +19,7 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
   const detailIn = async (tx: Executor, row: ConversationWithContactRow): Promise<ConversationDetail> => ({
     ...toConversation(row),
     messages: (await messages.listByConversation(row.workspace_id, row.id, tx)).map(toMessage),
+    linked_issues: (await conversations.listLinkedIssues(row.workspace_id, row.id, tx)).map(toLinkedIssue),
   });
 
   /** message.created carries the message and the conversation it belongs to. */
@@ -34,6 +35,7 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
       const detail: ConversationDetail = {
         ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null, contact_external_id: contact?.external_id ?? null }),
         messages: firstMessage ? [toMessage(firstMessage)] : [],
+        linked_issues: [],
       };
       await outbox.record(work, { type: 'conversation.created', workspaceId: row.workspace_id, data: detail });
       if (firstMessage) await recordMessage(work, firstMessage);

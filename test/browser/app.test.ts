@@ -1,6 +1,7 @@
 // The team app in a real browser (platform.md §5), against a real server on each database: a
-// person signs in, sees a customer's message arrive, replies, turns it into an issue, moves the
-// issue to Done from the keyboard, ships it in a release; every screen passes axe-core.
+// person signs in, sees a customer's message arrive, replies, turns it into an issue (still linked
+// on a later visit), moves the issue to Done from the keyboard, ships it in a release; every
+// screen passes axe-core.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -98,6 +99,13 @@ for (const dialect of DIALECTS) {
       await matched.getByRole('button', { name: 'Done' }).click();
       const { data } = await app.api('GET', `/api/v1/issues/${shortcode}`);
       assert.deepEqual(data.linked_conversations.map((c: { id: string }) => c.id).sort(), [conversationId, second.data.id].sort());
+    });
+
+    step('shows a conversation\'s linked issues on a later visit', async () => {
+      await page.goto(`/app/inbox/${conversationId}`);
+      const linked = page.locator('.linked-issues');
+      await expect(linked.getByRole('link', { name: shortcode }));
+      await expect(linked.getByText('Pending', { exact: true }));
     });
 
     step('moves the issue to Done on the board with the keyboard', async () => {

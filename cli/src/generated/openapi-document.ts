@@ -861,9 +861,54 @@ export const openapiDocument = {
           }
         }
       },
+      "LinkedIssue": {
+        "additionalProperties": false,
+        "description": "[ext] An issue a conversation is linked to",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8099",
+            "shortcode": "AMA-12",
+            "title": "Export does nothing on Android",
+            "status": "in_progress"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "shortcode",
+          "title",
+          "status"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "shortcode": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "in_progress",
+              "icebox",
+              "done",
+              "released",
+              "dismissed"
+            ]
+          }
+        }
+      },
       "ConversationDetail": {
         "additionalProperties": false,
-        "description": "A conversation with its messages",
+        "description": "A conversation with its messages and the issues it is linked to",
         "examples": [
           {
             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
@@ -895,7 +940,8 @@ export const openapiDocument = {
                 "sender_name": "Ada Lovelace",
                 "created_at": "2026-11-21T10:25:00.000Z"
               }
-            ]
+            ],
+            "linked_issues": []
           }
         ],
         "type": "object",
@@ -915,7 +961,8 @@ export const openapiDocument = {
           "created_at",
           "updated_at",
           "contact",
-          "messages"
+          "messages",
+          "linked_issues"
         ],
         "properties": {
           "id": {
@@ -1036,6 +1083,13 @@ export const openapiDocument = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/Message"
+            }
+          },
+          "linked_issues": {
+            "description": "[ext] The issues this conversation is linked to, in the order they were linked",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LinkedIssue"
             }
           }
         }
@@ -2781,7 +2835,7 @@ export const openapiDocument = {
       },
       "ConversationDetailWithPrevious": {
         "additionalProperties": false,
-        "description": "A conversation with its messages, and what the change changed",
+        "description": "A conversation with its messages and the issues it is linked to, and what the change changed",
         "examples": [
           {
             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
@@ -2814,6 +2868,7 @@ export const openapiDocument = {
                 "created_at": "2026-11-21T10:25:00.000Z"
               }
             ],
+            "linked_issues": [],
             "previous": {
               "status": "in_progress"
             }
@@ -2837,6 +2892,7 @@ export const openapiDocument = {
           "updated_at",
           "contact",
           "messages",
+          "linked_issues",
           "previous"
         ],
         "properties": {
@@ -2958,6 +3014,13 @@ export const openapiDocument = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/Message"
+            }
+          },
+          "linked_issues": {
+            "description": "[ext] The issues this conversation is linked to, in the order they were linked",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LinkedIssue"
             }
           },
           "previous": {
@@ -3082,6 +3145,13 @@ export const openapiDocument = {
                 "type": "array",
                 "items": {
                   "$ref": "#/components/schemas/Message"
+                }
+              },
+              "linked_issues": {
+                "description": "[ext] The issues this conversation is linked to, in the order they were linked",
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/LinkedIssue"
                 }
               }
             },

@@ -1427,7 +1427,27 @@ export interface components {
             contact: components["schemas"]["Contact"] | null;
         };
         /**
-         * @description A conversation with its messages
+         * @description [ext] An issue a conversation is linked to
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8099",
+         *       "shortcode": "AMA-12",
+         *       "title": "Export does nothing on Android",
+         *       "status": "in_progress"
+         *     }
+         */
+        LinkedIssue: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            shortcode: string;
+            title: string;
+            /** @enum {string} */
+            status: "pending" | "in_progress" | "icebox" | "done" | "released" | "dismissed";
+        };
+        /**
+         * @description A conversation with its messages and the issues it is linked to
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
          *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
@@ -1458,7 +1478,8 @@ export interface components {
          *           "sender_name": "Ada Lovelace",
          *           "created_at": "2026-11-21T10:25:00.000Z"
          *         }
-         *       ]
+         *       ],
+         *       "linked_issues": []
          *     }
          */
         ConversationDetail: {
@@ -1512,6 +1533,8 @@ export interface components {
             contact: components["schemas"]["Contact"] | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
+            /** @description [ext] The issues this conversation is linked to, in the order they were linked */
+            linked_issues: components["schemas"]["LinkedIssue"][];
         };
         /**
          * @description An issue with its linked conversations
@@ -2390,7 +2413,7 @@ export interface components {
             };
         };
         /**
-         * @description A conversation with its messages, and what the change changed
+         * @description A conversation with its messages and the issues it is linked to, and what the change changed
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
          *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
@@ -2422,6 +2445,7 @@ export interface components {
          *           "created_at": "2026-11-21T10:25:00.000Z"
          *         }
          *       ],
+         *       "linked_issues": [],
          *       "previous": {
          *         "status": "in_progress"
          *       }
@@ -2478,6 +2502,8 @@ export interface components {
             contact: components["schemas"]["Contact"] | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
+            /** @description [ext] The issues this conversation is linked to, in the order they were linked */
+            linked_issues: components["schemas"]["LinkedIssue"][];
             /** @description The fields this change changed, with their values before it */
             previous: {
                 /**
@@ -2530,6 +2556,8 @@ export interface components {
                 contact?: components["schemas"]["Contact"] | null;
                 /** @description Ordered by created_at ascending */
                 messages?: components["schemas"]["Message"][];
+                /** @description [ext] The issues this conversation is linked to, in the order they were linked */
+                linked_issues?: components["schemas"]["LinkedIssue"][];
             };
         };
         /**

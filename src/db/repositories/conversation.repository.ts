@@ -17,6 +17,9 @@ export interface ConversationWithContactRow extends ConversationRow {
   contact_external_id: string | null;
 }
 
+/** An issue a conversation is linked to, as the conversation's detail names it. */
+export type LinkedIssueRow = { id: string; shortcode: string; title: string; status: string };
+
 /** Whose conversations a visitor sees: all of a verified contact's, or those an unverified session started. */
 export type VisitorScope = { contactId: string } | { sessionId: string };
 
@@ -50,6 +53,20 @@ export function conversationRepository(db: Executor) {
   const byId = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
     withContact(db, workspaceId, {}).where('c.id', '=', id),
   );
+  // Both the link and the issue must be the workspace's: a link row can never bring in another
+  // workspace's issue, whatever was written. One query for all of a conversation's issues.
+  const linkedIssues = compileOnce(
+    ['workspaceId', 'conversationId'],
+    ({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }) =>
+      db
+        .selectFrom('issue_conversations as link')
+        .innerJoin('issues as i', (join) => join.onRef('i.id', '=', 'link.issue_id').onRef('i.workspace_id', '=', 'link.workspace_id'))
+        .select(['i.id', 'i.shortcode', 'i.title', 'i.status'])
+        .where('link.workspace_id', '=', workspaceId)
+        .where('link.conversation_id', '=', conversationId)
+        .orderBy('link.created_at', 'asc')
+        .orderBy('i.id', 'asc'),
+  );
   const touch = compileOnce(
     ['workspaceId', 'id', 'updatedAt'],
     ({ workspaceId, id, updatedAt }: { workspaceId: string; id: string; updatedAt: string }) =>
@@ -63,6 +80,11 @@ export function conversationRepository(db: Executor) {
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
       return (await byId(tx, { workspaceId, id }))[0];
+    },
+
+    /** The issues the conversation is linked to, in the order they were linked. */
+    async listLinkedIssues(workspaceId: string, conversationId: string, tx: Executor = db): Promise<LinkedIssueRow[]> {
+      return linkedIssues(tx, { workspaceId, conversationId });
     },
 
     /** Marks the conversation as changed now (a new message), leaving its other columns alone. */

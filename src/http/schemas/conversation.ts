@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversation.service.js';
-import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, SENDER_TYPES } from '../../domain/enums.js';
+import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/enums.js';
 import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
 export const ConversationSummary = Type.Object(
@@ -97,9 +97,24 @@ export const Conversation = Type.Object(conversationProperties, {
   examples: [EXAMPLE_CONVERSATION],
 });
 
+export const LinkedIssue = Type.Object(
+  { id: Uuid(), shortcode: Type.String(), title: Type.String(), status: StringEnum(ISSUE_STATUSES) },
+  {
+    $id: 'LinkedIssue', additionalProperties: false, description: '[ext] An issue a conversation is linked to',
+    examples: [{ id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8099', shortcode: 'AMA-12', title: 'Export does nothing on Android', status: 'in_progress' }],
+  },
+);
+
 export const ConversationDetail = Type.Object(
-  { ...conversationProperties, messages: Type.Array(Ref(Message), { description: 'Ordered by created_at ascending' }) },
-  { $id: 'ConversationDetail', additionalProperties: false, description: 'A conversation with its messages', examples: [{ ...EXAMPLE_CONVERSATION, messages: [EXAMPLE_MESSAGE] }] },
+  {
+    ...conversationProperties,
+    messages: Type.Array(Ref(Message), { description: 'Ordered by created_at ascending' }),
+    linked_issues: Type.Array(Ref(LinkedIssue), { description: '[ext] The issues this conversation is linked to, in the order they were linked' }),
+  },
+  {
+    $id: 'ConversationDetail', additionalProperties: false, description: 'A conversation with its messages and the issues it is linked to',
+    examples: [{ ...EXAMPLE_CONVERSATION, messages: [EXAMPLE_MESSAGE], linked_issues: [] }],
+  },
 );
 
 export const ListConversationsQuery = Type.Object({

@@ -13,3 +13,8 @@ export function PriorityBadge({ priority, quiet }: { priority: Priority; quiet?:
 export function Avatar({ name, small }: { name: string | null | undefined; small?: boolean }) {
   return <span class={`avatar ${small ? 'avatar-small' : ''}`} aria-hidden="true">{initials(name)}</span>;
 }
+
+/** A widget contact the host site signed in (an identity token), as opposed to what a visitor typed. */
+export function VerifiedBadge() {
+  return <span class="badge badge-verified" title="Signed in by your site with an identity token">Verified</span>;
+}

@@ -3,7 +3,7 @@ import type { Schemas } from '../../api/client.js';
 import type { LiveStatus } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
-import { PriorityBadge, StatusBadge } from '../../ui/badges.js';
+import { PriorityBadge, StatusBadge, VerifiedBadge } from '../../ui/badges.js';
 import { Select } from '../../ui/form.js';
 import { CONVERSATION_TYPES, PRIORITIES, ago, entries } from '../../ui/labels.js';
 import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
@@ -54,7 +54,10 @@ export function ConversationList({ list, filters, live, openId, hrefOf, setFilte
             <li key={conversation.id}>
               <Link href={hrefOf(conversation.id)} class="conversation-row" aria-current={conversation.id === openId ? 'true' : undefined}>
                 <span class="row-top">
-                  <span class="row-contact">{conversation.contact?.name ?? conversation.contact?.email ?? 'Anonymous visitor'}</span>
+                  <span class="row-contact">
+                    {conversation.contact?.name ?? conversation.contact?.email ?? 'Anonymous visitor'}
+                    {conversation.contact?.verified && <VerifiedBadge />}
+                  </span>
                   <time class="row-time" dateTime={conversation.updated_at}>{ago(conversation.updated_at)}</time>
                 </span>
                 <span class="row-title">{conversation.title}</span>

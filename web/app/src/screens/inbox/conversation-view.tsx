@@ -1,10 +1,12 @@
-// One conversation: who wrote, the messages, the reply box, its status and priority, and turning
-// it into an issue. A customer's new message (a live event) appears without a reload.
+// One conversation: who wrote, the messages, the reply box, its status and priority, the issues it
+// is linked to, and turning it into an issue. A customer's new message (a live event) appears
+// without a reload, and so does a linked issue's new status.
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { useLiveEvents } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
+import { StatusBadge, VerifiedBadge } from '../../ui/badges.js';
 import { Button, Select } from '../../ui/form.js';
 import { Icon } from '../../ui/icons.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, entries, fullDate, type ConversationStatus, type Priority } from '../../ui/labels.js';
@@ -21,7 +23,6 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
   const session = useSession();
   const conversation = useResource(() => ok(api.GET('/api/v1/conversations/{id}', { params: { path: { id } } })).then((answer) => answer.data), [id]);
   const [creatingIssue, setCreatingIssue] = useState(false);
-  const [linkedIssues, setLinkedIssues] = useState<{ id: string; shortcode: string; title: string }[]>([]);
   useTitle(conversation.data?.title ?? 'Conversation');
 
   useLiveEvents((event) => {
@@ -35,6 +36,9 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
     } else if (event.type === 'conversation.updated' && event.data.id === id) {
       const { previous: _, ...next } = event.data as unknown as Conversation & { previous?: unknown };
       conversation.set({ ...current, ...next, messages: next.messages ?? current.messages });
+    } else if (event.type === 'issue.updated' && current.linked_issues.some((issue) => issue.id === event.data.id)) {
+      const { id: issueId, shortcode, title, status } = event.data as unknown as Schemas['LinkedIssue'];
+      conversation.set({ ...current, linked_issues: current.linked_issues.map((issue) => (issue.id === issueId ? { id: issueId, shortcode, title, status } : issue)) });
     }
   });
 
@@ -68,6 +72,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
         <h2 id="conversation-title">{data.title}</h2>
         <p class="conversation-meta muted">
           <span class="contact-name">{contact?.name ?? 'Anonymous visitor'}</span>
+          {contact?.verified && <VerifiedBadge />}
           {contact?.email && <> · <a href={`mailto:${contact.email}`}>{contact.email}</a></>}
           {' · '}{CONVERSATION_TYPES[data.type]} via {data.source === 'form' ? 'form' : 'chat'}
           {session.products.length > 1 && <> · {session.productName(data.product_id)}</>}
@@ -80,10 +85,10 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
           <Select compact label="Priority" value={data.priority} options={entries(PRIORITIES)} onChange={(priority) => void update({ priority })} />
           <Button onClick={() => setCreatingIssue(true)}>Create issue</Button>
         </div>
-        {linkedIssues.length > 0 && (
+        {data.linked_issues.length > 0 && (
           <p class="linked-issues">
-            Linked to {linkedIssues.map((issue, i) => (
-              <span key={issue.id}>{i > 0 && ', '}<Link href={`/issues/${issue.shortcode}`}>{issue.shortcode}</Link> {issue.title}</span>
+            Linked to {data.linked_issues.map((issue, i) => (
+              <span key={issue.id}>{i > 0 && ', '}<Link href={`/issues/${issue.shortcode}`}>{issue.shortcode}</Link> {issue.title} <StatusBadge status={issue.status} /></span>
             ))}
           </p>
         )}
@@ -94,7 +99,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
         <CreateIssueDialog
           conversation={data}
           close={() => setCreatingIssue(false)}
-          linked={(issue) => setLinkedIssues((list) => (list.some((i) => i.id === issue.id) ? list : [...list, issue]))}
+          linked={() => void conversation.reload()}
         />
       )}
     </article>

@@ -1,5 +1,6 @@
 // One product: its names, the domain its widget may run on, the widget's settings (platform.md §1;
-// keys the platform does not read are kept as they are) and the snippet that embeds it.
+// keys the platform does not read are kept as they are), the snippet that embeds it (the server's)
+// and the identity secret.
 import { useState } from 'preact/hooks';
 import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
 import { Link } from '../../router.js';
@@ -9,6 +10,7 @@ import { Icon } from '../../ui/icons.js';
 import { EmptyState } from '../../ui/page.js';
 import { CopyValue } from '../../ui/secret.js';
 import { announce } from '../../ui/toast.js';
+import { IdentitySecret } from './identity-secret.js';
 
 type Product = Schemas['Product'];
 
@@ -20,10 +22,6 @@ const SWITCHES = [
   { key: 'ideas_public', label: 'Ideas visible to everyone', default: true },
   { key: 'changelog_public', label: 'Public changelog', default: true },
 ] as const;
-
-export function embedSnippet(product: Product): string {
-  return `<script src="${location.origin}/widget.js" data-widget-key="${product.widget_key}" async></script>`;
-}
 
 export function ProductSettings({ id }: { id: string }) {
   const { products } = useSession();
@@ -97,7 +95,7 @@ function ProductForm({ product }: { product: Product }) {
             ))}
           </div>
           {fields.widget_config && <p class="field-error">{fields.widget_config}</p>}
-          <CopyValue label="Embed snippet" multiline value={embedSnippet(product)} note="Paste it before </body> on every page that should show the support launcher." />
+          <CopyValue label="Embed snippet" multiline value={product.embed_snippet} note="Paste it before </body> on every page that should show the support launcher." />
           <dl class="meta-list">
             <dt>Widget key</dt><dd><code>{product.widget_key}</code></dd>
             <dt>Changelog</dt><dd><a href={`/widget/v1/${product.widget_key}/changelog`} target="_blank" rel="noopener">Public changelog <Icon name="external" size={12} /></a></dd>
@@ -105,6 +103,7 @@ function ProductForm({ product }: { product: Product }) {
         </section>
         <div class="row"><span class="spacer" /><Button type="submit" variant="primary" busy={busy}>Save product</Button></div>
       </form>
+      <IdentitySecret productId={product.id} widgetKey={product.widget_key} />
     </div>
   );
 }
