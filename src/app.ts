@@ -7,6 +7,8 @@ import type { DatabaseHandle } from './db/database.js';
 import { API_PREFIX, apiV1 } from './http/api-v1.js';
 import { AUTH_PREFIX, authPlugin } from './http/auth-routes.js';
 import { WIDGET_PREFIX, widgetV1 } from './http/widget-v1.js';
+import { widgetEmbed } from './http/widget/embed-routes.js';
+import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
@@ -32,6 +34,10 @@ export interface AppDeps {
   widgetRateLimitScale?: number;
   /** LOOPDESK_PUBLIC_URL: the base URL clients reach this server at, when it differs from what they send. */
   publicUrl?: string | null;
+  /** The built widget (loadWidgetBuild); read from dist/web/widget/ when not given. */
+  widgetBuild?: WidgetBuild;
+  /** LOOPDESK_DEMO=1: /widget/demo/{key} for every product, not only those of the first-start workspace. */
+  widgetDemo?: boolean;
   /** The team app's build (dist/web/app), served at /app; absent: no app (tests of the API alone). */
   webAppDir?: string;
 }
@@ -41,6 +47,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { database, services } = deps;
   const requestTimeoutMs = deps.requestTimeoutMs ?? 0;
+  // First: without a built widget the server must not start at all.
+  const widgetBuild = deps.widgetBuild ?? loadWidgetBuild();
 
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
@@ -94,6 +102,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock ?? systemClock,
     rateLimitScale: deps.widgetRateLimitScale ?? 0,
     publicUrl: deps.publicUrl ?? null,
+  });
+  await app.register(widgetEmbed, {
+    build: widgetBuild, widgets: services.widget, demo: services.widgetDemo, demoEverywhere: deps.widgetDemo ?? false, publicUrl: deps.publicUrl ?? null,
   });
   if (deps.webAppDir !== undefined) await app.register(webApp, { root: deps.webAppDir });
 

@@ -23,6 +23,8 @@ export interface Config {
   readonly widgetRateLimitScale: number;
   /** LOOPDESK_PUBLIC_URL: the base URL clients reach the server at (behind a proxy); null: the origin each request names. */
   readonly publicUrl: string | null;
+  /** LOOPDESK_DEMO=1: /widget/demo/{widget_key} for every product (else only for the first-start workspace's). */
+  readonly widgetDemo: boolean;
   readonly dedup: DedupConfig;
   readonly webhooks: WebhookConfig;
   /** Release announcement emails (docs/events.md); null: LOOPDESK_SMTP_URL is not set, nothing is mailed. */
@@ -284,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     rateLimitPerMinute: integer(env, 'LOOPDESK_RATE_LIMIT', 6000, 0, 1_000_000_000),
     widgetRateLimitScale: scale(env, 'LOOPDESK_WIDGET_RATE_LIMIT', 1, 1_000_000),
     publicUrl: publicUrl(env),
+    widgetDemo: flag(env, 'LOOPDESK_DEMO'),
     dedup: dedupConfig(env),
     webhooks: webhookConfig(env),
     mail: mailConfig(env),

@@ -10,6 +10,7 @@ import { createDuplicateDetector } from './dedup/create-detector.js';
 import type { FirstStart } from './domain/admin.service.js';
 import { invitationUrl } from './domain/invitation.service.js';
 import { assertWebAppBuilt } from './http/web-app.js';
+import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
 import { createServices } from './services.js';
 
 /** Where `npm run build:app` puts the team app: dist/web/app, beside this file's dist/main.js. */
@@ -74,11 +75,12 @@ function logOutput(format: LogFormat): LogOutput {
 export async function startServer(config: Config): Promise<void> {
   // Before the first start's bootstrap, whose key is printed only once.
   assertWebAppBuilt(WEB_APP_DIR);
+  const widgetBuild = loadWidgetBuild();
   const database = createDatabase(config.databaseUrl, config.database);
   const output = logOutput(config.logFormat);
   try {
     const logger = pino({ level: config.logLevel }, output.stream);
-    const { baseUrl, firstStart } = await serve(config, database, logger);
+    const { baseUrl, firstStart } = await serve(config, database, logger, widgetBuild);
     if (firstStart) printFirstStart(firstStart, baseUrl, config.publicUrl);
   } finally {
     output.release();
@@ -89,7 +91,7 @@ export async function startServer(config: Config): Promise<void> {
  * Detector → services → first-start bootstrap → app → listen, with the shutdown on
  * SIGTERM/SIGINT; returns the URL it listens on and what the first start made, when it ran.
  */
-async function serve(config: Config, database: DatabaseHandle, logger: Logger): Promise<{ baseUrl: string; firstStart: FirstStart | null }> {
+async function serve(config: Config, database: DatabaseHandle, logger: Logger, widgetBuild: WidgetBuild): Promise<{ baseUrl: string; firstStart: FirstStart | null }> {
   const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
   const services = createServices(database, {
     detector,
@@ -106,7 +108,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
   const app = await buildApp({
     database, services, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs,
     rateLimitPerMinute: config.rateLimitPerMinute, widgetRateLimitScale: config.widgetRateLimitScale, publicUrl: config.publicUrl,
-    webAppDir: WEB_APP_DIR,
+    webAppDir: WEB_APP_DIR, widgetBuild, widgetDemo: config.widgetDemo,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 

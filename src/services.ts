@@ -49,6 +49,7 @@ import { createReleaseService } from './domain/release.service.js';
 import { createSessionService } from './domain/session.service.js';
 import { createSignInLockout } from './domain/sign-in-lockout.js';
 import { createWebhookService } from './domain/webhook.service.js';
+import { createWidgetDemoService } from './domain/widget-demo.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
 import { WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type WebhookConfig } from './config.js';
@@ -124,6 +125,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     secrets: serverSecretRepository(db), usedChallenges: usedChallengeRepository(db), clock, maxNumber: options.proofOfWorkMaxNumber,
   });
   const visitorContacts = createVisitorContacts({ db, dialect, clock, contacts: repositories.contacts });
+  const widget = createWidgetService(repositories);
   const hasher = createPasswordHasher(options.passwordHashing);
   const lockout = createSignInLockout({ signInFailures: repositories.signInFailures, clock });
   const sessions = createSessionService({ db, clock, hasher, lockout, ...repositories });
@@ -152,12 +154,13 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
-    widget: createWidgetService(repositories),
+    widget,
     proofOfWork,
     widgetSessions: createWidgetSessionService({ clock, proofOfWork, visitorContacts, ...repositories }),
     visitorConversations: createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     ideas: createIdeaService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
+    widgetDemo: createWidgetDemoService({ widgets: widget, workspaces: repositories.workspaces }),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
     /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({

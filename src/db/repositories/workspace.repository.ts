@@ -21,6 +21,11 @@ export function workspaceRepository(db: Executor) {
       return tx.selectFrom('workspaces').select(['id', 'name', 'created_at']).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
     },
 
+    /** The instance's first workspace (the one the first start creates), or undefined on an empty database. */
+    async first(tx: Executor = db): Promise<WorkspaceTable | undefined> {
+      return tx.selectFrom('workspaces').select(['id', 'name', 'created_at']).orderBy('created_at', 'asc').orderBy('id', 'asc').limit(1).executeTakeFirst();
+    },
+
     async count(tx: Executor = db): Promise<number> {
       const row = await tx.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);

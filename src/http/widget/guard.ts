@@ -5,7 +5,8 @@
 // Authorization, never in cookies); their preflight requests are answered here.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WidgetService } from '../../domain/widget.service.js';
-import { originMatchesDomain, type WidgetProduct } from '../../domain/widget-settings.js';
+import type { WidgetProduct } from '../../domain/widget-settings.js';
+import { originMatchesDomain } from '../../lib/host-domain.js';
 import { AppError } from '../../errors.js';
 import { publicOrigin } from '../origin.js';
 import type { TypedApp } from '../route.js';
