@@ -218,9 +218,11 @@ describeEachDialect('identity tokens and verified sessions', (ctx) => {
     });
   }
 
-  it('takes a token signed by the Node example of docs/widget.md', async () => {
+  it('takes a token signed by the Node example of docs/widget.md, the same as the README\'s', async () => {
     const { product, secret } = await verifiedProduct();
-    const example = /```js\n([\s\S]*?)```/.exec(readFileSync('docs/widget.md', 'utf8'))![1];
+    const nodeExample = (file: string) => /```js\n([\s\S]*?)```/.exec(readFileSync(file, 'utf8'))![1];
+    const example = nodeExample('docs/widget.md');
+    assert.equal(nodeExample('README.md'), example);
     const file = join(mkdtempSync(join(tmpdir(), 'widget-doc-')), 'sign.mjs');
     writeFileSync(file, example);
     const { loopdeskIdentityToken } = await import(pathToFileURL(file).href);
