@@ -1,16 +1,20 @@
-// The webhook dispatcher, one per server process. Each cycle (a) fans events out: claims events
-// not yet fanned out and creates one delivery per enabled, subscribed endpoint of the event's
-// workspace, in one transaction; (b) claims due deliveries, pushing each one's next attempt ahead
-// by a lease in the claiming transaction, and makes the attempts after the commit. On PostgreSQL
-// both claims skip rows other processes hold (FOR UPDATE SKIP LOCKED), so every attempt is made
-// by exactly one process; a process that dies mid-attempt hands the delivery back when its lease
-// runs out, so nothing committed is lost (it may be delivered twice: at least once). The fan-out
-// also creates the release announcement jobs of release.published events, and each cycle runs the
-// due ones (src/events/announcer.ts).
+// The webhook dispatcher, one per server process. Each cycle runs one transaction that (a) records
+// the outcomes of the attempts finished since the last cycle, each while its lease holds; (b) fans
+// events out: claims events not yet fanned out and creates one delivery per enabled, subscribed
+// endpoint of the event's workspace; (c) claims due deliveries for the free attempt slots, pushing
+// each one's next attempt ahead by a lease. The attempts start after the commit. One commit per
+// cycle rather than one per attempt: on SQLite every commit is a WAL write that request handlers
+// wait behind. On PostgreSQL the claims skip rows other processes hold (FOR UPDATE SKIP LOCKED),
+// so every attempt is made by exactly one process; a process that dies mid-attempt, or before its
+// outcome is written, hands the delivery back when its lease runs out, so nothing committed is
+// lost (it may be delivered twice: at least once). The fan-out also creates the release
+// announcement jobs of release.published events, and each cycle runs the due ones
+// (src/events/announcer.ts).
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { Executor } from '../db/repositories/executor.js';
 import type {
-  AttemptRow, DeliveryOutcome, FanOutEventRow, WebhookDeliveryRepository, WebhookDeliveryRow,
+  AttemptRow, DeliveryOutcome, FanOutEventRow, LeasedOutcome, WebhookDeliveryRepository, WebhookDeliveryRow,
 } from '../db/repositories/webhook-delivery.repository.js';
 import type { SubscriptionRow, WebhookEndpointRepository } from '../db/repositories/webhook-endpoint.repository.js';
 import type { Clock } from '../lib/clock.js';
@@ -75,74 +79,105 @@ export interface DispatcherDeps {
 }
 
 interface InFlight {
-  cancel: AbortController;
+  cancel(): void;
   done: Promise<void>;
+}
+
+/** An attempt that has ended: its outcome, or null when it was cancelled (handed back, no attempt counted). */
+interface Finished {
+  id: string;
+  lease: string;
+  outcome: DeliveryOutcome | null;
 }
 
 export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, sender, announcer, clock, config, onError, random }: DispatcherDeps) {
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<string, InFlight>();
+  /** Ended attempts whose outcome the next transaction writes. */
+  let finished: Finished[] = [];
   let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
   let timer: NodeJS.Timeout | null = null;
   let cycle: Promise<void> | null = null;
   let wakeRequested = false;
 
-  /** Fans out one batch of events; how many there were. */
-  async function fanOut(): Promise<number> {
-    return db.transaction().execute(async (tx) => {
-      const events = await webhookDeliveries.claimEventsToFanOut(FAN_OUT_BATCH, tx);
-      if (events.length === 0) return 0;
-      const endpoints = await webhookEndpoints.enabledIn([...new Set(events.map((event) => event.workspace_id))], tx);
-      const now = clock.now();
-      await webhookDeliveries.insertMany(deliveriesFor(events, endpoints, now), tx);
-      await webhookDeliveries.markFannedOut(events.map((event) => event.id), now, tx);
-      await announcer.plan(events, tx);
-      return events.length;
-    });
+  /** Fans out one batch of events in `tx`; how many there were. */
+  async function fanOutIn(tx: Executor): Promise<number> {
+    const events = await webhookDeliveries.claimEventsToFanOut(FAN_OUT_BATCH, tx);
+    if (events.length === 0) return 0;
+    const endpoints = await webhookEndpoints.enabledIn([...new Set(events.map((event) => event.workspace_id))], tx);
+    const now = clock.now();
+    await webhookDeliveries.insertMany(deliveriesFor(events, endpoints, now), tx);
+    await webhookDeliveries.markFannedOut(events.map((event) => event.id), now, tx);
+    await announcer.plan(events, tx);
+    return events.length;
   }
 
-  async function attempt(row: AttemptRow, cancel: AbortSignal): Promise<void> {
-    const timestamp = Math.floor(Date.parse(clock.now()) / 1000);
-    let result: AttemptResult;
+  /** Writes the outcomes of ended attempts and hands the cancelled ones back, in `tx`. */
+  async function writeFinished(ended: readonly Finished[], tx: Executor): Promise<void> {
+    const outcomes = ended.filter((entry): entry is LeasedOutcome => entry.outcome !== null);
+    const cancelled = ended.filter((entry) => entry.outcome === null);
+    if (outcomes.length > 0) await webhookDeliveries.recordOutcomes(outcomes, tx);
+    if (cancelled.length > 0) await webhookDeliveries.handBack(cancelled, clock.now(), tx);
+  }
+
+  /**
+   * Runs `work` in one transaction after writing the ended attempts' outcomes; if it fails, those
+   * stay queued for the next transaction (their leases keep the deliveries from other claims).
+   */
+  async function withFinishedWritten<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+    const ended = finished;
+    finished = [];
     try {
-      result = await sender.send({ url: row.url, secret: row.secret, id: row.id, timestamp, body: row.payload }, cancel);
+      return await db.transaction().execute(async (tx) => {
+        await writeFinished(ended, tx);
+        return work(tx);
+      });
+    } catch (error) {
+      finished = ended.concat(finished);
+      throw error;
+    }
+  }
+
+  /** Waits for an attempt's result and queues its outcome (or, cancelled, its hand-back) for the next transaction. */
+  async function recordWhenDone(row: AttemptRow, result: Promise<AttemptResult>): Promise<void> {
+    let outcome: DeliveryOutcome | null;
+    try {
+      outcome = outcomeAfter(row.attempts + 1, await result, Date.parse(clock.now()), config.retryScheduleMs, random);
     } catch (error) {
       if (!(error instanceof AttemptCancelled)) throw error;
-      await webhookDeliveries.handBack([{ id: row.id, lease: row.next_attempt_at }], clock.now());
-      return;
+      outcome = null;
     }
-    const outcome = outcomeAfter(row.attempts + 1, result, Date.parse(clock.now()), config.retryScheduleMs, random);
-    await webhookDeliveries.recordOutcome(row.id, row.next_attempt_at, outcome);
+    // Pushed after the wait: a transaction may have swapped the queue meanwhile.
+    finished.push({ id: row.id, lease: row.next_attempt_at, outcome });
   }
 
   function start(row: AttemptRow): void {
-    const cancel = new AbortController();
-    const done = attempt(row, cancel.signal)
+    const timestamp = Math.floor(Date.parse(clock.now()) / 1000);
+    const { result, cancel } = sender.send({ url: row.url, secret: row.secret, id: row.id, timestamp, body: row.payload });
+    const done = recordWhenDone(row, result)
       .catch(onError)
       .finally(() => {
         inFlight.delete(row.id);
-        // Half the slots free again: claim more now rather than at the next poll.
+        // Half the slots free again: record and claim now rather than at the next poll.
         if (inFlight.size <= config.concurrency / 2) wake();
       });
     inFlight.set(row.id, { cancel, done });
   }
 
   /**
-   * Claims due deliveries for the free slots and starts their attempts. When every slot is taken,
-   * attempts that finish wake the loop to claim more.
+   * One cycle: the ended attempts' outcomes, a fan-out batch and the claim of due deliveries for
+   * the free slots, in one transaction; then the claimed attempts start. Whether more events are
+   * probably waiting to be fanned out.
    */
-  async function deliverDue(): Promise<void> {
-    const free = config.concurrency - inFlight.size;
-    if (free <= 0) return;
-    const nowMs = Date.parse(clock.now());
-    const ids = await db.transaction().execute((tx) => webhookDeliveries.claimDue(iso(nowMs), iso(nowMs + leaseMs), free, tx));
-    for (const row of await webhookDeliveries.attemptsOf(ids)) start(row);
-  }
-
-  /** One cycle; whether more events are probably waiting to be fanned out. */
   async function runCycle(): Promise<boolean> {
-    const fannedOut = await fanOut();
-    await deliverDue();
+    const free = config.concurrency - inFlight.size;
+    const { fannedOut, claimed } = await withFinishedWritten(async (tx) => {
+      const events = await fanOutIn(tx);
+      // Read after the fan-out, so the deliveries it just created are due.
+      const nowMs = Date.parse(clock.now());
+      return { fannedOut: events, claimed: free > 0 ? await webhookDeliveries.claimDue(iso(nowMs), iso(nowMs + leaseMs), free, tx) : [] };
+    });
+    for (const row of claimed) start(row);
     await announcer.run();
     return fannedOut === FAN_OUT_BATCH;
   }
@@ -180,7 +215,7 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
       graceTimer = setTimeout(() => resolve('late'), graceMs);
     });
     if ((await Promise.race([settled(), graceOver])) === 'late') {
-      for (const flight of inFlight.values()) flight.cancel.abort();
+      for (const flight of inFlight.values()) flight.cancel();
       await settled();
     }
     clearTimeout(graceTimer);
@@ -188,7 +223,7 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
 
   return {
     /** One fan-out batch, outside the loop (tests, tools); how many events it fanned out. */
-    fanOut,
+    fanOut: (): Promise<number> => db.transaction().execute(fanOutIn),
 
     start(): void {
       if (state !== 'idle') return;
@@ -212,6 +247,7 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
       if (timer) clearTimeout(timer);
       await cycle;
       await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs)]);
+      if (finished.length > 0) await withFinishedWritten(async () => {}).catch(onError);
       sender.close();
       state = 'stopped';
     },

@@ -30,6 +30,13 @@ export interface AttemptRow {
 /** What an attempt's outcome changes. */
 export type DeliveryOutcome = Pick<WebhookDeliveryTable, 'status' | 'attempts' | 'last_status_code' | 'last_error' | 'next_attempt_at' | 'updated_at'>;
 
+/** An outcome and the lease of the attempt it comes from. */
+export interface LeasedOutcome {
+  id: string;
+  lease: string;
+  outcome: DeliveryOutcome;
+}
+
 // SQLite accepts at most 32,766 parameters a statement; 12 columns a row.
 const INSERT_CHUNK = 1000;
 
@@ -66,56 +73,48 @@ export function webhookDeliveryRepository(db: Executor, dialect: Pick<Dialect, '
     /**
      * Claims up to `limit` pending deliveries due at `now` whose endpoint is enabled (a disabled
      * endpoint's deliveries wait), pushing each one's next attempt to `leaseUntil`: until then no
-     * other claim sees it, and if this process dies the delivery falls due again by itself.
+     * other claim sees it, and if this process dies the delivery falls due again by itself. Returns
+     * what the attempts need (URL, secret, payload), read by the claiming query itself; only the
+     * deliveries' rows are locked, so claims never wait on an endpoint or an event.
      */
-    async claimDue(now: string, leaseUntil: string, limit: number, tx: Executor): Promise<string[]> {
+    async claimDue(now: string, leaseUntil: string, limit: number, tx: Executor): Promise<AttemptRow[]> {
       const query = tx
-        .selectFrom('webhook_deliveries as d')
-        .select('d.id')
-        .where('d.status', '=', 'pending')
-        .where('d.next_attempt_at', '<=', now)
-        .where((eb) =>
-          eb.exists(
-            eb.selectFrom('webhook_endpoints as e').select('e.id').whereRef('e.id', '=', 'd.endpoint_id').where('e.enabled', '=', 1),
-          ),
-        )
-        .orderBy('d.next_attempt_at', 'asc')
-        .limit(limit);
-      const ids = (await dialect.forUpdateSkipLocked(query).execute()).map((row) => row.id);
-      if (ids.length > 0) await tx.updateTable('webhook_deliveries').set({ next_attempt_at: leaseUntil }).where('id', 'in', ids).execute();
-      return ids;
-    },
-
-    /** The claimed deliveries with their endpoint's URL and secret and their event's payload. */
-    async attemptsOf(ids: readonly string[], tx: Executor = db): Promise<AttemptRow[]> {
-      if (ids.length === 0) return [];
-      const rows = await tx
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhook_endpoints as e', (join) => join.onRef('e.id', '=', 'd.endpoint_id').onRef('e.workspace_id', '=', 'd.workspace_id'))
         .innerJoin('events as ev', (join) => join.onRef('ev.id', '=', 'd.event_id').onRef('ev.workspace_id', '=', 'd.workspace_id'))
-        .select(['d.id', 'd.attempts', 'd.next_attempt_at', 'e.url', 'e.secret', 'ev.payload'])
-        .where('d.id', 'in', ids)
-        .execute();
-      return rows.map((row) => ({ ...row, next_attempt_at: row.next_attempt_at! }));
+        .select(['d.id', 'd.attempts', 'e.url', 'e.secret', 'ev.payload'])
+        .where('d.status', '=', 'pending')
+        .where('d.next_attempt_at', '<=', now)
+        .where('e.enabled', '=', 1)
+        .orderBy('d.next_attempt_at', 'asc')
+        .limit(limit);
+      const rows = await dialect.forUpdateSkipLocked(query, 'd').execute();
+      if (rows.length === 0) return [];
+      await tx.updateTable('webhook_deliveries').set({ next_attempt_at: leaseUntil }).where('id', 'in', rows.map((row) => row.id)).execute();
+      return rows.map((row) => ({ ...row, next_attempt_at: leaseUntil }));
     },
 
     /**
-     * Records an attempt's outcome while the attempt's lease still holds (nobody claimed the
-     * delivery again, no manual retry requeued it); whether it was recorded.
+     * Records attempts' outcomes, each only while its attempt's lease still holds (nobody claimed
+     * the delivery again, no manual retry requeued it); how many were recorded.
      */
-    async recordOutcome(id: string, lease: string, outcome: DeliveryOutcome, tx: Executor = db): Promise<boolean> {
-      const result = await tx
-        .updateTable('webhook_deliveries')
-        .set(outcome)
-        .where('id', '=', id)
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '=', lease)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    async recordOutcomes(outcomes: readonly LeasedOutcome[], tx: Executor): Promise<number> {
+      let recorded = 0;
+      for (const { id, lease, outcome } of outcomes) {
+        const result = await tx
+          .updateTable('webhook_deliveries')
+          .set(outcome)
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '=', lease)
+          .executeTakeFirst();
+        recorded += Number(result.numUpdatedRows);
+      }
+      return recorded;
     },
 
     /** Makes claimed deliveries due at `now` again, without counting an attempt (their leases still holding). */
-    async handBack(leases: readonly { id: string; lease: string }[], now: string, tx: Executor = db): Promise<void> {
+    async handBack(leases: readonly { id: string; lease: string }[], now: string, tx: Executor): Promise<void> {
       for (const { id, lease } of leases) {
         await tx
           .updateTable('webhook_deliveries')
