@@ -48,10 +48,9 @@ export interface Dialect {
   isUniqueViolation(error: unknown): boolean;
   /**
    * Locks the rows the query selects until the transaction ends, skipping rows another
-   * transaction holds, so that processes sharing a queue each claim different rows. With `of`,
-   * only that table's rows (a claim that joins what it needs to read locks only the queue).
+   * transaction holds, so that processes sharing a queue each claim different rows.
    */
-  forUpdateSkipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, of?: TB & string): SelectQueryBuilder<DB, TB, O>;
+  forUpdateSkipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
 }
 
 const require = createRequire(import.meta.url);
@@ -177,7 +176,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
         await sql`select pg_advisory_xact_lock(${lockKey(key)})`.execute(trx);
       },
       isUniqueViolation: (error) => errorCode(error) === '23505',
-      forUpdateSkipLocked: (query, of) => query.forUpdate(of).skipLocked(),
+      forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
     },
   };
 }

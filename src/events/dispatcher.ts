@@ -18,35 +18,24 @@ import type {
 } from '../db/repositories/webhook-delivery.repository.js';
 import type { SubscriptionRow, WebhookEndpointRepository } from '../db/repositories/webhook-endpoint.repository.js';
 import type { Clock } from '../lib/clock.js';
+import type { RequestPressure } from '../lib/request-pressure.js';
 import { newId } from '../lib/ids.js';
 import type { Announcer } from './announcer.js';
+import { outcomeAfter } from './retry-schedule.js';
 import { AttemptCancelled, type AttemptResult, type WebhookSender } from './webhook-sender.js';
 
 /** Events fanned out per transaction. */
 export const FAN_OUT_BATCH = 200;
 /** How much longer than the attempt timeout a claim's lease lasts: time to record the outcome. */
 const LEASE_MARGIN_MS = 5_000;
-/** Retries wait up to 10 % longer than the schedule says, so receivers are not hit in lockstep. */
-const JITTER = 0.1;
+/**
+ * After a cycle that found work, the next one comes this soon, then twice as late after each
+ * cycle that found none, up to the poll interval: events committed one after another are picked
+ * up within milliseconds, while an idle dispatcher still polls at the poll interval.
+ */
+const QUICK_POLL_MS = 5;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** A retry's wait with its jitter: up to 10 % longer than the schedule says. */
-export const jittered = (waitMs: number, random: () => number = Math.random): number => Math.round(waitMs * (1 + JITTER * random()));
-
-/**
- * A delivery's state after attempt number `attempts`: succeeded; pending again after the
- * schedule's wait for that attempt (plus jitter); or failed once the schedule is used up.
- */
-export function outcomeAfter(
-  attempts: number, result: AttemptResult, nowMs: number, scheduleMs: readonly number[], random: () => number = Math.random,
-): DeliveryOutcome {
-  const recorded = { attempts, last_status_code: result.statusCode, last_error: result.error, updated_at: iso(nowMs) };
-  if (result.ok) return { ...recorded, status: 'succeeded', next_attempt_at: null };
-  const wait = scheduleMs[attempts - 1];
-  if (wait === undefined) return { ...recorded, status: 'failed', next_attempt_at: null };
-  return { ...recorded, status: 'pending', next_attempt_at: iso(nowMs + jittered(wait, random)) };
-}
 
 /** An endpoint receives an event of its workspace recorded since it was created, when subscribed to its type. */
 function receives(endpoint: SubscriptionRow & { types: string[] }, event: FanOutEventRow): boolean {
@@ -75,6 +64,8 @@ export interface DispatcherDeps {
   config: WebhookConfig;
   /** Reports a cycle that failed (the database unreachable, …); the next poll tries again. */
   onError: (error: unknown) => void;
+  /** While requests saturate the event loop, the dispatcher yields to them; never, without one. */
+  pressure?: Pick<RequestPressure, 'saturated'>;
   random?: () => number;
 }
 
@@ -90,7 +81,12 @@ interface Finished {
   outcome: DeliveryOutcome | null;
 }
 
-export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, sender, announcer, clock, config, onError, random }: DispatcherDeps) {
+/** What a cycle found: a full fan-out batch (more are waiting), some work, or nothing. */
+type CycleResult = 'more' | 'worked' | 'idle';
+
+export function createDispatcher(deps: DispatcherDeps) {
+  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, clock, config, onError, random } = deps;
+  const saturated = () => deps.pressure?.saturated() ?? false;
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<string, InFlight>();
   /** Ended attempts whose outcome the next transaction writes. */
@@ -99,6 +95,11 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
   let timer: NodeJS.Timeout | null = null;
   let cycle: Promise<void> | null = null;
   let wakeRequested = false;
+  /** Cycles in a row that found nothing (the next poll's delay doubles with each). */
+  let idleCycles = Infinity;
+  /** A fan-out created announcement jobs since the announcer last ran. */
+  let announcementsPlanned = false;
+  let announcerRanAt = -Infinity;
 
   /** Fans out one batch of events in `tx`; how many there were. */
   async function fanOutIn(tx: Executor): Promise<number> {
@@ -108,16 +109,33 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
     const now = clock.now();
     await webhookDeliveries.insertMany(deliveriesFor(events, endpoints, now), tx);
     await webhookDeliveries.markFannedOut(events.map((event) => event.id), now, tx);
-    await announcer.plan(events, tx);
+    if (await announcer.plan(events, tx)) announcementsPlanned = true;
     return events.length;
   }
 
-  /** Writes the outcomes of ended attempts and hands the cancelled ones back, in `tx`. */
+  /**
+   * Writes the outcomes of ended attempts and hands the cancelled ones back, in `tx`: successes
+   * one statement per claim and status code, failures (each with its own retry time) one by one.
+   */
   async function writeFinished(ended: readonly Finished[], tx: Executor): Promise<void> {
-    const outcomes = ended.filter((entry): entry is LeasedOutcome => entry.outcome !== null);
-    const cancelled = ended.filter((entry) => entry.outcome === null);
-    if (outcomes.length > 0) await webhookDeliveries.recordOutcomes(outcomes, tx);
-    if (cancelled.length > 0) await webhookDeliveries.handBack(cancelled, clock.now(), tx);
+    const successes = new Map<string, { ids: string[]; lease: string; statusCode: number }>();
+    const failures: LeasedOutcome[] = [];
+    const cancelled: Finished[] = [];
+    for (const entry of ended) {
+      const { outcome } = entry;
+      if (outcome === null) cancelled.push(entry);
+      else if (outcome.status !== 'succeeded') failures.push({ ...entry, outcome });
+      else {
+        const key = `${entry.lease} ${outcome.last_status_code}`;
+        const group = successes.get(key) ?? { ids: [], lease: entry.lease, statusCode: outcome.last_status_code! };
+        group.ids.push(entry.id);
+        successes.set(key, group);
+      }
+    }
+    const now = clock.now();
+    for (const { ids, lease, statusCode } of successes.values()) await webhookDeliveries.recordSuccesses(ids, lease, statusCode, now, tx);
+    if (failures.length > 0) await webhookDeliveries.recordOutcomes(failures, tx);
+    if (cancelled.length > 0) await webhookDeliveries.handBack(cancelled, now, tx);
   }
 
   /**
@@ -158,18 +176,18 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
       .catch(onError)
       .finally(() => {
         inFlight.delete(row.id);
-        // Half the slots free again: record and claim now rather than at the next poll.
-        if (inFlight.size <= config.concurrency / 2) wake();
+        // Half the slots free again: record and claim now rather than at the next poll, unless
+        // requests saturate the loop (then deliveries wait for the poll: they lag, requests don't).
+        if (inFlight.size <= config.concurrency / 2 && !saturated()) wake();
       });
     inFlight.set(row.id, { cancel, done });
   }
 
   /**
    * One cycle: the ended attempts' outcomes, a fan-out batch and the claim of due deliveries for
-   * the free slots, in one transaction; then the claimed attempts start. Whether more events are
-   * probably waiting to be fanned out.
+   * the free slots, in one transaction; then the claimed attempts start.
    */
-  async function runCycle(): Promise<boolean> {
+  async function runCycle(): Promise<CycleResult> {
     const free = config.concurrency - inFlight.size;
     const { fannedOut, claimed } = await withFinishedWritten(async (tx) => {
       const events = await fanOutIn(tx);
@@ -178,8 +196,30 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
       return { fannedOut: events, claimed: free > 0 ? await webhookDeliveries.claimDue(iso(nowMs), iso(nowMs + leaseMs), free, tx) : [] };
     });
     for (const row of claimed) start(row);
-    await announcer.run();
-    return fannedOut === FAN_OUT_BATCH;
+    // Announcement jobs come from the fan-out or fall due on the retry schedule: a busy
+    // dispatcher's many cycles need not each look for them (a claim transaction each).
+    if (announcementsPlanned || performance.now() - announcerRanAt >= config.pollIntervalMs) {
+      announcementsPlanned = false;
+      announcerRanAt = performance.now();
+      await announcer.run();
+    }
+    if (fannedOut === FAN_OUT_BATCH) return 'more';
+    return fannedOut > 0 || claimed.length > 0 ? 'worked' : 'idle';
+  }
+
+  /**
+   * When the next cycle runs: at once while a backlog waits (or attempts asked for one), soon
+   * after work, at the poll interval when idle. While requests saturate the loop, only at the
+   * poll interval: fan-out and attempts then take a bounded share of the loop (one cycle of at
+   * most `concurrency` attempts per poll) and deliveries lag until the load eases.
+   */
+  function scheduleNext(result: CycleResult): void {
+    const hurry = result === 'more' || wakeRequested;
+    wakeRequested = false;
+    idleCycles = result === 'idle' ? idleCycles + 1 : 0;
+    if (saturated()) timer = setTimeout(wake, config.pollIntervalMs);
+    else if (hurry) setImmediate(wake);
+    else timer = setTimeout(wake, Math.min(config.pollIntervalMs, QUICK_POLL_MS * 2 ** idleCycles));
   }
 
   function wake(): void {
@@ -191,19 +231,13 @@ export function createDispatcher({ db, webhookEndpoints, webhookDeliveries, send
     if (timer) clearTimeout(timer);
     timer = null;
     cycle = runCycle()
-      .catch((error) => {
+      .catch((error): CycleResult => {
         onError(error);
-        return false;
+        return 'idle';
       })
-      .then((busy) => {
+      .then((result) => {
         cycle = null;
-        if (state !== 'running') return;
-        if (busy || wakeRequested) {
-          wakeRequested = false;
-          setImmediate(wake);
-        } else {
-          timer = setTimeout(wake, config.pollIntervalMs);
-        }
+        if (state === 'running') scheduleNext(result);
       });
   }
 
