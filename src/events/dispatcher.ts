@@ -102,8 +102,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   let announcerRanAt = -Infinity;
 
   /** Fans out one batch of events in `tx`; how many there were. */
-  async function fanOutIn(tx: Executor): Promise<number> {
-    const events = await webhookDeliveries.claimEventsToFanOut(FAN_OUT_BATCH, tx);
+  async function fanOutIn(tx: Executor, limit = FAN_OUT_BATCH): Promise<number> {
+    const events = await webhookDeliveries.claimEventsToFanOut(limit, tx);
     if (events.length === 0) return 0;
     const endpoints = await webhookEndpoints.enabledIn([...new Set(events.map((event) => event.workspace_id))], tx);
     const now = clock.now();
@@ -189,8 +189,11 @@ export function createDispatcher(deps: DispatcherDeps) {
    */
   async function runCycle(): Promise<CycleResult> {
     const free = config.concurrency - inFlight.size;
+    // Yielding to requests, a cycle also fans out no more events than it may attempt: creating
+    // the deliveries is most of an event's database work, and the events wait in the outbox.
+    const fanOutLimit = saturated() ? config.concurrency : FAN_OUT_BATCH;
     const { fannedOut, claimed } = await withFinishedWritten(async (tx) => {
-      const events = await fanOutIn(tx);
+      const events = await fanOutIn(tx, fanOutLimit);
       // Read after the fan-out, so the deliveries it just created are due.
       const nowMs = Date.parse(clock.now());
       return { fannedOut: events, claimed: free > 0 ? await webhookDeliveries.claimDue(iso(nowMs), iso(nowMs + leaseMs), free, tx) : [] };
@@ -203,7 +206,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       announcerRanAt = performance.now();
       await announcer.run();
     }
-    if (fannedOut === FAN_OUT_BATCH) return 'more';
+    if (fannedOut === fanOutLimit) return 'more';
     return fannedOut > 0 || claimed.length > 0 ? 'worked' : 'idle';
   }
 
@@ -257,7 +260,7 @@ export function createDispatcher(deps: DispatcherDeps) {
 
   return {
     /** One fan-out batch, outside the loop (tests, tools); how many events it fanned out. */
-    fanOut: (): Promise<number> => db.transaction().execute(fanOutIn),
+    fanOut: (): Promise<number> => db.transaction().execute((tx) => fanOutIn(tx)),
 
     start(): void {
       if (state !== 'idle') return;
