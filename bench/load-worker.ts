@@ -25,7 +25,7 @@ const requests: autocannon.Request[] = [
         method: spec.method,
         path: spec.path,
         headers: {
-          authorization: `Bearer ${job.key}`,
+          authorization: `Bearer ${spec.token ?? job.key}`,
           ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: spec.body?.replaceAll('{n}', String(n)),

@@ -9,6 +9,8 @@ export interface RequestSpec {
   path: string;
   /** JSON text; `{n}` is replaced by a per-request counter. */
   body?: string;
+  /** The bearer token of this request (a widget session) instead of the job's key. */
+  token?: string;
 }
 
 export interface LoadJob {

@@ -88,6 +88,7 @@ export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir, env = {} }
       LOOPDESK_LOG_LEVEL: logLevel,
       // Measure the request path itself, not a limiter turning load into 429s.
       LOOPDESK_RATE_LIMIT: '0',
+      LOOPDESK_WIDGET_RATE_LIMIT: '0',
       LOOPDESK_DEDUP_PROVIDER: 'lexical',
       ...env,
     },

@@ -2,10 +2,11 @@
 // load generator cycles through. Reads run before writes at each scale, so no write changes
 // what a later read at that scale sees.
 import type { Scale } from './args.js';
-import type { RequestSpec } from './load.js';
+import { CONNECTIONS, type RequestSpec } from './load.js';
 import type { DatabaseHandle } from '../src/db/database.js';
 import { seedDedupWorkspace, type DedupWorkspace, type Fixture } from './seed.js';
 import { issueDescription, issueTitle, seededRandom } from './texts.js';
+import { createWidgetProduct, startConversation, startSessions } from './widget.js';
 
 export interface ScenarioContext {
   fixture: Fixture;
@@ -34,6 +35,8 @@ const get = (path: string): RequestSpec => ({ method: 'GET', path });
 const send = (method: 'POST' | 'PATCH', path: string, body: unknown): RequestSpec => ({ method, path, body: JSON.stringify(body) });
 const PRIORITIES = ['low', 'normal', 'high', 'urgent'];
 const DEDUP_MAX_OPEN_ISSUES = 10_000;
+/** Visitors writing at once in the widget scenario: one per connection of the load. */
+const WIDGET_VISITORS = CONNECTIONS;
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -92,6 +95,22 @@ export const SCENARIOS: Scenario[] = [
       key: fixture.key,
       requests: fixture.conversationIds.map((id) => send('POST', `/api/v1/conversations/${id}/messages`, { body: 'Bench reply {n}' })),
     }),
+  },
+  {
+    // Visitors chatting: anonymous widget sessions, each writing into the conversation it started,
+    // on a product of the main workspace without proof of work. The sessions and conversations are
+    // made through the running server before the measurement (the server's rate limits are off).
+    name: 'POST /widget/v1/{key}/conversations/{id}/messages',
+    writes: true,
+    async prepare({ fixture, baseUrl }) {
+      const product = await createWidgetProduct(baseUrl, fixture.key, 'Bench widget');
+      const tokens = await startSessions(baseUrl, product, WIDGET_VISITORS, (i) => ({ name: `Visitor ${i}` }));
+      const requests = await Promise.all(tokens.map(async (token, i): Promise<RequestSpec> => {
+        const id = await startConversation(baseUrl, product, token, `Visitor ${i}: the export times out`);
+        return { ...send('POST', `${product.base}/conversations/${id}/messages`, { body: 'Visitor message {n}' }), token };
+      }));
+      return { key: fixture.key, requests };
+    },
   },
   {
     name: 'POST /releases (10 issues)',

@@ -76,7 +76,7 @@ export async function seedWorkspace(services: Services, name: string, agents: nu
     others.push(await services.admin.createMember({ workspaceId: workspace.id, name: `Agent ${i}`, role: 'agent' }));
   }
   const key = await services.admin.createKey({ workspaceId: workspace.id, memberId: owner.id, label: 'bench' });
-  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, readOnly: false, member: owner };
+  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, credentialId: key.id, readOnly: false, member: owner };
   return { actor, key: key.key, memberIds: [owner.id, ...others.map((member) => member.id)] };
 }
 
@@ -162,7 +162,7 @@ export async function seedMain(database: DatabaseHandle, issueCount: number): Pr
   const random = seededRandom(issueCount);
   const { actor, key, memberIds } = await seedWorkspace(services, 'Bench', 4);
   const products: SeededProduct[] = [];
-  for (const name of PRODUCT_NAMES) products.push(await services.products.create(actor, { name }));
+  for (const name of PRODUCT_NAMES) products.push(await services.products.create(actor, { name }, ''));
 
   const assignees = [...memberIds, null];
   const issues = await seedIssues(database, services, actor, products, issueCount, (i) => ({
@@ -199,7 +199,7 @@ export interface DedupWorkspace {
 export async function seedDedupWorkspace(database: DatabaseHandle, openIssues: number): Promise<DedupWorkspace> {
   const services = createServices(database);
   const { actor, key } = await seedWorkspace(services, 'Dedup', 0);
-  const product = await services.products.create(actor, { name: 'Dedup' });
+  const product = await services.products.create(actor, { name: 'Dedup' }, '');
   const open: IssueStatus[] = ['pending', 'in_progress', 'icebox'];
   await seedIssues(database, services, actor, [product], openIssues, (i) => ({ product: 0, status: open[i % open.length], assigneeId: null }), seededRandom(openIssues));
   return { key, productId: product.id };

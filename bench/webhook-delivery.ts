@@ -12,6 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_DEFAULTS } from '../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import type { Actor } from '../src/domain/actor.js';
+import { inTransaction } from '../src/domain/unit-of-work.js';
 import { createServices, type Services } from '../src/services.js';
 import { startServer } from '../test/helpers/server-process.js';
 import type { BenchDb } from './args.js';
@@ -78,15 +79,15 @@ async function seedEndpoint(services: Services, receiverUrl: string): Promise<{ 
   const workspace = await services.admin.createWorkspace('Webhook bench');
   const owner = await services.admin.createMember({ workspaceId: workspace.id, name: 'Owner', role: 'owner' });
   const key = await services.admin.createKey({ workspaceId: workspace.id, memberId: owner.id });
-  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, readOnly: false, member: owner };
+  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, credentialId: key.id, readOnly: false, member: owner };
   const { secret } = await services.webhooks.create(actor, { url: receiverUrl, events: ['*'] });
   return { actor, secret };
 }
 
 async function record(database: DatabaseHandle, services: Services, workspaceId: string, numbers: number[]): Promise<void> {
-  await database.db.transaction().execute(async (tx) => {
+  await inTransaction(database.db, async (work) => {
     for (const number of numbers) {
-      await services.outbox.record(tx, { type: 'issue.updated', workspaceId, data: { number, title: `Event ${number}` }, previous: { title: null } });
+      await services.outbox.record(work, { type: 'issue.updated', workspaceId, data: { number, title: `Event ${number}` }, previous: { title: null } });
     }
   });
 }

@@ -1,10 +1,11 @@
 // buildApp(deps): the HTTP app around the services the composition root (src/services.ts) built:
-// the cross-cutting plugins, the probes and /api/v1. Never listens; src/main.ts does.
+// the cross-cutting plugins, the probes, /api/v1, the widget API and the team app. Never listens; src/main.ts does.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseHandle } from './db/database.js';
 import { API_PREFIX, apiV1 } from './http/api-v1.js';
+import { AUTH_PREFIX, authPlugin } from './http/auth-routes.js';
 import { WIDGET_PREFIX, widgetV1 } from './http/widget-v1.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
@@ -12,6 +13,7 @@ import { registerRequestId, requestLogController } from './http/plugins/request-
 import { registerValidationOrder } from './http/route.js';
 import { healthRoutes } from './http/routes/health.js';
 import { validatorCompiler } from './http/validation.js';
+import { webApp } from './http/web-app.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import type { Services } from './services.js';
 
@@ -26,8 +28,12 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** Requests per minute per API key (token bucket); 0 or absent: no rate limiting. */
   rateLimitPerMinute?: number;
+  /** Scales the widget API's per-address limits (LOOPDESK_WIDGET_RATE_LIMIT); 0 or absent: none. */
+  widgetRateLimitScale?: number;
   /** LOOPDESK_PUBLIC_URL: the base URL clients reach this server at, when it differs from what they send. */
   publicUrl?: string | null;
+  /** The team app's build (dist/web/app), served at /app; absent: no app (tests of the API alone). */
+  webAppDir?: string;
 }
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -83,7 +89,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimitPerMinute: deps.rateLimitPerMinute ?? 0,
     publicUrl: deps.publicUrl ?? null,
   });
-  await app.register(widgetV1, { prefix: WIDGET_PREFIX, changelog: services.changelog, publicUrl: deps.publicUrl ?? null });
+  await app.register(authPlugin, { prefix: AUTH_PREFIX, sessions: services.sessions, invitations: services.invitations, publicUrl: deps.publicUrl ?? null });
+  await app.register(widgetV1, {
+    prefix: WIDGET_PREFIX,
+    services,
+    clock: deps.clock ?? systemClock,
+    rateLimitScale: deps.widgetRateLimitScale ?? 0,
+    publicUrl: deps.publicUrl ?? null,
+  });
+  if (deps.webAppDir !== undefined) await app.register(webApp, { root: deps.webAppDir });
 
   await app.ready();
   return app;

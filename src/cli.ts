@@ -4,10 +4,11 @@
 // come from its option table, so `--help` cannot drift from what the command accepts.
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase, MissingDatabaseError } from './db/database.js';
 import { MEMBER_ROLES, type MemberRole } from './domain/actor.js';
 import type { AdminService } from './domain/admin.service.js';
+import type { InvitationService } from './domain/invitation.service.js';
 import { AppError } from './errors.js';
 import { parseUuid } from './lib/ids.js';
 import { createServices } from './services.js';
@@ -114,19 +115,24 @@ function printList<T>(json: boolean, data: T[], columns: (record: T) => string[]
 }
 
 /**
- * The admin service on DATABASE_URL, migrated first. A SQLite file that does not exist is not
+ * The services on DATABASE_URL, migrated first. A SQLite file that does not exist is not
  * created: a wrong path must not pass for an empty database.
  */
-async function withAdmin<T>(fn: (admin: AdminService) => Promise<T>): Promise<T> {
+async function withServices<T>(fn: (services: { admin: AdminService; invitations: InvitationService }, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = createDatabase(config.databaseUrl, { ...config.database, createIfMissing: false });
   try {
     await database.migrate();
-    return await fn(createServices(database).admin);
+    return await fn(createServices(database), config);
   } finally {
     await database.close();
   }
 }
+
+const withAdmin = <T>(fn: (admin: AdminService) => Promise<T>): Promise<T> => withServices(({ admin }) => fn(admin));
+
+/** The base of links the CLI prints: LOOPDESK_PUBLIC_URL, else where the server listens (HOST and PORT). */
+const serverBase = ({ publicUrl, host, port }: Config): string => publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 const COMMANDS: Command[] = [
   command({
@@ -185,6 +191,23 @@ const COMMANDS: Command[] = [
     async run({ workspace, name, role, email, json }) {
       const member = await withAdmin((admin) => admin.createMember({ workspaceId: workspace, name, role, email }));
       print(json, member, `member ${member.id} "${name}" (${member.role}) created`);
+    },
+  }),
+  command({
+    name: 'member invite',
+    summary:
+      'Invite someone to a workspace: prints a one-time link {base}/app/invite/{token}, valid 7 days, where they set a name and a ' +
+      'password. {base} is LOOPDESK_PUBLIC_URL, else http://HOST:PORT.',
+    options: {
+      workspace: WORKSPACE,
+      email: { type: 'string', value: 'EMAIL', required: true, parse: emailAddress, help: 'who to invite' },
+      role: { type: 'string', value: MEMBER_ROLES.join('|'), required: true, parse: memberRole, help: 'the role they join with' },
+      json: JSON_FLAG,
+    },
+    async run({ workspace, email, role, json }) {
+      const invitation = await withServices(({ invitations }, config) =>
+        invitations.createAsAdministrator({ workspaceId: workspace, email, role }, serverBase(config)));
+      print(json, invitation, `invitation for ${invitation.email} (${invitation.role}), valid until ${invitation.expires_at}; the link works once:\n${invitation.url}`);
     },
   }),
   command({

@@ -16,12 +16,18 @@ export interface Config {
   readonly maxConnections: number;
   /** LOOPDESK_RATE_LIMIT: requests per minute per API key; 0 turns rate limiting off. */
   readonly rateLimitPerMinute: number;
+  /**
+   * LOOPDESK_WIDGET_RATE_LIMIT: scales the widget API's per-IP limits (10 sessions, 30 writes and
+   * 120 reads per minute and widget key); 0 turns them off.
+   */
+  readonly widgetRateLimitScale: number;
   /** LOOPDESK_PUBLIC_URL: the base URL clients reach the server at (behind a proxy); null: the origin each request names. */
   readonly publicUrl: string | null;
   readonly dedup: DedupConfig;
   readonly webhooks: WebhookConfig;
   /** Release announcement emails (docs/events.md); null: LOOPDESK_SMTP_URL is not set, nothing is mailed. */
   readonly mail: MailConfig | null;
+  readonly streams: StreamConfig;
 }
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -80,6 +86,14 @@ export interface MailConfig {
   readonly timeoutMs: number;
 }
 
+/** Server-Sent Event streams (src/http/sse.ts, docs/events.md "Live streams"). */
+export interface StreamConfig {
+  /** LOOPDESK_SSE_HEARTBEAT_MS: a comment is sent this often, so proxies and clients see an idle stream is alive. */
+  readonly heartbeatMs: number;
+  /** LOOPDESK_SSE_MAX_MS: a stream ends after this long and its client reconnects with Last-Event-ID; 0: never. */
+  readonly maxStreamMs: number;
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -91,6 +105,8 @@ export const WEBHOOK_DEFAULTS: WebhookConfig = Object.freeze({
   pollIntervalMs: 250,
   concurrency: 32,
 });
+
+export const STREAM_DEFAULTS: StreamConfig = Object.freeze({ heartbeatMs: 20_000, maxStreamMs: HOUR });
 
 export class ConfigError extends Error {}
 
@@ -236,6 +252,16 @@ function publicUrl(env: NodeJS.ProcessEnv): string | null {
   return url.href.replace(/\/+$/, '');
 }
 
+function scale(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(value >= 0 && value <= max)) {
+    throw new ConfigError(`${name} must be a number from 0 (off) to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
 /** `terminal`: whether stdout is a TTY, which picks the default log format. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): Config {
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/loopdesk.db';
@@ -256,9 +282,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     requestTimeoutMs: integer(env, 'LOOPDESK_REQUEST_TIMEOUT_MS', 30_000, 0, 600_000),
     maxConnections: integer(env, 'LOOPDESK_MAX_CONNECTIONS', 1024, 0, 1_000_000),
     rateLimitPerMinute: integer(env, 'LOOPDESK_RATE_LIMIT', 6000, 0, 1_000_000_000),
+    widgetRateLimitScale: scale(env, 'LOOPDESK_WIDGET_RATE_LIMIT', 1, 1_000_000),
     publicUrl: publicUrl(env),
     dedup: dedupConfig(env),
     webhooks: webhookConfig(env),
     mail: mailConfig(env),
+    streams: Object.freeze({
+      heartbeatMs: integer(env, 'LOOPDESK_SSE_HEARTBEAT_MS', STREAM_DEFAULTS.heartbeatMs, 10, 10 * MINUTE),
+      maxStreamMs: integer(env, 'LOOPDESK_SSE_MAX_MS', STREAM_DEFAULTS.maxStreamMs, 0, 24 * HOUR),
+    }),
   });
 }

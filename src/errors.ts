@@ -17,13 +17,16 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly fields?: FieldErrors;
+  /** Response headers that go with the error (Retry-After of a lockout). */
+  readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, detail: string, options: { fields?: FieldErrors; status?: number } = {}) {
+  constructor(code: ErrorCode, detail: string, options: { fields?: FieldErrors; status?: number; headers?: Record<string, string> } = {}) {
     super(detail);
     this.name = 'AppError';
     this.code = code;
     this.status = options.status ?? STATUS_BY_CODE[code];
     if (options.fields) this.fields = options.fields;
+    if (options.headers) this.headers = options.headers;
   }
 }
 

@@ -1,4 +1,5 @@
 // config → database → app → listen, and the graceful shutdown on SIGTERM/SIGINT.
+import { fileURLToPath } from 'node:url';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { buildApp } from './app.js';
@@ -6,16 +7,27 @@ import type { Config, LogFormat } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { createDuplicateDetector } from './dedup/create-detector.js';
-import type { IssuedKey } from './domain/admin.service.js';
+import type { FirstStart } from './domain/admin.service.js';
+import { invitationUrl } from './domain/invitation.service.js';
+import { assertWebAppBuilt } from './http/web-app.js';
 import { createServices } from './services.js';
 
-function printFirstKey(key: IssuedKey, baseUrl: string): void {
+/** Where `npm run build:app` puts the team app: dist/web/app, beside this file's dist/main.js. */
+const WEB_APP_DIR = fileURLToPath(new URL('./web/app/', import.meta.url));
+
+/** The key and the owner's link; links name LOOPDESK_PUBLIC_URL when set, else where the server listens. */
+function printFirstStart({ key, ownerInvitation }: FirstStart, listeningAt: string, publicUrl: string | null): void {
+  const baseUrl = publicUrl ?? listeningAt;
   process.stdout.write(
     [
       '',
       'Loopdesk created workspace "Default" with an owner and this API key (shown only once):',
       '',
       `    ${key.key}`,
+      '',
+      `Sign in to the app: this one-time link lets the owner choose an email, a name and a password (valid until ${ownerInvitation.expires_at}):`,
+      '',
+      `    ${invitationUrl(baseUrl, ownerInvitation.token)}`,
       '',
       'Try it:',
       '',
@@ -60,12 +72,14 @@ function logOutput(format: LogFormat): LogOutput {
 }
 
 export async function startServer(config: Config): Promise<void> {
+  // Before the first start's bootstrap, whose key is printed only once.
+  assertWebAppBuilt(WEB_APP_DIR);
   const database = createDatabase(config.databaseUrl, config.database);
   const output = logOutput(config.logFormat);
   try {
     const logger = pino({ level: config.logLevel }, output.stream);
-    const { baseUrl, firstKey } = await serve(config, database, logger);
-    if (firstKey) printFirstKey(firstKey, baseUrl);
+    const { baseUrl, firstStart } = await serve(config, database, logger);
+    if (firstStart) printFirstStart(firstStart, baseUrl, config.publicUrl);
   } finally {
     output.release();
   }
@@ -73,24 +87,26 @@ export async function startServer(config: Config): Promise<void> {
 
 /**
  * Detector → services → first-start bootstrap → app → listen, with the shutdown on
- * SIGTERM/SIGINT; returns the URL it listens on and the first key, when it made one.
+ * SIGTERM/SIGINT; returns the URL it listens on and what the first start made, when it ran.
  */
-async function serve(config: Config, database: DatabaseHandle, logger: Logger): Promise<{ baseUrl: string; firstKey: IssuedKey | null }> {
+async function serve(config: Config, database: DatabaseHandle, logger: Logger): Promise<{ baseUrl: string; firstStart: FirstStart | null }> {
   const detector = await createDuplicateDetector(config.dedup, { store: embeddingRepository(database.db), logger });
   const services = createServices(database, {
     detector,
     onBackgroundError: (error) => logger.warn({ err: error }, 'background write failed'),
     webhooks: config.webhooks,
     mail: config.mail,
+    streams: config.streams,
   });
-  let firstKey = null as IssuedKey | null;
+  let firstStart = null as FirstStart | null;
   await database.migrate(async () => {
-    firstKey = await services.admin.bootstrapIfEmpty();
+    firstStart = await services.admin.bootstrapIfEmpty();
   });
 
   const app = await buildApp({
     database, services, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs,
-    rateLimitPerMinute: config.rateLimitPerMinute, publicUrl: config.publicUrl,
+    rateLimitPerMinute: config.rateLimitPerMinute, widgetRateLimitScale: config.widgetRateLimitScale, publicUrl: config.publicUrl,
+    webAppDir: WEB_APP_DIR,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 
@@ -112,8 +128,9 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
     }, config.shutdownGraceMs);
     deadline.unref();
     try {
+      // Open event streams end now (their clients reconnect elsewhere with Last-Event-ID), so they never hold the drain.
       // Attempts in flight get the same grace as requests; the rest are handed back before the database closes.
-      await Promise.all([app.close(), services.webhookDispatcher.stop(config.shutdownGraceMs)]);
+      await Promise.all([services.live.close(), app.close(), services.webhookDispatcher.stop(config.shutdownGraceMs)]);
       await detector.close();
       await database.close();
       clearTimeout(deadline);
@@ -132,5 +149,5 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger): 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { baseUrl: `http://${host}:${port}`, firstKey };
+  return { baseUrl: `http://${host}:${port}`, firstStart };
 }

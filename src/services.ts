@@ -7,33 +7,54 @@ import { contactRepository } from './db/repositories/contact.repository.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { eventRepository } from './db/repositories/event.repository.js';
 import { idempotencyRepository } from './db/repositories/idempotency.repository.js';
+import { invitationRepository } from './db/repositories/invitation.repository.js';
 import { conversationRepository } from './db/repositories/conversation.repository.js';
 import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
+import { ideaUpvoteRepository } from './db/repositories/idea-upvote.repository.js';
 import { releaseRepository } from './db/repositories/release.repository.js';
+import { serverSecretRepository } from './db/repositories/server-secret.repository.js';
+import { usedChallengeRepository } from './db/repositories/used-challenge.repository.js';
+import { widgetSessionRepository } from './db/repositories/widget-session.repository.js';
+import { sessionRepository } from './db/repositories/session.repository.js';
+import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
 import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/admin.service.js';
 import { createAnnouncementService } from './domain/announcement.service.js';
+import { createApiKeyService } from './domain/api-key.service.js';
 import { createChangelogService } from './domain/changelog.service.js';
 import { createConversationService } from './domain/conversation.service.js';
+import { createFormService } from './domain/form.service.js';
+import { createIdeaService } from './domain/idea.service.js';
 import { createIdempotencyService } from './domain/idempotency.service.js';
 import { createIdentityService } from './domain/identity.service.js';
 import { createIssueDedupService } from './domain/issue-dedup.service.js';
 import { createIssueService } from './domain/issue.service.js';
+import { createInvitationService } from './domain/invitation.service.js';
 import { createIssueWrites } from './domain/issue.writes.js';
+import { createMemberService } from './domain/member.service.js';
+import { createPasswordHasher, type ScryptParams } from './domain/passwords.js';
 import { createConversationWrites } from './domain/conversation.writes.js';
 import { createProductService } from './domain/product.service.js';
+import { createProofOfWork } from './domain/proof-of-work.service.js';
+import { createVisitorContacts } from './domain/visitor-contacts.js';
+import { createVisitorConversationService } from './domain/visitor-conversation.service.js';
+import { createWidgetSessionService } from './domain/widget-session.service.js';
+import { createWidgetService } from './domain/widget.service.js';
 import { createReleaseService } from './domain/release.service.js';
+import { createSessionService } from './domain/session.service.js';
+import { createSignInLockout } from './domain/sign-in-lockout.js';
 import { createWebhookService } from './domain/webhook.service.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
-import { WEBHOOK_DEFAULTS, type MailConfig, type WebhookConfig } from './config.js';
+import { WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type WebhookConfig } from './config.js';
 import { createAnnouncer } from './events/announcer.js';
 import { createDispatcher } from './events/dispatcher.js';
+import { createLiveChannel } from './events/live.js';
 import { createMailer } from './events/mailer.js';
 import { createOutbox } from './events/outbox.js';
 import { createUrlGuard } from './events/ssrf.js';
@@ -51,6 +72,12 @@ export interface ServiceOptions {
   webhooks?: WebhookConfig;
   /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
   mail?: MailConfig | null;
+  /** The widget's proof-of-work difficulty (the largest hidden number); DEFAULT_MAX_NUMBER when not given. */
+  proofOfWorkMaxNumber?: number;
+  /** scrypt's cost for new password hashes; DEFAULT_SCRYPT when not given (tests choose a cheap one). */
+  passwordHashing?: ScryptParams;
+  /** Server-Sent Event streams (LOOPDESK_SSE_*); STREAM_DEFAULTS when not given. */
+  streams?: StreamConfig;
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -71,14 +98,21 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhookEndpoints: webhookEndpointRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db, dialect),
     announcementJobs: announcementJobRepository(db, dialect),
+    widgetSessions: widgetSessionRepository(db),
+    ideaUpvotes: ideaUpvoteRepository(db),
+    sessions: sessionRepository(db),
+    invitations: invitationRepository(db),
+    signInFailures: signInFailureRepository(db),
   };
-  const outbox = createOutbox({ events: repositories.events, clock });
+  const onBackgroundError = options.onBackgroundError ?? (() => {});
+  // Opens its LISTEN connection (PostgreSQL) with the first stream; closed by the server's shutdown, which ends the streams.
+  const live = createLiveChannel({ dialect, events: repositories.events, onError: onBackgroundError, settings: options.streams });
+  const outbox = createOutbox({ events: repositories.events, live, clock });
   const detector = options.detector ?? createLexicalDetector();
   // The one write path of each resource written from several services.
   const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
   const conversationWrites = createConversationWrites({ outbox, ...repositories });
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
-  const onBackgroundError = options.onBackgroundError ?? (() => {});
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   const mail = options.mail ?? null;
@@ -88,17 +122,30 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     announcements: createAnnouncementService({ db, clock, conversationWrites, announcementJobs: repositories.announcementJobs }),
     mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0, retryScheduleMs: webhookConfig.retryScheduleMs,
   });
+  const proofOfWork = createProofOfWork({
+    secrets: serverSecretRepository(db), usedChallenges: usedChallengeRepository(db), clock, maxNumber: options.proofOfWorkMaxNumber,
+  });
+  const visitorContacts = createVisitorContacts({ db, dialect, clock, contacts: repositories.contacts });
+  const hasher = createPasswordHasher(options.passwordHashing);
+  const lockout = createSignInLockout({ signInFailures: repositories.signInFailures, clock });
+  const sessions = createSessionService({ db, clock, hasher, lockout, ...repositories });
+  const invitations = createInvitationService({ db, clock, hasher, lockout, sessionService: sessions, ...repositories });
   return {
     outbox,
+    live,
     issueWrites,
-    admin: createAdminService({ db, clock, ...repositories }),
+    admin: createAdminService({ db, clock, ownerLinks: invitations, ...repositories }),
+    sessions,
+    invitations,
+    members: createMemberService({ db, dialect, clock, issueWrites, ...repositories }),
+    apiKeys: createApiKeyService({ clock, ...repositories }),
     identity: createIdentityService({
       apiKeys: repositories.apiKeys,
       members: repositories.members,
       clock,
       onBackgroundError,
     }),
-    products: createProductService({ db, dialect, products: repositories.products, outbox, clock }),
+    products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     issues,
     issueDedup: createIssueDedupService({
@@ -107,6 +154,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
+    widget: createWidgetService(repositories),
+    proofOfWork,
+    widgetSessions: createWidgetSessionService({ clock, proofOfWork, visitorContacts, ...repositories }),
+    visitorConversations: createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    ideas: createIdeaService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
     /** Fed by the HTTP server (src/app.ts): the dispatcher yields to requests that saturate the event loop. */
     requestPressure,

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { DatabaseOptions } from '../config.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { listenOn, type ListenHandlers, type NotificationListener } from './pg-listener.js';
 import {
   Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type RawBuilder, type SelectQueryBuilder, type SqliteDatabase,
   type SqliteStatement,
@@ -51,6 +52,18 @@ export interface Dialect {
    * transaction holds, so that processes sharing a queue each claim different rows.
    */
   forUpdateSkipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+  /**
+   * Notifications between the processes sharing the database (PostgreSQL's NOTIFY and LISTEN);
+   * null where one process owns it (SQLite), which tells its own parts directly.
+   */
+  readonly notifications: Notifications | null;
+}
+
+export interface Notifications {
+  /** Sends `payload` on `channel` to every listening process when the transaction commits; nothing if it rolls back. */
+  notifyOnCommit(trx: Kysely<any>, channel: string, payload: string): Promise<void>;
+  /** One dedicated connection listening on `channel`, opened again whenever it drops. */
+  listen(channel: string, handlers: ListenHandlers): NotificationListener;
 }
 
 const require = createRequire(import.meta.url);
@@ -125,6 +138,7 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
         errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE' || errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
       // One process, and its transactions run one at a time: nobody else can claim the rows.
       forUpdateSkipLocked: (query) => query,
+      notifications: null,
     },
   };
 }
@@ -177,6 +191,13 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
       },
       isUniqueViolation: (error) => errorCode(error) === '23505',
       forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
+      notifications: {
+        // NOTIFY inside the transaction: PostgreSQL delivers it at commit, in commit order, and drops it on rollback.
+        notifyOnCommit: async (trx, channel, payload) => {
+          await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
+        },
+        listen: (channel, handlers) => listenOn(pg.Client, url, channel, handlers),
+      },
     },
   };
 }

@@ -12,6 +12,8 @@ export interface UserTable {
   email: string;
   name: string | null;
   created_at: string;
+  /** scrypt (src/domain/passwords.ts); null until the person sets a password (migration 0009). */
+  password_hash: string | null;
 }
 
 export interface MemberTable {
@@ -46,6 +48,8 @@ export interface ProductTable {
   product_key: string;
   widget_config: string | null;
   domain: string | null;
+  /** `ids_…`: the HMAC key of the host site's identity tokens (migration 0008); null: none yet. */
+  identity_secret: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -77,6 +81,10 @@ export interface ContactTable {
   workspace_id: string;
   name: string | null;
   email: string | null;
+  /** A verified contact (migration 0008): the product whose identity secret vouched for `external_id`. */
+  identity_product_id: string | null;
+  /** The host site's user id (`sub` of its identity token); null for unverified contacts. */
+  external_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -94,6 +102,10 @@ export interface ConversationTable {
   ai_summary: string | null;
   rating: number | null;
   upvotes: number;
+  /** The widget session that started it (migration 0008): what an unverified visitor may see. */
+  widget_session_id: string | null;
+  /** A form's extra fields, JSON text (migration 0008). */
+  form_fields: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -139,7 +151,10 @@ export interface IssueApiSourceTable {
   id: string;
   workspace_id: string;
   issue_id: string;
-  api_key_id: string;
+  /** Null when the call came with a session (migration 0009). */
+  api_key_id: string | null;
+  /** The member who made the call, when there is one (migration 0009). */
+  member_id: string | null;
   title: string;
   description: string | null;
   matched_existing: number;
@@ -212,6 +227,47 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   announcement_jobs: AnnouncementJobTable;
+  widget_sessions: WidgetSessionTable;
+  idea_upvotes: IdeaUpvoteTable;
+  used_challenges: UsedChallengeTable;
+  server_secrets: ServerSecretTable;
+  sessions: SessionTable;
+  invitations: InvitationTable;
+  sign_in_failures: SignInFailureTable;
+}
+
+/** A visitor's session of a product's widget (migration 0008). */
+export interface WidgetSessionTable {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  contact_id: string;
+  token_hash: string;
+  verified: number;
+  name: string | null;
+  created_at: string;
+  last_used_at: string;
+}
+
+/** One contact's upvote of one idea. */
+export interface IdeaUpvoteTable {
+  conversation_id: string;
+  contact_id: string;
+  workspace_id: string;
+  created_at: string;
+}
+
+/** An ALTCHA solution already accepted, kept until its challenge expires. */
+export interface UsedChallengeTable {
+  signature: string;
+  expires_at: string;
+}
+
+/** Secrets the server generates for itself once and shares between its processes. */
+export interface ServerSecretTable {
+  name: string;
+  value: string;
+  created_at: string;
 }
 
 /** The outbox (migration 0006): one row per committed change. */
@@ -271,4 +327,39 @@ export interface AnnouncementJobTable {
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A signed-in person's session in one workspace (migration 0009); the cookie holds the token. */
+export interface SessionTable {
+  id: string;
+  token_hash: string;
+  workspace_id: string;
+  member_id: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** A one-time link to join a workspace (migration 0009). */
+export interface InvitationTable {
+  id: string;
+  workspace_id: string;
+  /** Null for the first start's owner link: its taker chooses the email. */
+  email: string | null;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  /** The existing member the invitation hands over (the first start's owner); null: a new member. */
+  member_id: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
+/** One failed sign-in, for the lockout (migration 0009). */
+export interface SignInFailureTable {
+  id: string;
+  email: string;
+  failed_at: string;
 }

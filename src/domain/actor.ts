@@ -1,10 +1,17 @@
-/** Who is making a request: the API key, its workspace and the member tied to it. */
+/** Who is making a request: the API key or session, its workspace and the member tied to it. */
 export interface Actor {
   workspaceId: string;
-  apiKeyId: string;
+  /** The presented API key's id; null when the request came with a session. */
+  apiKeyId: string | null;
+  /** The presented credential's id, key or session: what rate limits count against. */
+  credentialId: string;
   readOnly: boolean;
+  /** Always set with a session; with a key, its member or null (an integration key). */
   member: Member | null;
 }
+
+/** Who a write is made as where a member may be missing: the member, else the API key itself. */
+export const actingId = (actor: Actor): string => actor.member?.id ?? actor.credentialId;
 
 export interface Member {
   id: string;

@@ -7,15 +7,17 @@ import type { WorkspaceRepository } from '../db/repositories/workspace.repositor
 import { AppError } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
-import { randomToken, sha256Hex } from '../lib/tokens.js';
 import type { Member, MemberRole } from './actor.js';
+import { newApiKey } from './api-key.service.js';
 import { toMember } from './identity.service.js';
+import type { InvitationService } from './invitation.service.js';
 
 export interface AdminServiceDeps {
   db: Db;
   workspaces: WorkspaceRepository;
   members: MemberRepository;
   apiKeys: ApiKeyRepository;
+  ownerLinks: Pick<InvitationService, 'createOwnerLink'>;
   clock: Clock;
 }
 
@@ -26,6 +28,12 @@ export interface IssuedKey {
   member_id: string | null;
   read_only: boolean;
   created_at: string;
+}
+
+/** What the first start made: the key (shown once) and the owner's one-time invitation. */
+export interface FirstStart {
+  key: IssuedKey;
+  ownerInvitation: { token: string; expires_at: string };
 }
 
 export const toKeyListing = (row: ApiKeyRecord) => ({
@@ -39,7 +47,7 @@ export const toKeyListing = (row: ApiKeyRecord) => ({
   last_used_at: row.last_used_at,
 });
 
-export function createAdminService({ db, workspaces, members, apiKeys, clock }: AdminServiceDeps) {
+export function createAdminService({ db, workspaces, members, apiKeys, ownerLinks, clock }: AdminServiceDeps) {
   async function requireWorkspace(workspaceId: string, tx: Executor = db): Promise<void> {
     if (!(await workspaces.exists(workspaceId, tx))) throw new AppError('not_found', `workspace ${workspaceId} not found`);
   }
@@ -69,7 +77,7 @@ export function createAdminService({ db, workspaces, members, apiKeys, clock }: 
           const email = input.email.trim().toLowerCase();
           const existing = await members.findUserByEmail(email, tx);
           userId = existing?.id ?? newId();
-          if (!existing) await members.insertUser({ id: userId, email, name: input.name, created_at: clock.now() }, tx);
+          if (!existing) await members.insertUser({ id: userId, email, name: input.name, created_at: clock.now(), password_hash: null }, tx);
         }
         const row = {
           id: newId(), workspace_id: input.workspaceId, user_id: userId, role: input.role,
@@ -91,11 +99,9 @@ export function createAdminService({ db, workspaces, members, apiKeys, clock }: 
       if (input.memberId !== undefined && !(await members.findById(input.workspaceId, input.memberId, tx))) {
         throw new AppError('not_found', `member ${input.memberId} not found in workspace ${input.workspaceId}`);
       }
-      const key = randomToken('ldk_', 40);
-      const row = {
-        id: newId(), workspace_id: input.workspaceId, member_id: input.memberId ?? null, label: input.label ?? null,
-        key_hash: sha256Hex(key), read_only: input.readOnly ? 1 : 0, created_at: clock.now(), revoked_at: null, last_used_at: null,
-      };
+      const { key, row } = newApiKey(
+        { workspaceId: input.workspaceId, memberId: input.memberId ?? null, readOnly: input.readOnly ?? false, label: input.label ?? null }, clock.now(),
+      );
       await apiKeys.insert(row, tx);
       return { id: row.id, key, workspace_id: row.workspace_id, member_id: row.member_id, read_only: row.read_only === 1, created_at: row.created_at };
     },
@@ -112,16 +118,18 @@ export function createAdminService({ db, workspaces, members, apiKeys, clock }: 
     },
 
     /**
-     * On an empty database: workspace "Default", an owner member and one key, in one transaction
-     * (a failure half-way leaves the database empty, so the next start bootstraps again). Returns
-     * the key (shown once), or null when the database already has a workspace.
+     * On an empty database: workspace "Default", an owner member, one key and the owner's
+     * invitation (to give the owner an email, a name and a password), in one transaction (a failure
+     * half-way leaves the database empty, so the next start bootstraps again). Returns the key and
+     * the invitation (each shown once), or null when the database already has a workspace.
      */
-    bootstrapIfEmpty(): Promise<IssuedKey | null> {
+    bootstrapIfEmpty(): Promise<FirstStart | null> {
       return db.transaction().execute(async (tx) => {
         if ((await workspaces.count(tx)) > 0) return null;
         const workspace = await service.createWorkspace('Default', tx);
         const owner = await service.createMember({ workspaceId: workspace.id, name: 'Owner', role: 'owner' }, tx);
-        return service.createKey({ workspaceId: workspace.id, memberId: owner.id, label: 'bootstrap' }, tx);
+        const key = await service.createKey({ workspaceId: workspace.id, memberId: owner.id, label: 'bootstrap' }, tx);
+        return { key, ownerInvitation: await ownerLinks.createOwnerLink(workspace.id, owner.id, tx) };
       });
     },
   };

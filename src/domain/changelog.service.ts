@@ -1,8 +1,8 @@
 // A product's public changelog (platform.md §3): its published releases, the latest first, with
 // the titles of the issues each shipped. Addressed by the product's widget key, without an API key.
-import type { ProductRepository } from '../db/repositories/product.repository.js';
 import type { ReleaseRepository } from '../db/repositories/release.repository.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError } from '../errors.js';
+import type { WidgetProduct } from './widget-settings.js';
 
 /** How many releases the page and the feed show. */
 export const CHANGELOG_RELEASES = 50;
@@ -23,22 +23,14 @@ export interface Changelog {
 }
 
 export interface ChangelogServiceDeps {
-  products: Pick<ProductRepository, 'findByWidgetKey'>;
   releases: Pick<ReleaseRepository, 'listPublished' | 'issueTitlesOf'>;
 }
 
-/** widget_config flags, with platform.md's defaults: the widget is enabled and the changelog public. */
-const flag = (config: Record<string, unknown> | null, name: string, fallback: boolean): boolean =>
-  typeof config?.[name] === 'boolean' ? (config[name] as boolean) : fallback;
-
-export function createChangelogService({ products, releases }: ChangelogServiceDeps) {
+export function createChangelogService({ releases }: ChangelogServiceDeps) {
   return {
-    async forWidgetKey(widgetKey: string): Promise<Changelog> {
-      const product = await products.findByWidgetKey(widgetKey);
-      if (!product) throw notFound('widget');
-      const config = product.widget_config === null ? null : (JSON.parse(product.widget_config) as Record<string, unknown>);
-      if (!flag(config, 'enabled', true)) throw new AppError('forbidden', 'the widget of this product is disabled');
-      if (!flag(config, 'changelog_public', true)) throw new AppError('forbidden', 'the changelog of this product is not public');
+    /** The widget's product, already found and checked (enabled) by the widget API. */
+    async forProduct(product: WidgetProduct): Promise<Changelog> {
+      if (!product.settings.changelog_public) throw new AppError('forbidden', 'the changelog of this product is not public');
       const published = await releases.listPublished(product.workspace_id, product.id, CHANGELOG_RELEASES);
       const titles = await releases.issueTitlesOf(product.workspace_id, published.map((release) => release.id));
       return {

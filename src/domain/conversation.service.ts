@@ -12,13 +12,13 @@ import type { ProductRepository } from '../db/repositories/product.repository.js
 import { invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
-import type { Actor } from './actor.js';
+import { actingId, type Actor } from './actor.js';
 import { updateUnderLock } from './changes.js';
-import { toConversation, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
+import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { ConversationWrites } from './conversation.writes.js';
 import { inTransaction } from './unit-of-work.js';
 
-export type { Conversation, ConversationContact, ConversationDetail, Message } from './conversation.shapes.js';
+export type { Conversation, ConversationContact, ConversationDetail, LinkedIssue, Message } from './conversation.shapes.js';
 import type { ConversationSource, ConversationStatus, ConversationType, Priority, SenderType } from './enums.js';
 
 export const CONVERSATION_DEFAULTS = { type: 'ticket', source: 'chat', priority: 'normal' } as const;
@@ -84,7 +84,7 @@ export function createConversationService({ db, dialect, conversations, contacts
     const row = { id: newId(), workspace_id: actor.workspaceId, name, email, created_at: now, updated_at: now };
     if (email !== null) return contacts.upsertByEmail({ ...row, email }, tx);
     await contacts.insert(row, tx);
-    return { id: row.id, name, email };
+    return { id: row.id, name, email, external_id: null };
   }
 
   return {
@@ -95,8 +95,11 @@ export function createConversationService({ db, dialect, conversations, contacts
 
     async get(actor: Actor, id: string): Promise<ConversationDetail> {
       const row = await find(actor, id);
-      const rows = await messages.listByConversation(actor.workspaceId, row.id);
-      return { ...toConversation(row), messages: rows.map(toMessage) };
+      const [messageRows, issueRows] = await Promise.all([
+        messages.listByConversation(actor.workspaceId, row.id),
+        conversations.listLinkedIssues(actor.workspaceId, row.id),
+      ]);
+      return { ...toConversation(row), messages: messageRows.map(toMessage), linked_issues: issueRows.map(toLinkedIssue) };
     },
 
     async list(actor: Actor, filters: ConversationListFilters, page: Page): Promise<PageOf<Conversation>> {
@@ -129,7 +132,7 @@ export function createConversationService({ db, dialect, conversations, contacts
         workspace_id: actor.workspaceId,
         conversation_id: conversation.id,
         sender_type: 'agent',
-        sender_id: actor.member?.id ?? actor.apiKeyId,
+        sender_id: actingId(actor),
         sender_name: actor.member?.display_name ?? null,
         body: messageBody(body),
         created_at: now,
@@ -139,7 +142,7 @@ export function createConversationService({ db, dialect, conversations, contacts
 
     /**
      * [ext] Imports a conversation. The optional first message is the contact's; without a
-     * contact its sender_id is the importing API key's id, as for agent replies without a member.
+     * contact its sender_id is the importing API key's id (a session's: its member's id).
      */
     async create(actor: Actor, input: ConversationImport): Promise<ConversationDetail> {
       const productId = parseUuid(input.product_id);
@@ -164,12 +167,14 @@ export function createConversationService({ db, dialect, conversations, contacts
           ai_summary: null,
           rating: null,
           upvotes: 0,
+          widget_session_id: null,
+          form_fields: null,
           created_at: now,
           updated_at: now,
         };
         const firstMessage: MessageRow | null = body === null ? null : {
           id: newId(), workspace_id: actor.workspaceId, conversation_id: row.id, sender_type: 'contact',
-          sender_id: contact?.id ?? actor.apiKeyId, sender_name: contact?.name ?? null, body, created_at: now,
+          sender_id: contact?.id ?? actor.apiKeyId ?? actingId(actor), sender_name: contact?.name ?? null, body, created_at: now,
         };
         return writes.create(work, row, contact, firstMessage);
       });

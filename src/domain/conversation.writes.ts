@@ -6,7 +6,7 @@ import type { Executor } from '../db/repositories/executor.js';
 import type { MessageRepository, MessageRow } from '../db/repositories/message.repository.js';
 import type { Outbox } from '../events/outbox.js';
 import { previousOf } from './changes.js';
-import { toConversation, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
+import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { Work } from './unit-of-work.js';
 
 export interface ConversationWritesDeps {
@@ -19,11 +19,12 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
   const detailIn = async (tx: Executor, row: ConversationWithContactRow): Promise<ConversationDetail> => ({
     ...toConversation(row),
     messages: (await messages.listByConversation(row.workspace_id, row.id, tx)).map(toMessage),
+    linked_issues: (await conversations.listLinkedIssues(row.workspace_id, row.id, tx)).map(toLinkedIssue),
   });
 
   /** message.created carries the message and the conversation it belongs to. */
-  const recordMessage = (tx: Executor, row: MessageRow) =>
-    outbox.record(tx, { type: 'message.created', workspaceId: row.workspace_id, data: { ...toMessage(row), conversation_id: row.conversation_id } });
+  const recordMessage = (work: Work, row: MessageRow) =>
+    outbox.record(work, { type: 'message.created', workspaceId: row.workspace_id, data: { ...toMessage(row), conversation_id: row.conversation_id } });
 
   return {
     /** A new conversation, with its contact's first message when there is one. */
@@ -32,11 +33,12 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
       await conversations.insert(row, tx);
       if (firstMessage) await messages.insert(firstMessage, tx);
       const detail: ConversationDetail = {
-        ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null }),
+        ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null, contact_external_id: contact?.external_id ?? null }),
         messages: firstMessage ? [toMessage(firstMessage)] : [],
+        linked_issues: [],
       };
-      await outbox.record(tx, { type: 'conversation.created', workspaceId: row.workspace_id, data: detail });
-      if (firstMessage) await recordMessage(tx, firstMessage);
+      await outbox.record(work, { type: 'conversation.created', workspaceId: row.workspace_id, data: detail });
+      if (firstMessage) await recordMessage(work, firstMessage);
       return detail;
     },
 
@@ -44,7 +46,7 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
     async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges): Promise<Conversation> {
       await conversations.update(current.workspace_id, current.id, changes, work.tx);
       const next = { ...current, ...changes };
-      await outbox.record(work.tx, {
+      await outbox.record(work, {
         type: 'conversation.updated',
         workspaceId: current.workspace_id,
         data: await detailIn(work.tx, next),
@@ -60,7 +62,7 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
     async addMessage(work: Work, row: MessageRow): Promise<Message> {
       await messages.insert(row, work.tx);
       await conversations.touch(row.workspace_id, row.conversation_id, row.created_at, work.tx);
-      await recordMessage(work.tx, row);
+      await recordMessage(work, row);
       return toMessage(row);
     },
   };

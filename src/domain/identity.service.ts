@@ -52,6 +52,7 @@ export function createIdentityService({ apiKeys, members, clock, onBackgroundErr
       return {
         workspaceId: found.key.workspace_id,
         apiKeyId: found.key.id,
+        credentialId: found.key.id,
         readOnly: found.key.read_only === 1,
         member: found.member ? toMember(found.member) : null,
       };

@@ -123,6 +123,7 @@ export function createIssueDedupService({ db, dialect, issues, issueService, iss
               workspace_id: actor.workspaceId,
               issue_id: row.id,
               api_key_id: actor.apiKeyId,
+              member_id: actor.member?.id ?? null,
               title: report.title,
               description: report.description,
               matched_existing: decision.issueId ? 1 : 0,

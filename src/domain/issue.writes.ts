@@ -61,7 +61,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
     toIssueDetail((await issues.findDetail(workspaceId, { id }, tx))!);
 
   const recordUpdated = (work: Work, detail: IssueDetail, previous: Record<string, unknown>, workspaceId: string) =>
-    outbox.record(work.tx, { type: 'issue.updated', workspaceId, data: detail, previous });
+    outbox.record(work, { type: 'issue.updated', workspaceId, data: detail, previous });
 
   /** Links or unlinks; when that changed anything, the issue's event says which conversations it had. */
   async function relink(work: Work, workspaceId: string, issueId: string, change: (tx: Executor) => Promise<boolean>): Promise<IssueDetail> {
@@ -104,7 +104,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
       const detail = alongside
         ? await detailIn(tx, row.workspace_id, row.id)
         : { ...toIssueBase(row), linked_conversations: [], sources_count: 0 };
-      await outbox.record(tx, { type: 'issue.created', workspaceId: row.workspace_id, data: detail });
+      await outbox.record(work, { type: 'issue.created', workspaceId: row.workspace_id, data: detail });
       indexAfterCommit(work, row);
       return { row, detail };
     },

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Executor, Page, PageOf } from '../db/repositories/executor.js';
 import type { ProductChanges, ProductRepository, ProductRow } from '../db/repositories/product.repository.js';
+import type { WidgetSessionRepository } from '../db/repositories/widget-session.repository.js';
 import { invalidField, notFound } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
@@ -11,7 +12,10 @@ import type { Actor } from './actor.js';
 import type { Outbox } from '../events/outbox.js';
 import { previousOf, updateUnderLock } from './changes.js';
 import { inTransaction } from './unit-of-work.js';
+import { newIdentitySecret } from './identity-token.js';
+import { boundedJson, JSON_OBJECT_MAX_DEPTH } from './json-limits.js';
 import { freePrefix, freeSlug, prefixFromName, slugFromName, slugStem } from './product-naming.js';
+import { requireSettingsRole } from './roles.js';
 
 export interface Product {
   id: string;
@@ -23,6 +27,8 @@ export interface Product {
   product_key: string;
   widget_config: Record<string, unknown> | null;
   domain: string | null;
+  /** [ext] The HTML that embeds the product's widget in a page. */
+  embed_snippet: string;
   created_at: string;
   updated_at: string;
 }
@@ -36,9 +42,16 @@ export interface ProductInput {
 }
 
 export const WIDGET_CONFIG_MAX_BYTES = 16 * 1024;
-export const WIDGET_CONFIG_MAX_DEPTH = 32;
+export const WIDGET_CONFIG_MAX_DEPTH = JSON_OBJECT_MAX_DEPTH;
 
-export const toProduct = (row: ProductRow): Product => ({
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** platform.md §1: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`. */
+export const embedSnippet = (base: string, widgetKey: string): string =>
+  `<script src="${escapeAttribute(base)}/widget.js" data-widget-key="${widgetKey}" async></script>`;
+
+/** The product as the API shows it; `base` is the server's public URL, or the origin the request reached. */
+export const toProduct = (row: ProductRow, base: string): Product => ({
   id: row.id,
   workspace_id: row.workspace_id,
   name: row.name,
@@ -48,46 +61,28 @@ export const toProduct = (row: ProductRow): Product => ({
   product_key: row.product_key,
   widget_config: row.widget_config === null ? null : JSON.parse(row.widget_config),
   domain: row.domain,
+  embed_snippet: embedSnippet(base, row.widget_key),
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
 
-/** How deeply objects and arrays nest in a parsed JSON value, measured without recursion. */
-function nestingDepth(value: unknown): number {
-  let deepest = 0;
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [current, depth] = pending.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    deepest = Math.max(deepest, depth);
-    for (const child of Object.values(current)) pending.push([child, depth + 1]);
-  }
-  return deepest;
-}
-
-function serializeWidgetConfig(config: Record<string, unknown> | null): string | null {
-  if (config === null) return null;
-  // Checked first: serializing a deeper value (16 KiB of "[") would overflow the stack.
-  if (nestingDepth(config) > WIDGET_CONFIG_MAX_DEPTH) {
-    throw invalidField('widget_config', `must nest objects and arrays at most ${WIDGET_CONFIG_MAX_DEPTH} levels deep`);
-  }
-  const text = JSON.stringify(config);
-  if (Buffer.byteLength(text) > WIDGET_CONFIG_MAX_BYTES) {
-    throw invalidField('widget_config', `must be at most ${WIDGET_CONFIG_MAX_BYTES} bytes serialized`);
-  }
-  return text;
-}
+const serializeWidgetConfig = (config: Record<string, unknown> | null): string | null =>
+  config === null ? null : boundedJson('widget_config', config, WIDGET_CONFIG_MAX_BYTES);
 
 export interface ProductServiceDeps {
   db: Db;
   dialect: Pick<Dialect, 'isUniqueViolation' | 'lockKeyInTransaction'>;
   products: ProductRepository;
+  widgetSessions: Pick<WidgetSessionRepository, 'deleteVerified'>;
   outbox: Outbox;
   clock: Clock;
 }
 
-/** The one writer of products: each create and effective update records its event here. */
-export function createProductService({ db, dialect, products, outbox, clock }: ProductServiceDeps) {
+/**
+ * The one writer of products: each create and effective update records its event here. Products
+ * are shown with their embed snippet, whose `base` URL each caller gives (the request's).
+ */
+export function createProductService({ db, dialect, products, widgetSessions, outbox, clock }: ProductServiceDeps) {
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ProductRow> {
     const productId = parseUuid(id);
     const row = productId ? await products.findById(actor.workspaceId, productId, tx) : undefined;
@@ -98,19 +93,40 @@ export function createProductService({ db, dialect, products, outbox, clock }: P
   const taken = (field: 'slug' | 'issue_prefix') => invalidField(field, 'is already taken in this workspace');
 
   return {
-    async get(actor: Actor, id: string): Promise<Product> {
-      return toProduct(await find(actor, id));
+    /** Throws not_found unless the product exists in the actor's workspace. */
+    async ensureExists(actor: Actor, id: string): Promise<void> {
+      await find(actor, id);
     },
 
-    async list(actor: Actor, page: Page): Promise<PageOf<Product>> {
+    async get(actor: Actor, id: string, base: string): Promise<Product> {
+      return toProduct(await find(actor, id), base);
+    },
+
+    async list(actor: Actor, page: Page, base: string): Promise<PageOf<Product>> {
       const { rows, total } = await products.list(actor.workspaceId, page);
-      return { rows: rows.map(toProduct), total };
+      return { rows: rows.map((row) => toProduct(row, base)), total };
     },
 
-    async create(actor: Actor, input: ProductInput): Promise<Product> {
+    /**
+     * [ext] A new identity secret (settings role), shown only in this answer; the old one stops
+     * verifying at once, and the verified sessions it vouched for end with it.
+     */
+    async rotateIdentitySecret(actor: Actor, id: string): Promise<{ identity_secret: string }> {
+      requireSettingsRole(actor);
+      const { id: productId } = await find(actor, id);
+      const secret = newIdentitySecret();
+      await inTransaction(db, async ({ tx }) => {
+        await products.setIdentitySecret(actor.workspaceId, productId, secret, tx);
+        await widgetSessions.deleteVerified(actor.workspaceId, productId, tx);
+      });
+      return { identity_secret: secret };
+    },
+
+    async create(actor: Actor, input: ProductInput, base: string): Promise<Product> {
       const widgetConfig = serializeWidgetConfig(input.widget_config ?? null);
       const insertOnce = () =>
-        inTransaction(db, async ({ tx }) => {
+        inTransaction(db, async (work) => {
+          const { tx } = work;
           // Creates in one workspace take turns, so concurrent ones never pick the same slug or prefix.
           await dialect.lockKeyInTransaction(tx, `products:${actor.workspaceId}`);
           const slugBase = input.slug ?? slugFromName(input.name);
@@ -132,8 +148,8 @@ export function createProductService({ db, dialect, products, outbox, clock }: P
             updated_at: now,
           };
           await products.insert(row, tx);
-          const product = toProduct(row);
-          await outbox.record(tx, { type: 'product.created', workspaceId: actor.workspaceId, data: product });
+          const product = toProduct(row, base);
+          await outbox.record(work, { type: 'product.created', workspaceId: actor.workspaceId, data: product });
           return product;
         });
       // A concurrent PATCH may still take the slug or prefix between our read and our insert;
@@ -147,7 +163,7 @@ export function createProductService({ db, dialect, products, outbox, clock }: P
       }
     },
 
-    async update(actor: Actor, id: string, input: Partial<ProductInput>): Promise<Product> {
+    async update(actor: Actor, id: string, input: Partial<ProductInput>, base: string): Promise<Product> {
       const { id: productId } = await find(actor, id);
       const wanted: ProductChanges = {
         name: input.name,
@@ -160,7 +176,8 @@ export function createProductService({ db, dialect, products, outbox, clock }: P
         lockKey: `product:${productId}`,
         read: (tx) => find(actor, productId, tx),
         wanted,
-        async write({ tx }, current, changes) {
+        async write(work, current, changes) {
+          const { tx } = work;
           if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
           if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {
             throw taken('issue_prefix');
@@ -172,11 +189,11 @@ export function createProductService({ db, dialect, products, outbox, clock }: P
             if (dialect.isUniqueViolation(error)) throw taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
             throw error;
           }
-          const previous = previousOf(toProduct(current), changes);
-          await outbox.record(tx, { type: 'product.updated', workspaceId: actor.workspaceId, data: toProduct({ ...current, ...changes }), previous });
+          const previous = previousOf(toProduct(current, base), changes);
+          await outbox.record(work, { type: 'product.updated', workspaceId: actor.workspaceId, data: toProduct({ ...current, ...changes }, base), previous });
         },
       });
-      return toProduct(changes ? { ...current, ...changes } : current);
+      return toProduct(changes ? { ...current, ...changes } : current, base);
     },
   };
 }

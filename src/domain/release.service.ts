@@ -119,9 +119,9 @@ export function createReleaseService({ db, dialect, releases, issues, issueWrite
   async function recordEvents(work: Work, actor: Actor, id: string, previous: Partial<Release> | null): Promise<ReleaseDetail> {
     const data = await detail(actor, await find(actor, id, work.tx), work.tx);
     const event = { workspaceId: actor.workspaceId, data };
-    await outbox.record(work.tx, previous ? { ...event, type: 'release.updated', previous } : { ...event, type: 'release.created' });
+    await outbox.record(work, previous ? { ...event, type: 'release.updated', previous } : { ...event, type: 'release.created' });
     const wasUnpublished = previous === null || previous.released_at === null;
-    if (data.released_at !== null && wasUnpublished) await outbox.record(work.tx, { ...event, type: 'release.published' });
+    if (data.released_at !== null && wasUnpublished) await outbox.record(work, { ...event, type: 'release.published' });
     return data;
   }
 

@@ -1,20 +1,25 @@
 // Recording an event: one row in `events`, in the transaction of the change it describes, so a
 // change that rolls back records nothing and one that commits is never lost. The dispatcher
-// (src/events/dispatcher.ts) delivers what was recorded.
+// (src/events/dispatcher.ts) delivers what was recorded to webhooks; the live channel
+// (src/events/live.ts) hands it to the open streams once the transaction commits. Both start
+// here, the one place every write records its events, so no write path can forget either.
 import type { EventRepository } from '../db/repositories/event.repository.js';
-import type { Executor } from '../db/repositories/executor.js';
+import type { Work } from '../domain/unit-of-work.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { DomainEvent, EventPayload } from './event-types.js';
+import { conversationOf, type LiveChannel } from './live.js';
 
 export interface OutboxDeps {
   events: Pick<EventRepository, 'insert'>;
+  live: Pick<LiveChannel, 'announce'>;
   clock: Clock;
 }
 
-export function createOutbox({ events, clock }: OutboxDeps) {
+export function createOutbox({ events, live, clock }: OutboxDeps) {
   return {
-    async record(tx: Executor, event: DomainEvent): Promise<void> {
+    async record(work: Work, event: DomainEvent): Promise<void> {
+      const id = newId();
       const timestamp = clock.now();
       const payload: EventPayload = {
         type: event.type,
@@ -22,9 +27,10 @@ export function createOutbox({ events, clock }: OutboxDeps) {
         data: { ...event.data, ...(event.previous ? { previous: event.previous } : {}) },
       };
       await events.insert(
-        { id: newId(), workspace_id: event.workspaceId, type: event.type, payload: JSON.stringify(payload), created_at: timestamp, fanned_out_at: null },
-        tx,
+        { id, workspace_id: event.workspaceId, type: event.type, payload: JSON.stringify(payload), created_at: timestamp, fanned_out_at: null },
+        work.tx,
       );
+      await live.announce(work, { id, workspaceId: event.workspaceId, type: event.type, conversationId: conversationOf(event.type, payload.data), payload });
     },
   };
 }

@@ -10,10 +10,13 @@ import { registerIdempotency } from './plugins/idempotency.js';
 import { discoveryDocuments } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import type { TypedApp } from './route.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import { eventRoutes } from './routes/events.js';
 import { identityRoutes } from './routes/identity.js';
 import { issueRoutes } from './routes/issues.js';
+import { memberSettingsRoutes } from './routes/members.js';
 import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -31,7 +34,7 @@ export interface ApiV1Options {
 
 export async function apiV1(app: FastifyInstance, { services, clock, rateLimitPerMinute, publicUrl }: ApiV1Options) {
   const api = app as TypedApp;
-  registerAuth(api, services.identity);
+  registerAuth(api, { identity: services.identity, sessions: services.sessions, publicUrl });
   // Both need the authenticated key, so they come after auth and before the routes.
   registerRateLimit(api, { perMinute: rateLimitPerMinute, clock });
   registerIdempotency(api, services.idempotency);
@@ -39,10 +42,13 @@ export async function apiV1(app: FastifyInstance, { services, clock, rateLimitPe
 
   discoveryRoutes(api, discoveryDocuments(app, publicUrl));
   identityRoutes(api, services.identity);
-  productRoutes(api, services.products);
+  productRoutes(api, services.products, publicUrl);
   conversationRoutes(api, services.conversations);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
-  // Its own plugin: the settings-role hook applies to the webhook routes alone.
+  eventRoutes(api, services.live);
+  // Settings, each its own plugin: their settings-role hooks apply to their routes alone.
   await api.register(async (scoped) => webhookRoutes(scoped as TypedApp, services.webhooks));
+  await api.register(async (scoped) => memberSettingsRoutes(scoped as TypedApp, { ...services, publicUrl }));
+  await api.register(async (scoped) => apiKeyRoutes(scoped as TypedApp, services.apiKeys));
 }

@@ -1,21 +1,58 @@
 // The public widget surface under /widget/v1/{widget_key} (platform.md §1 and §3), as one
-// encapsulated plugin with its own not-found handler: no API key plays a part here, the widget
-// key names the product. Today: the public changelog.
+// encapsulated plugin: no API key plays a part here, the widget key names the product. Its hooks
+// run in this order: the guard (key 404, disabled 403, origin 403, CORS), the per-address limits
+// (429), then the visitor session on the routes that ask for one (401).
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ChangelogService } from '../domain/changelog.service.js';
+import type { Clock } from '../lib/clock.js';
+import type { Services } from '../services.js';
 import { notFoundHandler } from './plugins/error-handler.js';
+import { discoveryDocuments } from './plugins/openapi.js';
+import { publicOrigin } from './origin.js';
 import type { TypedApp } from './route.js';
-import { changelogRoutes } from './routes/changelog.js';
+import { registerWidgetGuard } from './widget/guard.js';
+import { registerWidgetRateLimit } from './widget/rate-limit.js';
+import { changelogRoutes } from './widget/routes/changelog.js';
+import { conversationEventRoutes } from './widget/routes/conversation-events.js';
+import { visitorConversationRoutes } from './widget/routes/conversations.js';
+import { formRoutes } from './widget/routes/forms.js';
+import { ideaRoutes } from './widget/routes/ideas.js';
+import { intakeRoutes } from './widget/routes/intake.js';
+import { registerVisitorAuth } from './widget/visitor-auth.js';
 
 export const WIDGET_PREFIX = '/widget/v1';
 
 export interface WidgetV1Options {
-  changelog: ChangelogService;
+  services: Services;
+  clock: Clock;
+  /** LOOPDESK_WIDGET_RATE_LIMIT: scales the per-address limits; 0 turns them off. */
+  rateLimitScale: number;
   publicUrl: string | null;
 }
 
-export async function widgetV1(app: FastifyInstance, { changelog, publicUrl }: WidgetV1Options) {
+export async function widgetV1(app: FastifyInstance, { services, clock, rateLimitScale, publicUrl }: WidgetV1Options) {
   const widget = app as TypedApp;
   widget.setNotFoundHandler(notFoundHandler);
-  changelogRoutes(widget, changelog, publicUrl);
+  registerWidgetGuard(widget, { widgets: services.widget, publicUrl });
+  registerWidgetRateLimit(widget, { scale: rateLimitScale, clock });
+  registerVisitorAuth(widget, services.widgetSessions);
+
+  const documents = discoveryDocuments(app, publicUrl, 'widget');
+  widget.get('/openapi.json', {
+    schema: {
+      operationId: 'getWidgetOpenApiDocument',
+      tags: ['Discovery'],
+      summary: 'The OpenAPI 3.1 description of the widget API',
+      description: 'Generated from the widget routes\' schemas, as /api/v1/openapi.json is for the API.',
+      security: [],
+      response: { 200: Type.Object({}, { additionalProperties: true, description: 'An OpenAPI 3.1 document' }) },
+    },
+    handler: async (request, reply) => reply.type('application/json; charset=utf-8').send(documents.json(publicOrigin(request, null) || '/')),
+  });
+  intakeRoutes(widget, { widgets: services.widget, proofOfWork: services.proofOfWork, sessions: services.widgetSessions });
+  visitorConversationRoutes(widget, services.visitorConversations);
+  conversationEventRoutes(widget, services.visitorConversations, services.live);
+  ideaRoutes(widget, services.ideas);
+  formRoutes(widget, services.forms);
+  changelogRoutes(widget, services.changelog, publicUrl);
 }

@@ -23,8 +23,8 @@ export async function createDedupFixture(dialect: DialectName): Promise<DedupFix
   const workspace = await services.admin.createWorkspace('Dedup');
   const owner = await services.admin.createMember({ workspaceId: workspace.id, name: 'Owner', role: 'owner' });
   const key = await services.admin.createKey({ workspaceId: workspace.id, memberId: owner.id });
-  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, readOnly: false, member: owner };
-  const product = await services.products.create(actor, { name: 'Dedup' });
+  const actor: Actor = { workspaceId: workspace.id, apiKeyId: key.id, credentialId: key.id, readOnly: false, member: owner };
+  const product = await services.products.create(actor, { name: 'Dedup' }, '');
   return {
     database,
     services,

@@ -2,6 +2,7 @@
 // write of products, issues, conversations, messages and releases records its own event, tests
 // produce events here (and afterwards, for events no API write makes on demand).
 import type { DatabaseHandle } from '../../src/db/database.js';
+import { inTransaction } from '../../src/domain/unit-of-work.js';
 import type { DomainEvent } from '../../src/events/event-types.js';
 import type { Services } from '../../src/services.js';
 
@@ -12,8 +13,8 @@ export interface EventContext {
 
 /** Records the events in one committed transaction. */
 export async function recordEvents({ database, services }: EventContext, events: DomainEvent[]): Promise<void> {
-  await database.db.transaction().execute(async (tx) => {
-    for (const event of events) await services.outbox.record(tx, event);
+  await inTransaction(database.db, async (work) => {
+    for (const event of events) await services.outbox.record(work, event);
   });
 }
 

@@ -41,3 +41,25 @@ export const createIssueMaybe = async (api: Client, productId: string, overrides
 export async function apiKeyIdOf(api: Client): Promise<string> {
   return (await api.get('/api/v1/me')).body.data.api_key_id;
 }
+
+/** A pending invitation made through the API: `{ id, email, role, url, expires_at }` and its token. */
+export async function invite(api: Client, overrides: Fields = {}): Promise<any> {
+  const invitation = await created(api, '/api/v1/members/invitations', { email: `${unique('person').replace(/\W/g, '-')}@example.com`, role: 'agent', ...overrides });
+  return { ...invitation, token: invitation.url.split('/').pop() };
+}
+
+/** A new member of the client's workspace, joined through an invitation: `{ member, cookie, email, password }`. */
+export async function joinAsMember(api: Client, anonymous: Client, role = 'agent'): Promise<{ member: any; cookie: string; email: string; password: string }> {
+  const invitation = await invite(api, { role });
+  const password = 'correct horse battery';
+  const res = await anonymous.post(`/auth/invitations/${invitation.token}`, { name: unique('Member'), password });
+  assert.equal(res.status, 200, res.text);
+  return { member: res.body.data.member, cookie: sessionCookieOf(res), email: invitation.email, password };
+}
+
+/** `loopdesk_session=…` from a response's Set-Cookie, for a Cookie header. */
+export function sessionCookieOf(res: ApiResponse): string {
+  const header = [res.headers['set-cookie']].flat().find((value) => String(value).startsWith('loopdesk_session='));
+  assert.ok(header, `no session cookie in ${JSON.stringify(res.headers['set-cookie'])}`);
+  return String(header).split(';')[0];
+}

@@ -3,12 +3,18 @@
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
-import { WEBHOOK_DEFAULTS, type WebhookConfig } from '../../src/config.js';
+import { STREAM_DEFAULTS, WEBHOOK_DEFAULTS, type StreamConfig, type WebhookConfig } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { Member } from '../../src/domain/actor.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
 import { DIALECTS, freshDatabaseUrl, type DialectName } from './databases.js';
 import { ResponseChecker } from './openapi-check.js';
+
+/**
+ * scrypt at N = 2^10 in tests (a few ms a hash instead of a few hundred): the same code and hash
+ * format; src/domain/passwords.ts keeps the production cost, and test/unit/passwords.test.ts checks it.
+ */
+export const TEST_SCRYPT = { ln: 10, r: 8, p: 1 };
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -87,7 +93,13 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
 }
 
 /** What a test may choose about its app: a clock, a detector, a logger writing to a stream the test reads, webhook settings, … */
-export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'detector'> & { webhooks?: Partial<WebhookConfig> };
+export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'detector' | 'proofOfWorkMaxNumber'> & {
+  webhooks?: Partial<WebhookConfig>;
+  streams?: Partial<StreamConfig>;
+};
+
+/** Proof-of-work challenges of test apps hide a number up to this (a few ms to solve) unless a test asks otherwise. */
+const TEST_PROOF_OF_WORK_MAX = 1000;
 
 export async function createTestContext(
   dialect: DialectName,
@@ -98,9 +110,13 @@ export async function createTestContext(
   await database.migrate();
   const services = createServices(database, {
     clock: appOptions.clock, detector: appOptions.detector, webhooks: { ...WEBHOOK_DEFAULTS, ...appOptions.webhooks },
+    proofOfWorkMaxNumber: appOptions.proofOfWorkMaxNumber ?? TEST_PROOF_OF_WORK_MAX,
+    passwordHashing: TEST_SCRYPT,
+    streams: { ...STREAM_DEFAULTS, ...appOptions.streams },
   });
   const app = await buildApp({ ...appOptions, database, services });
-  let checker: ResponseChecker | null = null;
+  // One checker per served document: /widget/v1's routes are described by the widget API's own.
+  let checkers: { api: ResponseChecker; widget: ResponseChecker } | null = null;
 
   const client = (key: string | null, extraHeaders: Record<string, string> = {}): Client => {
     const request = async (method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse> => {
@@ -114,7 +130,7 @@ export async function createTestContext(
       const response = await app.inject({ method: method as never, url, headers, payload });
       const isJson = String(response.headers['content-type'] ?? '').startsWith('application/json');
       const body = isJson ? response.json() : response.body;
-      if (isJson && checker) checker.check(method, url, response.statusCode, body);
+      if (isJson && checkers) (url.startsWith('/widget/v1/') ? checkers.widget : checkers.api).check(method, url, response.statusCode, body);
       return { status: response.statusCode, headers: response.headers, body, text: response.body };
     };
     return clientOf(request);
@@ -123,11 +139,13 @@ export async function createTestContext(
   const a = await createWorkspaceFixture(services, client, 'Alpha');
   const b = await createWorkspaceFixture(services, client, 'Beta');
   const document = await a.api.get('/api/v1/openapi.json');
-  checker = new ResponseChecker(document.body);
+  const widgetDocument = await a.api.get('/widget/v1/openapi.json');
+  checkers = { api: new ResponseChecker(document.body), widget: new ResponseChecker(widgetDocument.body) };
 
   return {
     dialect, databaseUrl, app, database, services, a, b, client,
     async close() {
+      await services.live.close();
       await app.close();
       await services.webhookDispatcher.stop(0);
       await database.close();

@@ -3,7 +3,11 @@
 // with a new kind of reference fails the reliability suite until it is covered.
 import type { JsonSchema, Operation } from './openapi-operations.js';
 
-export type Resource = 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery';
+export type Resource =
+  | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
+  | 'workspace'
+  // The widget API's: widget keys, and what a visitor addresses by id.
+  | 'widget' | 'visitorConversation' | 'idea';
 
 /** The collection a path segment names (deprecated aliases included). */
 const COLLECTIONS: Record<string, Resource> = {
@@ -14,6 +18,15 @@ const COLLECTIONS: Record<string, Resource> = {
   items: 'conversation',
   releases: 'release',
   webhooks: 'webhook',
+  members: 'member',
+  invitations: 'invitation',
+  'api-keys': 'api_key',
+};
+
+/** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */
+const WIDGET_COLLECTIONS: Record<string, Resource> = {
+  conversations: 'visitorConversation',
+  ideas: 'idea',
 };
 
 /** Reference fields and parameters, by name. */
@@ -25,6 +38,11 @@ const FIELDS: Record<string, Resource> = {
   issue_ids: 'issue',
   release_id: 'release',
   delivery_id: 'delivery',
+  member_id: 'member',
+  workspace_id: 'workspace',
+  // An invitation's token in /auth/invitations/{token}: a credential, not a workspace's id.
+  token: 'invitation_token',
+  widget_key: 'widget',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {
@@ -43,7 +61,8 @@ export function pathParameterResource(op: Operation, name: string): Resource {
   if (name !== 'id') return FIELDS[name] ?? unknownReference(op, 'path parameter', name);
   const segments = op.path.split('/');
   const collection = segments[segments.indexOf('{id}') - 1];
-  return COLLECTIONS[collection] ?? unknownReference(op, 'path parameter', name);
+  const collections = op.path.startsWith('/widget/') ? WIDGET_COLLECTIONS : COLLECTIONS;
+  return collections[collection] ?? unknownReference(op, 'path parameter', name);
 }
 
 /** The resource an id-bearing query parameter or body field names, or null when it names none. */

@@ -39,6 +39,12 @@ export interface Operation {
   body: JsonSchema | null;
   /** Declared response statuses. */
   statuses: number[];
+  /**
+   * Its success is an endless `text/event-stream`: a client reads it until the server ends it
+   * (LOOPDESK_SSE_MAX_MS, which suites that send it requests set short), and what it reads
+   * differs between two requests (the stream's starting position).
+   */
+  streams: boolean;
 }
 
 interface RawOperation {
@@ -46,7 +52,7 @@ interface RawOperation {
   deprecated?: boolean;
   parameters?: { name: string; in: Parameter['in']; required?: boolean; schema?: JsonSchema }[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-  responses?: Record<string, unknown>;
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -63,6 +69,7 @@ export function operationsOf(document: { paths: Record<string, Record<string, Ra
         parameters: (raw.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required === true, schema: p.schema ?? {} })),
         body: raw.requestBody?.content?.['application/json']?.schema ?? null,
         statuses: Object.keys(raw.responses ?? {}).map(Number),
+        streams: Object.values(raw.responses ?? {}).some((response) => 'text/event-stream' in (response.content ?? {})),
       })),
   );
 }

@@ -1,17 +1,44 @@
 // A small, complete set of resources in one workspace, created through the public API: products,
 // issues (one done, one released), conversations with a message and a link, a release, webhook
-// endpoints with a delivery. The reliability suites address these by resource kind (see
+// endpoints with a delivery; members joined through invitations, pending invitations and API keys;
+// and in each product's widget, a visitor with a conversation and an idea, and another visitor with
+// a conversation of their own. The reliability suites address these by resource kind (see
 // id-references.ts).
 import assert from 'node:assert/strict';
 import { fanOutAll, numberedEvents, recordEvents, type EventContext } from './events.js';
-import { createIssue, createProduct, createRelease, importConversation, linkConversation } from './factories.js';
-import type { WorkspaceFixture } from './harness.js';
+import { createIssue, createProduct, createRelease, importConversation, invite, joinAsMember, linkConversation } from './factories.js';
+import type { Client, TestContext, WorkspaceFixture } from './harness.js';
 import type { Resource } from './id-references.js';
 
-export type SeededIds = Record<Resource, string[]> & { shortcode: string[] };
+export type SeededIds = Record<Resource, string[]> & {
+  shortcode: string[];
+  /** A visitor session token per product (`widget` of the same index). */
+  visitorToken: string[];
+  /** Per product, a conversation of another visitor of the same widget, whom the first may not see. */
+  siblingConversation: string[];
+};
 
-/** Webhook endpoints seeded per workspace: a DELETE probe's controls each consume one beyond the first. */
+/** Webhook endpoints, members, invitations and keys seeded per workspace: a DELETE probe's controls each consume one beyond the first. */
 const WEBHOOKS = 3;
+const SPARES = 2;
+
+/**
+ * Members (agents beside the owner) joined through invitations, pending invitations with their
+ * tokens, and API keys, all through the public API.
+ */
+async function seedPeople(workspace: WorkspaceFixture, anonymous: Client, ids: SeededIds): Promise<void> {
+  for (let m = 0; m < SPARES; m++) ids.member.push((await joinAsMember(workspace.api, anonymous)).member.id);
+  for (let i = 0; i <= SPARES; i++) {
+    const invitation = await invite(workspace.api);
+    ids.invitation.push(invitation.id);
+    ids.invitation_token.push(invitation.token);
+  }
+  for (let k = 0; k <= SPARES; k++) {
+    const res = await workspace.api.post('/api/v1/api-keys', { label: `seed ${k}` });
+    assert.equal(res.status, 201, res.text);
+    ids.api_key.push(res.body.data.id);
+  }
+}
 
 /**
  * Webhook endpoints (at a public address, so the SSRF guard lets them be) and the delivery of one
@@ -29,18 +56,44 @@ async function seedWebhooks(workspace: WorkspaceFixture, prefix: string, events:
   ids.delivery.push(deliveries.body.data[0].id);
 }
 
+/** In the product's widget: a visitor with a conversation and an idea, and a second visitor with a conversation. */
+async function seedWidget(context: Pick<TestContext, 'client'>, widgetKey: string, prefix: string, ids: SeededIds): Promise<void> {
+  const path = `/widget/v1/${widgetKey}`;
+  const visitor = async () => {
+    const res = await context.client(null).post(`${path}/sessions`, { name: `${prefix} visitor` });
+    assert.equal(res.status, 201, res.text);
+    return res.body.data.token as string;
+  };
+  const start = async (token: string, body: Record<string, unknown>) => {
+    const res = await context.client(token).post(`${path}/conversations`, body);
+    assert.equal(res.status, 201, res.text);
+    return res.body.data.id as string;
+  };
+  const first = await visitor();
+  ids.widget.push(widgetKey);
+  ids.visitorToken.push(first);
+  ids.visitorConversation.push(await start(first, { body: `${prefix} visitor's question` }));
+  ids.idea.push(await start(first, { type: 'idea', title: `${prefix} idea`, body: 'Please' }));
+  ids.siblingConversation.push(await start(await visitor(), { body: `${prefix} other visitor's question` }));
+}
+
 /**
  * `products` products with issue prefixes `<prefix>1`, `<prefix>2`, …, each with three issues, a
  * conversation linked to its first issue, and a release of its second issue; then webhook
  * endpoints and a delivery (events recorded through `events`).
  */
-export async function seedWorkspace(workspace: WorkspaceFixture, prefix: string, products: number, events: EventContext): Promise<SeededIds> {
+export async function seedWorkspace(
+  workspace: WorkspaceFixture, prefix: string, products: number, context: EventContext & Pick<TestContext, 'client'>,
+): Promise<SeededIds> {
   const { api } = workspace;
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
+    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id],
+    widget: [], visitorConversation: [], idea: [], visitorToken: [], siblingConversation: [],
   };
   for (let p = 1; p <= products; p++) {
-    const product = await createProduct(api, { name: `${prefix} product ${p}`, issue_prefix: `${prefix}${p}` });
+    // Without proof of work, so that suites can start sessions and send forms.
+    const product = await createProduct(api, { name: `${prefix} product ${p}`, issue_prefix: `${prefix}${p}`, widget_config: { proof_of_work: false } });
     ids.product.push(product.id);
     const issues = [];
     for (const status of ['pending', 'done', 'in_progress']) {
@@ -56,7 +109,9 @@ export async function seedWorkspace(workspace: WorkspaceFixture, prefix: string,
     await linkConversation(api, issues[0].id, conversation.id);
     const release = await createRelease(api, product.id, { title: `${prefix}${p} release`, issue_ids: [issues[1].id] });
     ids.release.push(release.id);
+    await seedWidget(context, product.widget_key, `${prefix}${p}`, ids);
   }
-  await seedWebhooks(workspace, prefix, events, ids);
+  await seedWebhooks(workspace, prefix, context, ids);
+  await seedPeople(workspace, context.client(null), ids);
   return ids;
 }

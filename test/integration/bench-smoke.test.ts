@@ -1,6 +1,7 @@
 // Keeps `npm run bench` from rotting: the whole instrument (seeding, ceiling server, server under
-// test, autocannon in its own process, report) runs once on a tiny SQLite database, and the
-// cut-off and memory benchmarks once at their smallest. Their figures are not checked here.
+// test, autocannon in its own process, report) runs once on a tiny SQLite database, the widget
+// message scenario once, and the cut-off, memory and SSE fan-out (team and widget) benchmarks once
+// at their smallest. Their figures are not checked here.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -49,6 +50,18 @@ describe('npm run bench', () => {
     assert.ok(Number(delivered) > 0, stderr);
   });
 
+  it('the widget message scenario writes as visitors through sessions it starts, without errors', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', '--scale', '50', '--duration', '1', '--only', 'POST_/widget/v1/{key}/conversations/{id}/messages', '--results', results],
+      { cwd: root, timeout: 60_000 },
+    );
+    assert.match(stdout, /\| POST \/widget\/v1\/\{key\}\/conversations\/\{id\}\/messages \| 50 \| \d+ \|/);
+    const [scenario] = JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8')).scenarios;
+    assert.equal(scenario.errors, 0);
+    assert.ok(scenario.rps > 0);
+  });
+
   it('bench/cut-offs.ts measures every cut-off in one round', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/cut-offs.ts', '1'], { cwd: root, timeout: 60_000 });
     for (const measured of [
@@ -60,6 +73,22 @@ describe('npm run bench', () => {
   it('bench/keep-alive-rss.ts reports the peak RSS of the server', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/keep-alive-rss.ts', '2', '2'], { cwd: root, timeout: 60_000 });
     assert.match(stdout, /^2 keep-alive clients, 4 requests .* 0 failures; peak RSS \d+ MB; target under 300 MB: (met|MISSED)$/m);
+  });
+
+  it('bench/sse-fanout.ts reports the fan-out latency and the RSS with the streams open', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/sse-fanout.ts', '--streams', '5', '--replies', '2'], { cwd: root, timeout: 60_000 });
+    assert.match(stdout, /^2 replies × 5 streams = 10 deliveries \(0 streams with a wrong count\): p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms$/m);
+    assert.match(stdout, /^p99 target 200 ms: (met|MISSED); RSS with 5 streams \d+ MB, target 300 MB: (met|MISSED)$/m);
+  });
+
+  it('bench/sse-fanout.ts --stream widget fans a reply out to widget streams of one verified contact', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'bench/sse-fanout.ts', '--stream', 'widget', '--streams', '5', '--replies', '2'],
+      { cwd: root, timeout: 60_000 },
+    );
+    assert.match(stdout, /^sqlite, one process: 5 widget streams \(sessions of one verified contact, one conversation\) opened/m);
+    assert.match(stdout, /^2 replies × 5 streams = 10 deliveries \(0 streams with a wrong count\)/m);
   });
 
   it('refuses an unknown scenario with the usage text', async () => {

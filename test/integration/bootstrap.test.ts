@@ -52,10 +52,11 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await rowCounts(), { workspaces: 1, users: 0, members: 1, api_keys: 1 });
       assert.deepEqual((await services.admin.listWorkspaces()).map((w) => w.name), ['Default']);
 
-      const actor = await services.identity.authenticate(issued.key);
-      assert.equal(actor?.workspaceId, issued.workspace_id);
+      const actor = await services.identity.authenticate(issued.key.key);
+      assert.equal(actor?.workspaceId, issued.key.workspace_id);
       assert.equal(actor?.member?.role, 'owner');
       assert.equal(actor?.readOnly, false);
+      assert.deepEqual(await services.invitations.describe(issued.ownerInvitation.token), { email: null, workspace_name: 'Default', role: 'owner' });
     });
 
     it('does nothing once the database has a workspace', async () => {

@@ -116,6 +116,7 @@ const SYNOPSES: Record<string, string> = {
   'workspace create': 'loopdesk workspace create --name NAME [--json]',
   'workspace list': 'loopdesk workspace list [--json]',
   'member create': 'loopdesk member create --workspace WS_ID --name NAME --role owner|admin|agent [--email EMAIL] [--json]',
+  'member invite': 'loopdesk member invite --workspace WS_ID --email EMAIL --role owner|admin|agent [--json]',
   'member list': 'loopdesk member list --workspace WS_ID [--json]',
   'key create': 'loopdesk key create --workspace WS_ID [--member MEMBER_ID] [--read-only] [--label TEXT] [--json]',
   'key list': 'loopdesk key list --workspace WS_ID [--json]',
@@ -288,6 +289,36 @@ for (const dialect of DIALECTS) {
         assert.notEqual(stranger.user_id, first.user_id);
         assert.equal(first.role, 'owner');
         assert.equal(second.role, 'admin');
+      });
+
+      it('member invite --json prints { id, email, role, url, expires_at }: a link the invitation page takes, valid 7 days', async () => {
+        const invitation = json(await runCli(
+          ['member', 'invite', '--workspace', workspaceId, '--email', `Invited.${dialect}@example.test`, '--role', 'admin', '--json'],
+          { ...env, HOST: '0.0.0.0', PORT: '8080' },
+        ));
+        assert.deepEqual(Object.keys(invitation), ['id', 'email', 'role', 'url', 'expires_at']);
+        assert.equal(invitation.email, `invited.${dialect}@example.test`);
+        assert.equal(invitation.role, 'admin');
+        assert.match(invitation.url, /^http:\/\/0\.0\.0\.0:8080\/app\/invite\/ldi_[0-9A-Za-z]{40}$/);
+        assert.equal(Date.parse(invitation.expires_at) - Date.now() > 6.9 * 24 * 3600_000, true);
+        const database = createDatabase(env.DATABASE_URL);
+        try {
+          const shown = await createServices(database).invitations.describe(invitation.url.split('/').pop());
+          assert.deepEqual(shown, { email: invitation.email, workspace_name: 'Keys', role: 'admin' });
+        } finally {
+          await database.close();
+        }
+      });
+
+      it('member invite prints the link under LOOPDESK_PUBLIC_URL, and refuses unknown workspaces and roles', async () => {
+        const text = await runCli(
+          ['member', 'invite', '--workspace', workspaceId, '--email', `public.${dialect}@example.test`, '--role', 'agent'],
+          { ...env, LOOPDESK_PUBLIC_URL: 'https://support.example.com' },
+        );
+        assert.equal(text.code, 0, text.stderr);
+        assert.match(text.stdout, /^invitation for public\.\w+@example\.test \(agent\), valid until \S+; the link works once:\nhttps:\/\/support\.example\.com\/app\/invite\/ldi_\w{40}\n$/);
+        assertOneLineError(await cli('member', 'invite', '--workspace', '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091', '--email', 'x@example.test', '--role', 'agent'), 1, /workspace .* not found/);
+        assertOneLineError(await cli('member', 'invite', '--workspace', workspaceId, '--email', 'x@example.test', '--role', 'king'), 2, /--role must be one of/);
       });
 
       describe('keys against the API', () => {

@@ -32,7 +32,7 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     assert.match(created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.deepEqual(rest, {
       product_id: productId, contact_id: null, type: 'ticket', source: 'chat', status: 'open', priority: 'normal',
-      title: 'Export does nothing', ai_summary: null, rating: null, upvotes: 0, updated_at: created_at, contact: null, messages: [],
+      title: 'Export does nothing', ai_summary: null, rating: null, upvotes: 0, form_fields: null, updated_at: created_at, contact: null, messages: [], linked_issues: [],
     });
   });
 
@@ -43,7 +43,7 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
       contact: { name: '  Ada Lovelace ', email: 'Ada@Example.COM' }, body: '  Dark mode, please.\n',
     });
     assert.deepEqual([data.type, data.source, data.priority, data.status], ['idea', 'form', 'high', 'open']);
-    assert.deepEqual(data.contact, { id: data.contact_id, name: 'Ada Lovelace', email: 'ada@example.com' });
+    assert.deepEqual(data.contact, { id: data.contact_id, name: 'Ada Lovelace', email: 'ada@example.com', verified: false });
     assert.equal(data.messages.length, 1);
     const [message] = data.messages;
     assert.deepEqual(
@@ -62,8 +62,8 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     const unnamed = await importConversation(ctx().a.api, productId, { contact: { email }, body: 'Hi' });
     assert.equal(renamed.contact_id, first.contact_id);
     assert.equal(unnamed.contact_id, first.contact_id);
-    assert.deepEqual(renamed.contact, { id: first.contact_id, name: 'Grace Hopper', email });
-    assert.deepEqual(unnamed.contact, { id: first.contact_id, name: 'Grace Hopper', email });
+    assert.deepEqual(renamed.contact, { id: first.contact_id, name: 'Grace Hopper', email, verified: false });
+    assert.deepEqual(unnamed.contact, { id: first.contact_id, name: 'Grace Hopper', email, verified: false });
     assert.equal(unnamed.messages[0].sender_name, 'Grace Hopper');
     const again = await ctx().a.api.get(`${BASE}/${first.id}`);
     assert.equal(again.body.data.contact.name, 'Grace Hopper');
@@ -83,8 +83,8 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     const two = await importConversation(ctx().a.api, productId, { contact: { name: 'Visitor', email: null } });
     const anonymous = await importConversation(ctx().a.api, productId, { contact: {} });
     assert.notEqual(one.contact_id, two.contact_id);
-    assert.deepEqual(one.contact, { id: one.contact_id, name: 'Visitor', email: null });
-    assert.deepEqual(anonymous.contact, { id: anonymous.contact_id, name: null, email: null });
+    assert.deepEqual(one.contact, { id: one.contact_id, name: 'Visitor', email: null, verified: false });
+    assert.deepEqual(anonymous.contact, { id: anonymous.contact_id, name: null, email: null, verified: false });
   });
 
   it('sends the first message of a contact-less import as the importing API key', async () => {
@@ -188,7 +188,7 @@ describeEachDialect('GET /api/v1/conversations', (ctx) => {
     assert.deepEqual(res.body.pagination, { total: 5, limit: 50, offset: 0 });
     const oldest = res.body.data[4];
     assert.equal(oldest.source, 'form');
-    assert.deepEqual(oldest.contact, { id: created[0].contact_id, name: 'Contact 0', email: null });
+    assert.deepEqual(oldest.contact, { id: created[0].contact_id, name: 'Contact 0', email: null, verified: false });
     assert.equal('messages' in oldest, false);
   });
 

@@ -40,25 +40,31 @@ describeEachDialect('GET /api/v1/openapi.json', (ctx) => {
     assert.deepEqual(result, { valid: true });
   });
 
-  it('describes version 1.0.0 of the API under /api/v1', async () => {
+  it('describes version 1.0.0 of the API under /api/v1, and the team app\'s sign-in under /auth', async () => {
     const document = await load();
     assert.equal(document.info.version, '1.0.0');
     assert.ok(document.info.title);
     assert.ok(operations(document).length > 0);
-    for (const path of Object.keys(document.paths)) assert.match(path, /^\/api\/v1\//);
+    for (const path of Object.keys(document.paths)) assert.match(path, /^\/(api\/v1|auth)\//);
     assert.ok(!('/healthz' in document.paths) && !('/readyz' in document.paths));
   });
 
-  it('declares the bearer security scheme for every operation', async () => {
+  it('declares the bearer security scheme for every /api/v1 operation, the session cookie as its alternative', async () => {
     const document = await load();
     const schemes = document.components?.securitySchemes ?? {};
     const bearer = Object.entries(schemes).filter(([, s]: [string, any]) => s.type === 'http' && s.scheme === 'bearer');
     assert.equal(bearer.length, 1);
     const [name] = bearer[0];
-    for (const { method, path, operation } of operations(document)) {
-      const security = (operation as { security?: Record<string, unknown>[] }).security ?? document.security;
-      assert.ok(security?.some((requirement: Record<string, unknown>) => name in requirement), `${method} ${path} requires ${name}`);
+    assert.deepEqual(schemes.sessionCookie, { ...schemes.sessionCookie, type: 'apiKey', in: 'cookie', name: 'loopdesk_session' });
+    const securityOf = (operation: Operation) => (operation as { security?: Record<string, unknown>[] }).security ?? document.security;
+    for (const { method, path, operation } of operations(document).filter(({ path }) => path.startsWith('/api/v1/'))) {
+      assert.ok(securityOf(operation)?.some((requirement: Record<string, unknown>) => name in requirement), `${method} ${path} requires ${name}`);
+      assert.ok(securityOf(operation)?.some((requirement: Record<string, unknown>) => 'sessionCookie' in requirement), `${method} ${path} takes a session`);
     }
+    const auth = Object.fromEntries(operations(document).filter(({ path }) => path.startsWith('/auth/')).map(({ operation }) => [operation.operationId, securityOf(operation)]));
+    assert.deepEqual(auth, {
+      signIn: [], signOut: [{ sessionCookie: [] }, {}], getInvitation: [], acceptInvitation: [], changePassword: [{ sessionCookie: [] }],
+    });
   });
 
   it('gives every operation an operationId, summary, description and tags', async () => {

@@ -15,6 +15,7 @@ import { writeTinyModel } from '../helpers/tiny-model.js';
 const BANNER_START = '\nLoopdesk created workspace "Default" with an owner and this API key (shown only once):\n';
 const BANNER_END = /curl -H "Authorization: Bearer (ldk_[0-9A-Za-z]{40})" (http:\/\/127\.0\.0\.1:\d+)\/api\/v1\/me\n/;
 const DEFAULT_MODEL = 'Xenova/multilingual-e5-small';
+const OWNER_LINK = /\n {4}(http:\/\/127\.0\.0\.1:\d+)\/app\/invite\/(ldi_[0-9A-Za-z]{40})\n/;
 
 const started: ServerProcess[] = [];
 after(() => Promise.all(started.map((server) => server.stop('SIGKILL'))));
@@ -153,6 +154,26 @@ for (const dialect of DIALECTS) {
       assert.equal(matched.body.matched_existing, true);
       assert.ok(host.requested.includes('loopdesk-test/e5-tiny/onnx/model_quantized.onnx'));
       assertNoStackTrace(server);
+      assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
+    });
+
+    it('prints a one-time link with which the owner chooses an email, a name and a password, then signs in', async () => {
+      const server = firstStart(await freshDatabaseUrl(dialect), { LOOPDESK_DEDUP_PROVIDER: 'lexical' });
+      const first = await banner(server);
+      const [, base, token] = OWNER_LINK.exec(server.stdout) ?? assert.fail(`no owner link in:\n${server.stdout}`);
+      assert.equal(base, first.baseUrl);
+      assert.match(server.stdout, /Sign in to the app: this one-time link lets the owner choose an email, a name and a password \(valid until \S+\):/);
+      const shown = await fetch(`${base}/auth/invitations/${token}`);
+      assert.deepEqual(await shown.json(), { data: { email: null, workspace_name: 'Default', role: 'owner' } });
+
+      const post = (path: string, body: unknown) =>
+        fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const taken = await post(`/auth/invitations/${token}`, { email: 'owner@example.com', name: 'Grace', password: 'correct horse battery' });
+      assert.equal(taken.status, 200);
+      const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${first.key}` } });
+      assert.equal((await me.json()).data.member.display_name, 'Grace', 'the key\'s owner is now Grace');
+      assert.equal((await post('/auth/sign-in', { email: 'owner@example.com', password: 'correct horse battery' })).status, 200);
+      assert.equal((await post(`/auth/invitations/${token}`, { email: 'x@example.com', name: 'X', password: 'correct horse battery' })).status, 404, 'once');
       assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
     });
 

@@ -34,8 +34,12 @@ for (const dialect of DIALECTS) {
     before(async () => {
       // Webhook URLs are not resolved here: Schemathesis invents host names, and a name this
       // machine's resolver never answers for holds each create for the guard's 3 s (SSRF is
-      // tested in webhook-ssrf.test.ts).
-      server = await startServer({ databaseUrl: await freshDatabaseUrl(dialect), firstStart: true, env: { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1' } });
+      // tested in webhook-ssrf.test.ts). Event streams end after 200 ms, so that the tools read a
+      // GET /events/stream answer to its end (it is endless otherwise; event-stream.test.ts tests it).
+      server = await startServer({
+        databaseUrl: await freshDatabaseUrl(dialect), firstStart: true,
+        env: { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1', LOOPDESK_SSE_MAX_MS: '200' },
+      });
       key = server.bootstrapKey()!;
       dir = mkdtempSync(join(tmpdir(), 'loopdesk-openapi-tools-'));
       documentPath = await saveServedDocument(server.baseUrl, key, dir);

@@ -30,7 +30,7 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
     assert.equal(res.status, 201);
     const product: Product = res.body.data;
     assert.deepEqual(Object.keys(product).sort(), [
-      'created_at', 'domain', 'id', 'issue_prefix', 'name', 'product_key', 'slug', 'updated_at', 'widget_config',
+      'created_at', 'domain', 'embed_snippet', 'id', 'issue_prefix', 'name', 'product_key', 'slug', 'updated_at', 'widget_config',
       'widget_key', 'workspace_id',
     ]);
     assert.match(product.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -261,10 +261,11 @@ describeEachDialect('GET /api/v1/products', (ctx) => {
 
   it('breaks created_at ties by id ascending', async () => {
     const { id, api } = await emptyWorkspace(ctx());
-    const actor = { workspaceId: id, apiKeyId: await apiKeyIdOf(api), readOnly: false, member: null };
+    const keyId = await apiKeyIdOf(api);
+    const actor = { workspaceId: id, apiKeyId: keyId, credentialId: keyId, readOnly: false, member: null };
     // Services on a stopped clock give every product the same created_at.
     const pinned = createServices(ctx().database, { clock: { now: () => '2026-11-21T10:25:00.000Z' } });
-    for (const name of ['Tie C', 'Tie A', 'Tie B', 'Tie D']) await pinned.products.create(actor, { name });
+    for (const name of ['Tie C', 'Tie A', 'Tie B', 'Tie D']) await pinned.products.create(actor, { name }, '');
     const res = await api.get('/api/v1/products');
     const ids = res.body.data.map((p: Product) => p.id);
     assert.equal(ids.length, 4);

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { DomainEvent } from '../../src/events/event-types.js';
+import { inTransaction } from '../../src/domain/unit-of-work.js';
 import { eventually, numberedEvents, recordEvents } from '../helpers/events.js';
 import { createIssue, createProduct, createRelease, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
@@ -224,8 +225,8 @@ describeEachDialect('webhook delivery', (ctx) => {
     const context = ctx();
     const endpoint = await endpointAt(context, receiver);
     await assert.rejects(
-      context.database.db.transaction().execute(async (tx) => {
-        await context.services.outbox.record(tx, numberedEvents(context.a.id, 1)[0]);
+      inTransaction(context.database.db, async (work) => {
+        await context.services.outbox.record(work, numberedEvents(context.a.id, 1)[0]);
         throw new Error('the write failed');
       }),
       /the write failed/,

@@ -1,5 +1,5 @@
-// Bad input never hurts: requests generated from the served openapi.json (every operation, every
-// parameter and body field) get a 2xx or a 4xx in the contract's envelope, never a 5xx or a
+// Bad input never hurts: requests generated from the served openapi.json and the widget API's
+// /widget/v1/openapi.json (every operation, every parameter and body field) get a 2xx or a 4xx in the contract's envelope, never a 5xx or a
 // hang, and afterwards the database holds exactly what the 2xx creates reported.
 // FUZZ_SEED=<n> replays a run; FUZZ_REQUESTS=<n> changes how many requests each dialect gets.
 import assert from 'node:assert/strict';
@@ -23,8 +23,21 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 type Created = [table: string, id: string][];
 
-/** The rows a 2xx answer of each creating operation reports, by table. */
-const CREATES: Record<string, (body: any, status: number) => Created> = {
+/** A form whose honeypot is filled is answered like any other, and stores nothing. */
+const honeypotFilled = (payload: string | undefined): boolean => {
+  try {
+    const website = JSON.parse(payload ?? '').website;
+    return typeof website === 'string' && website.trim() !== '';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The rows a 2xx answer of each creating operation reports, by table. A form's receipt names its
+ * conversation only: its first message is found by its conversation (`messages of`).
+ */
+const CREATES: Record<string, (body: any, status: number, request: FuzzRequest) => Created> = {
   createProduct: (body) => [['products', body.data.id]],
   createIssue: (body) => [['issues', body.data.id]],
   createIssueUnlessDuplicate: (body, status) => [
@@ -35,8 +48,17 @@ const CREATES: Record<string, (body: any, status: number) => Created> = {
   postConversationMessage: (body) => [['messages', body.data.id]],
   createRelease: (body) => [['releases', body.data.id]],
   createWebhook: (body) => [['webhook_endpoints', body.data.id]],
+  createInvitation: (body) => [['invitations', body.data.id]],
+  createApiKey: (body) => [['api_keys', body.data.id]],
+  // Sessions and their contacts are not among TABLES.
+  startWidgetSession: () => [],
+  startVisitorConversation: (body) => [['conversations', body.data.id], ...body.data.messages.map((m: { id: string }) => ['messages', m.id])],
+  postVisitorMessage: (body) => [['messages', body.data.id]],
+  submitWidgetForm: (body, _status, request) =>
+    honeypotFilled(request.payload) ? [] : [['conversations', body.data.id], ['messages of', body.data.id]],
 };
-const TABLES = ['products', 'issues', 'conversations', 'messages', 'releases', 'issue_api_sources', 'webhook_endpoints'];
+const TABLES = ['products', 'issues', 'conversations', 'messages', 'releases', 'issue_api_sources', 'webhook_endpoints', 'invitations', 'api_keys'];
+const isWidget = (op: { path: string }) => op.path.startsWith('/widget/');
 
 const canonical = (operationId: string) => operationId.replace(/ViaDeprecatedAlias$/, '');
 
@@ -45,7 +67,8 @@ function assertCreatesKnown(operations: Operation[]): void {
   assert.deepEqual(unknown.map((op) => op.operationId), [], 'operations that create (201) unknown to the fuzz accounting: add them to CREATES');
 }
 
-async function requestContext(context: TestContext): Promise<RequestContext> {
+/** Contexts for the API's operations (API keys) and the widget's (visitor sessions), on the same seeds. */
+async function requestContexts(context: TestContext): Promise<{ api: RequestContext; widget: RequestContext }> {
   const { a, b } = context;
   const ours = await seedWorkspace(a, 'F', 2, context);
   const theirs = await seedWorkspace(b, 'G', 1, context);
@@ -53,12 +76,20 @@ async function requestContext(context: TestContext): Promise<RequestContext> {
     fc.oneof(
       { arbitrary: fc.constantFrom(...ours[resource]), weight: 8 },
       { arbitrary: fc.constantFrom(...theirs[resource]), weight: 1 },
-      { arbitrary: fc.uuid(), weight: 1 },
+      { arbitrary: resource === 'widget' ? fc.constantFrom('wk_unknown', 'wk_', '') : fc.uuid(), weight: 1 },
     );
   const shortcodes = [...ours.shortcode, ...ours.shortcode.map((s) => s.toLowerCase()), theirs.shortcode[0]];
-  return {
+  // Members addressed by path leave out the owner whose key the requests use: removing or demoting
+  // them would turn the rest of the run into 401s and 403s.
+  const memberPaths = fc.oneof(
+    { arbitrary: fc.constantFrom(...ours.member.slice(1)), weight: 8 },
+    { arbitrary: fc.constantFrom(...theirs.member), weight: 1 },
+    { arbitrary: fc.uuid(), weight: 1 },
+  );
+  const visitorConversations = [...ours.visitorConversation, ...ours.siblingConversation];
+  const api: RequestContext = {
     ids,
-    pathIds: (resource) => (resource === 'issue' ? fc.oneof(ids(resource), fc.constantFrom(...shortcodes)) : ids(resource)),
+    pathIds: (resource) => (resource === 'issue' ? fc.oneof(ids(resource), fc.constantFrom(...shortcodes)) : resource === 'member' ? memberPaths : ids(resource)),
     authorization: fc.oneof(
       { arbitrary: fc.constant(`Bearer ${a.key}`), weight: 40 },
       { arbitrary: fc.constantFrom(a.readOnlyKey, a.memberlessKey, b.key).map((key) => `Bearer ${key}`), weight: 4 },
@@ -72,6 +103,25 @@ async function requestContext(context: TestContext): Promise<RequestContext> {
       },
     ),
   };
+  const [token] = ours.visitorToken;
+  const widget: RequestContext = {
+    ids,
+    pathIds: (resource) => (resource === 'visitorConversation' ? fc.oneof(ids(resource), fc.constantFrom(...visitorConversations)) : ids(resource)),
+    authorization: fc.oneof(
+      { arbitrary: fc.constant(`Bearer ${token}`), weight: 30 },
+      { arbitrary: fc.constantFrom(...ours.visitorToken.slice(1), ...theirs.visitorToken, a.key).map((t) => `Bearer ${t}`), weight: 4 },
+      { arbitrary: fc.constant(null), weight: 4 },
+      { arbitrary: fc.constantFrom(`bearer ${token}`, `Bearer ${token.slice(0, -1)}`, 'Bearer wst_', `Basic ${token}`, `Bearer ${token.toUpperCase()}`), weight: 2 },
+    ),
+  };
+  return { api, widget };
+}
+
+/** The first messages of the conversations forms filed (their receipts name the conversation only). */
+async function messagesOf(context: TestContext, conversationIds: string[]): Promise<string[]> {
+  if (conversationIds.length === 0) return [];
+  const rows = await context.database.db.selectFrom('messages').select('id').where('conversation_id', 'in', conversationIds).execute();
+  return rows.map((row) => row.id);
 }
 
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
@@ -88,12 +138,15 @@ const describeRequest = (r: FuzzRequest) =>
 describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
   it(`answers ${REQUESTS} generated requests with a 2xx or an enveloped 4xx, and stores only what they created`, async (t) => {
     const context = ctx();
-    const operations = operationsOf((await context.a.api.get('/api/v1/openapi.json')).body);
+    const operations = [
+      ...operationsOf((await context.a.api.get('/api/v1/openapi.json')).body),
+      ...operationsOf((await context.a.api.get('/widget/v1/openapi.json')).body),
+    ];
     assertCreatesKnown(operations);
-    const generation = await requestContext(context);
-    const requests = fc.oneof(...operations.map((op) => requestArbitrary(op, generation)));
+    const generation = await requestContexts(context);
+    const requests = fc.oneof(...operations.map((op) => requestArbitrary(op, isWidget(op) ? generation.widget : generation.api)));
     const before = Object.fromEntries(await Promise.all(TABLES.map(async (table) => [table, await idsOf(context.database.db, table)])));
-    const created = new Map<string, Set<string>>(TABLES.map((table) => [table, new Set()]));
+    const created = new Map<string, Set<string>>([...TABLES, 'messages of'].map((table) => [table, new Set()]));
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     const api = context.client(null);
@@ -106,7 +159,7 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
         if (problems.length) failures.push(`#${index} ${describeRequest(request)}\n  → ${res.status}: ${problems.join('; ')}`);
         const creates = CREATES[canonical(request.operationId)];
         if (creates && res.status >= 200 && res.status < 300 && request.method === 'POST') {
-          for (const [table, id] of creates(res.body, res.status)) created.get(table)!.add(id);
+          for (const [table, id] of creates(res.body, res.status, request)) created.get(table)!.add(id);
         }
       } catch (error) {
         failures.push(`#${index} ${describeRequest(request)}\n  → ${(error as Error).message.slice(0, 1000)}`);
@@ -124,6 +177,7 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
     t.diagnostic(`fuzz [${context.dialect}]: ${REQUESTS} requests, seed ${SEED}; statuses ${summary}`);
     assert.deepEqual(failures, [], `replay with FUZZ_SEED=${SEED}`);
 
+    for (const id of await messagesOf(context, [...created.get('messages of')!])) created.get('messages')!.add(id);
     for (const table of TABLES) {
       const after = await idsOf(context.database.db, table);
       const added = [...after].filter((id) => !before[table].has(id)).sort();
@@ -131,4 +185,5 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
     }
     assert.deepEqual(await integrityProblems(context.database.db), []);
   });
-});
+  // Event streams end after 50 ms here, so that each stream request the fuzzer sends is answered whole.
+}, { streams: { maxStreamMs: 50 } });

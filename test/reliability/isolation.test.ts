@@ -3,6 +3,8 @@
 // Path ids are 404, body references 400 naming the field, filters match nothing, and A's data
 // is unchanged. A control request with B's own id must succeed, so a probe cannot pass for the
 // wrong reason. A new route or reference field is covered without touching this file.
+// The widget API's operations (/widget/v1/openapi.json) are probed the same way by B's visitor on
+// B's widget: A's ids, and another visitor's conversation of the same widget, are 404.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertNoNestedReferences, fieldResource, pathParameterResource, type Resource } from '../helpers/id-references.js';
@@ -41,16 +43,20 @@ function pathValues(op: Operation, ids: SeededIds, override: Record<string, stri
   return { ...values, ...override };
 }
 
+/** The body without `last_used_at`, which A's own reads move (once a minute). */
+const withoutLastUse = (body: unknown): unknown => JSON.parse(JSON.stringify(body, (name, value) => (name === 'last_used_at' ? undefined : value)));
+
 /** Everything A's key can read: every list (largest page) and every resource of A by id. */
-async function snapshot(api: Client, operations: Operation[], ids: SeededIds): Promise<unknown[]> {
-  const reads = operations.filter((op) => op.method === 'GET' && !/openapi\.json|llms\.txt/.test(op.path));
+async function snapshot(clientFor: (op: Operation) => Client, operations: Operation[], ids: SeededIds): Promise<unknown[]> {
+  // A challenge is new at every request: it is not data.
+  const reads = operations.filter((op) => op.method === 'GET' && !op.streams && !/openapi\.json|llms\.txt|\/challenge$/.test(op.path));
   const results: unknown[] = [];
   for (const op of reads) {
     const pathParameters = op.parameters.filter((p) => p.in === 'path');
     const urls = pathParameters.length === 0
       ? [`${op.path}${op.parameters.some((p) => p.name === 'limit') ? '?limit=200' : ''}`]
       : ids[pathParameterResource(op, pathParameters[0].name)].map((id) => fillPath(op.path, pathValues(op, ids, { [pathParameters[0].name]: id })));
-    for (const url of urls) results.push([url, (await api.get(url)).body]);
+    for (const url of urls) results.push([url, withoutLastUse((await clientFor(op).get(url)).body)]);
   }
   return results;
 }
@@ -85,12 +91,18 @@ function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds): Probe[] {
   const spares = { used: 0 };
   for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
     const resource = pathParameterResource(op, parameter.name);
+    // The widget key names the tenant, as the API key does: the probes send it as B's own.
+    if (resource === 'widget') continue;
     const id = ours[resource][0];
-    const foreignIds = [id, id.toUpperCase(), ...(resource === 'issue' ? [ours.shortcode[0], ours.shortcode[0].toLowerCase()] : [])];
+    const foreignIds = [
+      id, id.toUpperCase(),
+      ...(resource === 'issue' ? [ours.shortcode[0], ours.shortcode[0].toLowerCase()] : []),
+      ...(resource === 'visitorConversation' ? [theirs.siblingConversation[0]] : []),
+    ];
     for (const foreignId of foreignIds) {
       probes.push({
         parameter: `path ${parameter.name}`,
-        what: `path {${parameter.name}} = A's ${resource} ${foreignId}`,
+        what: `path {${parameter.name}} = ${foreignId === theirs.siblingConversation[0] ? 'another visitor\'s conversation' : `A's ${resource}`} ${foreignId}`,
         foreign: { url: fillPath(op.path, pathValues(op, theirs, { [parameter.name]: foreignId })), body },
         control: { url: fillPath(op.path, pathValues(op, theirs, controlId(op, resource, theirs, spares))), body },
         expect: (status, res) => (status === 404 && res.error_code === 'not_found' ? null : 'expected 404 not_found'),
@@ -138,7 +150,7 @@ async function runProbe(b: Client, op: Operation, probe: Probe): Promise<string[
 describe('the isolation suite\'s coverage', () => {
   it('fails loudly on an id-bearing parameter or field it does not know how to fill', () => {
     const op: Operation = {
-      operationId: 'newRoute', method: 'POST', path: '/api/v1/widgets/{id}', deprecated: false, statuses: [201],
+      operationId: 'newRoute', method: 'POST', path: '/api/v1/widgets/{id}', deprecated: false, statuses: [201], streams: false,
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       body: { type: 'object', properties: { contact_id: { type: 'string', format: 'uuid' } } },
     };
@@ -151,28 +163,41 @@ describeEachDialect('workspace isolation, for every route of openapi.json', (ctx
   it('refuses every foreign id in every path, body and filter, and leaves the other workspace untouched', async (t) => {
     const context: TestContext = ctx();
     const { a, b, dialect } = context;
-    const operations = operationsOf((await a.api.get('/api/v1/openapi.json')).body);
+    // /auth acts on credentials (a session, an invitation's token), not on a workspace's ids.
+    const operations = [
+      ...operationsOf((await a.api.get('/api/v1/openapi.json')).body).filter((op) => op.path.startsWith('/api/v1/')),
+      ...operationsOf((await a.api.get('/widget/v1/openapi.json')).body),
+    ];
     const ours = await seedWorkspace(a, 'A', 1, context);
     const theirs = await seedWorkspace(b, 'B', 1, context);
-    const before = await snapshot(a.api, operations, ours);
+    // Widget operations are made by a visitor of the workspace's widget, the others with its key.
+    const isWidget = (op: Operation) => op.path.startsWith('/widget/');
+    const asA = (op: Operation) => (isWidget(op) ? context.client(ours.visitorToken[0]) : a.api);
+    const asB = (op: Operation) => (isWidget(op) ? context.client(theirs.visitorToken[0]) : b.api);
+    const before = await snapshot(asA, operations, ours);
 
     const problems: string[] = [];
+    // An injected stream request holds no socket, and the stream's own timers are unref'd: this
+    // keeps the process alive until each ends (50 ms, see below).
+    const keepAlive = setInterval(() => {}, 1000);
+    t.after(() => clearInterval(keepAlive));
     const routes = new Set<string>();
     const pairs = new Set<string>();
     let probes = 0;
     for (const op of operations) {
       for (const probe of probesFor(op, ours, theirs)) {
-        problems.push(...(await runProbe(b.api, op, probe)));
+        problems.push(...(await runProbe(asB(op), op, probe)));
         routes.add(`${op.method} ${op.path}`);
         pairs.add(`${op.method} ${op.path} ${probe.parameter}`);
         probes++;
       }
     }
     assert.deepEqual(problems, []);
-    assert.deepEqual(await snapshot(a.api, operations, ours), before, "A's data is unchanged");
+    assert.deepEqual(await snapshot(asA, operations, ours), before, "A's data is unchanged");
     t.diagnostic(
       `isolation [${dialect}]: ${pairs.size} route × id pairs on ${routes.size} of ${operations.length} operations, ` +
         `${probes} probes (each with a control request)`,
     );
   });
-});
+  // Event streams end after 50 ms here, so that each probe of a stream is answered whole.
+}, { streams: { maxStreamMs: 50 } });

@@ -4,7 +4,7 @@ export const openapiDocument = {
   "info": {
     "title": "Loopdesk API",
     "version": "1.0.0",
-    "description": "Loopdesk is a self-hosted customer support platform. A workspace keeps products, conversations\nwith customers (tickets, ideas, feedback, chats) and their messages, issues distilled from them\n(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.\n\nAuthenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one\nworkspace and everything it reads or writes is confined to that workspace.\n\nSingle resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`\n(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with\nerror_code unauthorized (401), forbidden (403), not_found (404), validation_error (400, 413, 415)\nor internal_error (500). Request bodies are JSON; unknown body fields are rejected. Timestamps are\nISO 8601 UTC with milliseconds. Every response carries X-Request-Id.\n\nRate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute\n(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds\nuntil the bucket is full); an empty bucket answers 429 with error_code forbidden, a detail saying\nthe rate limit was exceeded, and Retry-After (seconds until the next request is accepted).\n\nRetries [ext]: send `Idempotency-Key: <1–255 printable ASCII chars>` on any POST. A retry with the\nsame key and the same body within 24 h (per API key) returns the first response, status and body,\nwith `Idempotent-Replayed: true` and without writing again; a retry sent while the first request is\nstill running waits for it. The same key with a different method, path or body is a 400\nvalidation_error with fields[\"idempotency-key\"]. Only 2xx responses are stored, so after a 4xx or\n5xx the corrected request can be retried with the same key.",
+    "description": "Loopdesk is a self-hosted customer support platform. A workspace keeps products, conversations\nwith customers (tickets, ideas, feedback, chats) and their messages, issues distilled from them\n(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.\n\nAuthenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one\nworkspace and everything it reads or writes is confined to that workspace. [ext] The team app signs\npeople in under /auth (tag Sessions) and sends its session cookie instead; such requests other than\nGET and HEAD must carry an Origin header of this server.\n\nSingle resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`\n(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with\nerror_code unauthorized (401), forbidden (403), not_found (404), validation_error (400, 413, 415)\nor internal_error (500). Request bodies are JSON; unknown body fields are rejected. Timestamps are\nISO 8601 UTC with milliseconds. Every response carries X-Request-Id.\n\nRate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute\n(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds\nuntil the bucket is full); an empty bucket answers 429 with error_code forbidden, a detail saying\nthe rate limit was exceeded, and Retry-After (seconds until the next request is accepted).\n\nRetries [ext]: send `Idempotency-Key: <1–255 printable ASCII chars>` on any POST. A retry with the\nsame key and the same body within 24 h (per API key) returns the first response, status and body,\nwith `Idempotent-Replayed: true` and without writing again; a retry sent while the first request is\nstill running waits for it. The same key with a different method, path or body is a 400\nvalidation_error with fields[\"idempotency-key\"]. Only 2xx responses are stored, so after a 4xx or\n5xx the corrected request can be retried with the same key.",
     "license": {
       "name": "Proprietary",
       "identifier": "LicenseRef-Loopdesk-Proprietary"
@@ -17,6 +17,12 @@ export const openapiDocument = {
         "scheme": "bearer",
         "bearerFormat": "ldk_ followed by 40 base62 characters",
         "description": "An API key issued with `loopdesk key create` (the first start prints one)."
+      },
+      "sessionCookie": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": "loopdesk_session",
+        "description": "[ext] The team app's session, set by POST /auth/sign-in. With it, every request but GET and HEAD must carry an Origin header of this server (403 otherwise). An Authorization header, when present, wins over the cookie."
       }
     },
     "schemas": {
@@ -256,7 +262,7 @@ export const openapiDocument = {
       },
       "Me": {
         "additionalProperties": false,
-        "description": "The identity of the calling API key",
+        "description": "The identity of the calling API key (or [ext] session)",
         "examples": [
           {
             "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
@@ -289,7 +295,11 @@ export const openapiDocument = {
             "examples": [
               "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
             ],
-            "type": "string"
+            "description": "The calling API key; [ext] null when the request came with a session (the team app)",
+            "type": [
+              "string",
+              "null"
+            ]
           },
           "member": {
             "description": "The member that created the key; null when there is none",
@@ -318,6 +328,7 @@ export const openapiDocument = {
             "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
             "widget_config": null,
             "domain": null,
+            "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z"
           }
@@ -333,6 +344,7 @@ export const openapiDocument = {
           "product_key",
           "widget_config",
           "domain",
+          "embed_snippet",
           "created_at",
           "updated_at"
         ],
@@ -390,6 +402,10 @@ export const openapiDocument = {
               "null"
             ]
           },
+          "embed_snippet": {
+            "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
+            "type": "string"
+          },
           "created_at": {
             "format": "date-time",
             "examples": [
@@ -407,6 +423,26 @@ export const openapiDocument = {
           }
         }
       },
+      "IdentitySecret": {
+        "additionalProperties": false,
+        "description": "A product's identity secret",
+        "examples": [
+          {
+            "identity_secret": "ids_7Gx2mP9qR4sT6uV8wX1yZ3aB5cD7eF9gH2jK4lM6"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "identity_secret"
+        ],
+        "properties": {
+          "identity_secret": {
+            "pattern": "^ids_[0-9A-Za-z]{40}$",
+            "description": "Shown only here; keep it on the host site's server",
+            "type": "string"
+          }
+        }
+      },
       "Contact": {
         "additionalProperties": false,
         "description": "The customer behind a conversation",
@@ -414,14 +450,16 @@ export const openapiDocument = {
           {
             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
             "name": "Ada Lovelace",
-            "email": "ada@example.com"
+            "email": "ada@example.com",
+            "verified": false
           }
         ],
         "type": "object",
         "required": [
           "id",
           "name",
-          "email"
+          "email",
+          "verified"
         ],
         "properties": {
           "id": {
@@ -444,6 +482,10 @@ export const openapiDocument = {
               "null"
             ],
             "description": "null when the contact gave no email"
+          },
+          "verified": {
+            "description": "[ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported",
+            "type": "boolean"
           }
         }
       },
@@ -674,12 +716,14 @@ export const openapiDocument = {
             "ai_summary": null,
             "rating": null,
             "upvotes": 0,
+            "form_fields": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
               "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
               "name": "Ada Lovelace",
-              "email": "ada@example.com"
+              "email": "ada@example.com",
+              "verified": false
             }
           }
         ],
@@ -696,6 +740,7 @@ export const openapiDocument = {
           "ai_summary",
           "rating",
           "upvotes",
+          "form_fields",
           "created_at",
           "updated_at",
           "contact"
@@ -770,13 +815,24 @@ export const openapiDocument = {
             ]
           },
           "rating": {
+            "description": "The visitor's rating, 1–5, set from the widget; null until rated",
             "type": [
               "number",
               "null"
             ]
           },
           "upvotes": {
+            "description": "How many contacts upvoted this idea in the widget",
             "type": "integer"
+          },
+          "form_fields": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
           "created_at": {
             "format": "date-time",
@@ -805,9 +861,54 @@ export const openapiDocument = {
           }
         }
       },
+      "LinkedIssue": {
+        "additionalProperties": false,
+        "description": "[ext] An issue a conversation is linked to",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8099",
+            "shortcode": "AMA-12",
+            "title": "Export does nothing on Android",
+            "status": "in_progress"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "shortcode",
+          "title",
+          "status"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "shortcode": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "in_progress",
+              "icebox",
+              "done",
+              "released",
+              "dismissed"
+            ]
+          }
+        }
+      },
       "ConversationDetail": {
         "additionalProperties": false,
-        "description": "A conversation with its messages",
+        "description": "A conversation with its messages and the issues it is linked to",
         "examples": [
           {
             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
@@ -821,12 +922,14 @@ export const openapiDocument = {
             "ai_summary": null,
             "rating": null,
             "upvotes": 0,
+            "form_fields": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
               "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
               "name": "Ada Lovelace",
-              "email": "ada@example.com"
+              "email": "ada@example.com",
+              "verified": false
             },
             "messages": [
               {
@@ -837,7 +940,8 @@ export const openapiDocument = {
                 "sender_name": "Ada Lovelace",
                 "created_at": "2026-11-21T10:25:00.000Z"
               }
-            ]
+            ],
+            "linked_issues": []
           }
         ],
         "type": "object",
@@ -853,10 +957,12 @@ export const openapiDocument = {
           "ai_summary",
           "rating",
           "upvotes",
+          "form_fields",
           "created_at",
           "updated_at",
           "contact",
-          "messages"
+          "messages",
+          "linked_issues"
         ],
         "properties": {
           "id": {
@@ -928,13 +1034,24 @@ export const openapiDocument = {
             ]
           },
           "rating": {
+            "description": "The visitor's rating, 1–5, set from the widget; null until rated",
             "type": [
               "number",
               "null"
             ]
           },
           "upvotes": {
+            "description": "How many contacts upvoted this idea in the widget",
             "type": "integer"
+          },
+          "form_fields": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
           "created_at": {
             "format": "date-time",
@@ -966,6 +1083,13 @@ export const openapiDocument = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/Message"
+            }
+          },
+          "linked_issues": {
+            "description": "[ext] The issues this conversation is linked to, in the order they were linked",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LinkedIssue"
             }
           }
         }
@@ -1941,6 +2065,340 @@ export const openapiDocument = {
           }
         }
       },
+      "SignedIn": {
+        "additionalProperties": false,
+        "description": "A new session: its workspace and member (the session itself is the cookie)",
+        "examples": [
+          {
+            "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+            "member": {
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+              "user_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8090",
+              "role": "owner",
+              "display_name": "Grace Hopper",
+              "avatar_url": null,
+              "created_at": "2026-11-21T10:25:00.000Z"
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "workspace_id",
+          "member"
+        ],
+        "properties": {
+          "workspace_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "member": {
+            "$ref": "#/components/schemas/Member"
+          }
+        }
+      },
+      "InvitationPreview": {
+        "additionalProperties": false,
+        "description": "What an invitation page shows",
+        "examples": [
+          {
+            "email": "grace@example.com",
+            "workspace_name": "Acme",
+            "role": "agent"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "email",
+          "workspace_name",
+          "role"
+        ],
+        "properties": {
+          "email": {
+            "description": "Who is invited; null for the first start's owner link, whose taker gives an email",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "workspace_name": {
+            "type": "string"
+          },
+          "role": {
+            "type": "string",
+            "enum": [
+              "owner",
+              "admin",
+              "agent"
+            ]
+          }
+        }
+      },
+      "IssuedInvitation": {
+        "additionalProperties": false,
+        "description": "A new invitation with its link",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a7",
+            "email": "grace@example.com",
+            "role": "agent",
+            "url": "https://support.example.com/app/invite/ldi_4Yq2dJ0sXbN8rT1kLmP3vW7zC9aE5fG6hH2jK8nQ",
+            "expires_at": "2026-11-28T10:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "email",
+          "role",
+          "expires_at",
+          "url"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "role": {
+            "type": "string",
+            "enum": [
+              "owner",
+              "admin",
+              "agent"
+            ]
+          },
+          "expires_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "7 days after its creation",
+            "type": "string"
+          },
+          "url": {
+            "description": "The one-time link `{base}/app/invite/{token}`, shown only here",
+            "type": "string"
+          }
+        }
+      },
+      "Invitation": {
+        "additionalProperties": false,
+        "description": "A pending invitation (never its link)",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a7",
+            "email": "grace@example.com",
+            "role": "agent",
+            "invited_by": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "expires_at": "2026-11-28T10:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "email",
+          "role",
+          "expires_at",
+          "invited_by",
+          "created_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "role": {
+            "type": "string",
+            "enum": [
+              "owner",
+              "admin",
+              "agent"
+            ]
+          },
+          "expires_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "7 days after its creation",
+            "type": "string"
+          },
+          "invited_by": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The inviting member; null when none (the admin CLI, an integration key)",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          }
+        }
+      },
+      "ApiKey": {
+        "additionalProperties": false,
+        "description": "An API key that works (never the key itself)",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b2",
+            "label": "CI",
+            "read_only": false,
+            "member_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "last_used_at": null
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "label",
+          "read_only",
+          "member_id",
+          "created_at",
+          "last_used_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "label": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "read_only": {
+            "description": "The key may only use GET",
+            "type": "boolean"
+          },
+          "member_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The member the key acts as; null: an integration key",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "last_used_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Refreshed at most once a minute; null until first used",
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "CreatedApiKey": {
+        "additionalProperties": false,
+        "description": "A new API key, with the key itself",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b2",
+            "label": "CI",
+            "read_only": false,
+            "member_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "key": "ldk_0123456789abcdefghijABCDEFGHIJ0123456789"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "label",
+          "read_only",
+          "member_id",
+          "created_at",
+          "key"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "label": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "read_only": {
+            "description": "The key may only use GET",
+            "type": "boolean"
+          },
+          "member_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The member the key acts as; null: an integration key",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "key": {
+            "description": "`ldk_` + 40 base62 characters, shown only here (only its hash is stored)",
+            "type": "string"
+          }
+        }
+      },
       "ProductWithPrevious": {
         "additionalProperties": false,
         "description": "A product of the workspace, and what the change changed",
@@ -1955,6 +2413,7 @@ export const openapiDocument = {
             "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
             "widget_config": null,
             "domain": null,
+            "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "previous": {
@@ -1973,6 +2432,7 @@ export const openapiDocument = {
           "product_key",
           "widget_config",
           "domain",
+          "embed_snippet",
           "created_at",
           "updated_at",
           "previous"
@@ -2030,6 +2490,10 @@ export const openapiDocument = {
               "string",
               "null"
             ]
+          },
+          "embed_snippet": {
+            "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
+            "type": "string"
           },
           "created_at": {
             "format": "date-time",
@@ -2102,6 +2566,10 @@ export const openapiDocument = {
                   "string",
                   "null"
                 ]
+              },
+              "embed_snippet": {
+                "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
+                "type": "string"
               },
               "created_at": {
                 "format": "date-time",
@@ -2367,7 +2835,7 @@ export const openapiDocument = {
       },
       "ConversationDetailWithPrevious": {
         "additionalProperties": false,
-        "description": "A conversation with its messages, and what the change changed",
+        "description": "A conversation with its messages and the issues it is linked to, and what the change changed",
         "examples": [
           {
             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
@@ -2381,12 +2849,14 @@ export const openapiDocument = {
             "ai_summary": null,
             "rating": null,
             "upvotes": 0,
+            "form_fields": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
               "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
               "name": "Ada Lovelace",
-              "email": "ada@example.com"
+              "email": "ada@example.com",
+              "verified": false
             },
             "messages": [
               {
@@ -2398,6 +2868,7 @@ export const openapiDocument = {
                 "created_at": "2026-11-21T10:25:00.000Z"
               }
             ],
+            "linked_issues": [],
             "previous": {
               "status": "in_progress"
             }
@@ -2416,10 +2887,12 @@ export const openapiDocument = {
           "ai_summary",
           "rating",
           "upvotes",
+          "form_fields",
           "created_at",
           "updated_at",
           "contact",
           "messages",
+          "linked_issues",
           "previous"
         ],
         "properties": {
@@ -2492,13 +2965,24 @@ export const openapiDocument = {
             ]
           },
           "rating": {
+            "description": "The visitor's rating, 1–5, set from the widget; null until rated",
             "type": [
               "number",
               "null"
             ]
           },
           "upvotes": {
+            "description": "How many contacts upvoted this idea in the widget",
             "type": "integer"
+          },
+          "form_fields": {
+            "additionalProperties": true,
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {},
+            "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
           "created_at": {
             "format": "date-time",
@@ -2530,6 +3014,13 @@ export const openapiDocument = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/Message"
+            }
+          },
+          "linked_issues": {
+            "description": "[ext] The issues this conversation is linked to, in the order they were linked",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LinkedIssue"
             }
           },
           "previous": {
@@ -2605,13 +3096,24 @@ export const openapiDocument = {
                 ]
               },
               "rating": {
+                "description": "The visitor's rating, 1–5, set from the widget; null until rated",
                 "type": [
                   "number",
                   "null"
                 ]
               },
               "upvotes": {
+                "description": "How many contacts upvoted this idea in the widget",
                 "type": "integer"
+              },
+              "form_fields": {
+                "additionalProperties": true,
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {},
+                "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
               },
               "created_at": {
                 "format": "date-time",
@@ -2643,6 +3145,13 @@ export const openapiDocument = {
                 "type": "array",
                 "items": {
                   "$ref": "#/components/schemas/Message"
+                }
+              },
+              "linked_issues": {
+                "description": "[ext] The issues this conversation is linked to, in the order they were linked",
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/LinkedIssue"
                 }
               }
             },
@@ -2909,7 +3418,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3001,7 +3510,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3103,7 +3612,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3238,7 +3747,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3373,7 +3882,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3580,7 +4089,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3703,7 +4212,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -3908,7 +4417,181 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/products/{id}/identity-secret": {
+      "post": {
+        "operationId": "rotateProductIdentitySecret",
+        "summary": "[ext] Create or rotate the product's identity secret",
+        "tags": [
+          "Products"
+        ],
+        "description": "A new identity secret (`ids_` + 40 base62 characters), shown only in this answer. The host site signs its visitors' identity tokens (JWT, HS256, keyed with the UTF-8 bytes of the whole secret) so the widget knows them (docs/widget.md). The previous secret stops verifying at once and the verified widget sessions it vouched for end. Settings: an owner or admin key, or a key without a member.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Product id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The new secret",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The new secret",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/IdentitySecret"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4087,7 +4770,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4350,7 +5033,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4473,7 +5156,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4669,7 +5352,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -4869,7 +5552,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5048,7 +5731,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5287,7 +5970,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5410,7 +6093,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5641,7 +6324,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -5900,7 +6583,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6110,7 +6793,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6272,7 +6955,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6418,7 +7101,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6647,7 +7330,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6770,7 +7453,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -6968,7 +7651,203 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/events/stream": {
+      "get": {
+        "operationId": "streamEvents",
+        "summary": "[ext] Stream the workspace's events as they commit (Server-Sent Events; resume with Last-Event-ID)",
+        "tags": [
+          "Events"
+        ],
+        "description": "Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream.",
+        "parameters": [
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "types",
+            "required": false,
+            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published"
+          },
+          {
+            "schema": {
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "last-event-id",
+            "required": false,
+            "description": "Resume after this event: the `id` of the last event received (EventSource sends it by itself when it reconnects). Empty: from now."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The event stream (it stays open)",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "required": [
+                    "event",
+                    "id",
+                    "data"
+                  ],
+                  "description": "One event: `event: <type>`, `id: <event id>`, `data: <payload JSON>`",
+                  "examples": [
+                    {
+                      "event": "message.created",
+                      "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+                      "data": "{\"type\":\"message.created\",\"timestamp\":\"2026-11-21T10:25:00.000Z\",\"data\":{\"id\":\"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092\",\"conversation_id\":\"0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093\",\"sender_type\":\"contact\",\"sender_id\":null,\"sender_name\":\"Ada\",\"body\":\"Export still crashes\",\"created_at\":\"2026-11-21T10:25:00.000Z\"}}"
+                    }
+                  ],
+                  "type": "object",
+                  "properties": {
+                    "event": {
+                      "type": "string",
+                      "enum": [
+                        "product.created",
+                        "product.updated",
+                        "issue.created",
+                        "issue.updated",
+                        "conversation.created",
+                        "conversation.updated",
+                        "message.created",
+                        "release.created",
+                        "release.updated",
+                        "release.published"
+                      ],
+                      "description": "The event type"
+                    },
+                    "id": {
+                      "format": "uuid",
+                      "examples": [
+                        "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                      ],
+                      "description": "The event id: send the last one received as Last-Event-ID to resume after it",
+                      "type": "string"
+                    },
+                    "data": {
+                      "description": "The payload webhooks carry, as one line of JSON (the `webhooks` of this document show each type's `data`)",
+                      "contentMediaType": "application/json",
+                      "contentSchema": {
+                        "type": "object",
+                        "required": [
+                          "type",
+                          "timestamp",
+                          "data"
+                        ],
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "product.created",
+                              "product.updated",
+                              "issue.created",
+                              "issue.updated",
+                              "conversation.created",
+                              "conversation.updated",
+                              "message.created",
+                              "release.created",
+                              "release.updated",
+                              "release.published"
+                            ]
+                          },
+                          "timestamp": {
+                            "format": "date-time",
+                            "examples": [
+                              "2026-11-21T10:25:00.000Z"
+                            ],
+                            "description": "When the change was recorded",
+                            "type": "string"
+                          },
+                          "data": {
+                            "type": "object",
+                            "properties": {}
+                          }
+                        }
+                      },
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7148,7 +8027,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7412,7 +8291,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7536,7 +8415,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7733,7 +8612,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -7934,7 +8813,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8114,7 +8993,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8354,7 +9233,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8478,7 +9357,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8710,7 +9589,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -8855,7 +9734,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9085,7 +9964,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9218,7 +10097,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9442,7 +10321,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9576,7 +10455,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9750,7 +10629,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -9925,7 +10804,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -10108,7 +10987,7 @@ export const openapiDocument = {
                   "minimum": 0,
                   "type": "integer"
                 },
-                "description": "Requests per minute this API key may make (the bucket size)"
+                "description": "Requests per minute allowed (the bucket size)"
               },
               "RateLimit-Remaining": {
                 "schema": {
@@ -10130,6 +11009,1900 @@ export const openapiDocument = {
                   "type": "integer"
                 },
                 "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/members/invitations": {
+      "post": {
+        "operationId": "createInvitation",
+        "summary": "[ext] Invite someone",
+        "tags": [
+          "Members"
+        ],
+        "description": "A one-time link `{base}/app/invite/{token}`, valid 7 days, where the person sets a name and a password and joins with this role; the link is shown only here. A new invitation of the same email replaces the earlier ones. An email that is already a member: 400. Only an owner (or a key without a member) invites an owner. Needs an owner or admin, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "email",
+                  "role"
+                ],
+                "properties": {
+                  "email": {
+                    "format": "email",
+                    "maxLength": 254,
+                    "x-trim": true,
+                    "description": "Who to invite; trimmed",
+                    "examples": [
+                      "grace@example.com"
+                    ],
+                    "type": "string"
+                  },
+                  "role": {
+                    "type": "string",
+                    "enum": [
+                      "owner",
+                      "admin",
+                      "agent"
+                    ]
+                  }
+                }
+              },
+              "example": {
+                "email": "grace@example.com",
+                "role": "agent"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The invitation and its link",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The invitation and its link",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/IssuedInvitation"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "get": {
+        "operationId": "listInvitations",
+        "summary": "[ext] List pending invitations",
+        "tags": [
+          "Members"
+        ],
+        "description": "Invitations not yet taken and not expired, oldest first (never their links). Needs an owner or admin, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of pending invitations",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of pending invitations",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Invitation"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/members/invitations/{id}": {
+      "delete": {
+        "operationId": "deleteInvitation",
+        "summary": "[ext] Withdraw an invitation",
+        "tags": [
+          "Members"
+        ],
+        "description": "Its link stops working. Only an owner (or a key without a member) withdraws an owner's invitation. Needs an owner or admin, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Invitation id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Withdrawn"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/members/{id}": {
+      "patch": {
+        "operationId": "updateMember",
+        "summary": "[ext] Change a member's role",
+        "tags": [
+          "Members"
+        ],
+        "description": "Takes effect at once, for the member's sessions and keys. Only an owner (or a key without a member) makes an owner or changes an owner's role; the workspace's last owner stays an owner (400). Needs an owner or admin, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "role"
+                ],
+                "properties": {
+                  "role": {
+                    "type": "string",
+                    "enum": [
+                      "owner",
+                      "admin",
+                      "agent"
+                    ]
+                  }
+                }
+              },
+              "example": {
+                "role": "admin"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Member id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The member",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The member",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Member"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteMember",
+        "summary": "[ext] Remove a member",
+        "tags": [
+          "Members"
+        ],
+        "description": "Their issues become unassigned, their API keys are revoked and their sessions end; their messages stay. Only an owner (or a key without a member) removes an owner; the workspace's last owner cannot be removed (403). Needs an owner or admin, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Member id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Removed"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/api-keys": {
+      "post": {
+        "operationId": "createApiKey",
+        "summary": "[ext] Create an API key",
+        "tags": [
+          "API keys"
+        ],
+        "description": "The answer holds the key, shown only here. The key acts as `member_id` (omitted: the caller's own member; null: no member, an integration key). Only an owner (or a key without a member) creates keys of owners or keys without a member. Needs an owner or admin, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "properties": {
+                  "label": {
+                    "maxLength": 200,
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "A note to recognize the key by, max 200 characters"
+                  },
+                  "read_only": {
+                    "default": false,
+                    "description": "The key may only use GET",
+                    "type": "boolean"
+                  },
+                  "member_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "The member the key acts as; omitted: the caller's own member; null: no member (an integration key, which holds settings power)"
+                  }
+                }
+              },
+              "example": {
+                "label": "CI",
+                "read_only": true
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The key, shown this once",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The key, shown this once",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/CreatedApiKey"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "get": {
+        "operationId": "listApiKeys",
+        "summary": "[ext] List API keys",
+        "tags": [
+          "API keys"
+        ],
+        "description": "The workspace's keys that still work, oldest first; never the keys themselves. Needs an owner or admin, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of API keys",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of API keys",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/ApiKey"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/api-keys/{id}": {
+      "delete": {
+        "operationId": "revokeApiKey",
+        "summary": "[ext] Revoke an API key",
+        "tags": [
+          "API keys"
+        ],
+        "description": "The key stops working at once. Only an owner (or a key without a member) revokes an owner's key or a key without a member. Needs an owner or admin, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "API key id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Revoked"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/auth/sign-in": {
+      "post": {
+        "operationId": "signIn",
+        "summary": "[ext] Sign in with email and password",
+        "tags": [
+          "Sessions"
+        ],
+        "description": "Starts a session in the asked workspace, or in the account's oldest membership. Sets the `loopdesk_session` cookie (HttpOnly, SameSite=Lax, Path=/, 30 days after the last use). A wrong email and a wrong password get the same 401. 10 failures for an email within 15 minutes lock it for 15 minutes (429). An Origin header, when sent, must be this server's (403).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "email",
+                  "password"
+                ],
+                "properties": {
+                  "email": {
+                    "format": "email",
+                    "maxLength": 254,
+                    "x-trim": true,
+                    "description": "The account's email (compared without regard to case); trimmed",
+                    "examples": [
+                      "grace@example.com"
+                    ],
+                    "type": "string"
+                  },
+                  "password": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "The account's password",
+                    "type": "string"
+                  },
+                  "workspace_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "description": "The workspace to sign in to; omitted: the oldest membership of the account",
+                    "type": "string"
+                  }
+                }
+              },
+              "example": {
+                "email": "grace@example.com",
+                "password": "correct horse battery"
+              }
+            }
+          }
+        },
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "Signed in",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "Signed in",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SignedIn"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "Too many failed sign-ins for this email: 10 within 15 minutes lock it for 15 minutes (`forbidden`); retry after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 1,
+                  "type": "integer"
+                },
+                "description": "Seconds until the email is unlocked"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/auth/sign-out": {
+      "post": {
+        "operationId": "signOut",
+        "summary": "[ext] Sign out",
+        "tags": [
+          "Sessions"
+        ],
+        "description": "Ends the session of the cookie (it stops working at once everywhere) and clears the cookie. Without a session there is nothing to end: 204 all the same. With a cookie, the Origin header must be this server's (403).",
+        "security": [
+          {
+            "sessionCookie": []
+          },
+          {}
+        ],
+        "responses": {
+          "204": {
+            "description": "Signed out"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/auth/invitations/{token}": {
+      "get": {
+        "operationId": "getInvitation",
+        "summary": "[ext] What an invitation is for",
+        "tags": [
+          "Sessions"
+        ],
+        "description": "The email, workspace and role of an invitation that can still be taken; used, expired or unknown: 404.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "example": "ldi_4Yq2dJ0sXbN8rT1kLmP3vW7zC9aE5fG6hH2jK8nQ",
+            "in": "path",
+            "name": "token",
+            "required": true,
+            "description": "The invitation's token: the last part of its link"
+          }
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The invitation",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The invitation",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/InvitationPreview"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "acceptInvitation",
+        "summary": "[ext] Take an invitation",
+        "tags": [
+          "Sessions"
+        ],
+        "description": "Joins the workspace with this name and password and signs in; the link then stops working. Sets the `loopdesk_session` cookie (HttpOnly, SameSite=Lax, Path=/, 30 days after the last use). When the email already has an account (in another workspace), `password` must be that account's password (400 otherwise). The first start's owner link names no email: `email` is then required. Used, expired or unknown: 404.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "name",
+                  "password"
+                ],
+                "properties": {
+                  "name": {
+                    "minLength": 1,
+                    "maxLength": 100,
+                    "description": "The display name, 1–100 characters, trimmed",
+                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "password": {
+                    "minLength": 10,
+                    "maxLength": 200,
+                    "description": "The new password; when the email already has an account, that account's password; 10–200 characters",
+                    "type": "string"
+                  },
+                  "email": {
+                    "format": "email",
+                    "maxLength": 254,
+                    "x-trim": true,
+                    "description": "Required when the invitation names no email (the first start's owner link); otherwise the invitation's own, if given; trimmed",
+                    "examples": [
+                      "grace@example.com"
+                    ],
+                    "type": "string"
+                  }
+                }
+              },
+              "example": {
+                "name": "Grace Hopper",
+                "password": "correct horse battery"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "example": "ldi_4Yq2dJ0sXbN8rT1kLmP3vW7zC9aE5fG6hH2jK8nQ",
+            "in": "path",
+            "name": "token",
+            "required": true,
+            "description": "The invitation's token: the last part of its link"
+          }
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "Joined and signed in",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "Joined and signed in",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SignedIn"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "Too many failed sign-ins for this email: 10 within 15 minutes lock it for 15 minutes (`forbidden`); retry after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 1,
+                  "type": "integer"
+                },
+                "description": "Seconds until the email is unlocked"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/auth/password": {
+      "post": {
+        "operationId": "changePassword",
+        "summary": "[ext] Change your password",
+        "tags": [
+          "Sessions"
+        ],
+        "description": "Needs the session cookie and an Origin of this server (403). A wrong current password is a 400 on `current_password` and counts toward the sign-in lockout (429). Every other session of the person, in every workspace, ends; this one stays. API keys are not affected.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "current_password",
+                  "new_password"
+                ],
+                "properties": {
+                  "current_password": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "The password now",
+                    "type": "string"
+                  },
+                  "new_password": {
+                    "minLength": 10,
+                    "maxLength": 200,
+                    "description": "The password from now on; 10–200 characters",
+                    "type": "string"
+                  }
+                }
+              },
+              "example": {
+                "current_password": "correct horse battery",
+                "new_password": "staple battery horse correct"
+              }
+            }
+          }
+        },
+        "security": [
+          {
+            "sessionCookie": []
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Changed"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "Too many failed sign-ins for this email: 10 within 15 minutes lock it for 15 minutes (`forbidden`); retry after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 1,
+                  "type": "integer"
+                },
+                "description": "Seconds until the email is unlocked"
               }
             },
             "content": {
@@ -10999,6 +13772,9 @@ export const openapiDocument = {
   "security": [
     {
       "bearerAuth": []
+    },
+    {
+      "sessionCookie": []
     }
   ]
 } as const;

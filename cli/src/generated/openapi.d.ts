@@ -128,6 +128,26 @@ export interface paths {
         patch: operations["updateProduct"];
         trace?: never;
     };
+    "/api/v1/products/{id}/identity-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Create or rotate the product's identity secret
+         * @description A new identity secret (`ids_` + 40 base62 characters), shown only in this answer. The host site signs its visitors' identity tokens (JWT, HS256, keyed with the UTF-8 bytes of the whole secret) so the widget knows them (docs/widget.md). The previous secret stops verifying at once and the verified widget sessions it vouched for end. Settings: an owner or admin key, or a key without a member.
+         */
+        post: operations["rotateProductIdentitySecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations": {
         parameters: {
             query?: never;
@@ -350,6 +370,26 @@ export interface paths {
          * @description Changes title, description, version or released_at (a date-time publishes, null returns to draft).
          */
         patch: operations["updateRelease"];
+        trace?: never;
+    };
+    "/api/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Stream the workspace's events as they commit (Server-Sent Events; resume with Last-Event-ID)
+         * @description Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/items": {
@@ -583,6 +623,202 @@ export interface paths {
          * @description Queues the delivery again, due now (status pending), whatever its status: one more attempt, then the schedule's remaining retries if it fails. Needs an owner or admin key, or a key without a member (403 otherwise).
          */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List pending invitations
+         * @description Invitations not yet taken and not expired, oldest first (never their links). Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * [ext] Invite someone
+         * @description A one-time link `{base}/app/invite/{token}`, valid 7 days, where the person sets a name and a password and joins with this role; the link is shown only here. A new invitation of the same email replaces the earlier ones. An email that is already a member: 400. Only an owner (or a key without a member) invites an owner. Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Withdraw an invitation
+         * @description Its link stops working. Only an owner (or a key without a member) withdraws an owner's invitation. Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        delete: operations["deleteInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Remove a member
+         * @description Their issues become unassigned, their API keys are revoked and their sessions end; their messages stay. Only an owner (or a key without a member) removes an owner; the workspace's last owner cannot be removed (403). Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        delete: operations["deleteMember"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Change a member's role
+         * @description Takes effect at once, for the member's sessions and keys. Only an owner (or a key without a member) makes an owner or changes an owner's role; the workspace's last owner stays an owner (400). Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/api/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List API keys
+         * @description The workspace's keys that still work, oldest first; never the keys themselves. Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * [ext] Create an API key
+         * @description The answer holds the key, shown only here. The key acts as `member_id` (omitted: the caller's own member; null: no member, an integration key). Only an owner (or a key without a member) creates keys of owners or keys without a member. Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Revoke an API key
+         * @description The key stops working at once. Only an owner (or a key without a member) revokes an owner's key or a key without a member. Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Sign in with email and password
+         * @description Starts a session in the asked workspace, or in the account's oldest membership. Sets the `loopdesk_session` cookie (HttpOnly, SameSite=Lax, Path=/, 30 days after the last use). A wrong email and a wrong password get the same 401. 10 failures for an email within 15 minutes lock it for 15 minutes (429). An Origin header, when sent, must be this server's (403).
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Sign out
+         * @description Ends the session of the cookie (it stops working at once everywhere) and clears the cookie. Without a session there is nothing to end: 204 all the same. With a cookie, the Origin header must be this server's (403).
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] What an invitation is for
+         * @description The email, workspace and role of an invitation that can still be taken; used, expired or unknown: 404.
+         */
+        get: operations["getInvitation"];
+        put?: never;
+        /**
+         * [ext] Take an invitation
+         * @description Joins the workspace with this name and password and signs in; the link then stops working. Sets the `loopdesk_session` cookie (HttpOnly, SameSite=Lax, Path=/, 30 days after the last use). When the email already has an account (in another workspace), `password` must be that account's password (400 otherwise). The first start's owner link names no email: `email` is then required. Used, expired or unknown: 404.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Change your password
+         * @description Needs the session cookie and an Origin of this server (403). A wrong current password is a 400 on `current_password` and counts toward the sign-in lockout (429). Every other session of the person, in every workspace, ends; this one stays. API keys are not affected.
+         */
+        post: operations["changePassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -894,7 +1130,7 @@ export interface components {
             avatar_url: string | null;
         };
         /**
-         * @description The identity of the calling API key
+         * @description The identity of the calling API key (or [ext] session)
          * @example {
          *       "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
          *       "api_key_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092",
@@ -915,9 +1151,10 @@ export interface components {
             workspace_id: string;
             /**
              * Format: uuid
+             * @description The calling API key; [ext] null when the request came with a session (the team app)
              * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
              */
-            api_key_id: string;
+            api_key_id: string | null;
             /** @description The member that created the key; null when there is none */
             member: components["schemas"]["KeyMember"] | null;
         };
@@ -933,6 +1170,7 @@ export interface components {
          *       "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
          *       "widget_config": null,
          *       "domain": null,
+         *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z"
          *     }
@@ -966,6 +1204,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             domain: string | null;
+            /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
+            embed_snippet: string;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -979,11 +1219,22 @@ export interface components {
             updated_at: string;
         };
         /**
+         * @description A product's identity secret
+         * @example {
+         *       "identity_secret": "ids_7Gx2mP9qR4sT6uV8wX1yZ3aB5cD7eF9gH2jK4lM6"
+         *     }
+         */
+        IdentitySecret: {
+            /** @description Shown only here; keep it on the host site's server */
+            identity_secret: string;
+        };
+        /**
          * @description The customer behind a conversation
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *       "name": "Ada Lovelace",
-         *       "email": "ada@example.com"
+         *       "email": "ada@example.com",
+         *       "verified": false
          *     }
          */
         Contact: {
@@ -996,6 +1247,8 @@ export interface components {
             name: string | null;
             /** @description null when the contact gave no email */
             email: string | null;
+            /** @description [ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported */
+            verified: boolean;
         };
         /**
          * @description A message in a conversation
@@ -1112,12 +1365,14 @@ export interface components {
          *       "ai_summary": null,
          *       "rating": null,
          *       "upvotes": 0,
+         *       "form_fields": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *         "name": "Ada Lovelace",
-         *         "email": "ada@example.com"
+         *         "email": "ada@example.com",
+         *         "verified": false
          *       }
          *     }
          */
@@ -1150,8 +1405,14 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             title: string;
             ai_summary: string | null;
+            /** @description The visitor's rating, 1–5, set from the widget; null until rated */
             rating: number | null;
+            /** @description How many contacts upvoted this idea in the widget */
             upvotes: number;
+            /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+            form_fields: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1166,7 +1427,27 @@ export interface components {
             contact: components["schemas"]["Contact"] | null;
         };
         /**
-         * @description A conversation with its messages
+         * @description [ext] An issue a conversation is linked to
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8099",
+         *       "shortcode": "AMA-12",
+         *       "title": "Export does nothing on Android",
+         *       "status": "in_progress"
+         *     }
+         */
+        LinkedIssue: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            shortcode: string;
+            title: string;
+            /** @enum {string} */
+            status: "pending" | "in_progress" | "icebox" | "done" | "released" | "dismissed";
+        };
+        /**
+         * @description A conversation with its messages and the issues it is linked to
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
          *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
@@ -1179,12 +1460,14 @@ export interface components {
          *       "ai_summary": null,
          *       "rating": null,
          *       "upvotes": 0,
+         *       "form_fields": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *         "name": "Ada Lovelace",
-         *         "email": "ada@example.com"
+         *         "email": "ada@example.com",
+         *         "verified": false
          *       },
          *       "messages": [
          *         {
@@ -1195,7 +1478,8 @@ export interface components {
          *           "sender_name": "Ada Lovelace",
          *           "created_at": "2026-11-21T10:25:00.000Z"
          *         }
-         *       ]
+         *       ],
+         *       "linked_issues": []
          *     }
          */
         ConversationDetail: {
@@ -1227,8 +1511,14 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             title: string;
             ai_summary: string | null;
+            /** @description The visitor's rating, 1–5, set from the widget; null until rated */
             rating: number | null;
+            /** @description How many contacts upvoted this idea in the widget */
             upvotes: number;
+            /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+            form_fields: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1243,6 +1533,8 @@ export interface components {
             contact: components["schemas"]["Contact"] | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
+            /** @description [ext] The issues this conversation is linked to, in the order they were linked */
+            linked_issues: components["schemas"]["LinkedIssue"][];
         };
         /**
          * @description An issue with its linked conversations
@@ -1726,6 +2018,181 @@ export interface components {
             updated_at: string;
         };
         /**
+         * @description A new session: its workspace and member (the session itself is the cookie)
+         * @example {
+         *       "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+         *       "member": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+         *         "user_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8090",
+         *         "role": "owner",
+         *         "display_name": "Grace Hopper",
+         *         "avatar_url": null,
+         *         "created_at": "2026-11-21T10:25:00.000Z"
+         *       }
+         *     }
+         */
+        SignedIn: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            workspace_id: string;
+            member: components["schemas"]["Member"];
+        };
+        /**
+         * @description What an invitation page shows
+         * @example {
+         *       "email": "grace@example.com",
+         *       "workspace_name": "Acme",
+         *       "role": "agent"
+         *     }
+         */
+        InvitationPreview: {
+            /** @description Who is invited; null for the first start's owner link, whose taker gives an email */
+            email: string | null;
+            workspace_name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+        };
+        /**
+         * @description A new invitation with its link
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a7",
+         *       "email": "grace@example.com",
+         *       "role": "agent",
+         *       "url": "https://support.example.com/app/invite/ldi_4Yq2dJ0sXbN8rT1kLmP3vW7zC9aE5fG6hH2jK8nQ",
+         *       "expires_at": "2026-11-28T10:25:00.000Z"
+         *     }
+         */
+        IssuedInvitation: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            email: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+            /**
+             * Format: date-time
+             * @description 7 days after its creation
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            expires_at: string;
+            /** @description The one-time link `{base}/app/invite/{token}`, shown only here */
+            url: string;
+        };
+        /**
+         * @description A pending invitation (never its link)
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a7",
+         *       "email": "grace@example.com",
+         *       "role": "agent",
+         *       "invited_by": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "expires_at": "2026-11-28T10:25:00.000Z"
+         *     }
+         */
+        Invitation: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            email: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+            /**
+             * Format: date-time
+             * @description 7 days after its creation
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            expires_at: string;
+            /**
+             * Format: uuid
+             * @description The inviting member; null when none (the admin CLI, an integration key)
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            invited_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+        };
+        /**
+         * @description An API key that works (never the key itself)
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b2",
+         *       "label": "CI",
+         *       "read_only": false,
+         *       "member_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "last_used_at": null
+         *     }
+         */
+        ApiKey: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            label: string | null;
+            /** @description The key may only use GET */
+            read_only: boolean;
+            /**
+             * Format: uuid
+             * @description The member the key acts as; null: an integration key
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            member_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Refreshed at most once a minute; null until first used
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            last_used_at: string | null;
+        };
+        /**
+         * @description A new API key, with the key itself
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b2",
+         *       "label": "CI",
+         *       "read_only": false,
+         *       "member_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "key": "ldk_0123456789abcdefghijABCDEFGHIJ0123456789"
+         *     }
+         */
+        CreatedApiKey: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            label: string | null;
+            /** @description The key may only use GET */
+            read_only: boolean;
+            /**
+             * Format: uuid
+             * @description The member the key acts as; null: an integration key
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            member_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /** @description `ldk_` + 40 base62 characters, shown only here (only its hash is stored) */
+            key: string;
+        };
+        /**
          * @description A product of the workspace, and what the change changed
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
@@ -1737,6 +2204,7 @@ export interface components {
          *       "product_key": "pk_8aB2cD4eF6gH1iJ3kL5mN7oP",
          *       "widget_config": null,
          *       "domain": null,
+         *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "previous": {
@@ -1773,6 +2241,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             domain: string | null;
+            /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
+            embed_snippet: string;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1814,6 +2284,8 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 domain?: string | null;
+                /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
+                embed_snippet?: string;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -1941,7 +2413,7 @@ export interface components {
             };
         };
         /**
-         * @description A conversation with its messages, and what the change changed
+         * @description A conversation with its messages and the issues it is linked to, and what the change changed
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
          *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
@@ -1954,12 +2426,14 @@ export interface components {
          *       "ai_summary": null,
          *       "rating": null,
          *       "upvotes": 0,
+         *       "form_fields": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
          *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *         "name": "Ada Lovelace",
-         *         "email": "ada@example.com"
+         *         "email": "ada@example.com",
+         *         "verified": false
          *       },
          *       "messages": [
          *         {
@@ -1971,6 +2445,7 @@ export interface components {
          *           "created_at": "2026-11-21T10:25:00.000Z"
          *         }
          *       ],
+         *       "linked_issues": [],
          *       "previous": {
          *         "status": "in_progress"
          *       }
@@ -2005,8 +2480,14 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             title: string;
             ai_summary: string | null;
+            /** @description The visitor's rating, 1–5, set from the widget; null until rated */
             rating: number | null;
+            /** @description How many contacts upvoted this idea in the widget */
             upvotes: number;
+            /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+            form_fields: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -2021,6 +2502,8 @@ export interface components {
             contact: components["schemas"]["Contact"] | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
+            /** @description [ext] The issues this conversation is linked to, in the order they were linked */
+            linked_issues: components["schemas"]["LinkedIssue"][];
             /** @description The fields this change changed, with their values before it */
             previous: {
                 /**
@@ -2051,8 +2534,14 @@ export interface components {
                 priority?: "low" | "normal" | "high" | "urgent";
                 title?: string;
                 ai_summary?: string | null;
+                /** @description The visitor's rating, 1–5, set from the widget; null until rated */
                 rating?: number | null;
+                /** @description How many contacts upvoted this idea in the widget */
                 upvotes?: number;
+                /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+                form_fields?: {
+                    [key: string]: unknown;
+                } | null;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -2067,6 +2556,8 @@ export interface components {
                 contact?: components["schemas"]["Contact"] | null;
                 /** @description Ordered by created_at ascending */
                 messages?: components["schemas"]["Message"][];
+                /** @description [ext] The issues this conversation is linked to, in the order they were linked */
+                linked_issues?: components["schemas"]["LinkedIssue"][];
             };
         };
         /**
@@ -2230,7 +2721,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2294,7 +2785,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2360,7 +2851,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2432,7 +2923,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2504,7 +2995,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2623,7 +3114,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2701,7 +3192,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2830,7 +3321,117 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateProductIdentitySecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Product id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IdentitySecret"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -2910,7 +3511,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3061,7 +3662,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3139,7 +3740,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3256,7 +3857,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3378,7 +3979,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3458,7 +4059,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3584,7 +4185,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3662,7 +4263,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3790,7 +4391,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -3937,7 +4538,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4063,7 +4664,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4170,7 +4771,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4244,7 +4845,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4376,7 +4977,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4454,7 +5055,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4580,7 +5181,91 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published */
+                types?: string;
+            };
+            header?: {
+                /** @description Resume after this event: the `id` of the last event received (EventSource sends it by itself when it reconnects). Empty: from now. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (it stays open) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /**
+                         * @description The event type
+                         * @enum {string}
+                         */
+                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published";
+                        /**
+                         * Format: uuid
+                         * @description The event id: send the last one received as Last-Event-ID to resume after it
+                         * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                         */
+                        id: string;
+                        /** @description The payload webhooks carry, as one line of JSON (the `webhooks` of this document show each type's `data`) */
+                        data: string;
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4660,7 +5345,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4811,7 +5496,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -4889,7 +5574,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5006,7 +5691,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5128,7 +5813,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5208,7 +5893,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5334,7 +6019,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5412,7 +6097,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5540,7 +6225,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5621,7 +6306,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5742,7 +6427,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5829,7 +6514,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -5930,7 +6615,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6056,7 +6741,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6166,7 +6851,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6261,7 +6946,7 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
@@ -6373,13 +7058,1303 @@ export interface operations {
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    /** @description Requests per minute this API key may make (the bucket size) */
+                    /** @description Requests per minute allowed (the bucket size) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the bucket */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pending invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "role": "agent"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Who to invite; trimmed
+                     * @example grace@example.com
+                     */
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "admin" | "agent";
+                };
+            };
+        };
+        responses: {
+            /** @description The invitation and its link */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IssuedInvitation"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invitation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Member id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Member id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "admin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    role: "owner" | "admin" | "agent";
+                };
+            };
+        };
+        responses: {
+            /** @description The member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "CI",
+                 *       "read_only": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A note to recognize the key by, max 200 characters */
+                    label?: string | null;
+                    /**
+                     * @description The key may only use GET
+                     * @default false
+                     */
+                    read_only?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description The member the key acts as; omitted: the caller's own member; null: no member (an integration key, which holds settings power)
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    member_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The key, shown this once */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedApiKey"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API key id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The account's email (compared without regard to case); trimmed
+                     * @example grace@example.com
+                     */
+                    email: string;
+                    /** @description The account's password */
+                    password: string;
+                    /**
+                     * Format: uuid
+                     * @description The workspace to sign in to; omitted: the oldest membership of the account
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    workspace_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedIn"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins for this email: 10 within 15 minutes lock it for 15 minutes (`forbidden`); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the email is unlocked */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invitation's token: the last part of its link
+                 * @example ldi_4Yq2dJ0sXbN8rT1kLmP3vW7zC9aE5fG6hH2jK8nQ
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InvitationPreview"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invitation's token: the last part of its link
+                 * @example ldi_4Yq2dJ0sXbN8rT1kLmP3vW7zC9aE5fG6hH2jK8nQ
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Grace Hopper",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The display name, 1–100 characters, trimmed */
+                    name: string;
+                    /** @description The new password; when the email already has an account, that account's password; 10–200 characters */
+                    password: string;
+                    /**
+                     * Format: email
+                     * @description Required when the invitation names no email (the first start's owner link); otherwise the invitation's own, if given; trimmed
+                     * @example grace@example.com
+                     */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Joined and signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedIn"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins for this email: 10 within 15 minutes lock it for 15 minutes (`forbidden`); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the email is unlocked */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct horse battery",
+                 *       "new_password": "staple battery horse correct"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The password now */
+                    current_password: string;
+                    /** @description The password from now on; 10–200 characters */
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins for this email: 10 within 15 minutes lock it for 15 minutes (`forbidden`); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the email is unlocked */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

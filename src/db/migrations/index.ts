@@ -7,6 +7,8 @@ import { benchIndexes } from './0004_bench_indexes.js';
 import { issueTallies } from './0005_issue_tallies.js';
 import { events } from './0006_events.js';
 import { announcements } from './0007_announcements.js';
+import { widget } from './0008_widget.js';
+import { accounts } from './0009_accounts.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -18,5 +20,7 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0005_issue_tallies': issueTallies(types),
     '0006_events': events(types),
     '0007_announcements': announcements(types),
+    '0008_widget': widget(types),
+    '0009_accounts': accounts(types),
   };
 }

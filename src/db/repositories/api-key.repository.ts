@@ -1,4 +1,4 @@
-import type { Executor } from './executor.js';
+import type { Executor, Page, PageOf } from './executor.js';
 import type { ApiKeyTable, MemberTable } from '../schema.js';
 
 const KEY_COLUMNS = [
@@ -54,6 +54,27 @@ export function apiKeyRepository(db: Executor) {
         .orderBy('created_at', 'asc')
         .orderBy('id', 'asc')
         .execute();
+    },
+
+    /** The workspace's keys that still work, oldest first (id breaks ties), and how many there are. */
+    async listActive(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<ApiKeyRecord>> {
+      const active = tx.selectFrom('api_keys').where('workspace_id', '=', workspaceId).where('revoked_at', 'is', null);
+      const [rows, count] = await Promise.all([
+        active.select(KEY_COLUMNS).orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit).offset(page.offset).execute(),
+        active.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    async findActive(workspaceId: string, id: string, tx: Executor = db): Promise<ApiKeyRecord | undefined> {
+      return tx.selectFrom('api_keys').select(KEY_COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', id)
+        .where('revoked_at', 'is', null).executeTakeFirst();
+    },
+
+    /** Revokes every key of the member that still works. */
+    async revokeForMember(workspaceId: string, memberId: string, revokedAt: string, tx: Executor = db): Promise<void> {
+      await tx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('workspace_id', '=', workspaceId).where('member_id', '=', memberId)
+        .where('revoked_at', 'is', null).execute();
     },
 
     async revoke(id: string, revokedAt: string, tx: Executor = db): Promise<{ id: string; revoked_at: string } | undefined> {

@@ -2,11 +2,38 @@ import { sql } from 'kysely';
 import type { Executor } from './executor.js';
 import type { ContactTable } from '../schema.js';
 
-export type ContactRow = ContactTable;
-export type ContactRef = Pick<ContactTable, 'id' | 'name' | 'email'>;
+/** A new contact; the identity columns are set only for verified contacts. */
+export type ContactRow = Omit<ContactTable, 'identity_product_id' | 'external_id'> & Partial<Pick<ContactTable, 'identity_product_id' | 'external_id'>>;
+export type ContactRef = Pick<ContactTable, 'id' | 'name' | 'email' | 'external_id'>;
+const REF_COLUMNS = ['id', 'name', 'email', 'external_id'] as const;
+
+export type ContactChanges = Partial<Pick<ContactTable, 'name' | 'email' | 'identity_product_id' | 'external_id' | 'updated_at'>>;
 
 export function contactRepository(db: Executor) {
   return {
+    /** The verified contact a product's identity secret vouched for under the host site's user id. */
+    async findByIdentity(workspaceId: string, productId: string, externalId: string, tx: Executor = db): Promise<ContactRef | undefined> {
+      return tx
+        .selectFrom('contacts')
+        .select(REF_COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .where('identity_product_id', '=', productId)
+        .where('external_id', '=', externalId)
+        .executeTakeFirst();
+    },
+
+    async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ContactRef | undefined> {
+      return tx.selectFrom('contacts').select(REF_COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    },
+
+    async findByEmail(workspaceId: string, email: string, tx: Executor = db): Promise<ContactRef | undefined> {
+      return tx.selectFrom('contacts').select(REF_COLUMNS).where('workspace_id', '=', workspaceId).where('email', '=', email).executeTakeFirst();
+    },
+
+    async update(workspaceId: string, id: string, changes: ContactChanges, tx: Executor = db): Promise<void> {
+      await tx.updateTable('contacts').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+
     async insert(row: ContactRow, tx: Executor = db): Promise<void> {
       await tx.insertInto('contacts').values(row).execute();
     },
@@ -28,7 +55,7 @@ export function contactRepository(db: Executor) {
               then excluded.updated_at else contacts.updated_at end`,
           }),
         )
-        .returning(['id', 'name', 'email'])
+        .returning(REF_COLUMNS)
         .executeTakeFirstOrThrow();
     },
   };

@@ -4,17 +4,27 @@ import type { ConversationTable } from '../schema.js';
 
 const CONVERSATION_COLUMNS = [
   'c.id', 'c.workspace_id', 'c.product_id', 'c.contact_id', 'c.type', 'c.source', 'c.status', 'c.priority', 'c.title',
-  'c.ai_summary', 'c.rating', 'c.upvotes', 'c.created_at', 'c.updated_at',
+  'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.created_at', 'c.updated_at',
 ] as const;
 
 export type ConversationRow = ConversationTable;
-export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'updated_at'>>;
+export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'updated_at'>>;
 
-/** A conversation with the name and email of its contact (null when there is none). */
+/** A conversation with the name, email and external id of its contact (null when there is none). */
 export interface ConversationWithContactRow extends ConversationRow {
   contact_name: string | null;
   contact_email: string | null;
+  contact_external_id: string | null;
 }
+
+/** An issue a conversation is linked to, as the conversation's detail names it. */
+export type LinkedIssueRow = { id: string; shortcode: string; title: string; status: string };
+
+/** Whose conversations a visitor sees: all of a verified contact's, or those an unverified session started. */
+export type VisitorScope = { contactId: string } | { sessionId: string };
+
+/** An idea as the widget lists it. */
+export type IdeaRow = Pick<ConversationTable, 'id' | 'title' | 'status' | 'upvotes' | 'created_at'>;
 
 /** List filters; an absent or empty list does not filter. Ids must be canonical UUIDs. */
 export interface ConversationFilters {
@@ -38,10 +48,24 @@ export function conversationRepository(db: Executor) {
   const withContact = (tx: Executor, workspaceId: string, filters: ConversationFilters) =>
     filtered(tx, workspaceId, filters)
       .leftJoin('contacts as ct', (join) => join.onRef('ct.id', '=', 'c.contact_id').onRef('ct.workspace_id', '=', 'c.workspace_id'))
-      .select([...CONVERSATION_COLUMNS, 'ct.name as contact_name', 'ct.email as contact_email']);
+      .select([...CONVERSATION_COLUMNS, 'ct.name as contact_name', 'ct.email as contact_email', 'ct.external_id as contact_external_id']);
 
   const byId = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
     withContact(db, workspaceId, {}).where('c.id', '=', id),
+  );
+  // Both the link and the issue must be the workspace's: a link row can never bring in another
+  // workspace's issue, whatever was written. One query for all of a conversation's issues.
+  const linkedIssues = compileOnce(
+    ['workspaceId', 'conversationId'],
+    ({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }) =>
+      db
+        .selectFrom('issue_conversations as link')
+        .innerJoin('issues as i', (join) => join.onRef('i.id', '=', 'link.issue_id').onRef('i.workspace_id', '=', 'link.workspace_id'))
+        .select(['i.id', 'i.shortcode', 'i.title', 'i.status'])
+        .where('link.workspace_id', '=', workspaceId)
+        .where('link.conversation_id', '=', conversationId)
+        .orderBy('link.created_at', 'asc')
+        .orderBy('i.id', 'asc'),
   );
   const touch = compileOnce(
     ['workspaceId', 'id', 'updatedAt'],
@@ -56,6 +80,11 @@ export function conversationRepository(db: Executor) {
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
       return (await byId(tx, { workspaceId, id }))[0];
+    },
+
+    /** The issues the conversation is linked to, in the order they were linked. */
+    async listLinkedIssues(workspaceId: string, conversationId: string, tx: Executor = db): Promise<LinkedIssueRow[]> {
+      return linkedIssues(tx, { workspaceId, conversationId });
     },
 
     /** Marks the conversation as changed now (a new message), leaving its other columns alone. */
@@ -75,6 +104,37 @@ export function conversationRepository(db: Executor) {
         filtered(tx, workspaceId, filters)
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    /** A visitor's conversations of one product, newest first. */
+    async listForVisitor(workspaceId: string, productId: string, scope: VisitorScope, page: Page, tx: Executor = db): Promise<PageOf<ConversationRow>> {
+      const scoped = tx
+        .selectFrom('conversations as c')
+        .where('c.workspace_id', '=', workspaceId)
+        .where('c.product_id', '=', productId)
+        .where((eb) => ('contactId' in scope ? eb('c.contact_id', '=', scope.contactId) : eb('c.widget_session_id', '=', scope.sessionId)));
+      const [rows, count] = await Promise.all([
+        scoped.select(CONVERSATION_COLUMNS).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+        scoped.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    /** A product's ideas that are not dismissed: most upvoted first (`top`) or newest first (`new`). */
+    async listIdeas(workspaceId: string, productId: string, sort: 'top' | 'new', page: Page, tx: Executor = db): Promise<PageOf<IdeaRow>> {
+      const ideas = tx
+        .selectFrom('conversations as c')
+        .where('c.workspace_id', '=', workspaceId)
+        .where('c.product_id', '=', productId)
+        .where('c.type', '=', 'idea')
+        .where('c.status', '<>', 'dismissed');
+      let ordered = ideas.select(['c.id', 'c.title', 'c.status', 'c.upvotes', 'c.created_at']);
+      if (sort === 'top') ordered = ordered.orderBy('c.upvotes', 'desc');
+      const [rows, count] = await Promise.all([
+        ordered.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+        ideas.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.n) };
     },

@@ -193,6 +193,12 @@ export function issueRepository(db: Executor) {
       return (await byId(tx, { workspaceId, id }))[0];
     },
 
+    /** The workspace's issues assigned to the member (to unassign them when the member leaves). */
+    async assignedTo(workspaceId: string, memberId: string, tx: Executor = db): Promise<IssueRow[]> {
+      return tx.selectFrom('issues').select(ISSUE_COLUMNS).where('issues.workspace_id', '=', workspaceId).where('issues.assignee_id', '=', memberId)
+        .orderBy('issues.created_at', 'asc').orderBy('issues.id', 'asc').execute();
+    },
+
     async findByShortcode(workspaceId: string, shortcode: string, tx: Executor = db): Promise<IssueRow | undefined> {
       return (await byShortcode(tx, { workspaceId, shortcode }))[0];
     },

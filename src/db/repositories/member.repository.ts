@@ -3,6 +3,7 @@ import { oldestFirstPage, type Executor, type Page, type PageOf } from './execut
 import type { MemberTable, UserTable } from '../schema.js';
 
 const MEMBER_COLUMNS = ['id', 'workspace_id', 'user_id', 'role', 'display_name', 'avatar_url', 'created_at'] as const;
+const USER_COLUMNS = ['id', 'email', 'name', 'created_at', 'password_hash'] as const;
 const LIST_ALL_PAGE_SIZE = 1000;
 
 export function memberRepository(db: Executor) {
@@ -15,14 +16,47 @@ export function memberRepository(db: Executor) {
     },
 
     async findUserByEmail(email: string, tx: Executor = db): Promise<UserTable | undefined> {
-      return tx.selectFrom('users').select(['id', 'email', 'name', 'created_at']).where('email', '=', email).executeTakeFirst();
+      return tx.selectFrom('users').select(USER_COLUMNS).where('email', '=', email).executeTakeFirst();
+    },
+
+    async findUserById(id: string, tx: Executor = db): Promise<UserTable | undefined> {
+      return tx.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
     },
 
     async insertUser(row: UserTable, tx: Executor = db): Promise<void> {
       await tx.insertInto('users').values(row).execute();
     },
 
+    async setPasswordHash(userId: string, passwordHash: string, tx: Executor = db): Promise<void> {
+      await tx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+    },
+
     findById: findInWorkspace<MemberTable>(db, 'members', MEMBER_COLUMNS),
+
+    /** The member a user account is in a workspace, if any. */
+    async findByUser(workspaceId: string, userId: string, tx: Executor = db): Promise<MemberTable | undefined> {
+      return tx.selectFrom('members').select(MEMBER_COLUMNS).where('workspace_id', '=', workspaceId).where('user_id', '=', userId)
+        .orderBy('created_at', 'asc').orderBy('id', 'asc').executeTakeFirst();
+    },
+
+    /** Every workspace membership of a user account, oldest first. */
+    async membershipsOf(userId: string, tx: Executor = db): Promise<MemberTable[]> {
+      return tx.selectFrom('members').select(MEMBER_COLUMNS).where('user_id', '=', userId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+    },
+
+    async countOwners(workspaceId: string, tx: Executor = db): Promise<number> {
+      const row = await tx.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', workspaceId).where('role', '=', 'owner').executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async update(workspaceId: string, id: string, changes: Partial<Pick<MemberTable, 'role' | 'display_name' | 'user_id'>>, tx: Executor = db): Promise<void> {
+      await tx.updateTable('members').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+
+    async delete(workspaceId: string, id: string, tx: Executor = db): Promise<void> {
+      await tx.deleteFrom('members').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
 
     list,
 

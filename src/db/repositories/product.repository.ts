@@ -7,7 +7,8 @@ const PRODUCT_COLUMNS = [
   'created_at', 'updated_at',
 ] as const;
 
-export type ProductRow = ProductTable;
+/** A product as every reader sees it: the identity secret is read on its own, only where a token is checked. */
+export type ProductRow = Omit<ProductTable, 'identity_secret'>;
 export type ProductChanges = Partial<Pick<ProductTable, 'name' | 'slug' | 'issue_prefix' | 'widget_config' | 'domain' | 'updated_at'>>;
 
 export function productRepository(db: Executor) {
@@ -58,6 +59,15 @@ export function productRepository(db: Executor) {
 
     async update(workspaceId: string, id: string, changes: ProductChanges, tx: Executor = db): Promise<void> {
       await tx.updateTable('products').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+
+    async identitySecretOf(workspaceId: string, id: string, tx: Executor = db): Promise<string | null> {
+      const row = await tx.selectFrom('products').select('identity_secret').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+      return row?.identity_secret ?? null;
+    },
+
+    async setIdentitySecret(workspaceId: string, id: string, secret: string, tx: Executor = db): Promise<void> {
+      await tx.updateTable('products').set({ identity_secret: secret }).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
   };
 }

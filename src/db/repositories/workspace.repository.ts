@@ -7,6 +7,10 @@ export function workspaceRepository(db: Executor) {
       await tx.insertInto('workspaces').values(row).execute();
     },
 
+    async findById(id: string, tx: Executor = db): Promise<WorkspaceTable | undefined> {
+      return tx.selectFrom('workspaces').select(['id', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
+    },
+
     async exists(id: string, tx: Executor = db): Promise<boolean> {
       const row = await tx.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst();
       return row !== undefined;

@@ -1,10 +1,14 @@
-// API-key authentication for every request of the scope it is registered in (/api/v1), its
-// unknown paths included (so they are 401 before 404), then the read-only rule (403) — the
-// order decisions.md sets.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Authentication for every request of the scope it is registered in (/api/v1), its unknown paths
+// included (so they are 401 before 404): an API key (`Authorization: Bearer`) or the team app's
+// session cookie. When an Authorization header is present it alone decides, so a script's key is
+// never overridden by a browser's cookie. Then the CSRF rule for cookies and the read-only rule
+// (403) — the order decisions.md sets.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../domain/actor.js';
 import type { IdentityService } from '../../domain/identity.service.js';
+import type { SessionService } from '../../domain/session.service.js';
 import { AppError } from '../../errors.js';
+import { requireOwnOrigin, sessionToken, setSessionCookie } from '../session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,21 +18,45 @@ declare module 'fastify' {
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return null;
+/** The token of an `Authorization: Bearer <token>` header (scheme word case-insensitive), or null. */
+export function bearerToken(header: string): string | null {
   const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   return match ? match[1] : null;
 }
 
-export function registerAuth(app: FastifyInstance, identity: Pick<IdentityService, 'authenticate'>): void {
+export interface AuthDeps {
+  identity: Pick<IdentityService, 'authenticate'>;
+  sessions: Pick<SessionService, 'authenticate'>;
+  publicUrl: string | null;
+}
+
+export function registerAuth(app: FastifyInstance, { identity, sessions, publicUrl }: AuthDeps): void {
   app.decorateRequest('actor', null as unknown as Actor);
 
-  app.addHook('onRequest', async (request) => {
-    const token = bearerToken(request);
+  async function byKey(header: string): Promise<Actor> {
+    const token = bearerToken(header);
     if (!token) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
     const actor = await identity.authenticate(token);
     if (!actor) throw new AppError('unauthorized', 'invalid or revoked API key');
+    return actor;
+  }
+
+  /** The session's actor; its cookie is sent again when the session's expiry moved. */
+  async function bySession(request: FastifyRequest, reply: FastifyReply, token: string): Promise<Actor> {
+    const found = await sessions.authenticate(token);
+    if (!found) throw new AppError('unauthorized', 'the session has expired or was ended: sign in again');
+    requireOwnOrigin(request, publicUrl);
+    if (found.extendedUntil) setSessionCookie(reply, token, publicUrl);
+    return found.actor;
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const header = request.headers.authorization;
+    const cookie = header === undefined ? sessionToken(request) : null;
+    if (header === undefined && cookie === null) {
+      throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key> (or sign in to the app)');
+    }
+    const actor = cookie === null ? await byKey(header!) : await bySession(request, reply, cookie);
     if (actor.readOnly && !READ_METHODS.has(request.method)) {
       throw new AppError('forbidden', 'this API key is read-only: only GET requests are allowed');
     }

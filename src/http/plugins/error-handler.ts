@@ -35,6 +35,7 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   // Also on errors raised before the request-id hook ran (router and framework errors).
   reply.header('X-Request-Id', reply.request.id);
   if (error.code === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer');
+  for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
   return reply.code(error.status).send({
     error_code: error.code,
     detail: error.message,

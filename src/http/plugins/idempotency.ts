@@ -18,6 +18,8 @@ declare module 'fastify' {
 }
 
 interface IdempotencyState {
+  /** Records are kept per API key. */
+  apiKeyId: string;
   key: string;
   requestHash: string;
   /** created_at of the record this request claimed, until its response is stored or released. */
@@ -103,17 +105,19 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     }
   }
 
-  const scopeOf = (request: FastifyRequest, key: string): IdempotencyScope => ({
+  const scopeOf = (request: FastifyRequest, state: IdempotencyState): IdempotencyScope => ({
     workspaceId: request.actor.workspaceId,
-    apiKeyId: request.actor.apiKeyId,
-    key,
+    apiKeyId: state.apiKeyId,
+    key: state.key,
   });
 
-  // The body as sent: hashed before validation trims strings and fills in defaults.
+  // The body as sent: hashed before validation trims strings and fills in defaults. A request made
+  // with a session (the team app) is not replayed: records are kept per API key (docs/accounts.md).
   app.addHook('preValidation', async (request) => {
     const key = request.headers[IDEMPOTENCY_FIELD];
-    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
-    request.idempotency = { key, requestHash: requestHash(request), claimedAt: null };
+    const { apiKeyId } = request.actor;
+    if (!request.routeOptions.config.idempotent || typeof key !== 'string' || apiKeyId === null) return;
+    request.idempotency = { apiKeyId, key, requestHash: requestHash(request), claimedAt: null };
   });
 
   // After validation and the 404 lookup (registered after registerValidationOrder), so a request
@@ -122,7 +126,7 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     const state = request.idempotency;
     if (!state) return;
     await purgeExpiredIfDue(request);
-    const acquired = await idempotency.claim(scopeOf(request, state.key), state.requestHash);
+    const acquired = await idempotency.claim(scopeOf(request, state), state.requestHash);
     if ('claimedAt' in acquired) {
       state.claimedAt = acquired.claimedAt;
       return;
@@ -136,7 +140,7 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     if (!state?.claimedAt) return payload;
     const claimedAt = state.claimedAt;
     state.claimedAt = null;
-    const scope = scopeOf(request, state.key);
+    const scope = scopeOf(request, state);
     const succeeded = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
     try {
       if (succeeded) await idempotency.complete(scope, claimedAt, reply.statusCode, payload as string);

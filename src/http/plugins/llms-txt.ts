@@ -64,7 +64,7 @@ function describeResource(name: string, schema: SchemaLike): string[] {
 /** ` { data: Issue[], pagination }` for a JSON response, by the names of its schemas. */
 function shapeOf(response: { content?: Record<string, { schema?: SchemaLike }> }): string {
   const schema = response.content?.['application/json']?.schema;
-  if (!schema) return '';
+  if (!schema) return response.content ? ` (${Object.keys(response.content).join(', ')})` : '';
   if (!schema.properties) return ` (${typeOf(schema)})`;
   const fields = Object.entries(schema.properties).map(([name, field]) => (field.$ref || field.items ? `${name}: ${typeOf(field)}` : name));
   return ` ({ ${fields.join(', ')} })`;

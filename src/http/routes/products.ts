@@ -1,12 +1,17 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { ProductService } from '../../domain/product.service.js';
+import { publicOrigin } from '../origin.js';
 import type { TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, PageQuery, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
-import { CreateProductBody, Product, UpdateProductBody } from '../schemas/product.js';
+import { CreateProductBody, IdentitySecret, Product, UpdateProductBody } from '../schemas/product.js';
 
 const ProductParams = IdParams('Product id (UUID)');
 
-export function productRoutes(app: TypedApp, products: ProductService): void {
+export function productRoutes(app: TypedApp, products: ProductService, publicUrl: string | null): void {
+  // The base URL of the embed snippet: the public URL, else the origin the request reached.
+  const base = (request: FastifyRequest) => publicOrigin(request, publicUrl);
+
   app.get('/products', {
     schema: {
       operationId: 'listProducts',
@@ -18,7 +23,7 @@ export function productRoutes(app: TypedApp, products: ProductService): void {
     },
     handler: async (request) => {
       const page = pageOf(request.query);
-      return listBody(await products.list(request.actor, page), page);
+      return listBody(await products.list(request.actor, page, base(request)), page);
     },
   });
 
@@ -35,7 +40,7 @@ export function productRoutes(app: TypedApp, products: ProductService): void {
     },
     handler: async (request, reply) => {
       reply.code(201);
-      return { data: await products.create(request.actor, request.body) };
+      return { data: await products.create(request.actor, request.body, base(request)) };
     },
   });
 
@@ -48,7 +53,7 @@ export function productRoutes(app: TypedApp, products: ProductService): void {
       params: ProductParams,
       response: { 200: DataOf(Product, 'The product'), ...errorResponses(404) },
     },
-    handler: async (request) => ({ data: await products.get(request.actor, request.params.id) }),
+    handler: async (request) => ({ data: await products.get(request.actor, request.params.id, base(request)) }),
   });
 
   app.patch('/products/:id', {
@@ -63,7 +68,22 @@ export function productRoutes(app: TypedApp, products: ProductService): void {
       body: UpdateProductBody,
       response: { 200: DataOf(Product, 'The updated product'), ...writeErrors(404) },
     },
-    config: { ensureExists: (request) => products.get(request.actor, (request.params as { id: string }).id) },
-    handler: async (request) => ({ data: await products.update(request.actor, request.params.id, request.body) }),
+    config: { ensureExists: (request) => products.ensureExists(request.actor, (request.params as { id: string }).id) },
+    handler: async (request) => ({ data: await products.update(request.actor, request.params.id, request.body, base(request)) }),
+  });
+
+  app.post('/products/:id/identity-secret', {
+    schema: {
+      operationId: 'rotateProductIdentitySecret',
+      tags: ['Products'],
+      summary: '[ext] Create or rotate the product\'s identity secret',
+      description:
+        'A new identity secret (`ids_` + 40 base62 characters), shown only in this answer. The host site signs its visitors\' identity ' +
+        'tokens (JWT, HS256, keyed with the UTF-8 bytes of the whole secret) so the widget knows them (docs/widget.md). The previous ' +
+        'secret stops verifying at once and the verified widget sessions it vouched for end. Settings: an owner or admin key, or a key without a member.',
+      params: ProductParams,
+      response: { 200: DataOf(IdentitySecret, 'The new secret'), ...writeErrors(404) },
+    },
+    handler: async (request) => ({ data: await products.rotateIdentitySecret(request.actor, request.params.id) }),
   });
 }

@@ -63,28 +63,34 @@ const ERROR_DESCRIPTIONS = {
   500: 'Unexpected failure (`internal_error`); safe to retry',
 } as const;
 
-type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
+export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
 
 const rateLimitHeader = (description: string) => Type.Integer({ minimum: 0, description });
 
-/** Every response to an authenticated request carries the RateLimit-* headers when limiting is on. */
+/** Every response to a rate-limited request carries the RateLimit-* headers when limiting is on. */
 const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': rateLimitHeader('Requests per minute this API key may make (the bucket size)'),
+  'RateLimit-Limit': rateLimitHeader('Requests per minute allowed (the bucket size)'),
   'RateLimit-Remaining': rateLimitHeader('Requests left in the bucket'),
   'RateLimit-Reset': rateLimitHeader('Seconds until the bucket is full again'),
   'Retry-After': rateLimitHeader('Seconds until the next request will be accepted'),
 };
 
-/** Error responses for a route: 400, 401, 429 and 500 always; the rest as the route can produce them. */
-export function errorResponses(...statuses: ErrorStatus[]) {
-  const all: ErrorStatus[] = [...new Set<ErrorStatus>([400, 401, 429, 500, ...statuses])];
+/**
+ * Error responses described for one surface (the API, the widget API): 400, 401, 429 and 500
+ * always, the rest as the route can produce them.
+ */
+export const errorResponsesOf = (descriptions: Record<ErrorStatus, string>, always: ErrorStatus[]) => (...statuses: ErrorStatus[]) => {
+  const all: ErrorStatus[] = [...new Set<ErrorStatus>([...always, ...statuses])];
   return Object.fromEntries(
     all.map((status) => [
       status,
-      Ref(ErrorBody, { description: ERROR_DESCRIPTIONS[status], ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}) }),
+      Ref(ErrorBody, { description: descriptions[status], ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}) }),
     ]),
   );
-}
+};
+
+/** Error responses for an /api/v1 route. */
+export const errorResponses = errorResponsesOf(ERROR_DESCRIPTIONS, [400, 401, 429, 500]);
 
 /** Errors of a route that takes a JSON body. */
 export const writeErrors = (...statuses: ErrorStatus[]) => errorResponses(403, 413, 415, ...statuses);
@@ -142,9 +148,11 @@ function csvPattern(item: string): string {
  */
 const RouteParsed = (description: string, pattern: string) => Type.String({ description, pattern, 'x-route-parsed': true });
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** A comma-separated enum filter. */
 export const CsvFilter = (description: string, values: readonly string[]) =>
-  RouteParsed(`${description}. Comma-separated from: ${values.join(', ')}`, csvPattern(values.join('|')));
+  RouteParsed(`${description}. Comma-separated from: ${values.join(', ')}`, csvPattern(values.map(escapeRegExp).join('|')));
 
 /** A comma-separated filter of ids, and of `literals` such as `none`. */
 export const CsvIdFilter = (description: string, literals: readonly string[]) =>

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversation.service.js';
-import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, SENDER_TYPES } from '../../domain/enums.js';
+import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/enums.js';
 import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
 export const ConversationSummary = Type.Object(
@@ -22,7 +22,7 @@ export const ConversationSummary = Type.Object(
   },
 );
 
-const EXAMPLE_CONTACT = { id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1', name: 'Ada Lovelace', email: 'ada@example.com' };
+const EXAMPLE_CONTACT = { id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1', name: 'Ada Lovelace', email: 'ada@example.com', verified: false };
 const EXAMPLE_MESSAGE = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1', sender_type: 'contact', sender_id: EXAMPLE_CONTACT.id,
   body: 'The export button does nothing on Android.', sender_name: 'Ada Lovelace', created_at: '2026-11-21T10:25:00.000Z',
@@ -30,7 +30,7 @@ const EXAMPLE_MESSAGE = {
 const EXAMPLE_CONVERSATION = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', contact_id: EXAMPLE_CONTACT.id,
   type: 'ticket', source: 'chat', status: 'open', priority: 'normal', title: 'Export does nothing', ai_summary: null,
-  rating: null, upvotes: 0, created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
+  rating: null, upvotes: 0, form_fields: null, created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
 };
 
 export const Contact = Type.Object(
@@ -38,6 +38,10 @@ export const Contact = Type.Object(
     id: Uuid(),
     name: Nullable(Type.String(), { description: 'null when the contact gave no name' }),
     email: Nullable(Type.String(), { description: 'null when the contact gave no email' }),
+    verified: Type.Boolean({
+      description: '[ext] true when the host site vouched for this contact with a signed identity token (the widget API); ' +
+        'false for contacts who only typed an email, or were imported',
+    }),
   },
   { $id: 'Contact', additionalProperties: false, description: 'The customer behind a conversation', examples: [EXAMPLE_CONTACT] },
 );
@@ -76,8 +80,11 @@ const conversationProperties = {
   priority: StringEnum(PRIORITIES),
   title: Type.String(),
   ai_summary: Nullable(Type.String()),
-  rating: Nullable(Type.Number()),
-  upvotes: Type.Integer(),
+  rating: Nullable(Type.Number({ description: 'The visitor\'s rating, 1–5, set from the widget; null until rated' })),
+  upvotes: Type.Integer({ description: 'How many contacts upvoted this idea in the widget' }),
+  form_fields: Nullable(Type.Object({}, { additionalProperties: true }), {
+    description: '[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise',
+  }),
   created_at: Timestamp(),
   updated_at: Timestamp('Changes on every effective change and when a message is posted'),
   contact: Nullable(Ref(Contact)),
@@ -90,9 +97,24 @@ export const Conversation = Type.Object(conversationProperties, {
   examples: [EXAMPLE_CONVERSATION],
 });
 
+export const LinkedIssue = Type.Object(
+  { id: Uuid(), shortcode: Type.String(), title: Type.String(), status: StringEnum(ISSUE_STATUSES) },
+  {
+    $id: 'LinkedIssue', additionalProperties: false, description: '[ext] An issue a conversation is linked to',
+    examples: [{ id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8099', shortcode: 'AMA-12', title: 'Export does nothing on Android', status: 'in_progress' }],
+  },
+);
+
 export const ConversationDetail = Type.Object(
-  { ...conversationProperties, messages: Type.Array(Ref(Message), { description: 'Ordered by created_at ascending' }) },
-  { $id: 'ConversationDetail', additionalProperties: false, description: 'A conversation with its messages', examples: [{ ...EXAMPLE_CONVERSATION, messages: [EXAMPLE_MESSAGE] }] },
+  {
+    ...conversationProperties,
+    messages: Type.Array(Ref(Message), { description: 'Ordered by created_at ascending' }),
+    linked_issues: Type.Array(Ref(LinkedIssue), { description: '[ext] The issues this conversation is linked to, in the order they were linked' }),
+  },
+  {
+    $id: 'ConversationDetail', additionalProperties: false, description: 'A conversation with its messages and the issues it is linked to',
+    examples: [{ ...EXAMPLE_CONVERSATION, messages: [EXAMPLE_MESSAGE], linked_issues: [] }],
+  },
 );
 
 export const ListConversationsQuery = Type.Object({

@@ -32,7 +32,7 @@ export const KeyMember = Type.Object(memberFields, {
 export const Me = Type.Object(
   {
     workspace_id: Uuid(),
-    api_key_id: Uuid(),
+    api_key_id: Nullable(Uuid('The calling API key; [ext] null when the request came with a session (the team app)')),
     member: Nullable(Ref(KeyMember), {
       description: 'The member that created the key; null when there is none',
     }),
@@ -40,7 +40,7 @@ export const Me = Type.Object(
   {
     $id: 'Me',
     additionalProperties: false,
-    description: 'The identity of the calling API key',
+    description: 'The identity of the calling API key (or [ext] session)',
     examples: [{
       workspace_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091',
       api_key_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092',

@@ -28,6 +28,11 @@ export const Product = Type.Object(
     product_key: Type.String({ description: '`pk_` + 24 base62 characters', examples: ['pk_8aB2cD4eF6gH1iJ3kL5mN7oP'] }),
     widget_config: WidgetConfig,
     domain: Domain,
+    embed_snippet: Type.String({
+      // Described in words: Markdown renderers (and Redocly's no-unsafe-markdown rule) refuse script tags in descriptions.
+      description: '[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with ' +
+        'data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)',
+    }),
     created_at: Timestamp(),
     updated_at: Timestamp('[ext] when the product last changed'),
   },
@@ -38,7 +43,9 @@ export const Product = Type.Object(
     examples: [{
       id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', workspace_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091', name: 'Acme Mobile App',
       slug: 'acme-mobile-app', issue_prefix: 'AMA', widget_key: 'wk_3fG7hJ2kL9mN4pQ8rS1tU6vW', product_key: 'pk_8aB2cD4eF6gH1iJ3kL5mN7oP',
-      widget_config: null, domain: null, created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
+      widget_config: null, domain: null,
+      embed_snippet: '<script src="https://support.example.com/widget.js" data-widget-key="wk_3fG7hJ2kL9mN4pQ8rS1tU6vW" async></script>',
+      created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
     }],
   },
 );
@@ -63,4 +70,9 @@ export const UpdateProductBody = Type.Object(
     domain: Type.Optional(Domain),
   },
   { additionalProperties: false, examples: [{ issue_prefix: 'APP', widget_config: { color: '#3366ff' } }] },
+);
+
+export const IdentitySecret = Type.Object(
+  { identity_secret: Type.String({ pattern: '^ids_[0-9A-Za-z]{40}$', description: 'Shown only here; keep it on the host site\'s server' }) },
+  { $id: 'IdentitySecret', additionalProperties: false, description: 'A product\'s identity secret', examples: [{ identity_secret: 'ids_7Gx2mP9qR4sT6uV8wX1yZ3aB5cD7eF9gH2jK4lM6' }] },
 );

@@ -1,10 +1,11 @@
 // The named schemas: each is `components.schemas.<$id>` in the OpenAPI document, and every route
 // refers to it by `$ref` (Ref in common.ts) instead of repeating it inline.
+import { ApiKey, CreatedApiKey, Invitation, InvitationPreview, IssuedInvitation, SignedIn } from './account.js';
 import { ErrorBody, Pagination } from './common.js';
-import { Contact, Conversation, ConversationDetail, ConversationSummary, Message, MessageEvent } from './conversation.js';
+import { Contact, Conversation, ConversationDetail, ConversationSummary, LinkedIssue, Message, MessageEvent } from './conversation.js';
 import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
-import { Product } from './product.js';
+import { IdentitySecret, Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
 import { UPDATED_RESOURCES } from './webhook-events.js';
@@ -12,10 +13,11 @@ import { UPDATED_RESOURCES } from './webhook-events.js';
 export const SHARED_SCHEMAS = [
   ErrorBody, Pagination,
   Member, KeyMember, Me,
-  Product,
-  Contact, Message, MessageEvent, ConversationSummary, Conversation, ConversationDetail,
+  Product, IdentitySecret,
+  Contact, Message, MessageEvent, ConversationSummary, Conversation, LinkedIssue, ConversationDetail,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
+  SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
   ...UPDATED_RESOURCES,
 ];

@@ -1,0 +1,116 @@
+// Every screen of the team app, at 1280×800 and at 390×844, with something on it: no serious or
+// critical axe-core violation anywhere. Also what each role may see: settings are an owner's and
+// an admin's, not an agent's; an API key is shown once.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { acceptInvitation, settled, startAppServer, type AppServer } from '../helpers/app-server.js';
+import { appContext, assertAccessible, launchBrowser, withScreenshots, type ViewportName } from '../helpers/browser.js';
+import { expect, expectGone } from '../helpers/browser-expect.js';
+import { DIALECTS } from '../helpers/databases.js';
+
+async function seed(app: AppServer) {
+  const product = (await app.api('POST', '/api/v1/products', { name: 'Acme Mobile App' })).data;
+  const conversation = (await app.api('POST', '/api/v1/conversations', {
+    product_id: product.id, title: 'Export to CSV is empty', contact: { name: 'Ana Lima', email: 'ana@example.com' }, body: 'The file has headers only.',
+  })).data;
+  await app.api('POST', `/api/v1/conversations/${conversation.id}/messages`, { body: 'Thanks, looking into it.' });
+  const issue = (await app.api('POST', '/api/v1/issues', { product_id: product.id, title: 'CSV export writes no rows', status: 'done' })).data;
+  await app.api('POST', `/api/v1/issues/${issue.id}/conversations`, { conversation_id: conversation.id });
+  await app.api('POST', '/api/v1/issues', { product_id: product.id, title: 'Dark mode', priority: 'high' });
+  const release = (await app.api('POST', '/api/v1/releases', { product_id: product.id, title: 'October fixes', version: '2.3.0', released_at: null })).data;
+  const webhook = (await app.api('POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['*'], description: 'CRM sync' })).data;
+  return [
+    '/app/inbox', `/app/inbox/${conversation.id}`, '/app/issues', `/app/issues/${issue.shortcode}`,
+    '/app/releases', '/app/releases/new', `/app/releases/${release.id}`,
+    '/app/settings/products', `/app/settings/products/${product.id}`, '/app/settings/members',
+    '/app/settings/api-keys', '/app/settings/webhooks', `/app/settings/webhooks/${webhook.id}`,
+  ];
+}
+
+for (const dialect of DIALECTS) {
+  describe(`the team app's screens [${dialect}]`, () => {
+    let app: AppServer;
+    let browser: Browser;
+    let screens: string[];
+    const contexts: BrowserContext[] = [];
+    const pages = () => contexts.flatMap((context) => context.pages());
+
+    /** A new browser profile signed in as a new member of `role` (through an invitation). */
+    async function person(role: 'admin' | 'agent', name: string, viewport: ViewportName = 'desktop'): Promise<Page> {
+      const context = await appContext(browser, app.baseUrl, viewport);
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const invitation = await app.api('POST', '/api/v1/members/invitations', { email: `${name.toLowerCase()}@example.com`, role });
+      await acceptInvitation(page, invitation.data.url, name);
+      return page;
+    }
+
+    before(async () => {
+      // One at a time: a server that fails to start must not leave a browser keeping the process alive.
+      browser = await launchBrowser();
+      app = await startAppServer(dialect, { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1' });
+      screens = await seed(app);
+    });
+    after(async () => {
+      await browser?.close();
+      app?.server.kill('SIGTERM');
+      await app?.server.process.exited;
+    });
+
+    for (const viewport of ['desktop', 'phone'] as const) {
+      it(`passes axe on every screen at ${viewport} size`, () => withScreenshots(`${dialect} screens ${viewport}`, pages, async () => {
+        const page = await person('admin', `Admin${viewport}`, viewport);
+        for (const screen of screens) {
+          await page.goto(screen);
+          await settled(page);
+          await assertAccessible(page, `${screen} (${viewport})`);
+        }
+      }));
+    }
+
+    it('shows an API key once, then only its label', () => withScreenshots(`${dialect} api key`, pages, async () => {
+      const page = await person('admin', 'Keymaker');
+      await page.goto('/app/settings/api-keys');
+      await page.getByRole('button', { name: 'New API key' }).click();
+      await page.getByLabel('Label').fill('Zapier');
+      await page.getByRole('dialog').getByRole('button', { name: 'Create key' }).click();
+      const shown = page.getByLabel('API key', { exact: true });
+      await expect(shown);
+      const key = (await shown.textContent())!.trim();
+      assert.match(key, /^ldk_[0-9A-Za-z]{40}$/);
+      const me = await fetch(`${app.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(me.status, 200);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await expect(page.getByRole('cell', { name: /Zapier/ }));
+      assert.equal(await page.getByText(key).count(), 0);
+      await page.reload();
+      await settled(page);
+      assert.equal(await page.getByText(key).count(), 0);
+    }));
+
+    it('hides settings from an agent', () => withScreenshots(`${dialect} agent`, pages, async () => {
+      const page = await person('agent', 'Agent');
+      await expect(page.getByRole('link', { name: 'Issues' }));
+      assert.equal(await page.getByRole('link', { name: 'Settings' }).count(), 0);
+      await page.goto('/app/settings/webhooks');
+      await expect(page.getByText('Settings are for owners and admins'));
+      await expectGone(page.getByRole('button', { name: 'Add endpoint' }));
+    }));
+
+    it('signs out and back in with email and password', () => withScreenshots(`${dialect} sign in`, pages, async () => {
+      const page = await person('agent', 'Returning');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect(page.getByRole('button', { name: 'Sign in' }));
+      await assertAccessible(page, 'the sign-in page');
+      await page.getByLabel('Email').fill('returning@example.com');
+      await page.getByLabel('Password').fill('not the password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('alert'));
+      await page.getByLabel('Password').fill('correct horse battery staple');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('link', { name: 'Inbox' }));
+    }));
+  });
+}

@@ -1,0 +1,147 @@
+// The team app in a real browser (platform.md §5), against a real server on each database: a
+// person signs in, sees a customer's message arrive, replies, turns it into an issue (still linked
+// on a later visit), moves the issue to Done from the keyboard, ships it in a release; every
+// screen passes axe-core.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { acceptInvitation, startAppServer, type AppServer } from '../helpers/app-server.js';
+import { appContext, assertAccessible, launchBrowser, withScreenshots } from '../helpers/browser.js';
+import { eventually, expect } from '../helpers/browser-expect.js';
+import { DIALECTS } from '../helpers/databases.js';
+
+for (const dialect of DIALECTS) {
+  describe(`the team app [${dialect}]`, () => {
+    let app: AppServer;
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let productId: string;
+    let conversationId: string;
+    let shortcode: string;
+    const step = (name: string, body: () => Promise<void>) =>
+      it(name, () => withScreenshots(`${dialect} ${name}`, () => context?.pages() ?? [], body));
+
+    before(async () => {
+      // One at a time: a server that fails to start must not leave a browser keeping the process alive.
+      browser = await launchBrowser();
+      app = await startAppServer(dialect);
+      productId = (await app.api('POST', '/api/v1/products', { name: 'Acme Mobile App' })).data.id;
+      context = await appContext(browser, app.baseUrl);
+      page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+    });
+    after(async () => {
+      await browser?.close();
+      app?.server.kill('SIGTERM');
+      await app?.server.process.exited;
+    });
+
+    step('signs in the owner through the link the first start printed', async () => {
+      await page.goto(app.ownerInvitationUrl);
+      await expect(page.getByRole('heading', { name: 'Join Default' }));
+      await assertAccessible(page, 'the invitation page');
+      await acceptInvitation(page, app.ownerInvitationUrl, 'Grace Hopper', 'grace@example.com');
+      const member = (await app.api('GET', '/api/v1/me')).data.member;
+      assert.equal(member.display_name, 'Grace Hopper');
+      await assertAccessible(page, 'the inbox');
+    });
+
+    step('shows a customer\'s new conversation in the inbox without a reload', async () => {
+      await expect(page.getByText('All caught up'));
+      const imported = await app.api('POST', '/api/v1/conversations', {
+        product_id: productId, title: 'Checkout button does nothing',
+        contact: { name: 'Ana Lima', email: 'ana@example.com' }, body: 'I tap Pay and nothing happens on my Pixel 8.',
+      });
+      conversationId = imported.data.id;
+      await page.getByRole('link', { name: /Checkout button does nothing/ }).click();
+      await expect(page.getByText('I tap Pay and nothing happens on my Pixel 8.'));
+      await assertAccessible(page, 'a conversation');
+    });
+
+    step('replies to the customer', async () => {
+      await page.getByRole('textbox', { name: 'Reply' }).fill('Thanks Ana, we are on it.');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(page.getByRole('list', { name: 'Messages' }).getByText('Thanks Ana, we are on it.'));
+      await eventually(async () => {
+        const { data } = await app.api('GET', `/api/v1/conversations/${conversationId}`);
+        return data.messages.some((m: { sender_type: string; body: string }) => m.sender_type === 'agent' && m.body === 'Thanks Ana, we are on it.');
+      }, 'the reply on the server');
+    });
+
+    step('turns the conversation into an issue through the deduplicating create', async () => {
+      await page.getByRole('button', { name: 'Create issue' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create issue' });
+      await expect(dialog);
+      await assertAccessible(page, 'the create-issue dialog');
+      await dialog.getByRole('button', { name: 'Create issue' }).click();
+      const created = page.getByRole('dialog', { name: 'Issue created' });
+      await expect(created);
+      shortcode = (await created.locator('strong').first().textContent())!;
+      assert.match(shortcode, /^AMA-\d+$/);
+      await created.getByRole('button', { name: 'Done' }).click();
+      const { data } = await app.api('GET', `/api/v1/issues/${shortcode}`);
+      assert.deepEqual(data.linked_conversations.map((c: { id: string }) => c.id), [conversationId]);
+    });
+
+    step('links a second report of the same problem to the existing issue', async () => {
+      const second = await app.api('POST', '/api/v1/conversations', {
+        product_id: productId, title: 'Checkout button does nothing', contact: { name: 'Bo Chen', email: 'bo@example.com' }, body: 'I tap Pay and nothing happens on my Pixel 8.',
+      });
+      await page.getByRole('link', { name: /Bo Chen/ }).click();
+      await expect(page.getByRole('heading', { name: 'Checkout button does nothing' }));
+      await expect(page.getByText('Bo Chen').nth(1));
+      await page.getByRole('button', { name: 'Create issue' }).click();
+      await page.getByRole('dialog', { name: 'Create issue' }).getByRole('button', { name: 'Create issue' }).click();
+      const matched = page.getByRole('dialog', { name: 'Matched an existing issue' });
+      await expect(matched);
+      assert.equal(await matched.locator('strong').first().textContent(), shortcode);
+      await matched.getByRole('button', { name: 'Done' }).click();
+      const { data } = await app.api('GET', `/api/v1/issues/${shortcode}`);
+      assert.deepEqual(data.linked_conversations.map((c: { id: string }) => c.id).sort(), [conversationId, second.data.id].sort());
+    });
+
+    step('shows a conversation\'s linked issues on a later visit', async () => {
+      await page.goto(`/app/inbox/${conversationId}`);
+      const linked = page.locator('.linked-issues');
+      await expect(linked.getByRole('link', { name: shortcode }));
+      await expect(linked.getByText('Pending', { exact: true }));
+    });
+
+    step('moves the issue to Done on the board with the keyboard', async () => {
+      await page.getByRole('link', { name: 'Issues', exact: true }).click();
+      const pending = page.getByRole('region', { name: 'Pending' });
+      const card = pending.getByRole('link', { name: 'Checkout button does nothing' });
+      await expect(card);
+      await assertAccessible(page, 'the board');
+      await card.focus();
+      for (const column of ['In progress', 'Icebox', 'Done']) {
+        await page.keyboard.press('Alt+ArrowRight');
+        await expect(page.getByRole('region', { name: column }).getByRole('link', { name: 'Checkout button does nothing' }));
+      }
+      await eventually(async () => (await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status === 'done', 'the issue done on the server');
+    });
+
+    step('creates a release as a draft and publishes it', async () => {
+      await page.getByRole('link', { name: 'Releases' }).click();
+      await expect(page.getByText('No releases yet'));
+      await page.getByRole('button', { name: 'New release' }).click();
+      await page.getByLabel('Title').fill('November fixes');
+      await page.getByLabel('Version').fill('2.4.0');
+      await expect(page.getByRole('checkbox', { name: new RegExp(`${shortcode}`) }));
+      await assertAccessible(page, 'the new-release form');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await expect(page.getByRole('heading', { name: 'November fixes' }));
+      await expect(page.getByText('Draft', { exact: true }));
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await expect(page.getByText('Published', { exact: true }));
+      await assertAccessible(page, 'a release');
+      const changelog = page.getByRole('link', { name: /Public changelog/ });
+      assert.match((await changelog.getAttribute('href'))!, /^\/widget\/v1\/wk_\w+\/changelog$/);
+      const releases = await app.api('GET', '/api/v1/releases');
+      assert.equal(releases.data.length, 1);
+      assert.notEqual(releases.data[0].released_at, null);
+      assert.equal((await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status, 'released');
+    });
+  });
+}

@@ -1,0 +1,60 @@
+// What the team app's browser tests share: a real server on a fresh database, its first-start key
+// for arranging data through /api/v1, and people signed in through the app's own pages.
+import { expect } from './browser-expect.js';
+import type { Page } from 'playwright-core';
+import { freshDatabaseUrl, type DialectName } from './databases.js';
+import { startServer, type RunningServer } from './server-process.js';
+
+export interface AppServer {
+  server: RunningServer;
+  baseUrl: string;
+  /** The first start's API key (the owner's). */
+  key: string;
+  /** The first start's one-time link for the owner (it names no email: the owner picks one). */
+  ownerInvitationUrl: string;
+  api<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+}
+
+export async function startAppServer(dialect: DialectName, env: Record<string, string> = {}): Promise<AppServer> {
+  const server = await startServer({ databaseUrl: await freshDatabaseUrl(dialect), firstStart: true, env });
+  const key = server.bootstrapKey()!;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const ownerInvitationUrl = /(http\S+\/app\/invite\/\S+)/.exec(server.process.stdout)![1];
+  return { server, baseUrl: server.baseUrl, key, ownerInvitationUrl, api };
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+/** Accepts an invitation link in the app (name and password, and an email when the link names none), which signs the person in. */
+export async function acceptInvitation(page: Page, url: string, name: string, email?: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole('button', { name: /^Join / }));
+  if (email) await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: /^Join / }).click();
+  await expect(page.getByRole('link', { name: 'Inbox' }));
+}
+
+/** Waits until the screen has loaded what it shows (no loading indicator left). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('#root > *') !== null && document.querySelector('.loading') === null);
+}
+
+/** Signs in through the sign-in page. */
+export async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/app');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('link', { name: 'Inbox' }));
+}

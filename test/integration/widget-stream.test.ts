@@ -1,0 +1,90 @@
+// GET /widget/v1/{widget_key}/conversations/{id}/events (platform.md §1): the team's replies and
+// status changes reach an open widget as Server-Sent Events, in the visitor's shapes; Last-Event-ID
+// resumes; heartbeats; only the visitor's own conversations.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { describeEachDialect, type TestContext } from '../helpers/harness.js';
+import { openStream } from '../helpers/sse-client.js';
+import { startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
+
+const DELIVERY_LIMIT_MS = 2_000;
+
+describeEachDialect('the widget\'s conversation stream', (ctx) => {
+  let base = '';
+  before(async () => {
+    base = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await ctx().app.server.close();
+  });
+
+  async function conversation(context: TestContext) {
+    const product = await widgetProduct(context);
+    const session = await startSession(context, product.widget_key, { name: 'Ada' });
+    const created = await visitor(context, session.token).post(widgetPath(product.widget_key, '/conversations'), { body: 'Hello' });
+    const id: string = created.body.data.id;
+    const open = (headers: Record<string, string> = {}, token = session.token) =>
+      openStream(`${base}${widgetPath(product.widget_key, `/conversations/${id}/events`)}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+    return { product, session, id, open };
+  }
+
+  it('brings the team\'s reply as event: message in the visitor\'s shape, within 2 s, and status changes as event: status', async () => {
+    const { id, open } = await conversation(ctx());
+    const stream = await open();
+    assert.equal(stream.status, 200);
+    assert.match(String(stream.headers['content-type']), /^text\/event-stream/);
+    const sent = performance.now();
+    await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body: 'We are on it' });
+    const [reply] = await stream.waitFor((events) => events.length === 1, 'the reply', DELIVERY_LIMIT_MS);
+    assert.ok(reply.receivedAt - sent < DELIVERY_LIMIT_MS);
+    assert.equal(reply.event, 'message');
+    const message = JSON.parse(reply.data);
+    assert.deepEqual(Object.keys(message).sort(), ['body', 'created_at', 'id', 'sender_name', 'sender_type']);
+    assert.deepEqual([message.sender_type, message.sender_name, message.body], ['agent', 'Alpha Owner', 'We are on it']);
+
+    await ctx().a.api.patch(`/api/v1/conversations/${id}`, { priority: 'high' });
+    await ctx().a.api.patch(`/api/v1/conversations/${id}`, { status: 'resolved' });
+    const events = await stream.waitFor((all) => all.length === 2, 'the status');
+    assert.deepEqual([events[1].event, JSON.parse(events[1].data)], ['status', { status: 'resolved' }]);
+    stream.close();
+  });
+
+  it('replays what was missed after Last-Event-ID, once', async () => {
+    const { id, open } = await conversation(ctx());
+    const first = await open();
+    await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body: 'seen' });
+    await first.waitFor((events) => events.length === 1, 'the first reply');
+    first.close();
+    for (const body of ['missed 1', 'missed 2']) await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body });
+    const again = await open({ 'last-event-id': first.lastEventId });
+    await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body: 'live' });
+    const events = await again.waitFor((all) => all.length === 3, 'the missed replies and the live one');
+    assert.deepEqual(events.map((event) => JSON.parse(event.data).body), ['missed 1', 'missed 2', 'live']);
+    again.close();
+  });
+
+  it('answers 404 for a conversation the visitor cannot see, 401 without a session, 400 for a malformed Last-Event-ID', async () => {
+    const { product, id, open } = await conversation(ctx());
+    const stranger = await startSession(ctx(), product.widget_key);
+    const foreign = await open({}, stranger.token);
+    assert.equal(foreign.status, 404);
+    assert.equal(JSON.parse(await foreign.body()).error_code, 'not_found');
+    assert.equal((await ctx().client(null).get(widgetPath(product.widget_key, `/conversations/${id}/events`))).status, 401);
+    const malformed = await open({ 'last-event-id': 'nope' });
+    assert.equal(malformed.status, 400);
+  });
+});
+
+describeEachDialect('the widget\'s conversation stream, heartbeats', (ctx) => {
+  it('sends a heartbeat comment on an idle stream', async () => {
+    const base = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
+    const product = await widgetProduct(ctx());
+    const { token } = await startSession(ctx(), product.widget_key);
+    const { id } = (await visitor(ctx(), token).post(widgetPath(product.widget_key, '/conversations'), { body: 'Hi' })).body.data;
+    const stream = await openStream(`${base}${widgetPath(product.widget_key, `/conversations/${id}/events`)}`, { headers: { authorization: `Bearer ${token}` } });
+    await stream.waitForComments(2);
+    assert.deepEqual(stream.comments.slice(0, 2), ['heartbeat', 'heartbeat']);
+    stream.close();
+    await ctx().app.server.close();
+  });
+}, { streams: { heartbeatMs: 50 } });

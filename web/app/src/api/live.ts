@@ -1,0 +1,96 @@
+// The team's live events: one EventSource on GET /api/v1/events/stream for the whole app (the
+// session cookie authenticates it), shared by every screen that listens. Events are what webhooks
+// carry: `{ type, timestamp, data }`. The browser resumes after a drop with Last-Event-ID; if the
+// server refuses the stream outright, it is tried again after a pause.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Schemas } from './client.js';
+
+export type LiveEventType = Schemas['WebhookDelivery']['event_type'];
+
+export interface LiveEvent {
+  type: LiveEventType;
+  timestamp: string;
+  data: Record<string, unknown> & { id: string };
+}
+
+export type LiveStatus = 'connecting' | 'live' | 'offline';
+
+const EVENT_TYPES: LiveEventType[] = [
+  'product.created', 'product.updated', 'issue.created', 'issue.updated', 'conversation.created', 'conversation.updated',
+  'message.created', 'release.created', 'release.updated', 'release.published',
+];
+const RETRY_AFTER_REFUSAL_MS = 15_000;
+
+const listeners = new Set<(event: LiveEvent) => void>();
+const statusListeners = new Set<(status: LiveStatus) => void>();
+let source: EventSource | null = null;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let status: LiveStatus = 'offline';
+
+function setStatus(next: LiveStatus) {
+  status = next;
+  statusListeners.forEach((listener) => listener(next));
+}
+
+function deliver(message: MessageEvent<string>) {
+  let event: LiveEvent;
+  try {
+    event = JSON.parse(message.data);
+  } catch {
+    return;
+  }
+  if (typeof event?.type === 'string') listeners.forEach((listener) => listener(event));
+}
+
+function connect() {
+  retryTimer = undefined;
+  setStatus('connecting');
+  source = new EventSource('/api/v1/events/stream');
+  source.onopen = () => setStatus('live');
+  // Named events (`event: message.created`) and unnamed ones (`message`) alike.
+  source.onmessage = deliver;
+  for (const type of EVENT_TYPES) source.addEventListener(type, deliver as EventListener);
+  source.onerror = () => {
+    if (source?.readyState === EventSource.CLOSED) {
+      // Refused (not 200 text/event-stream): the browser gives up, so try again later.
+      source = null;
+      setStatus('offline');
+      retryTimer = setTimeout(() => listeners.size > 0 && connect(), RETRY_AFTER_REFUSAL_MS);
+    } else {
+      setStatus('connecting');
+    }
+  };
+}
+
+function disconnect() {
+  clearTimeout(retryTimer);
+  retryTimer = undefined;
+  source?.close();
+  source = null;
+  setStatus('offline');
+}
+
+/** Calls the latest `handler` for every live event while the component is mounted. */
+export function useLiveEvents(handler: (event: LiveEvent) => void): void {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => {
+    const listener = (event: LiveEvent) => latest.current(event);
+    listeners.add(listener);
+    if (!source && !retryTimer) connect();
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) disconnect();
+    };
+  }, []);
+}
+
+export function useLiveStatus(): LiveStatus {
+  const [current, setCurrent] = useState(status);
+  useEffect(() => {
+    statusListeners.add(setCurrent);
+    setCurrent(status);
+    return () => statusListeners.delete(setCurrent);
+  }, []);
+  return current;
+}

@@ -1,0 +1,55 @@
+// The app's frame: the invitation page and sign-in for people without a session, and for the
+// signed-in the shell (navigation, who is signed in) around the screen the path names.
+import { useEffect } from 'preact/hooks';
+import { Inbox } from './screens/inbox/inbox.js';
+import { Board } from './screens/issues/board.js';
+import { Releases } from './screens/releases/releases.js';
+import { Settings } from './screens/settings/settings.js';
+import { AcceptInvitation } from './screens/auth/invite.js';
+import { SignIn } from './screens/auth/sign-in.js';
+import { match, navigate, useLocation } from './router.js';
+import { SessionGate } from './session.js';
+import { Shell } from './shell.js';
+import { EmptyState, ErrorState, Loading } from './ui/page.js';
+import { Toasts } from './ui/toast.js';
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+function Screen({ path }: { path: string }) {
+  if (path === '/') return <Redirect to="/inbox" />;
+  const section = path.split('/')[1];
+  if (section === 'inbox') return <Inbox path={path} />;
+  if (section === 'issues') return <Board path={path} />;
+  if (section === 'releases') return <Releases path={path} />;
+  if (section === 'settings') return <Settings path={path} />;
+  return (
+    <EmptyState title="Nothing here">
+      This page does not exist. <a href="/app/inbox">Back to the inbox</a>
+    </EmptyState>
+  );
+}
+
+export function App() {
+  const { path } = useLocation();
+  const invitation = match('/invite/:token', path);
+  return (
+    <>
+      {invitation ? (
+        <AcceptInvitation token={invitation.token} accepted={() => { location.assign('/app/inbox'); }} />
+      ) : (
+        <SessionGate
+          loading={<div class="center-screen"><Loading /></div>}
+          failed={(error, retry) => <div class="center-screen"><ErrorState error={error} retry={retry} /></div>}
+          signIn={({ signedIn }) => <SignIn signedIn={signedIn} />}
+        >
+          <Shell path={path}><Screen path={path} /></Shell>
+        </SessionGate>
+      )}
+      <Toasts />
+    </>
+  );
+}
+

@@ -1,0 +1,77 @@
+// The inbox's list: filters, one row per conversation (who, what, when), the pager.
+import type { Schemas } from '../../api/client.js';
+import type { LiveStatus } from '../../api/live.js';
+import { Link } from '../../router.js';
+import { useSession } from '../../session.js';
+import { PriorityBadge, StatusBadge, VerifiedBadge } from '../../ui/badges.js';
+import { Select } from '../../ui/form.js';
+import { CONVERSATION_TYPES, PRIORITIES, ago, entries } from '../../ui/labels.js';
+import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
+import type { Resource } from '../../use-resource.js';
+
+export const INBOX_DEFAULT_STATUS = 'open,in_progress';
+
+const STATUS_FILTERS: [string, string][] = [
+  [INBOX_DEFAULT_STATUS, 'Open and in progress'], ['open', 'Open'], ['in_progress', 'In progress'],
+  ['resolved', 'Resolved'], ['dismissed', 'Dismissed'], ['all', 'All'],
+];
+
+const LIVE_LABELS: Record<LiveStatus, string> = { live: 'Live', connecting: 'Connecting…', offline: 'Offline' };
+
+interface Props {
+  list: Resource<{ data: Schemas['Conversation'][]; pagination: Schemas['Pagination'] }>;
+  filters: { status: string; priority: string; type: string; product_id: string };
+  live: LiveStatus;
+  openId: string | null;
+  hrefOf: (id: string) => string;
+  setFilter: (changes: Record<string, string | null>) => void;
+  onPage: (offset: number) => void;
+}
+
+export function ConversationList({ list, filters, live, openId, hrefOf, setFilter, onPage }: Props) {
+  const { products, productName } = useSession();
+  return (
+    <>
+      <div class="list-head">
+        <h1 id="inbox-heading">Inbox</h1>
+        <span class={`live live-${live}`} title="Updates arrive as customers write">{LIVE_LABELS[live]}</span>
+      </div>
+      <div class="filters" role="group" aria-label="Filters">
+        <Select compact label="Show" value={filters.status} options={STATUS_FILTERS} onChange={(status) => setFilter({ status: status === INBOX_DEFAULT_STATUS ? null : status })} />
+        <Select compact label="Priority" value={filters.priority} options={[['', 'Any priority'], ...entries(PRIORITIES)]} onChange={(priority) => setFilter({ priority })} />
+        <Select compact label="Type" value={filters.type} options={[['', 'Any type'], ...entries(CONVERSATION_TYPES)]} onChange={(type) => setFilter({ type })} />
+        {products.length > 1 && (
+          <Select compact label="Product" value={filters.product_id} options={[['', 'All products'], ...products.map((p): [string, string] => [p.id, p.name])]}
+            onChange={(product) => setFilter({ product })} />
+        )}
+      </div>
+      {list.error ? <ErrorState error={list.error} retry={list.reload} /> : null}
+      {!list.data ? (list.error ? null : <Loading />) : list.data.data.length === 0 ? (
+        <EmptyState title="All caught up">No conversation matches these filters.</EmptyState>
+      ) : (
+        <ul class="conversation-list" aria-label="Conversations">
+          {list.data.data.map((conversation) => (
+            <li key={conversation.id}>
+              <Link href={hrefOf(conversation.id)} class="conversation-row" aria-current={conversation.id === openId ? 'true' : undefined}>
+                <span class="row-top">
+                  <span class="row-contact">
+                    {conversation.contact?.name ?? conversation.contact?.email ?? 'Anonymous visitor'}
+                    {conversation.contact?.verified && <VerifiedBadge />}
+                  </span>
+                  <time class="row-time" dateTime={conversation.updated_at}>{ago(conversation.updated_at)}</time>
+                </span>
+                <span class="row-title">{conversation.title}</span>
+                <span class="row-meta">
+                  <StatusBadge status={conversation.status} />
+                  <PriorityBadge priority={conversation.priority} quiet />
+                  <span class="muted">{CONVERSATION_TYPES[conversation.type]}{products.length > 1 ? ` · ${productName(conversation.product_id)}` : ''}</span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {list.data && <Pager label="Conversation pages" pagination={list.data.pagination} onPage={onPage} />}
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+// One conversation: who wrote, the messages, the reply box, its status and priority, the issues it
+// is linked to, and turning it into an issue. A customer's new message (a live event) appears
+// without a reload, and so does a linked issue's new status.
+import { useState } from 'preact/hooks';
+import { api, describeError, ok, type Schemas } from '../../api/client.js';
+import { useLiveEvents } from '../../api/live.js';
+import { Link } from '../../router.js';
+import { useSession } from '../../session.js';
+import { StatusBadge, VerifiedBadge } from '../../ui/badges.js';
+import { Button, Select } from '../../ui/form.js';
+import { Icon } from '../../ui/icons.js';
+import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, entries, fullDate, type ConversationStatus, type Priority } from '../../ui/labels.js';
+import { ErrorState, Loading, useTitle } from '../../ui/page.js';
+import { announce } from '../../ui/toast.js';
+import { useResource } from '../../use-resource.js';
+import { CreateIssueDialog } from './create-issue.js';
+import { MessageThread } from './message-thread.js';
+import { ReplyBox } from './reply-box.js';
+
+type Conversation = Schemas['ConversationDetail'];
+
+export function ConversationView({ id, backHref, changed }: { id: string; backHref: string; changed: () => void }) {
+  const session = useSession();
+  const conversation = useResource(() => ok(api.GET('/api/v1/conversations/{id}', { params: { path: { id } } })).then((answer) => answer.data), [id]);
+  const [creatingIssue, setCreatingIssue] = useState(false);
+  useTitle(conversation.data?.title ?? 'Conversation');
+
+  useLiveEvents((event) => {
+    const current = conversation.data;
+    if (!current) return;
+    if (event.type === 'message.created' && event.data.conversation_id === id) {
+      const message = event.data as unknown as Schemas['MessageEvent'];
+      if (current.messages.some((m) => m.id === message.id)) return;
+      const { conversation_id: _, ...plain } = message;
+      conversation.set({ ...current, messages: [...current.messages, plain] });
+    } else if (event.type === 'conversation.updated' && event.data.id === id) {
+      const { previous: _, ...next } = event.data as unknown as Conversation & { previous?: unknown };
+      conversation.set({ ...current, ...next, messages: next.messages ?? current.messages });
+    } else if (event.type === 'issue.updated' && current.linked_issues.some((issue) => issue.id === event.data.id)) {
+      const { id: issueId, shortcode, title, status } = event.data as unknown as Schemas['LinkedIssue'];
+      conversation.set({ ...current, linked_issues: current.linked_issues.map((issue) => (issue.id === issueId ? { id: issueId, shortcode, title, status } : issue)) });
+    }
+  });
+
+  if (!conversation.data) {
+    return conversation.error ? <ErrorState error={conversation.error} retry={conversation.reload} /> : <Loading label="Loading the conversation…" />;
+  }
+  const data = conversation.data;
+
+  const update = async (body: { status?: ConversationStatus; priority?: Priority }) => {
+    try {
+      const answer = await ok(api.PATCH('/api/v1/conversations/{id}', { params: { path: { id } }, body }));
+      conversation.set({ ...(conversation.data ?? data), ...answer.data });
+      announce(body.status ? `Status set to ${CONVERSATION_STATUSES[body.status]}` : `Priority set to ${PRIORITIES[body.priority!]}`);
+      changed();
+    } catch (error) {
+      announce(describeError(error), 'error');
+    }
+  };
+
+  const sent = (message: Schemas['Message']) => {
+    const latest = conversation.data ?? data;
+    if (!latest.messages.some((m) => m.id === message.id)) conversation.set({ ...latest, messages: [...latest.messages, message] });
+    changed();
+  };
+
+  const contact = data.contact;
+  return (
+    <article class="conversation" aria-labelledby="conversation-title">
+      <header class="conversation-head">
+        <Link href={backHref} class="back-link"><Icon name="back" size={16} />All conversations</Link>
+        <h2 id="conversation-title">{data.title}</h2>
+        <p class="conversation-meta muted">
+          <span class="contact-name">{contact?.name ?? 'Anonymous visitor'}</span>
+          {contact?.verified && <VerifiedBadge />}
+          {contact?.email && <> · <a href={`mailto:${contact.email}`}>{contact.email}</a></>}
+          {' · '}{CONVERSATION_TYPES[data.type]} via {data.source === 'form' ? 'form' : 'chat'}
+          {session.products.length > 1 && <> · {session.productName(data.product_id)}</>}
+          {' · '}<time dateTime={data.created_at} title={fullDate(data.created_at)}>started {fullDate(data.created_at)}</time>
+          {data.rating !== null && <> · rated {data.rating}/5</>}
+          {data.type === 'idea' && <> · {data.upvotes} upvote{data.upvotes === 1 ? '' : 's'}</>}
+        </p>
+        <div class="conversation-controls">
+          <Select compact label="Status" value={data.status} options={entries(CONVERSATION_STATUSES)} onChange={(status) => void update({ status })} />
+          <Select compact label="Priority" value={data.priority} options={entries(PRIORITIES)} onChange={(priority) => void update({ priority })} />
+          <Button onClick={() => setCreatingIssue(true)}>Create issue</Button>
+        </div>
+        {data.linked_issues.length > 0 && (
+          <p class="linked-issues">
+            Linked to {data.linked_issues.map((issue, i) => (
+              <span key={issue.id}>{i > 0 && ', '}<Link href={`/issues/${issue.shortcode}`}>{issue.shortcode}</Link> {issue.title} <StatusBadge status={issue.status} /></span>
+            ))}
+          </p>
+        )}
+      </header>
+      <MessageThread messages={data.messages} myMemberId={session.me.member?.id ?? null} contactName={contact?.name ?? null} />
+      <ReplyBox conversationId={id} sent={sent} />
+      {creatingIssue && (
+        <CreateIssueDialog
+          conversation={data}
+          close={() => setCreatingIssue(false)}
+          linked={() => void conversation.reload()}
+        />
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,109 @@
+// "Create issue" from a conversation, through the deduplicating create (POST /issues/maybe with
+// the conversation linked): the answer says whether it made a new issue or matched an open one,
+// and which others look alike, any of which can be linked too.
+import { useState } from 'preact/hooks';
+import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
+import { Link } from '../../router.js';
+import { Button, FormError, Select, TextArea, TextField } from '../../ui/form.js';
+import { Dialog } from '../../ui/dialog.js';
+import { PRIORITIES, entries, type Priority } from '../../ui/labels.js';
+import { announce } from '../../ui/toast.js';
+
+type Result = Schemas['DeduplicatingCreateResult'];
+interface IssueRef { id: string; shortcode: string; title: string }
+
+interface Props {
+  conversation: Schemas['ConversationDetail'];
+  close: () => void;
+  linked: (issue: IssueRef) => void;
+}
+
+const firstContactMessage = (conversation: Schemas['ConversationDetail']) =>
+  conversation.messages.find((message) => message.sender_type === 'contact')?.body ?? '';
+
+export function CreateIssueDialog({ conversation, close, linked }: Props) {
+  const [title, setTitle] = useState(conversation.title);
+  const [description, setDescription] = useState(firstContactMessage(conversation));
+  const [priority, setPriority] = useState<Priority>(conversation.priority);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [result, setResult] = useState<Result | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await ok(api.POST('/api/v1/issues/maybe', {
+        body: { product_id: conversation.product_id, title, description: description || null, priority, conversation_id: conversation.id },
+      }));
+      setResult(answer);
+      linked(answer.data);
+      announce(answer.matched_existing ? `Linked to existing issue ${answer.data.shortcode}` : `Created ${answer.data.shortcode}`);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (result) return <Dialog title={result.matched_existing ? 'Matched an existing issue' : 'Issue created'} close={close}><Outcome result={result} conversationId={conversation.id} linked={linked} close={close} /></Dialog>;
+  const fields = error instanceof ApiError ? error.fields : {};
+  return (
+    <Dialog title="Create issue" close={close}>
+      <p class="muted">Loopdesk first looks for an open issue that says the same thing; if there is one, the conversation is linked to it instead.</p>
+      <form class="stack" onSubmit={submit} noValidate>
+        <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+        <TextField label="Title" required maxLength={500} value={title} error={fields.title} onInput={(event) => setTitle(event.currentTarget.value)} />
+        <TextArea label="Description" rows={5} value={description} error={fields.description} onInput={(event) => setDescription(event.currentTarget.value)} />
+        <Select label="Priority" value={priority} options={entries(PRIORITIES)} onChange={setPriority} />
+        <div class="dialog-actions">
+          <Button onClick={close}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={busy} disabled={!title.trim()}>Create issue</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function Outcome({ result, conversationId, linked, close }: { result: Result; conversationId: string; linked: Props['linked']; close: () => void }) {
+  const issue = result.data;
+  const [alsoLinked, setAlsoLinked] = useState<string[]>([]);
+  const link = async (duplicate: IssueRef) => {
+    try {
+      await ok(api.POST('/api/v1/issues/{id}/conversations', { params: { path: { id: duplicate.id } }, body: { conversation_id: conversationId } }));
+      setAlsoLinked((list) => [...list, duplicate.id]);
+      linked(duplicate);
+      announce(`Also linked to ${duplicate.shortcode}`);
+    } catch (failure) {
+      announce(describeError(failure), 'error');
+    }
+  };
+  return (
+    <div class="stack">
+      <div class={`alert ${result.matched_existing ? 'alert-info' : 'alert-success'}`}>
+        {result.matched_existing
+          ? <>This report matches <strong>{issue.shortcode}</strong>{result.score !== null && <> (similarity {Math.round(result.score * 100)}%)</>}. The conversation is now linked to it; no new issue was created.</>
+          : <>Created <strong>{issue.shortcode}</strong> and linked the conversation to it.</>}
+      </div>
+      <p class="issue-ref"><Link href={`/issues/${issue.shortcode}`} onClick={close}>{issue.shortcode} · {issue.title}</Link></p>
+      {result.possible_duplicates.length > 0 && (
+        <section aria-labelledby="possible-duplicates">
+          <h3 id="possible-duplicates">Possibly the same</h3>
+          <ul class="plain-list">
+            {result.possible_duplicates.map((duplicate) => (
+              <li key={duplicate.id} class="duplicate-row">
+                <Link href={`/issues/${duplicate.shortcode}`} onClick={close}>{duplicate.shortcode} · {duplicate.title}</Link>
+                <span class="muted">{Math.round(duplicate.score * 100)}%</span>
+                {alsoLinked.includes(duplicate.id)
+                  ? <span class="muted">Linked</span>
+                  : <Button small onClick={() => void link(duplicate)}>Link {duplicate.shortcode} too</Button>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <div class="dialog-actions"><Button variant="primary" onClick={close}>Done</Button></div>
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+// The issue board: a column per status, each loaded in parallel with its own "Show more". Cards
+// move by drag and drop or from the keyboard (Alt+← / Alt+→ on a focused card); the move is shown
+// at once and undone if the server refuses it. /issues/{id} opens an issue over the board.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { api, describeError, ok } from '../../api/client.js';
+import { useLiveEvents } from '../../api/live.js';
+import { match, navigate, useLocation, withQuery } from '../../router.js';
+import { useSession } from '../../session.js';
+import { Button, Checkbox, Select } from '../../ui/form.js';
+import { ISSUE_STATUSES, type IssueStatus } from '../../ui/labels.js';
+import { ErrorState, PageHeader } from '../../ui/page.js';
+import { announce } from '../../ui/toast.js';
+import { BoardColumn } from './board-column.js';
+import { CLOSED_STATUSES, WORKING_STATUSES, loadColumn, type ColumnState, type IssueItem } from './columns.js';
+import { IssueDetail } from './issue-detail.js';
+import { NewIssueDialog } from './new-issue.js';
+
+type Columns = Partial<Record<IssueStatus, ColumnState>>;
+
+export function Board({ path }: { path: string }) {
+  const { query } = useLocation();
+  const { products } = useSession();
+  const openId = match('/issues/:id', path)?.id ?? null;
+  const productId = query.get('product') ?? '';
+  const showClosed = query.get('closed') === '1';
+  const statuses = showClosed ? [...WORKING_STATUSES, ...CLOSED_STATUSES] : WORKING_STATUSES;
+  const [columns, setColumns] = useState<Columns>({});
+  const [error, setError] = useState<unknown>(null);
+  const [creating, setCreating] = useState(false);
+  const focusAfterMove = useRef<string | null>(null);
+
+  const reload = useCallback(async (which: IssueStatus[] = statuses) => {
+    try {
+      const loaded = await Promise.all(which.map((status) => loadColumn(status, productId)));
+      setColumns((current) => ({ ...current, ...Object.fromEntries(which.map((status, i) => [status, loaded[i]])) }));
+      setError(null);
+    } catch (failure) {
+      setError(failure);
+    }
+  }, [productId, statuses.join()]);
+  useEffect(() => {
+    setColumns({});
+    void reload();
+  }, [reload]);
+
+  const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useLiveEvents((event) => {
+    if (!event.type.startsWith('issue.')) return;
+    clearTimeout(pending.current);
+    pending.current = setTimeout(() => void reload(), 300);
+  });
+
+  const showMore = async (status: IssueStatus) => {
+    const column = columns[status];
+    if (!column) return;
+    const next = await loadColumn(status, productId, column.items.length);
+    setColumns((current) => ({ ...current, [status]: { items: [...column.items, ...next.items], total: next.total } }));
+  };
+
+  const move = async (issue: IssueItem, to: IssueStatus, { focus = false } = {}) => {
+    const from = issue.status;
+    if (from === to) return;
+    // Shown at once; the server's answer (or a reload after a refusal) settles it.
+    setColumns((current) => moveLocally(current, issue, to));
+    if (focus) focusAfterMove.current = issue.id;
+    try {
+      await ok(api.PATCH('/api/v1/issues/{id}', { params: { path: { id: issue.id } }, body: { status: to } }));
+      announce(`${issue.shortcode} moved to ${ISSUE_STATUSES[to]}`);
+    } catch (failure) {
+      announce(`${issue.shortcode} could not be moved: ${describeError(failure)}`, 'error');
+      void reload([from, to]);
+    }
+  };
+
+  useEffect(() => {
+    const id = focusAfterMove.current;
+    if (!id) return;
+    focusAfterMove.current = null;
+    document.querySelector<HTMLElement>(`[data-issue-id="${id}"] a`)?.focus();
+  });
+
+  const moveBy = (issue: IssueItem, step: number) => {
+    const index = statuses.indexOf(issue.status);
+    const to = statuses[index + step];
+    if (index !== -1 && to) void move(issue, to, { focus: true });
+  };
+
+  const boardHref = withQuery('/issues', query, {});
+  return (
+    <div class="board-page">
+      <PageHeader
+        title="Issues"
+        description={<span class="keyboard-hint" id="board-keys">Drag a card, or focus it and press Alt+← / Alt+→ to move it between columns.</span>}
+        actions={
+          <>
+            {products.length > 1 && (
+              <Select compact label="Product" value={productId} options={[['', 'All products'], ...products.map((p): [string, string] => [p.id, p.name])]}
+                onChange={(product) => navigate(withQuery('/issues', query, { product }))} />
+            )}
+            <Checkbox label="Show released and dismissed" checked={showClosed} onChange={(on) => navigate(withQuery('/issues', query, { closed: on ? '1' : null }))} />
+            <Button variant="primary" onClick={() => setCreating(true)} disabled={products.length === 0}>New issue</Button>
+          </>
+        }
+      />
+      {error ? <ErrorState error={error} retry={() => void reload()} /> : null}
+      <div class="board">
+        {statuses.map((status) => (
+          <BoardColumn key={status} status={status} column={columns[status]} hrefOf={(issue) => withQuery(`/issues/${issue.shortcode}`, query, {})}
+            onDrop={(issue) => void move(issue, status)} onKeyMove={moveBy} onShowMore={() => void showMore(status)} findIssue={(id) => findIssue(columns, id)} />
+        ))}
+      </div>
+      {openId && <IssueDetail id={openId} close={() => navigate(boardHref)} changed={() => void reload()} />}
+      {creating && <NewIssueDialog defaultProductId={productId} close={() => setCreating(false)} created={(shortcode) => { setCreating(false); void reload(); navigate(withQuery(`/issues/${shortcode}`, query, {})); }} />}
+    </div>
+  );
+}
+
+function findIssue(columns: Columns, id: string): IssueItem | undefined {
+  for (const column of Object.values(columns)) {
+    const found = column?.items.find((issue) => issue.id === id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function moveLocally(columns: Columns, issue: IssueItem, to: IssueStatus): Columns {
+  const next: Columns = { ...columns };
+  const source = columns[issue.status];
+  if (source) next[issue.status] = { items: source.items.filter((i) => i.id !== issue.id), total: source.total - 1 };
+  const target = columns[to];
+  if (target) next[to] = { items: [{ ...issue, status: to }, ...target.items], total: target.total + 1 };
+  return next;
+}

@@ -1,0 +1,109 @@
+// One product: its names, the domain its widget may run on, the widget's settings (platform.md §1;
+// keys the platform does not read are kept as they are), the snippet that embeds it (the server's)
+// and the identity secret.
+import { useState } from 'preact/hooks';
+import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
+import { Link } from '../../router.js';
+import { useSession } from '../../session.js';
+import { Button, Checkbox, FormError, TextField } from '../../ui/form.js';
+import { Icon } from '../../ui/icons.js';
+import { EmptyState } from '../../ui/page.js';
+import { CopyValue } from '../../ui/secret.js';
+import { announce } from '../../ui/toast.js';
+import { IdentitySecret } from './identity-secret.js';
+
+type Product = Schemas['Product'];
+
+/** The widget_config switches the platform reads, with their defaults. */
+const SWITCHES = [
+  { key: 'enabled', label: 'Widget enabled', default: true, hint: 'Off: every widget endpoint answers 403.' },
+  { key: 'proof_of_work', label: 'Proof of work against spam', default: true, hint: 'Visitors\' browsers solve a small puzzle before writing in.' },
+  { key: 'require_identity', label: 'Require a signed-in visitor', default: false, hint: 'Only visitors your site vouches for with an identity token.' },
+  { key: 'ideas_public', label: 'Ideas visible to everyone', default: true },
+  { key: 'changelog_public', label: 'Public changelog', default: true },
+] as const;
+
+export function ProductSettings({ id }: { id: string }) {
+  const { products } = useSession();
+  const product = products.find((p) => p.id === id);
+  if (!product) return <EmptyState title="No such product"><Link href="/settings/products">Back to products</Link></EmptyState>;
+  return <ProductForm key={product.updated_at} product={product} />;
+}
+
+function ProductForm({ product }: { product: Product }) {
+  const { reloadProducts } = useSession();
+  const config = product.widget_config ?? {};
+  const [name, setName] = useState(product.name);
+  const [slug, setSlug] = useState(product.slug);
+  const [prefix, setPrefix] = useState(product.issue_prefix);
+  const [domain, setDomain] = useState(product.domain ?? '');
+  const [greeting, setGreeting] = useState(typeof config.greeting === 'string' ? config.greeting : '');
+  const [color, setColor] = useState(typeof config.color === 'string' ? config.color : '');
+  const [switches, setSwitches] = useState<Record<string, boolean>>(
+    Object.fromEntries(SWITCHES.map((s) => [s.key, typeof config[s.key] === 'boolean' ? (config[s.key] as boolean) : s.default])),
+  );
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const widgetConfig: Record<string, unknown> = { ...config, ...switches };
+    if (greeting.trim()) widgetConfig.greeting = greeting.trim();
+    else delete widgetConfig.greeting;
+    if (color.trim()) widgetConfig.color = color.trim();
+    else delete widgetConfig.color;
+    try {
+      await ok(api.PATCH('/api/v1/products/{id}', {
+        params: { path: { id: product.id } },
+        body: { name, slug, issue_prefix: prefix, domain: domain.trim() || null, widget_config: widgetConfig },
+      }));
+      await reloadProducts();
+      announce('Product saved');
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  const fields = error instanceof ApiError ? error.fields : {};
+  return (
+    <div class="stack">
+      <Link href="/settings/products" class="back-link-inline"><Icon name="back" size={16} />Products</Link>
+      <form class="stack" onSubmit={submit} noValidate>
+        <section class="card card-body stack" aria-labelledby="product-heading">
+          <h2 id="product-heading">{product.name}</h2>
+          <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+          <div class="settings-grid">
+            <TextField label="Name" required maxLength={200} value={name} error={fields.name} onInput={(event) => setName(event.currentTarget.value)} />
+            <TextField label="Slug" required maxLength={64} value={slug} error={fields.slug} onInput={(event) => setSlug(event.currentTarget.value)} />
+            <TextField label="Issue prefix" required maxLength={3} value={prefix} error={fields.issue_prefix}
+              hint="1–3 capital letters or digits; existing shortcodes keep theirs." onInput={(event) => setPrefix(event.currentTarget.value)} />
+            <TextField label="Domain" maxLength={253} value={domain} error={fields.domain} placeholder="example.com"
+              hint="The widget answers only on this site and its subdomains; empty: anywhere." onInput={(event) => setDomain(event.currentTarget.value)} />
+          </div>
+        </section>
+        <section class="card card-body stack" aria-labelledby="widget-heading">
+          <h2 id="widget-heading">Widget</h2>
+          <div class="settings-grid">
+            <TextField label="Greeting" value={greeting} error={fields['widget_config.greeting']} placeholder="Hi! How can we help?" onInput={(event) => setGreeting(event.currentTarget.value)} />
+            <TextField label="Colour" value={color} error={fields['widget_config.color']} placeholder="#4338ca" hint="A CSS hex colour for the launcher and buttons." onInput={(event) => setColor(event.currentTarget.value)} />
+          </div>
+          <div class="settings-grid">
+            {SWITCHES.map((s) => (
+              <Checkbox key={s.key} label={s.label} hint={'hint' in s ? s.hint : undefined} checked={switches[s.key]} onChange={(on) => setSwitches((all) => ({ ...all, [s.key]: on }))} />
+            ))}
+          </div>
+          {fields.widget_config && <p class="field-error">{fields.widget_config}</p>}
+          <CopyValue label="Embed snippet" multiline value={product.embed_snippet} note="Paste it before </body> on every page that should show the support launcher." />
+          <dl class="meta-list">
+            <dt>Widget key</dt><dd><code>{product.widget_key}</code></dd>
+            <dt>Changelog</dt><dd><a href={`/widget/v1/${product.widget_key}/changelog`} target="_blank" rel="noopener">Public changelog <Icon name="external" size={12} /></a></dd>
+          </dl>
+        </section>
+        <div class="row"><span class="spacer" /><Button type="submit" variant="primary" busy={busy}>Save product</Button></div>
+      </form>
+      <IdentitySecret productId={product.id} widgetKey={product.widget_key} />
+    </div>
+  );
+}

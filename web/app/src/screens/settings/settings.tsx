@@ -1,0 +1,56 @@
+// Settings (owners and admins; the server answers 403 to anyone else anyway): products and their
+// widget, members and invitations, API keys, webhooks and their deliveries.
+import { useEffect } from 'preact/hooks';
+import { Link, match, navigate } from '../../router.js';
+import { useSession } from '../../session.js';
+import { EmptyState, PageHeader } from '../../ui/page.js';
+import { ApiKeys } from './api-keys.js';
+import { Members } from './members.js';
+import { ProductSettings } from './product-settings.js';
+import { Products } from './products.js';
+import { WebhookView } from './webhook-view.js';
+import { Webhooks } from './webhooks.js';
+
+const TABS = [
+  { href: '/settings/products', label: 'Products' },
+  { href: '/settings/members', label: 'Members' },
+  { href: '/settings/api-keys', label: 'API keys' },
+  { href: '/settings/webhooks', label: 'Webhooks' },
+];
+
+export function Settings({ path }: { path: string }) {
+  const { canManageSettings } = useSession();
+  useEffect(() => {
+    if (path === '/settings') navigate('/settings/products', { replace: true });
+  }, [path]);
+  if (!canManageSettings) {
+    return (
+      <div class="page">
+        <PageHeader title="Settings" />
+        <EmptyState title="Settings are for owners and admins">Ask one of them to change products, members, keys or webhooks.</EmptyState>
+      </div>
+    );
+  }
+  return (
+    <div class="page">
+      <PageHeader title="Settings" />
+      <nav class="tabs" aria-label="Settings">
+        {TABS.map((tab) => (
+          <Link key={tab.href} href={tab.href} class="tab" aria-current={path === tab.href || path.startsWith(`${tab.href}/`) ? 'page' : undefined}>{tab.label}</Link>
+        ))}
+      </nav>
+      <Section path={path} />
+    </div>
+  );
+}
+
+function Section({ path }: { path: string }) {
+  const product = match('/settings/products/:id', path);
+  if (product) return <ProductSettings id={product.id} />;
+  const webhook = match('/settings/webhooks/:id', path);
+  if (webhook) return <WebhookView id={webhook.id} />;
+  if (path === '/settings/members') return <Members />;
+  if (path === '/settings/api-keys') return <ApiKeys />;
+  if (path === '/settings/webhooks') return <Webhooks />;
+  return <Products />;
+}

@@ -1,0 +1,23 @@
+// The few icons the app draws, inline (no icon font to download). Decorative: the text beside
+// each one names the action.
+const paths = {
+  inbox: 'M3 13h5l2 3h4l2-3h5M5 5h14l2 8v6H3v-6z',
+  issues: 'M4 4h4v16H4zM10 4h4v10h-4zM16 4h4v7h-4z',
+  releases: 'M12 3l2.5 5 5.5.8-4 3.9.9 5.5L12 15.6 7.1 18.2l.9-5.5-4-3.9 5.5-.8z',
+  settings: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zM12 2v3M12 19v3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M2 12h3M19 12h3M4.9 19.1L7 17M17 7l2.1-2.1',
+  back: 'M15 18l-6-6 6-6',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  external: 'M14 4h6v6M20 4l-9 9M18 14v6H4V6h6',
+  signOut: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
+  plus: 'M12 5v14M5 12h14',
+};
+
+export type IconName = keyof typeof paths;
+
+export function Icon({ name, size = 18 }: { name: IconName; size?: number }) {
+  return (
+    <svg class="icon" width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">
+      <path d={paths[name]} />
+    </svg>
+  );
+}

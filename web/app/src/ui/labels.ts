@@ -1,0 +1,42 @@
+// How the API's enum values and timestamps read on screen.
+import type { Schemas } from '../api/client.js';
+
+export type IssueStatus = Schemas['Issue']['status'];
+export type ConversationStatus = Schemas['Conversation']['status'];
+export type Priority = Schemas['Issue']['priority'];
+export type ConversationType = Schemas['Conversation']['type'];
+
+export const ISSUE_STATUSES: Record<IssueStatus, string> = {
+  pending: 'Pending', in_progress: 'In progress', icebox: 'Icebox', done: 'Done', released: 'Released', dismissed: 'Dismissed',
+};
+export const CONVERSATION_STATUSES: Record<ConversationStatus, string> = {
+  open: 'Open', in_progress: 'In progress', resolved: 'Resolved', dismissed: 'Dismissed',
+};
+export const PRIORITIES: Record<Priority, string> = { urgent: 'Urgent', high: 'High', normal: 'Normal', low: 'Low' };
+export const CONVERSATION_TYPES: Record<ConversationType, string> = { ticket: 'Ticket', chat: 'Chat', idea: 'Idea', feedback: 'Feedback' };
+
+export const entries = <K extends string>(labels: Record<K, string>) => Object.entries(labels) as [K, string][];
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const absolute = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+
+/** "5 min ago", "yesterday", or a date for anything older than a week. */
+export function ago(iso: string, now = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 60) return 'just now';
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 7 * 86_400) return relative.format(Math.round(seconds / 86_400), 'day');
+  return dateOnly.format(new Date(iso));
+}
+
+export const fullDate = (iso: string) => absolute.format(new Date(iso));
+export const shortDate = (iso: string) => dateOnly.format(new Date(iso));
+
+/** Initials for an avatar: "Ana Lima" → "AL". */
+export function initials(name: string | null | undefined): string {
+  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  return (words.length > 1 ? words[0][0] + words[words.length - 1][0] : (words[0] ?? '?').slice(0, 2)).toUpperCase();
+}

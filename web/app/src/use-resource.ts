@@ -1,0 +1,35 @@
+// Loading state for one request (or a few in parallel): what the screens read while it runs,
+// when it failed, and after. A newer load wins over an older one still in flight.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+
+export interface Resource<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  /** Loads again; the current data stays on screen meanwhile. */
+  reload(): Promise<void>;
+  /** Replaces the data in place (after a write whose answer is the new state). */
+  set(data: T): void;
+}
+
+export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const generation = useRef(0);
+  const reload = useCallback(async () => {
+    const mine = ++generation.current;
+    setState((previous) => ({ ...previous, loading: true }));
+    try {
+      const data = await load();
+      if (mine === generation.current) setState({ data, error: undefined, loading: false });
+    } catch (error) {
+      if (mine === generation.current) setState((previous) => ({ data: previous.data, error, loading: false }));
+    }
+  }, deps);
+  useEffect(() => {
+    // A different resource (new deps) starts empty rather than showing the previous one's data.
+    setState({ data: undefined, error: undefined, loading: true });
+    void reload();
+  }, [reload]);
+  const set = useCallback((data: T) => setState({ data, error: undefined, loading: false }), []);
+  return { ...state, reload, set };
+}
