@@ -36,7 +36,7 @@ const requests: autocannon.Request[] = [
 
 const run = (duration: number) => autocannon({ url: job.url, connections: job.connections, duration, requests });
 
-if (job.warmupSeconds > 0) await run(job.warmupSeconds);
+const warmup = job.warmupSeconds > 0 ? await run(job.warmupSeconds) : null;
 const result = await run(job.durationSeconds);
 const output: LoadResult = {
   rps: result.requests.average,
@@ -44,5 +44,6 @@ const output: LoadResult = {
   p99_ms: result.latency.p99,
   errors: result.errors + result.timeouts + result.non2xx,
   requests: result.requests.total,
+  succeeded: (warmup?.['2xx'] ?? 0) + result['2xx'],
 };
 process.stdout.write(JSON.stringify(output));

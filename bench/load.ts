@@ -28,6 +28,8 @@ export interface LoadResult {
   p99_ms: number;
   errors: number;
   requests: number;
+  /** 2xx answers, warm-up included: the events a write scenario recorded. */
+  succeeded: number;
 }
 
 export const CONNECTIONS = 50;

@@ -1,11 +1,20 @@
 // The processes the bench starts: the Loopdesk server under test (`bin/loopdesk.js serve`), the
 // bare-Fastify ceiling server, and (shared with the reliability suite) the peak-RSS sampler.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { assertDistIsCurrent } from '../test/helpers/dist-freshness.js';
 import { freePort } from '../test/helpers/postgres.js';
 
 export { sampleRss } from '../test/helpers/server-process.js';
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which may hold spaces and parentheses: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STARTUP_TIMEOUT_MS = 60_000;

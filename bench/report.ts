@@ -21,13 +21,29 @@ export interface ScenarioResult {
   ratio: number | null;
   errors: number | null;
   peak_rss_mb: number | null;
+  /** The server's CPU time (user + system) per 2xx answer, warm-up included; with webhooks, until the scenario's deliveries arrived. */
+  server_cpu_us_per_request?: number;
+  /** With --webhooks, for a write scenario: one delivery per event. */
+  deliveries?: WriteDeliveries;
   skipped?: string;
+}
+
+export interface WriteDeliveries {
+  /** Events recorded: the 2xx writes, warm-up included. */
+  expected: number;
+  /** Deliveries that arrived while the load ran. */
+  in_window: number;
+  /** Seconds from the end of the load to the last of them (0: none lagged; nothing waited for when some never came). */
+  drain_seconds: number;
+  /** The bench process's CPU (the receiver, mostly) per delivery. */
+  receiver_cpu_us_per_delivery: number;
 }
 
 export interface BenchReport {
   machine: string;
   date: string;
   db: BenchDb;
+  webhooks: boolean;
   ceiling: Ceiling;
   scenarios: ScenarioResult[];
 }
@@ -65,18 +81,18 @@ export function markdown(report: BenchReport, seeding: { scale: string; summary:
   const scales = seeding.map((s) => s.scale);
   const growth = growthRows(scenarios, scales);
   return [
-    `## Loopdesk bench: ${report.db}, ${report.date}`,
+    `## Loopdesk bench: ${report.db}${report.webhooks ? ', webhooks' : ''}, ${report.date}`,
     '',
     `Machine: ${report.machine}`,
     '',
     `Ceiling (bare Fastify, same settings): ${show(ceiling.rps)} req/s, p50 ${ceiling.p50_ms} ms, p99 ${ceiling.p99_ms} ms`,
     '',
     table(
-      ['scenario', 'scale', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'errors', 'peak RSS MB'],
+      ['scenario', 'scale', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'errors', 'peak RSS MB', 'server CPU µs/req'],
       scenarios.map((s) =>
         s.skipped
-          ? [s.name, s.scale, `skipped: ${s.skipped}`, '', '', '', '', '']
-          : [s.name, s.scale, show(s.rps), show(s.p50_ms, 1), show(s.p99_ms, 1), show(s.ratio, 2), show(s.errors), show(s.peak_rss_mb)],
+          ? [s.name, s.scale, `skipped: ${s.skipped}`, '', '', '', '', '', '']
+          : [s.name, s.scale, show(s.rps), show(s.p50_ms, 1), show(s.p99_ms, 1), show(s.ratio, 2), show(s.errors), show(s.peak_rss_mb), show(s.server_cpu_us_per_request ?? null)],
       ),
     ),
     ...(growth.length

@@ -2,17 +2,16 @@
 // Fastify ceiling, then runs every scenario against `bin/loopdesk.js serve` (one server process
 // per scale) with autocannon in a separate process. See docs/benchmarks.md.
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { USAGE, UsageError, parseBenchArgs, scenarioKey, type BenchOptions, type Scale } from './args.js';
 import { databaseFactory } from './databases.js';
 import { CONNECTIONS, runLoad } from './load.js';
-import { startCeiling, startLoopdesk } from './processes.js';
-import { describeMachine, markdown, writeReport, type Ceiling, type ScenarioResult } from './report.js';
+import { cpuMs, startCeiling, startLoopdesk } from './processes.js';
+import { describeMachine, markdown, writeReport, type Ceiling, type ScenarioResult, type WriteDeliveries } from './report.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { seedMain, type Fixture, type SeedSummary } from './seed.js';
+import { startWebhookReceiver, subscribe } from './webhook-receiver.js';
 
 interface Seeded {
   scale: Scale;
@@ -32,6 +31,27 @@ async function withDatabase<T>(url: string, fn: (database: DatabaseHandle) => Pr
     return await fn(database);
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * Waits until the server has fanned out the events seeding recorded (tens of thousands at 10k)
+ * and posted the release announcements they planned: start-up work that would otherwise land in
+ * the first scenario measured.
+ */
+async function startupBacklogDone(url: string): Promise<void> {
+  // Reads only (no migration: that would write next to the server).
+  const { db, close } = createDatabase(url);
+  try {
+    const count = async (query: Promise<{ n: number | string | bigint }>) => Number((await query).n);
+    for (;;) {
+      const events = await count(db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('fanned_out_at', 'is', null).executeTakeFirstOrThrow());
+      const jobs = await count(db.selectFrom('announcement_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow());
+      if (events === 0 && jobs === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await close();
   }
 }
 
@@ -56,6 +76,9 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
   const results: ScenarioResult[] = [];
   try {
     if (receiver) await subscribe(server.baseUrl, fixture.key, receiver.url);
+    const backlogFrom = performance.now();
+    await startupBacklogDone(url);
+    progress(`${scale.label}: the server worked through the outbox seeding left in ${((performance.now() - backlogFrom) / 1000).toFixed(1)} s`);
     for (const scenario of scenarios.filter((s) => s.runsAt?.(scale) ?? true)) {
       const prepared = await scenario.prepare({ fixture, scale, baseUrl: server.baseUrl, own: own.get(scenario) });
       if ('skipped' in prepared) {
@@ -63,12 +86,32 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
         results.push({ name: scenario.name, scale: scale.label, rps: null, p50_ms: null, p99_ms: null, ratio: null, errors: null, peak_rss_mb: null, skipped: prepared.skipped });
         continue;
       }
+      const cpuBefore = cpuMs(server.pid);
+      const benchCpuBefore = process.cpuUsage();
+      const receivedBefore = receiver?.received() ?? 0;
       const load = await runLoad(server, prepared.key, prepared.requests, options.durationSeconds);
+      // Each write records one event: with an endpoint, one delivery each. The server's CPU is
+      // counted until they have all arrived, so it includes the delivery work that lagged.
+      let deliveries: WriteDeliveries | undefined;
+      if (receiver && scenario.writes) {
+        const inWindow = receiver.received() - receivedBefore;
+        const drainSeconds = await receiver.drained(receivedBefore + load.succeeded);
+        // The bench process does little else than receive while a load runs.
+        const { user, system } = process.cpuUsage(benchCpuBefore);
+        const receiverCpu = Math.round((user + system) / Math.max(1, receiver.received() - receivedBefore));
+        deliveries = { expected: load.succeeded, in_window: inWindow, drain_seconds: drainSeconds, receiver_cpu_us_per_delivery: receiverCpu };
+      }
+      const cpuUsPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, load.succeeded);
       const ratio = load.rps / ceiling.rps;
-      progress(`${scale.label} ${scenario.name}: ${Math.round(load.rps)} req/s (${ratio.toFixed(2)} of ceiling), p99 ${load.p99_ms} ms, ${load.errors} errors`);
+      const lag = deliveries ? `; ${deliveries.in_window}/${deliveries.expected} delivered during the load, the rest ${deliveries.drain_seconds.toFixed(1)} s later` : '';
+      progress(
+        `${scale.label} ${scenario.name}: ${Math.round(load.rps)} req/s (${ratio.toFixed(2)} of ceiling), p99 ${load.p99_ms} ms, ${load.errors} errors, ` +
+          `server CPU ${Math.round(cpuUsPerRequest)} µs/request${lag}`,
+      );
       results.push({
         name: scenario.name, scale: scale.label, rps: load.rps, p50_ms: load.p50_ms, p99_ms: load.p99_ms,
-        ratio: Number(ratio.toFixed(3)), errors: load.errors, peak_rss_mb: load.peak_rss_mb,
+        ratio: Number(ratio.toFixed(3)), errors: load.errors, peak_rss_mb: load.peak_rss_mb, server_cpu_us_per_request: Math.round(cpuUsPerRequest),
+        ...(deliveries ? { deliveries } : {}),
       });
     }
   } finally {
@@ -79,33 +122,6 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
     }
   }
   return results;
-}
-
-/** A receiver that acknowledges every delivery at once, counting them. */
-async function startWebhookReceiver() {
-  let received = 0;
-  const server = createServer((request, response) => {
-    request.resume().on('end', () => {
-      received++;
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received: () => received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-async function subscribe(baseUrl: string, key: string, url: string): Promise<void> {
-  const response = await fetch(`${baseUrl}/api/v1/webhooks`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url, events: ['*'] }),
-  });
-  if (response.status !== 201) throw new Error(`creating the webhook endpoint failed: ${response.status} ${await response.text()}`);
 }
 
 function selectScenarios(only: string[]): Scenario[] {

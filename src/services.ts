@@ -61,6 +61,7 @@ import { createOutbox } from './events/outbox.js';
 import { createUrlGuard } from './events/ssrf.js';
 import { createWebhookSender } from './events/webhook-sender.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createRequestPressure } from './lib/request-pressure.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -116,6 +117,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   const mail = options.mail ?? null;
+  const requestPressure = createRequestPressure();
   const announcer = createAnnouncer({
     db, clock, onError: onBackgroundError, announcementJobs: repositories.announcementJobs,
     announcements: createAnnouncementService({ db, clock, conversationWrites, announcementJobs: repositories.announcementJobs }),
@@ -162,9 +164,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
     widgetDemo: createWidgetDemoService({ widgets: widget, workspaces: repositories.workspaces }),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
+    /** Fed by the HTTP server (src/app.ts): the dispatcher yields to requests that saturate the event loop. */
+    requestPressure,
     /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({
-      db, clock, config: webhookConfig, onError: onBackgroundError, announcer, ...repositories,
+      db, clock, config: webhookConfig, onError: onBackgroundError, announcer, pressure: requestPressure, ...repositories,
       sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
     }),
   };

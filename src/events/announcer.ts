@@ -11,7 +11,7 @@ import type { Executor } from '../db/repositories/executor.js';
 import type { FanOutEventRow } from '../db/repositories/webhook-delivery.repository.js';
 import type { AnnouncementService, EmailContent } from '../domain/announcement.service.js';
 import type { Clock } from '../lib/clock.js';
-import { jittered } from './dispatcher.js';
+import { jittered } from './retry-schedule.js';
 import type { Mailer, SendResult } from './mailer.js';
 
 /** Message jobs claimed per transaction. */
@@ -106,10 +106,11 @@ export function createAnnouncer({ db, announcementJobs, announcements, mailer, m
   }
 
   return {
-    /** In the fan-out's transaction: the jobs of the release.published events among `events`. */
-    async plan(events: readonly FanOutEventRow[], tx: Executor): Promise<void> {
+    /** In the fan-out's transaction: the jobs of the release.published events among `events`; whether there were any. */
+    async plan(events: readonly FanOutEventRow[], tx: Executor): Promise<boolean> {
       const published = events.filter((event) => event.type === 'release.published').map((event) => event.id);
       if (published.length > 0) await announcements.plan(published, mailer !== null, tx);
+      return published.length > 0;
     },
 
     /** One cycle's work: the due messages, then the due emails (sent in the background). */

@@ -191,6 +191,36 @@ export function createUrlGuard({ allowPrivate, resolve = systemResolve, checkTim
 
 export type UrlGuard = ReturnType<typeof createUrlGuard>;
 
+/** How long attempts reuse the checked addresses of a host name before resolving and checking it again. */
+export const CHECKED_ADDRESSES_TTL_MS = 5_000;
+/** Past this many host names, expired entries are dropped when a new one is added. */
+const CACHE_PRUNE_AT = 1_000;
+
+/**
+ * `addressesOf` for attempts, remembering each host's checked addresses for `ttlMs`: a busy
+ * endpoint costs one resolution and check per 5 s, not one per attempt (getaddrinfo runs on
+ * libuv's four threads, shared with file and crypto work), and attempts that start together share
+ * one lookup. Connections still go only to checked addresses (the attempt pins them); a name that
+ * changes its answer is checked again within `ttlMs`. Failures and refusals are not remembered.
+ */
+export function checkedAddressCache(addressesOf: UrlGuard['addressesOf'], ttlMs = CHECKED_ADDRESSES_TTL_MS, now = () => performance.now()) {
+  const cache = new Map<string, { until: number; addresses: Promise<LookupAddress[]> }>();
+  return (url: URL): Promise<LookupAddress[]> => {
+    const key = `${url.protocol}//${url.hostname}`;
+    const hit = cache.get(key);
+    if (hit && hit.until > now()) return hit.addresses;
+    if (cache.size >= CACHE_PRUNE_AT) {
+      for (const [name, entry] of cache) if (entry.until <= now()) cache.delete(name);
+    }
+    const addresses = addressesOf(url);
+    cache.set(key, { until: now() + ttlMs, addresses });
+    addresses.catch(() => {
+      if (cache.get(key)?.addresses === addresses) cache.delete(key);
+    });
+    return addresses;
+  };
+}
+
 /**
  * A `lookup` for http.request that answers with the addresses already checked, so the socket
  * connects to exactly those and the host name is never resolved a second time.

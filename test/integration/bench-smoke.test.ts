@@ -31,10 +31,10 @@ describe('npm run bench', () => {
     assert.ok(report.ceiling.rps > 0);
     assert.equal(report.scenarios.length, 1);
     const [scenario] = report.scenarios;
-    assert.deepEqual(Object.keys(scenario), ['name', 'scale', 'rps', 'p50_ms', 'p99_ms', 'ratio', 'errors', 'peak_rss_mb']);
+    assert.deepEqual(Object.keys(scenario), ['name', 'scale', 'rps', 'p50_ms', 'p99_ms', 'ratio', 'errors', 'peak_rss_mb', 'server_cpu_us_per_request']);
     assert.equal(scenario.name, 'GET /me');
     assert.equal(scenario.errors, 0);
-    assert.ok(scenario.rps > 0 && scenario.ratio > 0 && scenario.peak_rss_mb > 0);
+    assert.ok(scenario.rps > 0 && scenario.ratio > 0 && scenario.peak_rss_mb > 0 && scenario.server_cpu_us_per_request > 0);
   });
 
   it('--webhooks subscribes an endpoint to every event and counts what the writes delivered', async () => {
@@ -46,6 +46,10 @@ describe('npm run bench', () => {
     const report = JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8'));
     assert.equal(report.webhooks, true);
     assert.equal(report.scenarios[0].errors, 0);
+    // What the write path section of docs/benchmarks.md reads: deliveries during the load and after.
+    const { deliveries } = report.scenarios[0];
+    assert.deepEqual(Object.keys(deliveries), ['expected', 'in_window', 'drain_seconds', 'receiver_cpu_us_per_delivery']);
+    assert.ok(deliveries.expected > 0 && deliveries.drain_seconds >= 0, JSON.stringify(deliveries));
     const [, delivered] = /50 webhooks: (\d+) deliveries received/.exec(stderr) ?? [];
     assert.ok(Number(delivered) > 0, stderr);
   });

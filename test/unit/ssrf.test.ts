@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createUrlGuard, forbiddenAddressReason, ForbiddenUrlError, type Resolve } from '../../src/events/ssrf.js';
+import { checkedAddressCache, createUrlGuard, forbiddenAddressReason, ForbiddenUrlError, type Resolve } from '../../src/events/ssrf.js';
 import { createWebhookSender } from '../../src/events/webhook-sender.js';
 import { startReceiver, verified, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -78,6 +78,55 @@ describe('the URL guard', () => {
   });
 });
 
+describe('the checked-address cache of attempts', () => {
+  /** A resolver that answers each name from a mutable table and counts its lookups. */
+  function countingDns(table: Record<string, string>) {
+    const counted = { lookups: 0, table };
+    const resolve: Resolve = async (hostname) => {
+      counted.lookups++;
+      const address = table[hostname];
+      if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return [{ address, family: 4 }];
+    };
+    return { counted, guard: createUrlGuard({ allowPrivate: false, resolve }) };
+  }
+
+  it('resolves a host once per TTL, attempts starting together sharing the lookup', async () => {
+    const { counted, guard } = countingDns({ 'public.test': '93.184.215.14' });
+    let clock = 0;
+    const addressesOf = checkedAddressCache(guard.addressesOf, 5_000, () => clock);
+    const url = new URL('https://public.test/hook');
+    await Promise.all([addressesOf(url), addressesOf(url), addressesOf(new URL('https://public.test/other'))]);
+    clock = 4_999;
+    assert.deepEqual(await addressesOf(url), [{ address: '93.184.215.14', family: 4 }]);
+    assert.equal(counted.lookups, 1);
+    clock = 5_000;
+    await addressesOf(url);
+    assert.equal(counted.lookups, 2);
+  });
+
+  it('checks a changed answer again once the TTL is over, and refuses it (rebinding)', async () => {
+    const { counted, guard } = countingDns({ 'rebind.test': '93.184.215.14' });
+    let clock = 0;
+    const addressesOf = checkedAddressCache(guard.addressesOf, 5_000, () => clock);
+    const url = new URL('https://rebind.test/hook');
+    await addressesOf(url);
+    counted.table['rebind.test'] = '127.0.0.1';
+    clock = 5_000;
+    await assert.rejects(addressesOf(url), /rebind\.test \(127\.0\.0\.1\) is a loopback address/);
+  });
+
+  it('remembers neither failures nor refusals', async () => {
+    const { counted, guard } = countingDns({ 'inside.test': '10.0.0.7' });
+    const addressesOf = checkedAddressCache(guard.addressesOf, 5_000, () => 0);
+    await assert.rejects(addressesOf(new URL('https://nowhere.test/')), { code: 'ENOTFOUND' });
+    await assert.rejects(addressesOf(new URL('https://nowhere.test/')), { code: 'ENOTFOUND' });
+    await assert.rejects(addressesOf(new URL('https://inside.test/')), ForbiddenUrlError);
+    await assert.rejects(addressesOf(new URL('https://inside.test/')), ForbiddenUrlError);
+    assert.equal(counted.lookups, 4);
+  });
+});
+
 describe('the sender at attempt time', () => {
   let receiver: Receiver;
   before(async () => {
@@ -93,7 +142,7 @@ describe('the sender at attempt time', () => {
     const guard = createUrlGuard({ allowPrivate: true, resolve: fakeDns({ 'receiver.test': ['127.0.0.1'] }) });
     const sender = createWebhookSender({ guard, timeoutMs: 5_000, maxSockets: 2 });
     const port = new URL(receiver.url).port;
-    const result = await sender.send(request(`http://receiver.test:${port}/pinned`, 'pinned'), new AbortController().signal);
+    const result = await sender.send(request(`http://receiver.test:${port}/pinned`, 'pinned')).result;
     sender.close();
     assert.deepEqual(result, { ok: true, statusCode: 204, error: null });
     const arrived = receiver.received.find((r) => r.path === '/pinned')!;
@@ -109,7 +158,7 @@ describe('the sender at attempt time', () => {
     await guard.check(new URL(`http://rebind.test:${port}/`));
     const sender = createWebhookSender({ guard, timeoutMs: 5_000, maxSockets: 2 });
     const before = receiver.received.length;
-    const result = await sender.send(request(`http://rebind.test:${port}/rebound`, 'rebound'), new AbortController().signal);
+    const result = await sender.send(request(`http://rebind.test:${port}/rebound`, 'rebound')).result;
     sender.close();
     assert.deepEqual(result, {
       ok: false, statusCode: null, error: 'rebind.test (127.0.0.1) is a loopback address, which webhooks may not reach',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { outcomeAfter } from '../../src/events/dispatcher.js';
+import { outcomeAfter } from '../../src/events/retry-schedule.js';
 
 const NOW = Date.parse('2026-11-21T10:00:00.000Z');
 const SCHEDULE = loadConfig({}).webhooks.retryScheduleMs;

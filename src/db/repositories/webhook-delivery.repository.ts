@@ -30,6 +30,13 @@ export interface AttemptRow {
 /** What an attempt's outcome changes. */
 export type DeliveryOutcome = Pick<WebhookDeliveryTable, 'status' | 'attempts' | 'last_status_code' | 'last_error' | 'next_attempt_at' | 'updated_at'>;
 
+/** An outcome and the lease of the attempt it comes from. */
+export interface LeasedOutcome {
+  id: string;
+  lease: string;
+  outcome: DeliveryOutcome;
+}
+
 // SQLite accepts at most 32,766 parameters a statement; 12 columns a row.
 const INSERT_CHUNK = 1000;
 
@@ -66,56 +73,76 @@ export function webhookDeliveryRepository(db: Executor, dialect: Pick<Dialect, '
     /**
      * Claims up to `limit` pending deliveries due at `now` whose endpoint is enabled (a disabled
      * endpoint's deliveries wait), pushing each one's next attempt to `leaseUntil`: until then no
-     * other claim sees it, and if this process dies the delivery falls due again by itself.
+     * other claim sees it, and if this process dies the delivery falls due again by itself. Returns
+     * what the attempts need (URL, secret, payload) from the same query: the claim is a subquery
+     * that locks and limits the deliveries alone, joined to endpoints and events afterwards, so no
+     * plan reads payloads before the limit (PostgreSQL without statistics would join first).
      */
-    async claimDue(now: string, leaseUntil: string, limit: number, tx: Executor): Promise<string[]> {
-      const query = tx
-        .selectFrom('webhook_deliveries as d')
-        .select('d.id')
-        .where('d.status', '=', 'pending')
-        .where('d.next_attempt_at', '<=', now)
-        .where((eb) =>
-          eb.exists(
-            eb.selectFrom('webhook_endpoints as e').select('e.id').whereRef('e.id', '=', 'd.endpoint_id').where('e.enabled', '=', 1),
-          ),
-        )
-        .orderBy('d.next_attempt_at', 'asc')
-        .limit(limit);
-      const ids = (await dialect.forUpdateSkipLocked(query).execute()).map((row) => row.id);
-      if (ids.length > 0) await tx.updateTable('webhook_deliveries').set({ next_attempt_at: leaseUntil }).where('id', 'in', ids).execute();
-      return ids;
-    },
-
-    /** The claimed deliveries with their endpoint's URL and secret and their event's payload. */
-    async attemptsOf(ids: readonly string[], tx: Executor = db): Promise<AttemptRow[]> {
-      if (ids.length === 0) return [];
+    async claimDue(now: string, leaseUntil: string, limit: number, tx: Executor): Promise<AttemptRow[]> {
+      const due = dialect.forUpdateSkipLocked(
+        tx
+          .selectFrom('webhook_deliveries as d')
+          .select(['d.id', 'd.attempts', 'd.workspace_id', 'd.endpoint_id', 'd.event_id'])
+          .where('d.status', '=', 'pending')
+          .where('d.next_attempt_at', '<=', now)
+          // Not a join: the planner keeps walking the due index in order and stops at the limit.
+          .where('d.endpoint_id', 'not in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 0))
+          .orderBy('d.next_attempt_at', 'asc')
+          .limit(limit),
+      );
       const rows = await tx
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhook_endpoints as e', (join) => join.onRef('e.id', '=', 'd.endpoint_id').onRef('e.workspace_id', '=', 'd.workspace_id'))
-        .innerJoin('events as ev', (join) => join.onRef('ev.id', '=', 'd.event_id').onRef('ev.workspace_id', '=', 'd.workspace_id'))
-        .select(['d.id', 'd.attempts', 'd.next_attempt_at', 'e.url', 'e.secret', 'ev.payload'])
-        .where('d.id', 'in', ids)
+        .selectFrom(due.as('c'))
+        .innerJoin('webhook_endpoints as e', (join) => join.onRef('e.id', '=', 'c.endpoint_id').onRef('e.workspace_id', '=', 'c.workspace_id'))
+        .innerJoin('events as ev', (join) => join.onRef('ev.id', '=', 'c.event_id').onRef('ev.workspace_id', '=', 'c.workspace_id'))
+        .select(['c.id', 'c.attempts', 'e.url', 'e.secret', 'ev.payload'])
         .execute();
-      return rows.map((row) => ({ ...row, next_attempt_at: row.next_attempt_at! }));
+      if (rows.length === 0) return [];
+      await tx.updateTable('webhook_deliveries').set({ next_attempt_at: leaseUntil }).where('id', 'in', rows.map((row) => row.id)).execute();
+      return rows.map((row) => ({ ...row, next_attempt_at: leaseUntil }));
     },
 
     /**
-     * Records an attempt's outcome while the attempt's lease still holds (nobody claimed the
-     * delivery again, no manual retry requeued it); whether it was recorded.
+     * Marks deliveries succeeded whose attempts, all made under one claim's `lease`, answered
+     * `statusCode`, each only while that lease still holds (nobody claimed it again, no manual
+     * retry requeued it): one statement for what a busy dispatcher mostly writes. The attempt count
+     * goes up by one, which is what the claim saw plus this attempt, since a lease that holds
+     * means nothing else touched the delivery. How many were recorded.
      */
-    async recordOutcome(id: string, lease: string, outcome: DeliveryOutcome, tx: Executor = db): Promise<boolean> {
+    async recordSuccesses(ids: readonly string[], lease: string, statusCode: number, at: string, tx: Executor): Promise<number> {
+      if (ids.length === 0) return 0;
       const result = await tx
         .updateTable('webhook_deliveries')
-        .set(outcome)
-        .where('id', '=', id)
+        .set((eb) => ({
+          status: 'succeeded', attempts: eb('attempts', '+', 1), last_status_code: statusCode, last_error: null, next_attempt_at: null, updated_at: at,
+        }))
+        .where('id', 'in', ids)
         .where('status', '=', 'pending')
         .where('next_attempt_at', '=', lease)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return Number(result.numUpdatedRows);
+    },
+
+    /**
+     * Records attempts' outcomes one by one, each only while its attempt's lease still holds; how
+     * many were recorded.
+     */
+    async recordOutcomes(outcomes: readonly LeasedOutcome[], tx: Executor): Promise<number> {
+      let recorded = 0;
+      for (const { id, lease, outcome } of outcomes) {
+        const result = await tx
+          .updateTable('webhook_deliveries')
+          .set(outcome)
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '=', lease)
+          .executeTakeFirst();
+        recorded += Number(result.numUpdatedRows);
+      }
+      return recorded;
     },
 
     /** Makes claimed deliveries due at `now` again, without counting an attempt (their leases still holding). */
-    async handBack(leases: readonly { id: string; lease: string }[], now: string, tx: Executor = db): Promise<void> {
+    async handBack(leases: readonly { id: string; lease: string }[], now: string, tx: Executor): Promise<void> {
       for (const { id, lease } of leases) {
         await tx
           .updateTable('webhook_deliveries')
