@@ -2,12 +2,12 @@
 // the conversation linked): the answer says whether it made a new issue or matched an open one,
 // and which others look alike, any of which can be linked too.
 import { useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
+import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { Link } from '../../router.js';
-import { Button, FormError, Select, TextArea, TextField } from '../../ui/form.js';
+import { Button } from '../../ui/form.js';
 import { Dialog } from '../../ui/dialog.js';
-import { PRIORITIES, entries, type Priority } from '../../ui/labels.js';
 import { announce } from '../../ui/toast.js';
+import { IssueDraftForm, type IssueDraft } from '../issues/issue-draft-form.js';
 
 type Result = Schemas['DeduplicatingCreateResult'];
 interface IssueRef { id: string; shortcode: string; title: string }
@@ -22,9 +22,9 @@ const firstContactMessage = (conversation: Schemas['ConversationDetail']) =>
   conversation.messages.find((message) => message.sender_type === 'contact')?.body ?? '';
 
 export function CreateIssueDialog({ conversation, close, linked }: Props) {
-  const [title, setTitle] = useState(conversation.title);
-  const [description, setDescription] = useState(firstContactMessage(conversation));
-  const [priority, setPriority] = useState<Priority>(conversation.priority);
+  const [draft, setDraft] = useState<IssueDraft>({
+    title: conversation.title, description: firstContactMessage(conversation), priority: conversation.priority,
+  });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<Result | null>(null);
@@ -35,7 +35,10 @@ export function CreateIssueDialog({ conversation, close, linked }: Props) {
     setError(null);
     try {
       const answer = await ok(api.POST('/api/v1/issues/maybe', {
-        body: { product_id: conversation.product_id, title, description: description || null, priority, conversation_id: conversation.id },
+        body: {
+          product_id: conversation.product_id, title: draft.title, description: draft.description || null, priority: draft.priority,
+          conversation_id: conversation.id,
+        },
       }));
       setResult(answer);
       linked(answer.data);
@@ -48,20 +51,10 @@ export function CreateIssueDialog({ conversation, close, linked }: Props) {
   };
 
   if (result) return <Dialog title={result.matched_existing ? 'Matched an existing issue' : 'Issue created'} close={close}><Outcome result={result} conversationId={conversation.id} linked={linked} close={close} /></Dialog>;
-  const fields = error instanceof ApiError ? error.fields : {};
   return (
     <Dialog title="Create issue" close={close}>
       <p class="muted">Loopdesk first looks for an open issue that says the same thing; if there is one, the conversation is linked to it instead.</p>
-      <form class="stack" onSubmit={submit} noValidate>
-        <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
-        <TextField label="Title" required maxLength={500} value={title} error={fields.title} onInput={(event) => setTitle(event.currentTarget.value)} />
-        <TextArea label="Description" rows={5} value={description} error={fields.description} onInput={(event) => setDescription(event.currentTarget.value)} />
-        <Select label="Priority" value={priority} options={entries(PRIORITIES)} onChange={setPriority} />
-        <div class="dialog-actions">
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} disabled={!title.trim()}>Create issue</Button>
-        </div>
-      </form>
+      <IssueDraftForm draft={draft} change={setDraft} error={error} busy={busy} descriptionRows={5} close={close} submit={submit} />
     </Dialog>
   );
 }
