@@ -21,6 +21,11 @@ async function eventually(what: string, check: () => Promise<boolean>, ms = 5000
 }
 
 const isFocused = (locator: Locator) => locator.evaluate((element) => (element.getRootNode() as Document | ShadowRoot).activeElement === element);
+/**
+ * Focused, in a document that has the focus: the frame runs in its own renderer process (another
+ * origin), and the browser routes keystrokes to it only once it knows the frame is focused.
+ */
+const receivesKeystrokes = (locator: Locator) => locator.evaluate((element) => element.ownerDocument.activeElement === element && element.ownerDocument.hasFocus());
 
 describe('the widget in a browser', () => {
   let ctx: TestContext & { close(): Promise<void> };
@@ -125,8 +130,9 @@ describe('the widget in a browser', () => {
       assert.equal(animation, 'none', 'no opening animation under prefers-reduced-motion');
       const frame = page.frameLocator('iframe[title="Support"]');
       const message = frame.getByRole('textbox', { name: 'Message' });
-      await eventually('focus in the Message box', () => isFocused(message));
+      await eventually('keystrokes going to the Message box', () => receivesKeystrokes(message));
       await page.keyboard.type('Typed without a mouse');
+      assert.equal(await message.inputValue(), 'Typed without a mouse');
       await page.keyboard.press('Enter');
       await eventually('the message sent', async () => (await conversationsOf(id)).length === 1);
       await page.keyboard.press('Escape');
