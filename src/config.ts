@@ -30,6 +30,8 @@ export interface Config {
   /** Release announcement emails (docs/events.md); null: LOOPDESK_SMTP_URL is not set, nothing is mailed. */
   readonly mail: MailConfig | null;
   readonly streams: StreamConfig;
+  /** LOOPDESK_EVENT_RETENTION_DAYS: how long events and finished webhook deliveries are kept (docs/events.md "Retention"); 0: forever. */
+  readonly eventRetentionDays: number;
 }
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -107,6 +109,8 @@ export const WEBHOOK_DEFAULTS: WebhookConfig = Object.freeze({
   pollIntervalMs: 250,
   concurrency: 32,
 });
+
+export const EVENT_RETENTION_DAYS_DEFAULT = 30;
 
 export const STREAM_DEFAULTS: StreamConfig = Object.freeze({ heartbeatMs: 20_000, maxStreamMs: HOUR });
 
@@ -294,5 +298,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
       heartbeatMs: integer(env, 'LOOPDESK_SSE_HEARTBEAT_MS', STREAM_DEFAULTS.heartbeatMs, 10, 10 * MINUTE),
       maxStreamMs: integer(env, 'LOOPDESK_SSE_MAX_MS', STREAM_DEFAULTS.maxStreamMs, 0, 24 * HOUR),
     }),
+    eventRetentionDays: integer(env, 'LOOPDESK_EVENT_RETENTION_DAYS', EVENT_RETENTION_DAYS_DEFAULT, 0, 36_500),
   });
 }

@@ -99,6 +99,8 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     webhooks: config.webhooks,
     mail: config.mail,
     streams: config.streams,
+    eventRetentionDays: config.eventRetentionDays,
+    onHousekeeping: (deleted) => logger.info({ deleted }, 'housekeeping: deleted what outlived its use'),
   });
   let firstStart = null as FirstStart | null;
   await database.migrate(async () => {
@@ -132,7 +134,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     try {
       // Open event streams end now (their clients reconnect elsewhere with Last-Event-ID), so they never hold the drain.
       // Attempts in flight get the same grace as requests; the rest are handed back before the database closes.
-      await Promise.all([services.live.close(), app.close(), services.webhookDispatcher.stop(config.shutdownGraceMs)]);
+      await Promise.all([services.live.close(), app.close(), services.webhookDispatcher.stop(config.shutdownGraceMs), services.housekeeping.stop()]);
       await detector.close();
       await database.close();
       clearTimeout(deadline);
@@ -148,6 +150,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
 
   await app.listen({ port: config.port, host: config.host });
   services.webhookDispatcher.start();
+  services.housekeeping.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -20,6 +20,7 @@ import { usedChallengeRepository } from './db/repositories/used-challenge.reposi
 import { widgetSessionRepository } from './db/repositories/widget-session.repository.js';
 import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
+import { retentionRepository } from './db/repositories/retention.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
 import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
@@ -50,9 +51,10 @@ import { createSessionService } from './domain/session.service.js';
 import { createSignInLockout } from './domain/sign-in-lockout.js';
 import { createWebhookService } from './domain/webhook.service.js';
 import { createWidgetDemoService } from './domain/widget-demo.service.js';
+import { createHousekeeping, type HousekeepingReport } from './domain/housekeeping.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
-import { WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type WebhookConfig } from './config.js';
+import { EVENT_RETENTION_DAYS_DEFAULT, WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type WebhookConfig } from './config.js';
 import { createAnnouncer } from './events/announcer.js';
 import { createDispatcher } from './events/dispatcher.js';
 import { createLiveChannel } from './events/live.js';
@@ -79,6 +81,10 @@ export interface ServiceOptions {
   passwordHashing?: ScryptParams;
   /** Server-Sent Event streams (LOOPDESK_SSE_*); STREAM_DEFAULTS when not given. */
   streams?: StreamConfig;
+  /** LOOPDESK_EVENT_RETENTION_DAYS; EVENT_RETENTION_DAYS_DEFAULT when not given. */
+  eventRetentionDays?: number;
+  /** Hears of each housekeeping run that deleted something (the server logs it). */
+  onHousekeeping?: (report: HousekeepingReport) => void;
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -170,6 +176,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhookDispatcher: createDispatcher({
       db, clock, config: webhookConfig, onError: onBackgroundError, announcer, pressure: requestPressure, ...repositories,
       sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
+    }),
+    /** Deletes what has outlived its use, hourly; started by the server (src/main.ts) like the dispatcher. */
+    housekeeping: createHousekeeping({
+      clock, retention: retentionRepository(db), signInFailures: repositories.signInFailures, onError: onBackgroundError,
+      eventRetentionDays: options.eventRetentionDays ?? EVENT_RETENTION_DAYS_DEFAULT, onReport: options.onHousekeeping,
     }),
   };
 }

@@ -10,3 +10,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function parseUuid(text: string): string | null {
   return UUID.test(text) ? text.toLowerCase() : null;
 }
+
+/**
+ * The smallest UUIDv7 of the millisecond `iso` names: every UUIDv7 made before that moment sorts
+ * below it (as text and as a PostgreSQL uuid), so `id < floor` bounds a time range by primary key.
+ */
+export function uuidv7Floor(iso: string): string {
+  const hex = Math.max(0, Date.parse(iso)).toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
