@@ -1,7 +1,7 @@
 // Keeps `npm run bench` from rotting: the whole instrument (seeding, ceiling server, server under
 // test, autocannon in its own process, report) runs once on a tiny SQLite database, the widget
-// message scenario once, and the cut-off, memory and SSE fan-out (team and widget) benchmarks once
-// at their smallest. Their figures are not checked here.
+// message scenario once, and the cut-off, memory, SSE fan-out (team and widget) and housekeeping
+// benchmarks once at their smallest. Their figures are not checked here.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -93,6 +93,11 @@ describe('npm run bench', () => {
     );
     assert.match(stdout, /^sqlite, one process: 5 widget streams \(sessions of one verified contact, one conversation\) opened/m);
     assert.match(stdout, /^2 replies × 5 streams = 10 deliveries \(0 streams with a wrong count\)/m);
+  });
+
+  it('bench/housekeeping.ts deletes exactly the old events and deliveries and reports the run', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/housekeeping.ts', '600'], { cwd: root, timeout: 60_000 });
+    assert.match(stdout, /^\| sqlite \| 1200 \| 120 \| [\d.]+ s \| \d+ \| 7 \| [\d.]+ ms \| [\d.]+ ms \|$/m);
   });
 
   it('refuses an unknown scenario with the usage text', async () => {
