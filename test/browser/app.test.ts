@@ -4,7 +4,7 @@
 // screen passes axe-core.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { acceptInvitation, startAppServer, type AppServer } from '../helpers/app-server.js';
 import { appContext, assertAccessible, launchBrowser, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect } from '../helpers/browser-expect.js';
@@ -114,12 +114,26 @@ for (const dialect of DIALECTS) {
       const card = pending.getByRole('link', { name: 'Checkout button does nothing' });
       await expect(card);
       await assertAccessible(page, 'the board');
+      // The first move's request is held back: the later ones must not overtake it (they would
+      // leave the issue where it only passed through).
+      let held = false;
+      let heldAnswered = false;
+      const holdFirstPatch = async (route: Route) => {
+        if (route.request().method() !== 'PATCH' || held) return route.continue();
+        held = true;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await route.continue();
+        await route.request().response();
+        heldAnswered = true;
+      };
+      await page.route('**/api/v1/issues/*', holdFirstPatch);
       await card.focus();
       for (const column of ['In progress', 'Icebox', 'Done']) {
         await page.keyboard.press('Alt+ArrowRight');
         await expect(page.getByRole('region', { name: column }).getByRole('link', { name: 'Checkout button does nothing' }));
       }
-      await eventually(async () => (await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status === 'done', 'the issue done on the server');
+      await eventually(async () => heldAnswered && (await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status === 'done', 'the issue done on the server');
+      await page.unroute('**/api/v1/issues/*', holdFirstPatch);
     });
 
     step('creates a release as a draft and publishes it', async () => {

@@ -1,6 +1,7 @@
 // The issue board: a column per status, each loaded in parallel with its own "Show more". Cards
 // move by drag and drop or from the keyboard (Alt+← / Alt+→ on a focused card); the move is shown
-// at once and undone if the server refuses it. /issues/{id} opens an issue over the board.
+// at once and undone if the server refuses it. Each issue's moves reach the server one at a time,
+// in order. /issues/{id} opens an issue over the board.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, describeError, ok } from '../../api/client.js';
 import { useLiveEvents } from '../../api/live.js';
@@ -43,11 +44,20 @@ export function Board({ path }: { path: string }) {
     void reload();
   }, [reload]);
 
+  /** Issues with moves on their way to the server: the column each was moved to last. */
+  const moving = useRef(new Map<string, IssueStatus>());
+  /** A change arrived while moves were on their way: reload once they are all made. */
+  const reloadWhenSettled = useRef(false);
+
   const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
   useLiveEvents((event) => {
     if (!event.type.startsWith('issue.')) return;
     clearTimeout(pending.current);
-    pending.current = setTimeout(() => void reload(), 300);
+    pending.current = setTimeout(() => {
+      // A reload now would show a card where the server has it between two of its moves.
+      if (moving.current.size > 0) reloadWhenSettled.current = true;
+      else void reload();
+    }, 300);
   });
 
   const showMore = async (status: IssueStatus) => {
@@ -57,19 +67,39 @@ export function Board({ path }: { path: string }) {
     setColumns((current) => ({ ...current, [status]: { items: [...column.items, ...next.items], total: next.total } }));
   };
 
-  const move = async (issue: IssueItem, to: IssueStatus, { focus = false } = {}) => {
-    const from = issue.status;
-    if (from === to) return;
-    // Shown at once; the server's answer (or a reload after a refusal) settles it.
+  /**
+   * Sends the issue's latest move until the server has it, one PATCH at a time: moves made in quick
+   * succession (Alt+→ three times) could otherwise reach it out of order and leave the issue in a
+   * column it only passed through; moves made while one is on its way collapse into the latest.
+   */
+  const sendMoves = async (issue: IssueItem) => {
+    let confirmed = issue.status;
+    for (let to = moving.current.get(issue.id)!; to !== confirmed; to = moving.current.get(issue.id)!) {
+      try {
+        await ok(api.PATCH('/api/v1/issues/{id}', { params: { path: { id: issue.id } }, body: { status: to } }));
+        confirmed = to;
+      } catch (failure) {
+        announce(`${issue.shortcode} could not be moved: ${describeError(failure)}`, 'error');
+        reloadWhenSettled.current = true;
+        break;
+      }
+    }
+    if (confirmed !== issue.status) announce(`${issue.shortcode} moved to ${ISSUE_STATUSES[confirmed]}`);
+    moving.current.delete(issue.id);
+    if (moving.current.size === 0 && reloadWhenSettled.current) {
+      reloadWhenSettled.current = false;
+      void reload();
+    }
+  };
+
+  const move = (issue: IssueItem, to: IssueStatus, { focus = false } = {}) => {
+    if (issue.status === to) return;
+    // Shown at once; the server's answers (or a reload after a refusal) settle it.
     setColumns((current) => moveLocally(current, issue, to));
     if (focus) focusAfterMove.current = issue.id;
-    try {
-      await ok(api.PATCH('/api/v1/issues/{id}', { params: { path: { id: issue.id } }, body: { status: to } }));
-      announce(`${issue.shortcode} moved to ${ISSUE_STATUSES[to]}`);
-    } catch (failure) {
-      announce(`${issue.shortcode} could not be moved: ${describeError(failure)}`, 'error');
-      void reload([from, to]);
-    }
+    const sending = moving.current.has(issue.id);
+    moving.current.set(issue.id, to);
+    if (!sending) void sendMoves(issue);
   };
 
   useEffect(() => {
@@ -82,7 +112,7 @@ export function Board({ path }: { path: string }) {
   const moveBy = (issue: IssueItem, step: number) => {
     const index = statuses.indexOf(issue.status);
     const to = statuses[index + step];
-    if (index !== -1 && to) void move(issue, to, { focus: true });
+    if (index !== -1 && to) move(issue, to, { focus: true });
   };
 
   const boardHref = withQuery('/issues', query, {});
@@ -106,7 +136,7 @@ export function Board({ path }: { path: string }) {
       <div class="board">
         {statuses.map((status) => (
           <BoardColumn key={status} status={status} column={columns[status]} hrefOf={(issue) => withQuery(`/issues/${issue.shortcode}`, query, {})}
-            onDrop={(issue) => void move(issue, status)} onKeyMove={moveBy} onShowMore={() => void showMore(status)} findIssue={(id) => findIssue(columns, id)} />
+            onDrop={(issue) => move(issue, status)} onKeyMove={moveBy} onShowMore={() => void showMore(status)} findIssue={(id) => findIssue(columns, id)} />
         ))}
       </div>
       {openId && <IssueDetail id={openId} close={() => navigate(boardHref)} changed={() => void reload()} />}
