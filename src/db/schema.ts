@@ -291,6 +291,9 @@ export interface WebhookEndpointTable {
   description: string | null;
   enabled: number;
   secret: string;
+  /** The secret before the last rotation, still signing beside `secret` until it expires (migration 0010). */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }

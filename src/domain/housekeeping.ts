@@ -24,6 +24,8 @@ export interface HousekeepingReport {
   sessions: number;
   widget_sessions: number;
   invitations: number;
+  /** Webhook secrets replaced by a rotation, forgotten once they stopped signing. */
+  previous_secrets: number;
 }
 
 export interface HousekeepingDeps {
@@ -61,7 +63,7 @@ export function createHousekeeping({
   async function runOnce(): Promise<HousekeepingReport> {
     const nowMs = Date.parse(clock.now());
     const now = iso(nowMs);
-    const report: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0 };
+    const report: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0 };
     if (eventRetentionDays > 0) {
       const cutoff = iso(nowMs - eventRetentionDays * DAY_MS);
       // Deliveries first: an event goes once no delivery needs it.
@@ -71,6 +73,7 @@ export function createHousekeeping({
     report.sessions = await drain((limit) => retention.deleteEndedSessions(now, limit));
     report.widget_sessions = await drain((limit) => retention.deleteUnusedWidgetSessions(iso(nowMs - WIDGET_SESSION_TTL_MS), limit));
     report.invitations = await drain((limit) => retention.deleteExpiredInvitations(now, limit));
+    report.previous_secrets = await drain((limit) => retention.forgetExpiredSecrets(now, limit));
     await signInFailures.purgeBefore(iso(nowMs - LOCKOUT_WINDOW_MS));
     if (Object.values(report).some((count) => count > 0)) onReport?.(report);
     return report;

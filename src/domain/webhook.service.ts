@@ -12,7 +12,7 @@ import type {
 import { invalidField, notFound } from '../errors.js';
 import type { EventType } from '../events/event-types.js';
 import { ForbiddenUrlError, type UrlGuard } from '../events/ssrf.js';
-import { SECRET_PREFIX } from '../events/webhook-sender.js';
+import { previousSecretSignsUntil, SECRET_PREFIX } from '../events/webhook-sender.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, parseUuid } from '../lib/ids.js';
 import type { Actor } from './actor.js';
@@ -28,6 +28,8 @@ export interface WebhookEndpoint {
   events: Subscription[];
   description: string | null;
   enabled: boolean;
+  /** Until when the secret before the last rotation still signs too; null when only `secret` signs. */
+  previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -60,17 +62,20 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as c
 /** `whsec_` + base64 of 32 random bytes: the Standard Webhooks secret format. */
 export const newSecret = (): string => `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
-const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
+/** After a rotation the previous secret signs beside the new one for a day, unless the rotation says otherwise. */
+export const PREVIOUS_SECRET_DEFAULT_SECONDS = 24 * 3600;
+export const PREVIOUS_SECRET_MAX_SECONDS = 7 * 24 * 3600;
+
+const toEndpoint = (row: WebhookEndpointRow, now: string): WebhookEndpoint => ({
   id: row.id,
   url: row.url,
   events: JSON.parse(row.events),
   description: row.description,
   enabled: row.enabled === 1,
+  previous_secret_expires_at: previousSecretSignsUntil(row, now),
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
-
-const withSecret = (row: WebhookEndpointRow): WebhookEndpointWithSecret => ({ ...toEndpoint(row), secret: row.secret });
 
 const toDelivery = (row: WebhookDeliveryRow): WebhookDelivery => ({
   id: row.id,
@@ -122,6 +127,9 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
     return text;
   }
 
+  const shown = (row: WebhookEndpointRow): WebhookEndpoint => toEndpoint(row, clock.now());
+  const withSecret = (row: WebhookEndpointRow): WebhookEndpointWithSecret => ({ ...shown(row), secret: row.secret });
+
   return {
     /** The settings role, checked before routing (decisions.md: 403 before 404 and 400). */
     authorize: requireSettingsRole,
@@ -132,11 +140,11 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
     async list(actor: Actor, page: Page): Promise<PageOf<WebhookEndpoint>> {
       requireSettingsRole(actor);
       const { rows, total } = await webhookEndpoints.list(actor.workspaceId, page);
-      return { rows: rows.map(toEndpoint), total };
+      return { rows: rows.map(shown), total };
     },
 
     async get(actor: Actor, id: string): Promise<WebhookEndpoint> {
-      return toEndpoint(await find(actor, id));
+      return shown(await find(actor, id));
     },
 
     async create(actor: Actor, input: CreateWebhookInput): Promise<WebhookEndpointWithSecret> {
@@ -145,7 +153,7 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
       const now = clock.now();
       const row: WebhookEndpointRow = {
         id: newId(), workspace_id: actor.workspaceId, url, events: serializeEvents(input.events), description: input.description ?? null, enabled: 1,
-        secret: newSecret(), created_at: now, updated_at: now,
+        secret: newSecret(), previous_secret: null, previous_secret_expires_at: null, created_at: now, updated_at: now,
       };
       await webhookEndpoints.insert(row);
       return withSecret(row);
@@ -165,7 +173,7 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
         wanted,
         write: ({ tx }, current, changes) => webhookEndpoints.update(actor.workspaceId, current.id, changes, tx),
       });
-      return toEndpoint(changes ? { ...current, ...changes } : current);
+      return shown(changes ? { ...current, ...changes } : current);
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
@@ -174,10 +182,21 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
       await webhookEndpoints.delete(actor.workspaceId, endpointId);
     },
 
-    /** A new secret, in effect for every attempt from now on; the old one stops signing at once. */
-    async rotateSecret(actor: Actor, id: string): Promise<WebhookEndpointWithSecret> {
+    /**
+     * A new secret, signing every attempt from now on. The one it replaces signs beside it for
+     * `previousSecretSeconds` more (0: stops at once), so a receiver keeps verifying while it is
+     * updated; an older one, from a rotation before, stops.
+     */
+    async rotateSecret(actor: Actor, id: string, previousSecretSeconds = PREVIOUS_SECRET_DEFAULT_SECONDS): Promise<WebhookEndpointWithSecret> {
       const current = await find(actor, id);
-      const changes = { secret: newSecret(), updated_at: clock.now() };
+      const now = clock.now();
+      const keep = previousSecretSeconds > 0;
+      const changes = {
+        secret: newSecret(),
+        previous_secret: keep ? current.secret : null,
+        previous_secret_expires_at: keep ? new Date(Date.parse(now) + previousSecretSeconds * 1000).toISOString() : null,
+        updated_at: now,
+      };
       await webhookEndpoints.update(actor.workspaceId, current.id, changes);
       return withSecret({ ...current, ...changes });
     },

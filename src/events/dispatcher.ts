@@ -22,7 +22,7 @@ import type { RequestPressure } from '../lib/request-pressure.js';
 import { newId } from '../lib/ids.js';
 import type { Announcer } from './announcer.js';
 import { outcomeAfter } from './retry-schedule.js';
-import { AttemptCancelled, type AttemptResult, type WebhookSender } from './webhook-sender.js';
+import { AttemptCancelled, signingSecrets, type AttemptResult, type WebhookSender } from './webhook-sender.js';
 
 /** Events fanned out per transaction. */
 export const FAN_OUT_BATCH = 200;
@@ -170,8 +170,9 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   function start(row: AttemptRow): void {
-    const timestamp = Math.floor(Date.parse(clock.now()) / 1000);
-    const { result, cancel } = sender.send({ url: row.url, secret: row.secret, id: row.id, timestamp, body: row.payload });
+    const now = clock.now();
+    const timestamp = Math.floor(Date.parse(now) / 1000);
+    const { result, cancel } = sender.send({ url: row.url, secrets: signingSecrets(row, now), id: row.id, timestamp, body: row.payload });
     const done = recordWhenDone(row, result)
       .catch(onError)
       .finally(() => {

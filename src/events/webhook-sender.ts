@@ -22,9 +22,27 @@ export function signature(secret: string, id: string, timestamp: number, body: s
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+/** An endpoint's secrets as stored: the current one, and the one before the last rotation with when it stops signing. */
+export interface EndpointSecrets {
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+}
+
+/** Until when the previous secret signs, as seen at `now`; null when it no longer does. */
+export function previousSecretSignsUntil(secrets: Omit<EndpointSecrets, 'secret'>, now: string): string | null {
+  const until = secrets.previous_secret === null ? null : secrets.previous_secret_expires_at;
+  return until !== null && Date.parse(until) > Date.parse(now) ? until : null;
+}
+
+/** The secrets that sign an attempt made at `now`: the current one, and the previous one while it still signs. */
+export const signingSecrets = (secrets: EndpointSecrets, now: string): string[] =>
+  previousSecretSignsUntil(secrets, now) === null ? [secrets.secret] : [secrets.secret, secrets.previous_secret!];
+
 export interface SignedRequest {
   url: string;
-  secret: string;
+  /** Each signs the request: `webhook-signature` lists one signature per secret (Standard Webhooks allows several). */
+  secrets: readonly string[];
   /** The delivery id: the `webhook-id` header. */
   id: string;
   /** Unix seconds: the `webhook-timestamp` header. */
@@ -130,7 +148,7 @@ export function createWebhookSender({ guard, timeoutMs, maxSockets }: SenderOpti
      * request. (No AbortSignal: handing one to http.request, and AbortSignal.timeout and .any,
      * cost 60 % of the client's CPU per request on Node 20.)
      */
-    send({ url, secret, id, timestamp, body }: SignedRequest): Attempt {
+    send({ url, secrets, id, timestamp, body }: SignedRequest): Attempt {
       let stopped: 'timeout' | 'cancel' | null = null;
       let settled = false;
       let request: http.ClientRequest | null = null;
@@ -157,7 +175,7 @@ export function createWebhookSender({ guard, timeoutMs, maxSockets }: SenderOpti
             'user-agent': USER_AGENT,
             'webhook-id': id,
             'webhook-timestamp': String(timestamp),
-            'webhook-signature': signature(secret, id, timestamp, body),
+            'webhook-signature': secrets.map((secret) => signature(secret, id, timestamp, body)).join(' '),
           };
           const answer = await Promise.race([post(target, headers, body, pinnedLookup(addresses), (started) => (request = started)), halted]);
           const ok = answer.status >= 200 && answer.status < 300;

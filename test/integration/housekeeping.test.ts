@@ -1,7 +1,8 @@
 // Housekeeping (src/domain/housekeeping.ts, docs/events.md "Retention"): old events and finished
 // webhook deliveries go once past the retention, unless a delivery still needs its event; ended
-// sessions, expired visitor sessions and expired invitations go; everything else stays. The
-// services' clock runs ahead of the wall clock by `aheadMs`, as if the server had run for days.
+// sessions, expired visitor sessions and expired invitations go, and replaced webhook secrets are
+// forgotten once they stop signing; everything else stays. The services' clock runs ahead of the
+// wall clock by `aheadMs`, as if the server had run for days.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -20,7 +21,7 @@ const DAY_MS = 24 * 3600_000;
 let aheadMs = 0;
 const clock: Clock = { now: () => new Date(Date.now() + aheadMs).toISOString() };
 
-const NOTHING: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0 };
+const NOTHING: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0 };
 
 /** A housekeeping of the context's database keeping events for `days`, on the test's clock. */
 const housekeepingOf = (context: TestContext, days: number, more: Partial<HousekeepingDeps> = {}) =>
@@ -151,5 +152,18 @@ describeEachDialect('housekeeping', (ctx) => {
     await eventually(async () => reports.length, (length) => length > 0, 'a run');
     await housekeeping.stop();
     assert.deepEqual(reports, [{ ...NOTHING, events: 3 }]);
+  });
+
+  it('forgets a replaced webhook secret once it stopped signing', async () => {
+    const context = ctx();
+    const { api } = context.a;
+    const endpoint = (await api.post('/api/v1/webhooks', { url: `${receiver.url}/rotated`, events: ['*'] })).body.data;
+    await api.post(`/api/v1/webhooks/${endpoint.id}/rotate-secret`);
+    const stored = () => context.database.db.selectFrom('webhook_endpoints').select('previous_secret').where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+    assert.equal((await housekeepingOf(context, 2).runOnce()).previous_secrets, 0, 'still signing for a day');
+    assert.equal((await stored()).previous_secret, endpoint.secret);
+    aheadMs += DAY_MS + 1000;
+    assert.equal((await housekeepingOf(context, 2).runOnce()).previous_secrets, 1);
+    assert.equal((await stored()).previous_secret, null);
   });
 }, { clock, webhooks: { allowPrivate: true, pollIntervalMs: 20, retryScheduleMs: [50, 100], timeoutMs: 500 } });

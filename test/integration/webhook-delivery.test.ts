@@ -194,10 +194,31 @@ describeEachDialect('webhook delivery', (ctx) => {
     assert.deepEqual([delivery.status, delivery.last_status_code, delivery.last_error], ['failed', null, 'connection refused']);
   });
 
-  it('signs with the new secret after a rotation', async () => {
+  it('signs with the new secret and, until it expires, the replaced one after a rotation', async () => {
     const context = ctx();
     const endpoint = await endpointAt(context, receiver);
-    const rotated = (await context.a.api.post(`/api/v1/webhooks/${endpoint.id}/rotate-secret`)).body.data;
+    const rotated = (await context.a.api.post(`/api/v1/webhooks/${endpoint.id}/rotate-secret?previous_secret_expires_in=1`)).body.data;
+    await recordEvents(context, numberedEvents(context.a.id, 1));
+    await settledDeliveries(context, endpoint.id, 1);
+    const [during] = arrivedAt(endpoint.path);
+    assert.equal(String(during.headers['webhook-signature']).split(' ').length, 2, 'two signatures, space-separated');
+    verified(rotated.secret, during);
+    verified(endpoint.secret, during);
+
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(rotated.previous_secret_expires_at) - Date.now() + 10));
+    assert.equal((await context.a.api.get(`/api/v1/webhooks/${endpoint.id}`)).body.data.previous_secret_expires_at, null);
+    await recordEvents(context, numberedEvents(context.a.id, 1));
+    await settledDeliveries(context, endpoint.id, 2);
+    const after = arrivedAt(endpoint.path)[1];
+    assert.equal(String(after.headers['webhook-signature']).split(' ').length, 1);
+    verified(rotated.secret, after);
+    assert.throws(() => verified(endpoint.secret, after), /No matching signature/);
+  });
+
+  it('signs with the new secret only after a rotation with previous_secret_expires_in=0', async () => {
+    const context = ctx();
+    const endpoint = await endpointAt(context, receiver);
+    const rotated = (await context.a.api.post(`/api/v1/webhooks/${endpoint.id}/rotate-secret?previous_secret_expires_in=0`)).body.data;
     await recordEvents(context, numberedEvents(context.a.id, 1));
     await settledDeliveries(context, endpoint.id, 1);
     const [request] = arrivedAt(endpoint.path);

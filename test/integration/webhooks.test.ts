@@ -32,7 +32,7 @@ describeEachDialect('POST /api/v1/webhooks', (ctx) => {
     assert.match(secret, SECRET);
     assert.equal(Buffer.from(secret.slice('whsec_'.length), 'base64').length, 32);
     assert.equal(updated_at, created_at);
-    assert.deepEqual(rest, { url: HOOK, events: ['issue.created', 'issue.updated'], description: null, enabled: true });
+    assert.deepEqual(rest, { url: HOOK, events: ['issue.created', 'issue.updated'], description: null, enabled: true, previous_secret_expires_at: null });
   });
 
   it('takes ["*"] and a description', async () => {
@@ -123,7 +123,8 @@ describeEachDialect('PATCH /api/v1/webhooks/{id}', (ctx) => {
     const { updated_at, ...rest } = res.body.data;
     assert.ok(updated_at >= webhook.updated_at);
     assert.deepEqual(rest, {
-      id: webhook.id, url: `${HOOK}/moved`, events: ['release.published'], description: 'Releases', enabled: false, created_at: webhook.created_at,
+      id: webhook.id, url: `${HOOK}/moved`, events: ['release.published'], description: 'Releases', enabled: false,
+      previous_secret_expires_at: null, created_at: webhook.created_at,
     });
     assert.deepEqual((await ctx().a.api.get(`/api/v1/webhooks/${webhook.id}`)).body.data, res.body.data);
   });
@@ -201,6 +202,43 @@ describeEachDialect('POST /api/v1/webhooks/{id}/rotate-secret', (ctx) => {
     assert.equal(stored.secret, res.body.data.secret);
     assert.ok(!('secret' in (await ctx().a.api.get(`/api/v1/webhooks/${webhook.id}`)).body.data));
   });
+
+  const DAY_MS = 24 * 3600_000;
+  /** Milliseconds from now to the timestamp, within a second of `expectedMs`. */
+  const aboutIn = (timestamp: string, expectedMs: number) => assert.ok(Math.abs(Date.parse(timestamp) - Date.now() - expectedMs) < 5000, timestamp);
+
+  it('keeps the replaced secret signing for a day unless told otherwise, and says until when', async () => {
+    const { api } = ctx().a;
+    const webhook = await createWebhook(api);
+    const rotated = (await api.post(`/api/v1/webhooks/${webhook.id}/rotate-secret`)).body.data;
+    aboutIn(rotated.previous_secret_expires_at, DAY_MS);
+    assert.equal((await api.get(`/api/v1/webhooks/${webhook.id}`)).body.data.previous_secret_expires_at, rotated.previous_secret_expires_at);
+    const stored = () => ctx().database.db.selectFrom('webhook_endpoints').select(['previous_secret', 'previous_secret_expires_at']).where('id', '=', webhook.id).executeTakeFirstOrThrow();
+    assert.equal((await stored()).previous_secret, webhook.secret);
+
+    const week = (await api.post(`/api/v1/webhooks/${webhook.id}/rotate-secret?previous_secret_expires_in=604800`)).body.data;
+    aboutIn(week.previous_secret_expires_at, 7 * DAY_MS);
+    assert.equal((await stored()).previous_secret, rotated.secret, 'the one it replaced; the first one stops');
+
+    const atOnce = await api.post(`/api/v1/webhooks/${webhook.id}/rotate-secret?previous_secret_expires_in=0`);
+    assert.equal(atOnce.status, 200, atOnce.text);
+    assert.equal(atOnce.body.data.previous_secret_expires_at, null);
+    assert.deepEqual(await stored(), { previous_secret: null, previous_secret_expires_at: null });
+    const listed = (await api.get('/api/v1/webhooks')).body.data.find((item: any) => item.id === webhook.id);
+    assert.equal(listed.previous_secret_expires_at, null);
+  });
+
+  for (const value of ['-1', '1.5', '604801', 'a day', '']) {
+    it(`refuses previous_secret_expires_in=${JSON.stringify(value)} and keeps the secret`, async () => {
+      const webhook = await createWebhook(ctx().a.api);
+      const res = await ctx().a.api.post(`/api/v1/webhooks/${webhook.id}/rotate-secret?previous_secret_expires_in=${encodeURIComponent(value)}`);
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.error_code, 'validation_error');
+      assert.ok(res.body.fields.previous_secret_expires_in, res.text);
+      const stored = await ctx().database.db.selectFrom('webhook_endpoints').select('secret').where('id', '=', webhook.id).executeTakeFirstOrThrow();
+      assert.equal(stored.secret, webhook.secret);
+    });
+  }
 
   it('answers 404 for an unknown or other workspace\'s endpoint', async () => {
     const theirs = await createWebhook(ctx().b.api);

@@ -135,7 +135,7 @@ describe('the sender at attempt time', () => {
   after(() => receiver.close());
 
   const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
-  const request = (url: string, id: string) => ({ url, secret, id, timestamp: Math.floor(Date.now() / 1000), body: '{"type":"x"}' });
+  const request = (url: string, id: string) => ({ url, secrets: [secret], id, timestamp: Math.floor(Date.now() / 1000), body: '{"type":"x"}' });
 
   it('connects to the address it checked, never resolving the name again', async () => {
     // The system resolver does not know receiver.test: the request can only reach the receiver through the checked address.

@@ -1791,6 +1791,7 @@ export const openapiDocument = {
             ],
             "description": "Issue sync",
             "enabled": true,
+            "previous_secret_expires_at": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z"
           }
@@ -1802,6 +1803,7 @@ export const openapiDocument = {
           "events",
           "description",
           "enabled",
+          "previous_secret_expires_at",
           "created_at",
           "updated_at"
         ],
@@ -1845,6 +1847,17 @@ export const openapiDocument = {
             "description": "A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again",
             "type": "boolean"
           },
+          "previous_secret_expires_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Until when the secret before the last rotation still signs every attempt too (a second signature in webhook-signature); null when only the current secret signs",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "created_at": {
             "format": "date-time",
             "examples": [
@@ -1874,6 +1887,7 @@ export const openapiDocument = {
             ],
             "description": "Issue sync",
             "enabled": true,
+            "previous_secret_expires_at": null,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7K8dEJnqSjw="
@@ -1886,6 +1900,7 @@ export const openapiDocument = {
           "events",
           "description",
           "enabled",
+          "previous_secret_expires_at",
           "created_at",
           "updated_at",
           "secret"
@@ -1929,6 +1944,17 @@ export const openapiDocument = {
           "enabled": {
             "description": "A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again",
             "type": "boolean"
+          },
+          "previous_secret_expires_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Until when the secret before the last rotation still signs every attempt too (a second signature in webhook-signature); null when only the current secret signs",
+            "type": [
+              "string",
+              "null"
+            ]
           },
           "created_at": {
             "format": "date-time",
@@ -10507,8 +10533,19 @@ export const openapiDocument = {
         "tags": [
           "Webhooks"
         ],
-        "description": "Replaces the signing secret; every attempt from now on, retries included, is signed with the new one. Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "description": "Replaces the signing secret: every attempt from now on, retries included, is signed with the new one, and for `previous_secret_expires_in` seconds (a day by default) with the replaced one too, so a receiver that still has it keeps verifying while it is updated. A secret from an earlier rotation stops signing. Needs an owner or admin key, or a key without a member (403 otherwise).",
         "parameters": [
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 604800,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "previous_secret_expires_in",
+            "required": false,
+            "description": "Seconds the replaced secret keeps signing beside the new one, so the receiver can be updated without failing a delivery: 0 (stops at once: a leaked secret) to 604800 (7 days); 86400 (a day) when omitted"
+          },
           {
             "schema": {
               "type": "string"

@@ -9,6 +9,7 @@ import { events } from './0006_events.js';
 import { announcements } from './0007_announcements.js';
 import { widget } from './0008_widget.js';
 import { accounts } from './0009_accounts.js';
+import { secretRotation } from './0010_secret_rotation.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -22,5 +23,6 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0007_announcements': announcements(types),
     '0008_widget': widget(types),
     '0009_accounts': accounts(types),
+    '0010_secret_rotation': secretRotation(types),
   };
 }

@@ -1,11 +1,12 @@
 // Housekeeping across all workspaces (src/domain/housekeeping.ts): deletes what has outlived its
-// use, up to `limit` rows a statement, so that no delete holds the database for long. Each
+// use (rows, and secrets that stopped signing), up to `limit` rows a statement, so that no delete holds the database for long. Each
 // method returns how many rows went; fewer than `limit` means there are no more.
-import type { DeleteResult } from 'kysely';
+import type { DeleteResult, UpdateResult } from 'kysely';
 import { uuidv7Floor } from '../../lib/ids.js';
 import type { Executor } from './executor.js';
 
 const deleted = (result: DeleteResult) => Number(result.numDeletedRows);
+const updated = (result: UpdateResult) => Number(result.numUpdatedRows);
 
 export function retentionRepository(db: Executor) {
   return {
@@ -68,6 +69,19 @@ export function retentionRepository(db: Executor) {
         .where('id', 'in', (eb) => eb.selectFrom('invitations').select('id').where('accepted_at', 'is', null).where('expires_at', '<=', now).limit(limit))
         .executeTakeFirst();
       return deleted(result);
+    },
+
+    /** Forgets webhook secrets replaced by a rotation once they stopped signing: none is stored longer than it is used. */
+    async forgetExpiredSecrets(now: string, limit: number, tx: Executor = db): Promise<number> {
+      const result = await tx.updateTable('webhook_endpoints')
+        .set({ previous_secret: null, previous_secret_expires_at: null })
+        .where('id', 'in', (eb) => eb.selectFrom('webhook_endpoints')
+          .select('id')
+          .where('previous_secret', 'is not', null)
+          .where('previous_secret_expires_at', '<=', now)
+          .limit(limit))
+        .executeTakeFirst();
+      return updated(result);
     },
   };
 }

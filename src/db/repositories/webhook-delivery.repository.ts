@@ -16,7 +16,7 @@ export type DeliveryStatus = WebhookDeliveryTable['status'];
 /** An event as fan-out needs it. */
 export type FanOutEventRow = Pick<EventTable, 'id' | 'workspace_id' | 'type' | 'created_at'>;
 
-/** Everything one attempt needs: the delivery, where it goes, the secret and the body. */
+/** Everything one attempt needs: the delivery, where it goes, the secrets and the body. */
 export interface AttemptRow {
   id: string;
   attempts: number;
@@ -24,6 +24,8 @@ export interface AttemptRow {
   next_attempt_at: string;
   url: string;
   secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
   payload: string;
 }
 
@@ -94,7 +96,7 @@ export function webhookDeliveryRepository(db: Executor, dialect: Pick<Dialect, '
         .selectFrom(due.as('c'))
         .innerJoin('webhook_endpoints as e', (join) => join.onRef('e.id', '=', 'c.endpoint_id').onRef('e.workspace_id', '=', 'c.workspace_id'))
         .innerJoin('events as ev', (join) => join.onRef('ev.id', '=', 'c.event_id').onRef('ev.workspace_id', '=', 'c.workspace_id'))
-        .select(['c.id', 'c.attempts', 'e.url', 'e.secret', 'ev.payload'])
+        .select(['c.id', 'c.attempts', 'e.url', 'e.secret', 'e.previous_secret', 'e.previous_secret_expires_at', 'ev.payload'])
         .execute();
       if (rows.length === 0) return [];
       await tx.updateTable('webhook_deliveries').set({ next_attempt_at: leaseUntil }).where('id', 'in', rows.map((row) => row.id)).execute();

@@ -4,11 +4,14 @@ import { oldestFirstPage, type Executor, type Page, type PageOf } from './execut
 import type { WebhookEndpointTable } from '../schema.js';
 
 const ENDPOINT_COLUMNS = [
-  'id', 'workspace_id', 'url', 'events', 'description', 'enabled', 'secret', 'created_at', 'updated_at',
+  'id', 'workspace_id', 'url', 'events', 'description', 'enabled', 'secret', 'previous_secret', 'previous_secret_expires_at',
+  'created_at', 'updated_at',
 ] as const;
 
 export type WebhookEndpointRow = WebhookEndpointTable;
-export type WebhookEndpointChanges = Partial<Pick<WebhookEndpointTable, 'url' | 'events' | 'description' | 'enabled' | 'secret' | 'updated_at'>>;
+export type WebhookEndpointChanges = Partial<Pick<
+  WebhookEndpointTable, 'url' | 'events' | 'description' | 'enabled' | 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'updated_at'
+>>;
 
 /** What fan-out needs to know of an endpoint: whose it is, what it subscribes to, since when. */
 export type SubscriptionRow = Pick<WebhookEndpointTable, 'id' | 'workspace_id' | 'events' | 'created_at'>;

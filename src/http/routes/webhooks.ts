@@ -5,7 +5,7 @@ import { enumFilter } from '../filters.js';
 import type { TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, PageQuery, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import {
-  CreateWebhookBody, DeliveryListQuery, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret,
+  CreateWebhookBody, DeliveryListQuery, RotateSecretQuery, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret,
 } from '../schemas/webhook.js';
 
 const WebhookParams = IdParams('Webhook endpoint id (UUID)');
@@ -92,11 +92,17 @@ export async function webhookRoutes(app: TypedApp, webhooks: WebhookService): Pr
   app.post('/webhooks/:id/rotate-secret', {
     schema: {
       operationId: 'rotateWebhookSecret', tags: TAGS, summary: '[ext] Rotate a webhook endpoint\'s secret',
-      description: `Replaces the signing secret; every attempt from now on, retries included, is signed with the new one.${SETTINGS}`,
+      description:
+        'Replaces the signing secret: every attempt from now on, retries included, is signed with the new one, and for ' +
+        '`previous_secret_expires_in` seconds (a day by default) with the replaced one too, so a receiver that still has ' +
+        `it keeps verifying while it is updated. A secret from an earlier rotation stops signing.${SETTINGS}`,
       params: WebhookParams,
+      querystring: RotateSecretQuery,
       response: { 200: DataOf(WebhookEndpointWithSecret, 'The endpoint with its new secret'), ...writeErrors(404) },
     },
-    handler: async (request) => ({ data: await webhooks.rotateSecret(request.actor, request.params.id) }),
+    handler: async (request) => ({
+      data: await webhooks.rotateSecret(request.actor, request.params.id, request.query.previous_secret_expires_in),
+    }),
   });
 
   app.get('/webhooks/:id/deliveries', {

@@ -1,5 +1,5 @@
 import { Type, type TObject } from '@sinclair/typebox';
-import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook.service.js';
+import { PREVIOUS_SECRET_DEFAULT_SECONDS, PREVIOUS_SECRET_MAX_SECONDS, WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook.service.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 import { CsvFilter, Nullable, PageQuery, StringEnum, Timestamp, Uuid } from './common.js';
 
@@ -27,13 +27,17 @@ const endpointFields = {
   events: Type.Array(Subscription),
   description: Nullable(Type.String()),
   enabled: Type.Boolean({ description: 'A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again' }),
+  previous_secret_expires_at: Nullable(Timestamp(
+    'Until when the secret before the last rotation still signs every attempt too (a second signature in webhook-signature); ' +
+      'null when only the current secret signs',
+  )),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 };
 
 const example = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1', url: 'https://hooks.example.com/loopdesk', events: ['issue.created', 'issue.updated'],
-  description: 'Issue sync', enabled: true, created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
+  description: 'Issue sync', enabled: true, previous_secret_expires_at: null, created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
 };
 const EXAMPLE_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7K8dEJnqSjw=';
 
@@ -91,6 +95,16 @@ export const UpdateWebhookBody = Type.Object(
   },
   { additionalProperties: false, examples: [{ enabled: false }] },
 );
+
+export const RotateSecretQuery = Type.Object({
+  previous_secret_expires_in: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: PREVIOUS_SECRET_MAX_SECONDS,
+    description:
+      `Seconds the replaced secret keeps signing beside the new one, so the receiver can be updated without failing a delivery: ` +
+      `0 (stops at once: a leaked secret) to ${PREVIOUS_SECRET_MAX_SECONDS} (7 days); ${PREVIOUS_SECRET_DEFAULT_SECONDS} (a day) when omitted`,
+  })),
+});
 
 export const DeliveryListQuery = Type.Object({
   status: Type.Optional(CsvFilter('Only deliveries in these statuses', WEBHOOK_DELIVERY_STATUSES)),

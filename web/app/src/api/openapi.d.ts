@@ -580,7 +580,7 @@ export interface paths {
         put?: never;
         /**
          * [ext] Rotate a webhook endpoint's secret
-         * @description Replaces the signing secret; every attempt from now on, retries included, is signed with the new one. Needs an owner or admin key, or a key without a member (403 otherwise).
+         * @description Replaces the signing secret: every attempt from now on, retries included, is signed with the new one, and for `previous_secret_expires_in` seconds (a day by default) with the replaced one too, so a receiver that still has it keeps verifying while it is updated. A secret from an earlier rotation stops signing. Needs an owner or admin key, or a key without a member (403 otherwise).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1894,6 +1894,7 @@ export interface components {
          *       ],
          *       "description": "Issue sync",
          *       "enabled": true,
+         *       "previous_secret_expires_at": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z"
          *     }
@@ -1909,6 +1910,12 @@ export interface components {
             description: string | null;
             /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
             enabled: boolean;
+            /**
+             * Format: date-time
+             * @description Until when the secret before the last rotation still signs every attempt too (a second signature in webhook-signature); null when only the current secret signs
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            previous_secret_expires_at: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1931,6 +1938,7 @@ export interface components {
          *       ],
          *       "description": "Issue sync",
          *       "enabled": true,
+         *       "previous_secret_expires_at": null,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7K8dEJnqSjw="
@@ -1947,6 +1955,12 @@ export interface components {
             description: string | null;
             /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
             enabled: boolean;
+            /**
+             * Format: date-time
+             * @description Until when the secret before the last rotation still signs every attempt too (a second signature in webhook-signature); null when only the current secret signs
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            previous_secret_expires_at: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -6768,7 +6782,10 @@ export interface operations {
     };
     rotateWebhookSecret: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Seconds the replaced secret keeps signing beside the new one, so the receiver can be updated without failing a delivery: 0 (stops at once: a leaked secret) to 604800 (7 days); 86400 (a day) when omitted */
+                previous_secret_expires_in?: number;
+            };
             header?: {
                 /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;

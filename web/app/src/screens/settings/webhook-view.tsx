@@ -21,9 +21,10 @@ export function WebhookView({ id }: { id: string }) {
   const [secret, setSecret] = useState<string | null>(null);
 
   const rotate = async () => {
-    if (!confirm('Replace the signing secret? Signatures made with the old one stop verifying at once.')) return;
+    if (!confirm('Replace the signing secret? The old one keeps signing beside the new one for a day, while you update your receiver.')) return;
     try {
       setSecret((await ok(api.POST('/api/v1/webhooks/{id}/rotate-secret', { params: { path: { id } } }))).data.secret);
+      await endpoint.reload();
     } catch (failure) {
       announce(describeError(failure), 'error');
     }
@@ -52,6 +53,7 @@ export function WebhookView({ id }: { id: string }) {
             <dt>Events</dt><dd>{eventsLabel(endpoint.data.events)}</dd>
             <dt>State</dt><dd>{endpoint.data.enabled ? 'Enabled' : 'Paused'}</dd>
             {endpoint.data.description && <><dt>Description</dt><dd>{endpoint.data.description}</dd></>}
+            {endpoint.data.previous_secret_expires_at && <><dt>Previous secret</dt><dd>Also signs until {fullDate(endpoint.data.previous_secret_expires_at)}</dd></>}
             <dt>Added</dt><dd>{fullDate(endpoint.data.created_at)}</dd>
           </dl>
           {secret && <CopyValue label="New signing secret" value={secret} note="Shown only now." />}
