@@ -90,6 +90,21 @@ for (const dialect of DIALECTS) {
       assert.equal(await page.getByText(key).count(), 0);
     }));
 
+    it('rotates a webhook secret: the new one shown once, the old one still signing for a day', () => withScreenshots(`${dialect} webhook secret`, pages, async () => {
+      const page = await person('admin', 'Rotator');
+      const webhookPath = screens.find((screen) => screen.startsWith('/app/settings/webhooks/'))!;
+      const id = webhookPath.split('/').pop()!;
+      await page.goto(webhookPath);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      const shown = page.getByLabel('New signing secret', { exact: true });
+      await expect(shown);
+      assert.match((await shown.textContent())!.trim(), /^whsec_[A-Za-z0-9+/]{43}=$/);
+      const { previous_secret_expires_at: until } = (await app.api('GET', `/api/v1/webhooks/${id}`)).data;
+      assert.ok(Math.abs(Date.parse(until) - Date.now() - 24 * 3600_000) < 60_000, until);
+      await expect(page.getByText(/^Also signs until /));
+    }));
+
     it('hides settings from an agent', () => withScreenshots(`${dialect} agent`, pages, async () => {
       const page = await person('agent', 'Agent');
       await expect(page.getByRole('link', { name: 'Issues' }));

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { acceptInvitation, startAppServer, type AppServer } from '../helpers/app-server.js';
 import { appContext, assertAccessible, launchBrowser, withScreenshots } from '../helpers/browser.js';
-import { eventually, expect } from '../helpers/browser-expect.js';
+import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
 
 for (const dialect of DIALECTS) {
@@ -108,6 +108,18 @@ for (const dialect of DIALECTS) {
       await expect(linked.getByText('Pending', { exact: true }));
     });
 
+    step('shows an issue linked, changed and unlinked elsewhere without a reload', async () => {
+      const linked = page.locator('.linked-issues');
+      const other = (await app.api('POST', '/api/v1/issues', { product_id: productId, title: 'Payments stall on Android' })).data;
+      await app.api('POST', `/api/v1/issues/${other.id}/conversations`, { conversation_id: conversationId });
+      await expect(linked.getByRole('link', { name: other.shortcode }));
+      await app.api('PATCH', `/api/v1/issues/${other.id}`, { status: 'icebox' });
+      await expect(linked.getByText('Icebox', { exact: true }));
+      await app.api('DELETE', `/api/v1/issues/${other.id}/conversations/${conversationId}`);
+      await expectGone(linked.getByRole('link', { name: other.shortcode }));
+      await expect(linked.getByRole('link', { name: shortcode }));
+    });
+
     step('moves the issue to Done on the board with the keyboard', async () => {
       await page.getByRole('link', { name: 'Issues', exact: true }).click();
       const pending = page.getByRole('region', { name: 'Pending' });
@@ -130,7 +142,9 @@ for (const dialect of DIALECTS) {
       await card.focus();
       for (const column of ['In progress', 'Icebox', 'Done']) {
         await page.keyboard.press('Alt+ArrowRight');
-        await expect(page.getByRole('region', { name: column }).getByRole('link', { name: 'Checkout button does nothing' }));
+        const moved = page.getByRole('region', { name: column }).getByRole('link', { name: 'Checkout button does nothing' });
+        await expect(moved);
+        await eventually(() => moved.evaluate((element) => element === document.activeElement), `the focus on the card in ${column}`);
       }
       await eventually(async () => heldAnswered && (await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status === 'done', 'the issue done on the server');
       await page.unroute('**/api/v1/issues/*', holdFirstPatch);

@@ -36,9 +36,18 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
     } else if (event.type === 'conversation.updated' && event.data.id === id) {
       const { previous: _, ...next } = event.data as unknown as Conversation & { previous?: unknown };
       conversation.set({ ...current, ...next, messages: next.messages ?? current.messages });
-    } else if (event.type === 'issue.updated' && current.linked_issues.some((issue) => issue.id === event.data.id)) {
-      const { id: issueId, shortcode, title, status } = event.data as unknown as Schemas['LinkedIssue'];
-      conversation.set({ ...current, linked_issues: current.linked_issues.map((issue) => (issue.id === issueId ? { id: issueId, shortcode, title, status } : issue)) });
+    } else if (event.type === 'issue.created' || event.type === 'issue.updated') {
+      // The issue as its detail shows it: linked here or not (linked or unlinked anywhere), and its current state.
+      const issue = event.data as unknown as Schemas['LinkedIssue'] & { linked_conversations: { id: string }[] };
+      const linkedHere = issue.linked_conversations.some((linked) => linked.id === id);
+      const shown = current.linked_issues.some((linked) => linked.id === issue.id);
+      if (!linkedHere && !shown) return;
+      const { id: issueId, shortcode, title, status } = issue;
+      const others = current.linked_issues.filter((linked) => linked.id !== issueId);
+      const linked_issues = !linkedHere ? others
+        : shown ? current.linked_issues.map((linked) => (linked.id === issueId ? { id: issueId, shortcode, title, status } : linked))
+        : [...others, { id: issueId, shortcode, title, status }];
+      conversation.set({ ...current, linked_issues });
     }
   });
 

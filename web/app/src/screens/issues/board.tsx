@@ -2,7 +2,7 @@
 // move by drag and drop or from the keyboard (Alt+← / Alt+→ on a focused card); the move is shown
 // at once and undone if the server refuses it. Each issue's moves reach the server one at a time,
 // in order. /issues/{id} opens an issue over the board.
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, describeError, ok } from '../../api/client.js';
 import { useLiveEvents } from '../../api/live.js';
 import { match, navigate, useLocation, withQuery } from '../../router.js';
@@ -102,7 +102,8 @@ export function Board({ path }: { path: string }) {
     if (!sending) void sendMoves(issue);
   };
 
-  useEffect(() => {
+  // In the same task as the render that moved the card: a key pressed right after it finds the focus there.
+  useLayoutEffect(() => {
     const id = focusAfterMove.current;
     if (!id) return;
     focusAfterMove.current = null;
