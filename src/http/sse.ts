@@ -13,6 +13,9 @@
 //   meanwhile wait, and each is sent once. The same catch-up runs when the channel says events may
 //   have been missed (a LISTEN connection that dropped).
 // - A comment every `heartbeatMs` (LOOPDESK_SSE_HEARTBEAT_MS); the stream ends after `maxStreamMs`.
+// - Before each heartbeat the credential that opened the stream is checked again (the request's
+//   `stillAuthenticated`, set by the authentication that let it in): a key revoked, a session
+//   signed out or a visitor session ended ends the stream, and the reconnection gets its 401.
 // - Backpressure: a replay waits for the socket to drain; a live client more than 1 MiB behind is
 //   cut off (it reconnects and replays). A client that goes away unsubscribes at once.
 import { PassThrough } from 'node:stream';
@@ -20,6 +23,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { LiveChannel, LiveEvent, LiveFilter, LiveSubscriber } from '../events/live.js';
 import { newId } from '../lib/ids.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whether the credential the request came with still works; set by the authentication that let it in. */
+    stillAuthenticated: (() => Promise<boolean>) | null;
+  }
+}
 
 /** What one event looks like on a stream: its `event:` name and its `data` (sent as JSON). */
 export interface SseFrame {
@@ -34,6 +44,8 @@ export interface EventStreamOptions {
   frame(event: LiveEvent): SseFrame | null;
   /** Where to resume; by default the request's Last-Event-ID header (see LastEventIdHeader). */
   lastEventId?: string | null;
+  /** Checked before each heartbeat: false ends the stream. By default the request's `stillAuthenticated`. */
+  stillAuthenticated?: (() => Promise<boolean>) | null;
 }
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
@@ -75,6 +87,7 @@ class EventStream implements LiveSubscriber {
   private resyncWanted = false;
   private ended = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  private checking = false;
   private unsubscribe: () => void = () => {};
 
   constructor(
@@ -87,7 +100,7 @@ class EventStream implements LiveSubscriber {
   async open(fresh: boolean): Promise<void> {
     const { heartbeatMs, maxStreamMs } = this.options.live.settings;
     if (fresh) this.write(`retry: ${RETRY_MS}\nid: ${this.cursor}\n\n`);
-    this.timers.push(setInterval(() => this.write(': heartbeat\n\n'), heartbeatMs));
+    this.timers.push(setInterval(() => void this.heartbeat(), heartbeatMs));
     if (maxStreamMs > 0) this.timers.push(setTimeout(() => this.end(), maxStreamMs));
     for (const timer of this.timers) timer.unref();
     this.held = [];
@@ -97,6 +110,22 @@ class EventStream implements LiveSubscriber {
       this.stop();
       throw error;
     }
+  }
+
+  /** The heartbeat comment, once the credential is known to still work (a failed check is not taken as a refusal). */
+  private async heartbeat(): Promise<void> {
+    const check = this.options.stillAuthenticated;
+    if (check && !this.checking) {
+      this.checking = true;
+      try {
+        if (!(await check())) return this.end();
+      } catch (error) {
+        this.onError(error);
+      } finally {
+        this.checking = false;
+      }
+    }
+    this.write(': heartbeat\n\n');
   }
 
   deliver(event: LiveEvent): void {
@@ -192,7 +221,11 @@ class EventStream implements LiveSubscriber {
 export async function sendEventStream(request: FastifyRequest, reply: FastifyReply, options: EventStreamOptions): Promise<FastifyReply> {
   const header = request.headers['last-event-id'];
   const resumeFrom = (options.lastEventId !== undefined ? options.lastEventId : typeof header === 'string' ? header : null)?.toLowerCase() || null;
-  const stream = new EventStream(options, resumeFrom ?? newId(), (error) => request.log.warn({ err: error }, 'event stream replay failed'));
+  const stream = new EventStream(
+    { ...options, stillAuthenticated: options.stillAuthenticated ?? request.stillAuthenticated },
+    resumeFrom ?? newId(),
+    (error) => request.log.warn({ err: error }, 'event stream: a replay or a credential check failed'),
+  );
   reply.raw.once('close', () => stream.abandon());
   await stream.open(resumeFrom === null);
   void stream.catchUp();

@@ -141,3 +141,16 @@ function parse(req: ClientRequest, res: IncomingMessage): SseStream {
     },
   };
 }
+
+/** Resolves once the server ended the stream; rejects if it is still open after `ms`. */
+export async function endedWithin(stream: SseStream, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the stream was still open after ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([stream.ended, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

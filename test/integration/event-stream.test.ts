@@ -1,14 +1,14 @@
 // GET /api/v1/events/stream [ext] on a listening server: the workspace's events as Server-Sent
 // Events (event/id/data with the webhook payload), the types filter, resuming with Last-Event-ID
 // (each missed event once), heartbeats, read-only keys, other workspaces, validation, and streams
-// ended when the live channel closes.
+// ended when the live channel closes or their credential stops working.
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
-import { newPerson } from '../helpers/sessions.js';
-import { openStream, type SseEvent, type SseStream } from '../helpers/sse-client.js';
+import { newPerson, withSession } from '../helpers/sessions.js';
+import { endedWithin, openStream, type SseEvent, type SseStream } from '../helpers/sse-client.js';
 
 const HEARTBEAT_MS = 150;
 const PATH = '/api/v1/events/stream';
@@ -113,6 +113,23 @@ describeEachDialect('GET /api/v1/events/stream', (ctx) => {
     await stream.waitFor((all) => all.length >= 1, 'the event');
     assert.deepEqual(bodiesOf(stream.events), ['For the app']);
     stream.close();
+  });
+
+  it('ends a stream at the next heartbeat once its key is revoked or its session signed out; reconnecting gets 401', async () => {
+    const context = ctx();
+    const key = await context.services.admin.createKey({ workspaceId: context.a.id, memberId: context.a.owner.id });
+    const byKey = track(await open(base, key.key));
+    const person = await newPerson(context, context.a);
+    const bySession = track(await openStream(`${base}${PATH}`, { headers: { cookie: person.cookie } }));
+    await Promise.all([byKey.waitForComments(1), bySession.waitForComments(1)]);
+
+    await context.services.admin.revokeKey(key.id);
+    await endedWithin(byKey, 2_000);
+    assert.equal((await open(base, key.key)).status, 401);
+    await bySession.waitForComments(bySession.comments.length + 2);
+    assert.equal((await withSession(context, person.cookie).post('/auth/sign-out')).status, 204);
+    await endedWithin(bySession, 2_000);
+    assert.equal((await openStream(`${base}${PATH}`, { headers: { cookie: person.cookie } })).status, 401);
   });
 
   it('replays exactly what was missed after Last-Event-ID, then goes on live', async () => {

@@ -1,10 +1,10 @@
 // GET /widget/v1/{widget_key}/conversations/{id}/events (platform.md §1): the team's replies and
 // status changes reach an open widget as Server-Sent Events, in the visitor's shapes; Last-Event-ID
-// resumes; heartbeats; only the visitor's own conversations.
+// resumes; heartbeats; only the visitor's own conversations; the stream ends with the session.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
-import { openStream } from '../helpers/sse-client.js';
+import { endedWithin, openStream } from '../helpers/sse-client.js';
 import { startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
 
 const DELIVERY_LIMIT_MS = 2_000;
@@ -76,15 +76,37 @@ describeEachDialect('the widget\'s conversation stream', (ctx) => {
 });
 
 describeEachDialect('the widget\'s conversation stream, heartbeats', (ctx) => {
+  let base = '';
+  before(async () => {
+    base = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await ctx().app.server.close();
+  });
+
+  /** A visitor's new conversation and its open event stream. */
+  async function openConversationStream(context: TestContext) {
+    const product = await widgetProduct(context);
+    const session = await startSession(context, product.widget_key);
+    const { id } = (await visitor(context, session.token).post(widgetPath(product.widget_key, '/conversations'), { body: 'Hi' })).body.data;
+    const open = () => openStream(`${base}${widgetPath(product.widget_key, `/conversations/${id}/events`)}`, { headers: { authorization: `Bearer ${session.token}` } });
+    return { session, stream: await open(), open };
+  }
+
   it('sends a heartbeat comment on an idle stream', async () => {
-    const base = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
-    const product = await widgetProduct(ctx());
-    const { token } = await startSession(ctx(), product.widget_key);
-    const { id } = (await visitor(ctx(), token).post(widgetPath(product.widget_key, '/conversations'), { body: 'Hi' })).body.data;
-    const stream = await openStream(`${base}${widgetPath(product.widget_key, `/conversations/${id}/events`)}`, { headers: { authorization: `Bearer ${token}` } });
+    const { stream } = await openConversationStream(ctx());
     await stream.waitForComments(2);
     assert.deepEqual(stream.comments.slice(0, 2), ['heartbeat', 'heartbeat']);
     stream.close();
-    await ctx().app.server.close();
+  });
+
+  it('ends the stream at the next heartbeat once the visitor session has ended; reconnecting gets 401', async () => {
+    const context = ctx();
+    const { session, stream, open } = await openConversationStream(context);
+    await stream.waitForComments(1);
+    // As the housekeeping removes a session unused for 30 days.
+    await context.database.db.deleteFrom('widget_sessions').where('contact_id', '=', session.contact.id).execute();
+    await endedWithin(stream, 2_000);
+    assert.equal((await open()).status, 401);
   });
 }, { streams: { heartbeatMs: 50 } });

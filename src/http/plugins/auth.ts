@@ -32,6 +32,7 @@ export interface AuthDeps {
 
 export function registerAuth(app: FastifyInstance, { identity, sessions, publicUrl }: AuthDeps): void {
   app.decorateRequest('actor', null as unknown as Actor);
+  app.decorateRequest('stillAuthenticated', null);
 
   async function byKey(header: string): Promise<Actor> {
     const token = bearerToken(header);
@@ -61,5 +62,8 @@ export function registerAuth(app: FastifyInstance, { identity, sessions, publicU
       throw new AppError('forbidden', 'this API key is read-only: only GET requests are allowed');
     }
     request.actor = actor;
+    request.stillAuthenticated = cookie === null
+      ? async () => (await identity.authenticate(bearerToken(header!)!)) !== null
+      : async () => (await sessions.authenticate(cookie)) !== null;
   });
 }

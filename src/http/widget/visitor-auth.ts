@@ -20,6 +20,7 @@ const noSession = () => new AppError('unauthorized', 'a widget session is requir
 
 export function registerVisitorAuth(app: TypedApp, sessions: Pick<WidgetSessionService, 'authenticate'>): void {
   app.decorateRequest('visitor', null);
+  app.decorateRequest('stillAuthenticated', null);
   app.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config.visitor;
     if (!mode || !request.widgetProduct) return;
@@ -32,6 +33,8 @@ export function registerVisitorAuth(app: TypedApp, sessions: Pick<WidgetSessionS
     const visitor = await sessions.authenticate(request.widgetProduct, token);
     if (!visitor) throw new AppError('unauthorized', 'invalid or expired widget session: start a new one with POST /sessions');
     request.visitor = visitor;
+    const product = request.widgetProduct;
+    request.stillAuthenticated = async () => (await sessions.authenticate(product, token)) !== null;
   });
 }
 
