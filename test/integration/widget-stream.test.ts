@@ -9,7 +9,11 @@ import { startSession, visitor, widgetPath, widgetProduct } from '../helpers/wid
 
 const DELIVERY_LIMIT_MS = 2_000;
 
-describeEachDialect('the widget\'s conversation stream', (ctx) => {
+/**
+ * Listens for the block's tests (and stops after them); returns a maker of visitor conversations,
+ * each with `open(headers?, token?)` to open its event stream on the listening server.
+ */
+function listeningConversations(ctx: () => TestContext) {
   let base = '';
   before(async () => {
     base = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
@@ -17,8 +21,7 @@ describeEachDialect('the widget\'s conversation stream', (ctx) => {
   after(async () => {
     await ctx().app.server.close();
   });
-
-  async function conversation(context: TestContext) {
+  return async function conversation(context: TestContext) {
     const product = await widgetProduct(context);
     const session = await startSession(context, product.widget_key, { name: 'Ada' });
     const created = await visitor(context, session.token).post(widgetPath(product.widget_key, '/conversations'), { body: 'Hello' });
@@ -26,7 +29,11 @@ describeEachDialect('the widget\'s conversation stream', (ctx) => {
     const open = (headers: Record<string, string> = {}, token = session.token) =>
       openStream(`${base}${widgetPath(product.widget_key, `/conversations/${id}/events`)}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
     return { product, session, id, open };
-  }
+  };
+}
+
+describeEachDialect('the widget\'s conversation stream', (ctx) => {
+  const conversation = listeningConversations(ctx);
 
   it('brings the team\'s reply as event: message in the visitor\'s shape, within 2 s, and status changes as event: status', async () => {
     const { id, open } = await conversation(ctx());
@@ -76,25 +83,10 @@ describeEachDialect('the widget\'s conversation stream', (ctx) => {
 });
 
 describeEachDialect('the widget\'s conversation stream, heartbeats', (ctx) => {
-  let base = '';
-  before(async () => {
-    base = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  after(async () => {
-    await ctx().app.server.close();
-  });
-
-  /** A visitor's new conversation and its open event stream. */
-  async function openConversationStream(context: TestContext) {
-    const product = await widgetProduct(context);
-    const session = await startSession(context, product.widget_key);
-    const { id } = (await visitor(context, session.token).post(widgetPath(product.widget_key, '/conversations'), { body: 'Hi' })).body.data;
-    const open = () => openStream(`${base}${widgetPath(product.widget_key, `/conversations/${id}/events`)}`, { headers: { authorization: `Bearer ${session.token}` } });
-    return { session, stream: await open(), open };
-  }
+  const conversation = listeningConversations(ctx);
 
   it('sends a heartbeat comment on an idle stream', async () => {
-    const { stream } = await openConversationStream(ctx());
+    const stream = await (await conversation(ctx())).open();
     await stream.waitForComments(2);
     assert.deepEqual(stream.comments.slice(0, 2), ['heartbeat', 'heartbeat']);
     stream.close();
@@ -102,7 +94,8 @@ describeEachDialect('the widget\'s conversation stream, heartbeats', (ctx) => {
 
   it('ends the stream at the next heartbeat once the visitor session has ended; reconnecting gets 401', async () => {
     const context = ctx();
-    const { session, stream, open } = await openConversationStream(context);
+    const { session, open } = await conversation(context);
+    const stream = await open();
     await stream.waitForComments(1);
     // As the housekeeping removes a session unused for 30 days.
     await context.database.db.deleteFrom('widget_sessions').where('contact_id', '=', session.contact.id).execute();
