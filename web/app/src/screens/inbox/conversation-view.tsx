@@ -42,11 +42,10 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
       const linkedHere = issue.linked_conversations.some((linked) => linked.id === id);
       const shown = current.linked_issues.some((linked) => linked.id === issue.id);
       if (!linkedHere && !shown) return;
-      const { id: issueId, shortcode, title, status } = issue;
-      const others = current.linked_issues.filter((linked) => linked.id !== issueId);
-      const linked_issues = !linkedHere ? others
-        : shown ? current.linked_issues.map((linked) => (linked.id === issueId ? { id: issueId, shortcode, title, status } : linked))
-        : [...others, { id: issueId, shortcode, title, status }];
+      const entry = { id: issue.id, shortcode: issue.shortcode, title: issue.title, status: issue.status };
+      const kept = current.linked_issues.filter((linked) => linked.id !== issue.id);
+      // Unlinked: gone; linked: kept in its place with its current state, or added last (the link is the newest).
+      const linked_issues = !linkedHere ? kept : shown ? current.linked_issues.map((linked) => (linked.id === issue.id ? entry : linked)) : [...kept, entry];
       conversation.set({ ...current, linked_issues });
     }
   });
