@@ -1,4 +1,4 @@
-// Housekeeping (src/domain/housekeeping.ts) on a backlog: N events past the retention, each with a
+// Housekeeping (src/domain/housekeeping/housekeeping.ts) on a backlog: N events past the retention, each with a
 // succeeded delivery to one endpoint, and N/10 recent ones that stay. Reports how long the run
 // took, rows deleted per second, the longest single statement, and the event loop's longest delay
 // during the run: on SQLite (synchronous) a statement holds the loop, so that is what a request
@@ -8,9 +8,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { WEBHOOK_DEFAULTS } from '../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { retentionRepository, type RetentionRepository } from '../src/db/repositories/retention.repository.js';
-import type { Actor } from '../src/domain/actor.js';
-import { createHousekeeping } from '../src/domain/housekeeping.js';
-import { inTransaction } from '../src/domain/unit-of-work.js';
+import type { Actor } from '../src/domain/accounts/actor.js';
+import { createHousekeeping } from '../src/domain/housekeeping/housekeeping.js';
+import { inTransaction } from '../src/domain/shared/unit-of-work.js';
 import type { Clock } from '../src/lib/clock.js';
 import { createServices, type Services } from '../src/services.js';
 import type { BenchDb } from './args.js';

@@ -3,9 +3,9 @@
 // Issues take the fast path: the service's own product and assignee checks (once per distinct
 // value), then the service's insertIssue, a thousand per transaction.
 import type { DatabaseHandle } from '../src/db/database.js';
-import type { Actor } from '../src/domain/actor.js';
-import type { IssueStatus, Priority } from '../src/domain/enums.js';
-import { inTransaction } from '../src/domain/unit-of-work.js';
+import type { Actor } from '../src/domain/accounts/actor.js';
+import type { IssueStatus, Priority } from '../src/domain/shared/enums.js';
+import { inTransaction } from '../src/domain/shared/unit-of-work.js';
 import { createServices, type Services } from '../src/services.js';
 import { issueDescription, issueTitle, messageBody, sampleIndexes, seededRandom, type Random } from './texts.js';
 

@@ -12,7 +12,7 @@ export interface UserTable {
   email: string;
   name: string | null;
   created_at: string;
-  /** scrypt (src/domain/passwords.ts); null until the person sets a password (migration 0009). */
+  /** scrypt (src/domain/accounts/passwords.ts); null until the person sets a password (migration 0009). */
   password_hash: string | null;
 }
 

@@ -9,7 +9,7 @@ import type { Db } from '../db/database.js';
 import type { AnnouncementJobRepository, AnnouncementKind, ClaimedJob, JobOutcome } from '../db/repositories/announcement-job.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { FanOutEventRow } from '../db/repositories/webhook-delivery.repository.js';
-import type { AnnouncementService, EmailContent } from '../domain/announcement.service.js';
+import type { AnnouncementService, EmailContent } from '../domain/releases/announcement.service.js';
 import type { Clock } from '../lib/clock.js';
 import { jittered } from './retry-schedule.js';
 import type { Mailer, SendResult } from './mailer.js';

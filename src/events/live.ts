@@ -16,7 +16,7 @@ import { STREAM_DEFAULTS, type StreamConfig } from '../config.js';
 import type { Dialect, Notifications } from '../db/dialect.js';
 import type { EventRepository, LiveEventRow } from '../db/repositories/event.repository.js';
 import type { NotificationListener } from '../db/pg-listener.js';
-import type { Work } from '../domain/unit-of-work.js';
+import type { Work } from '../domain/shared/unit-of-work.js';
 import { EVENT_TYPES, type EventPayload, type EventType } from './event-types.js';
 
 export interface LiveEvent {

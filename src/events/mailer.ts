@@ -4,7 +4,7 @@
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { MailConfig } from '../config.js';
-import type { EmailContent } from '../domain/announcement.service.js';
+import type { EmailContent } from '../domain/releases/announcement.service.js';
 
 export interface SendResult {
   ok: boolean;

@@ -4,7 +4,7 @@
 // (src/events/live.ts) hands it to the open streams once the transaction commits. Both start
 // here, the one place every write records its events, so no write path can forget either.
 import type { EventRepository } from '../db/repositories/event.repository.js';
-import type { Work } from '../domain/unit-of-work.js';
+import type { Work } from '../domain/shared/unit-of-work.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { DomainEvent, EventPayload } from './event-types.js';

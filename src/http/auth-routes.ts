@@ -3,8 +3,8 @@
 // X-Request-Id as everywhere; described in the same OpenAPI document (tag Sessions), since the
 // app's typed client calls these too.
 import type { FastifyInstance } from 'fastify';
-import type { InvitationService } from '../domain/invitation.service.js';
-import type { SessionService } from '../domain/session.service.js';
+import type { InvitationService } from '../domain/accounts/invitation.service.js';
+import type { SessionService } from '../domain/accounts/session.service.js';
 import { notFoundHandler } from './plugins/error-handler.js';
 import type { TypedApp } from './route.js';
 import { authRoutes } from './routes/auth.js';

@@ -3,7 +3,7 @@
 // says so, or the request came over TLS), and lives as long as the session: 30 days, sent again
 // whenever the session's expiry moves.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_LIFETIME_MS } from '../domain/session.service.js';
+import { SESSION_LIFETIME_MS } from '../domain/accounts/session.service.js';
 import { AppError } from '../errors.js';
 
 export const SESSION_COOKIE = 'loopdesk_session';

@@ -2,7 +2,7 @@
 // service, for the matcher's storage and caching specs.
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { IndexedIssue } from '../../src/dedup/detector.js';
-import type { Actor } from '../../src/domain/actor.js';
+import type { Actor } from '../../src/domain/accounts/actor.js';
 import { createServices, type Services } from '../../src/services.js';
 import { freshDatabaseUrl, type DialectName } from './databases.js';
 

@@ -2,7 +2,7 @@
 // write of products, issues, conversations, messages and releases records its own event, tests
 // produce events here (and afterwards, for events no API write makes on demand).
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { inTransaction } from '../../src/domain/unit-of-work.js';
+import { inTransaction } from '../../src/domain/shared/unit-of-work.js';
 import type { DomainEvent } from '../../src/events/event-types.js';
 import type { Services } from '../../src/services.js';
 

@@ -5,14 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { STREAM_DEFAULTS, WEBHOOK_DEFAULTS, type StreamConfig, type WebhookConfig } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
-import type { Member } from '../../src/domain/actor.js';
+import type { Member } from '../../src/domain/accounts/actor.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
 import { DIALECTS, freshDatabaseUrl, type DialectName } from './databases.js';
 import { ResponseChecker } from './openapi-check.js';
 
 /**
  * scrypt at N = 2^10 in tests (a few ms a hash instead of a few hundred): the same code and hash
- * format; src/domain/passwords.ts keeps the production cost, and test/unit/passwords.test.ts checks it.
+ * format; src/domain/accounts/passwords.ts keeps the production cost, and test/unit/passwords.test.ts checks it.
  */
 export const TEST_SCRYPT = { ln: 10, r: 8, p: 1 };
 

@@ -9,8 +9,8 @@ import { embeddingRepository } from '../../src/db/repositories/embedding.reposit
 import { issueRepository, type IssueRepository } from '../../src/db/repositories/issue.repository.js';
 import type { DuplicateDetector } from '../../src/dedup/detector.js';
 import { createLexicalDetector } from '../../src/dedup/lexical.js';
-import type { Actor } from '../../src/domain/actor.js';
-import { createIssueDedupService } from '../../src/domain/issue-dedup.service.js';
+import type { Actor } from '../../src/domain/accounts/actor.js';
+import { createIssueDedupService } from '../../src/domain/issues/issue-dedup.service.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createServices } from '../../src/services.js';
 import { createIssue, createIssueMaybe, createProduct } from '../helpers/factories.js';

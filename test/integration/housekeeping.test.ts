@@ -1,4 +1,4 @@
-// Housekeeping (src/domain/housekeeping.ts, docs/events.md "Retention"): old events and finished
+// Housekeeping (src/domain/housekeeping/housekeeping.ts, docs/events.md "Retention"): old events and finished
 // webhook deliveries go once past the retention, unless a delivery still needs its event; ended
 // sessions, expired visitor sessions and expired invitations go, and replaced webhook secrets are
 // forgotten once they stop signing; everything else stays. The services' clock runs ahead of the
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { retentionRepository } from '../../src/db/repositories/retention.repository.js';
-import { createHousekeeping, HOUSEKEEPING_BATCH, type HousekeepingDeps, type HousekeepingReport } from '../../src/domain/housekeeping.js';
+import { createHousekeeping, HOUSEKEEPING_BATCH, type HousekeepingDeps, type HousekeepingReport } from '../../src/domain/housekeeping/housekeeping.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { newId, uuidv7Floor } from '../../src/lib/ids.js';
 import { eventually, fanOutAll, numberedEvents, recordEvents } from '../helpers/events.js';

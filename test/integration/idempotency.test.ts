@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { idempotencyRepository } from '../../src/db/repositories/idempotency.repository.js';
-import { IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS, IDEMPOTENCY_RETENTION_MS } from '../../src/domain/idempotency.service.js';
+import { IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS, IDEMPOTENCY_RETENTION_MS } from '../../src/domain/idempotency/idempotency.service.js';
 import { apiKeyIdOf, createIssue, createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, unique, type ApiResponse, type Client } from '../helpers/harness.js';
 import { manualClock } from '../helpers/manual-clock.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import pg from 'pg';
-import { inTransaction } from '../../src/domain/unit-of-work.js';
+import { inTransaction } from '../../src/domain/shared/unit-of-work.js';
 import type { LiveEvent, LiveFilter, LiveSubscriber } from '../../src/events/live.js';
 import { eventually, numberedEvents } from '../helpers/events.js';
 import { createProduct, importConversation } from '../helpers/factories.js';

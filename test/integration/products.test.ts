@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Product } from '../../src/domain/product.service.js';
+import type { Product } from '../../src/domain/products/product.service.js';
 import { createServices } from '../../src/services.js';
 import { apiKeyIdOf, createProduct } from '../helpers/factories.js';
 import { describeEachDialect, unique, type Client, type TestContext } from '../helpers/harness.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { DomainEvent } from '../../src/events/event-types.js';
-import { inTransaction } from '../../src/domain/unit-of-work.js';
+import { inTransaction } from '../../src/domain/shared/unit-of-work.js';
 import { eventually, numberedEvents, recordEvents } from '../helpers/events.js';
 import { createIssue, createProduct, createRelease, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { emailOf, messageText } from '../../src/domain/announcement.service.js';
+import { emailOf, messageText } from '../../src/domain/releases/announcement.service.js';
 import { retryOutcome } from '../../src/events/announcer.js';
 
 const RELEASE = { id: 'r', title: 'November fixes', version: '2.4.0', product: { id: 'p', name: 'Acme Mobile App' } };

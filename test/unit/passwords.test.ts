@@ -1,8 +1,8 @@
 // Password hashes (scrypt at the production cost) and the lockout's window arithmetic.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createPasswordHasher, DEFAULT_SCRYPT } from '../../src/domain/passwords.js';
-import { lockedUntil } from '../../src/domain/sign-in-lockout.js';
+import { createPasswordHasher, DEFAULT_SCRYPT } from '../../src/domain/accounts/passwords.js';
+import { lockedUntil } from '../../src/domain/accounts/sign-in-lockout.js';
 
 describe('password hashes', () => {
   const hasher = createPasswordHasher();

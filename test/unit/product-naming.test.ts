@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   PREFIX_PATTERN, SLUG_MAX, SLUG_PATTERN, freePrefix, freeSlug, prefixFromName, slugFromName, slugStem,
-} from '../../src/domain/product-naming.js';
+} from '../../src/domain/products/product-naming.js';
 
 describe('slugFromName', () => {
   const cases: [string, string][] = [

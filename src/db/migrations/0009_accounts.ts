@@ -41,7 +41,7 @@ export function accounts(types: ColumnTypes) {
 
   return {
     async up(db: Kysely<any>): Promise<void> {
-      // scrypt, in the form `scrypt$ln=15,r=8,p=3$<salt>$<hash>` (src/domain/passwords.ts); null: no password yet.
+      // scrypt, in the form `scrypt$ln=15,r=8,p=3$<salt>$<hash>` (src/domain/accounts/passwords.ts); null: no password yet.
       await db.schema.alterTable('users').addColumn('password_hash', 'text').execute();
 
       await db.schema

@@ -1,4 +1,4 @@
-// Housekeeping across all workspaces (src/domain/housekeeping.ts): deletes what has outlived its
+// Housekeeping across all workspaces (src/domain/housekeeping/housekeeping.ts): deletes what has outlived its
 // use (rows, and secrets that stopped signing), up to `limit` rows a statement, so that no delete holds the database for long. Each
 // method returns how many rows went; fewer than `limit` means there are no more.
 import type { DeleteResult, UpdateResult } from 'kysely';

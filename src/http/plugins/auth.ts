@@ -4,9 +4,9 @@
 // never overridden by a browser's cookie. Then the CSRF rule for cookies and the read-only rule
 // (403) — the order decisions.md sets.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../../domain/actor.js';
-import type { IdentityService } from '../../domain/identity.service.js';
-import type { SessionService } from '../../domain/session.service.js';
+import type { Actor } from '../../domain/accounts/actor.js';
+import type { IdentityService } from '../../domain/accounts/identity.service.js';
+import type { SessionService } from '../../domain/accounts/session.service.js';
 import { AppError } from '../../errors.js';
 import { requireOwnOrigin, sessionToken, setSessionCookie } from '../session-cookie.js';
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdempotencyScope } from '../../db/repositories/idempotency.repository.js';
-import { IDEMPOTENCY_FIELD, type IdempotencyService } from '../../domain/idempotency.service.js';
+import { IDEMPOTENCY_FIELD, type IdempotencyService } from '../../domain/idempotency/idempotency.service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

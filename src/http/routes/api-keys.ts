@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { ApiKeyService } from '../../domain/api-key.service.js';
-import { requireSettingsRole } from '../../domain/roles.js';
+import type { ApiKeyService } from '../../domain/accounts/api-key.service.js';
+import { requireSettingsRole } from '../../domain/accounts/roles.js';
 import type { TypedApp } from '../route.js';
 import { ApiKey, CreateApiKeyBody, CreatedApiKey } from '../schemas/account.js';
 import { DataOf, IdParams, ListOf, PageQuery, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';

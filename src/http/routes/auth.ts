@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../../domain/actor.js';
-import type { StartedSession } from '../../domain/session.service.js';
+import type { Actor } from '../../domain/accounts/actor.js';
+import type { StartedSession } from '../../domain/accounts/session.service.js';
 import { AppError } from '../../errors.js';
 import type { AuthRoutesOptions } from '../auth-routes.js';
 import type { TypedApp } from '../route.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { ConversationService } from '../../domain/conversation.service.js';
-import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/enums.js';
+import type { ConversationService } from '../../domain/conversations/conversation.service.js';
+import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/shared/enums.js';
 import { checkAll } from '../../errors.js';
 import { enumFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { IdentityService } from '../../domain/identity.service.js';
+import type { IdentityService } from '../../domain/accounts/identity.service.js';
 import type { TypedApp } from '../route.js';
 import { DataOf, ListOf, PageQuery, errorResponses, listBody, pageOf } from '../schemas/common.js';
 import { Me, Member } from '../schemas/identity.js';

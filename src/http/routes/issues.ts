@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
-import type { IssueDedupService } from '../../domain/issue-dedup.service.js';
-import type { IssueService } from '../../domain/issue.service.js';
+import { ISSUE_STATUSES, PRIORITIES } from '../../domain/shared/enums.js';
+import type { IssueDedupService } from '../../domain/issues/issue-dedup.service.js';
+import type { IssueService } from '../../domain/issues/issue.service.js';
 import { checkAll } from '../../errors.js';
 import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { InvitationService } from '../../domain/invitation.service.js';
-import type { MemberService } from '../../domain/member.service.js';
-import { requireSettingsRole } from '../../domain/roles.js';
+import type { InvitationService } from '../../domain/accounts/invitation.service.js';
+import type { MemberService } from '../../domain/accounts/member.service.js';
+import { requireSettingsRole } from '../../domain/accounts/roles.js';
 import { publicOrigin } from '../origin.js';
 import type { TypedApp } from '../route.js';
 import { CreateInvitationBody, Invitation, IssuedInvitation, UpdateMemberBody } from '../schemas/account.js';

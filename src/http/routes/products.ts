@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { ProductService } from '../../domain/product.service.js';
+import type { ProductService } from '../../domain/products/product.service.js';
 import { publicOrigin } from '../origin.js';
 import type { TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, PageQuery, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';

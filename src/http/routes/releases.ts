@@ -1,4 +1,4 @@
-import type { ReleaseService } from '../../domain/release.service.js';
+import type { ReleaseService } from '../../domain/releases/release.service.js';
 import { singleIdFilter } from '../filters.js';
 import type { TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { WEBHOOK_DELIVERY_STATUSES, type WebhookService } from '../../domain/webhook.service.js';
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookService } from '../../domain/webhooks/webhook.service.js';
 import { enumFilter } from '../filters.js';
 import type { TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, PageQuery, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';

@@ -1,8 +1,8 @@
 // People and sessions (platform.md §5): the /auth bodies and answers, and the [ext] settings
 // resources of /api/v1 (invitations, API keys, a member's role).
 import { Type } from '@sinclair/typebox';
-import { MEMBER_ROLES } from '../../domain/actor.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/passwords.js';
+import { MEMBER_ROLES } from '../../domain/accounts/actor.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/accounts/passwords.js';
 import { Nullable, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { Member } from './identity.js';
 

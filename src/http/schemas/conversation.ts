@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversation.service.js';
-import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/enums.js';
+import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
+import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/shared/enums.js';
 import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
 export const ConversationSummary = Type.Object(

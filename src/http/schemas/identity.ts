@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MEMBER_ROLES } from '../../domain/actor.js';
+import { MEMBER_ROLES } from '../../domain/accounts/actor.js';
 import { Nullable, Ref, Timestamp, Uuid } from './common.js';
 
 const Role = Type.Union(MEMBER_ROLES.map((role) => Type.Literal(role)));

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ISSUE_STATUSES, PRIORITIES } from '../../domain/enums.js';
+import { ISSUE_STATUSES, PRIORITIES } from '../../domain/shared/enums.js';
 import { CsvFilter, CsvIdFilter, IdFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { ConversationSummary } from './conversation.js';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { WIDGET_CONFIG_MAX_BYTES, WIDGET_CONFIG_MAX_DEPTH } from '../../domain/product.service.js';
-import { PREFIX_PATTERN, SLUG_MAX, SLUG_PATTERN } from '../../domain/product-naming.js';
+import { WIDGET_CONFIG_MAX_BYTES, WIDGET_CONFIG_MAX_DEPTH } from '../../domain/products/product.service.js';
+import { PREFIX_PATTERN, SLUG_MAX, SLUG_PATTERN } from '../../domain/products/product-naming.js';
 import { Nullable, Timestamp, TrimmedString, Uuid } from './common.js';
 
 const Name = TrimmedString({ minLength: 1, maxLength: 200, description: 'Product name, 1–200 characters after trimming' });

@@ -1,5 +1,5 @@
 import { Type, type TObject } from '@sinclair/typebox';
-import { PREVIOUS_SECRET_DEFAULT_SECONDS, PREVIOUS_SECRET_MAX_SECONDS, WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook.service.js';
+import { PREVIOUS_SECRET_DEFAULT_SECONDS, PREVIOUS_SECRET_MAX_SECONDS, WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhooks/webhook.service.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 import { CsvFilter, Nullable, PageQuery, StringEnum, Timestamp, Uuid } from './common.js';
 

@@ -2,7 +2,7 @@
 // descriptions are Markdown rendered with raw HTML off (markdown-it also refuses javascript: and
 // similar link targets), so a release note can never inject markup or script.
 import MarkdownIt from 'markdown-it';
-import type { Changelog, ChangelogEntry } from '../../domain/changelog.service.js';
+import type { Changelog, ChangelogEntry } from '../../domain/releases/changelog.service.js';
 
 const markdown = new MarkdownIt({ html: false, linkify: true });
 

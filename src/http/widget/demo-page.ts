@@ -2,7 +2,7 @@
 // widget against their own server before touching their site. The page's styles are allowed by
 // their hash and nothing inline runs, so it also shows the snippet working under a strict CSP.
 import { createHash } from 'node:crypto';
-import { embedSnippet } from '../../domain/product.service.js';
+import { embedSnippet } from '../../domain/products/product.service.js';
 import { escapeText } from './changelog-render.js';
 
 const STYLE = [

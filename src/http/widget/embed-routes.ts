@@ -4,8 +4,8 @@
 import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { WidgetDemoService } from '../../domain/widget-demo.service.js';
-import type { WidgetService } from '../../domain/widget.service.js';
+import type { WidgetDemoService } from '../../domain/widget/widget-demo.service.js';
+import type { WidgetService } from '../../domain/widget/widget.service.js';
 import { AppError } from '../../errors.js';
 import { publicOrigin } from '../origin.js';
 import type { TypedApp } from '../route.js';

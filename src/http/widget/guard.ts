@@ -4,8 +4,8 @@
 // (403). Allowed origins get CORS headers, without credentials (sessions travel in
 // Authorization, never in cookies); their preflight requests are answered here.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { WidgetService } from '../../domain/widget.service.js';
-import type { WidgetProduct } from '../../domain/widget-settings.js';
+import type { WidgetService } from '../../domain/widget/widget.service.js';
+import type { WidgetProduct } from '../../domain/widget/widget-settings.js';
 import { originMatchesDomain } from '../../lib/host-domain.js';
 import { AppError } from '../../errors.js';
 import { publicOrigin } from '../origin.js';

@@ -1,9 +1,9 @@
 // TypeBox schemas of the widget API (platform.md §1): what visitors send and what they are shown.
 // Named schemas (with a $id) are listed in WIDGET_SCHEMAS and appear in /widget/v1/openapi.json only.
 import { Type } from '@sinclair/typebox';
-import { MESSAGE_BODY_MAX } from '../../domain/conversation.service.js';
-import { CONVERSATION_STATUSES, CONVERSATION_TYPES, SENDER_TYPES } from '../../domain/enums.js';
-import { FORM_FIELDS_MAX_BYTES, VISITOR_TITLE_MAX } from '../../domain/visitor.shapes.js';
+import { MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
+import { CONVERSATION_STATUSES, CONVERSATION_TYPES, SENDER_TYPES } from '../../domain/shared/enums.js';
+import { FORM_FIELDS_MAX_BYTES, VISITOR_TITLE_MAX } from '../../domain/widget/visitor.shapes.js';
 import { NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid, errorResponsesOf } from '../schemas/common.js';
 
 const T = '2026-11-21T10:25:00.000Z';

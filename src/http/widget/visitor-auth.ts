@@ -2,7 +2,7 @@
 // without a valid `Authorization: Bearer wst_…` of this product; `optional` reads one when it is
 // sent (a bad one is still a 401, so a client learns its session ended).
 import type { FastifyRequest } from 'fastify';
-import type { Visitor, WidgetSessionService } from '../../domain/widget-session.service.js';
+import type { Visitor, WidgetSessionService } from '../../domain/widget/widget-session.service.js';
 import { AppError } from '../../errors.js';
 import { bearerToken } from '../plugins/auth.js';
 import type { TypedApp } from '../route.js';

@@ -1,6 +1,6 @@
 // The public changelog (platform.md §3): HTML page and Atom feed of the widget key's product.
 import { Type } from '@sinclair/typebox';
-import type { Changelog, ChangelogService } from '../../../domain/changelog.service.js';
+import type { Changelog, ChangelogService } from '../../../domain/releases/changelog.service.js';
 import { publicOrigin } from '../../origin.js';
 import type { TypedApp } from '../../route.js';
 import { renderChangelogFeed, renderChangelogPage, type ChangelogLinks } from '../changelog-render.js';

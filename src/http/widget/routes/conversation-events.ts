@@ -6,8 +6,8 @@
 import { Type } from '@sinclair/typebox';
 import type { EventType } from '../../../events/event-types.js';
 import type { LiveChannel, LiveEvent } from '../../../events/live.js';
-import type { VisitorConversationService } from '../../../domain/visitor-conversation.service.js';
-import { toVisitorMessage } from '../../../domain/visitor.shapes.js';
+import type { VisitorConversationService } from '../../../domain/widget/visitor-conversation.service.js';
+import { toVisitorMessage } from '../../../domain/widget/visitor.shapes.js';
 import { LastEventIdHeader, sendEventStream, type SseFrame } from '../../sse.js';
 import type { TypedApp } from '../../route.js';
 import { SESSION, WidgetItemParams, widgetErrors } from '../schemas.js';

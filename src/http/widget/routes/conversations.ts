@@ -1,7 +1,7 @@
 // A visitor's conversations: list, start, read, reply and rate (platform.md §1).
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { VisitorConversationService } from '../../../domain/visitor-conversation.service.js';
+import type { VisitorConversationService } from '../../../domain/widget/visitor-conversation.service.js';
 import type { TypedApp } from '../../route.js';
 import { DataOf, ListOf, PageQuery, listBody, pageOf } from '../../schemas/common.js';
 import {

@@ -1,5 +1,5 @@
 // Forms anyone may send: a ticket, idea or feedback, filed as a conversation with source form.
-import type { FormService } from '../../../domain/form.service.js';
+import type { FormService } from '../../../domain/widget/form.service.js';
 import type { TypedApp } from '../../route.js';
 import { DataOf } from '../../schemas/common.js';
 import { FormBody, FormReceipt, PUBLIC, WidgetKeyParams, widgetWriteErrors } from '../schemas.js';

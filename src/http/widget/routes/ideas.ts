@@ -1,6 +1,6 @@
 // The product's ideas: listed for anyone when ideas_public (else for sessions), upvoted once per contact.
 import type { FastifyRequest } from 'fastify';
-import type { IdeaService } from '../../../domain/idea.service.js';
+import type { IdeaService } from '../../../domain/widget/idea.service.js';
 import type { TypedApp } from '../../route.js';
 import { DataOf, ListOf, listBody, pageOf } from '../../schemas/common.js';
 import { Idea, IdeasQuery, SESSION, UpvoteResult, WidgetItemParams, WidgetKeyParams, widgetErrors, widgetWriteErrors } from '../schemas.js';

@@ -1,7 +1,7 @@
 // Where a widget starts: its configuration, proof-of-work challenges and visitor sessions.
-import type { ProofOfWork } from '../../../domain/proof-of-work.service.js';
-import type { WidgetSessionService } from '../../../domain/widget-session.service.js';
-import type { WidgetService } from '../../../domain/widget.service.js';
+import type { ProofOfWork } from '../../../domain/widget/proof-of-work.service.js';
+import type { WidgetSessionService } from '../../../domain/widget/widget-session.service.js';
+import type { WidgetService } from '../../../domain/widget/widget.service.js';
 import type { TypedApp } from '../../route.js';
 import { DataOf } from '../../schemas/common.js';
 import { AltchaChallenge, PUBLIC, StartSessionBody, WidgetConfig, WidgetKeyParams, WidgetSession, widgetErrors, widgetWriteErrors } from '../schemas.js';

@@ -1,0 +1,94 @@
+// API keys (decisions.md "Authentication"): `ldk_` + 40 base62 characters, only the SHA-256 stored,
+// the key shown once. Created by the admin CLI and, as a settings operation, by [ext]
+// /api/v1/api-keys, where a key may act as any member up to the caller's rank: only owner rank
+// (src/domain/accounts/roles.ts) makes keys of owners or keys without a member (integration keys, which hold
+// settings power themselves).
+import type { ApiKeyRecord, ApiKeyRepository } from '../../db/repositories/api-key.repository.js';
+import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
+import type { MemberRepository } from '../../db/repositories/member.repository.js';
+import type { ApiKeyTable } from '../../db/schema.js';
+import { invalidField, notFound } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId, parseUuid } from '../../lib/ids.js';
+import { randomToken, sha256Hex } from '../../lib/tokens.js';
+import type { Actor, MemberRole } from './actor.js';
+import { requireOwnerRankFor, requireSettingsRole } from './roles.js';
+
+/** A new key and the row that stores its hash. */
+export function newApiKey(input: { workspaceId: string; memberId: string | null; readOnly: boolean; label: string | null }, now: string) {
+  const key = randomToken('ldk_', 40);
+  const row: ApiKeyTable = {
+    id: newId(), workspace_id: input.workspaceId, member_id: input.memberId, label: input.label, key_hash: sha256Hex(key),
+    read_only: input.readOnly ? 1 : 0, created_at: now, revoked_at: null, last_used_at: null,
+  };
+  return { key, row };
+}
+
+export interface ApiKeyListing {
+  id: string;
+  label: string | null;
+  read_only: boolean;
+  member_id: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export type CreatedApiKey = Omit<ApiKeyListing, 'last_used_at'> & { key: string };
+
+const toListing = (row: ApiKeyRecord): ApiKeyListing => ({
+  id: row.id, label: row.label, read_only: row.read_only === 1, member_id: row.member_id, created_at: row.created_at, last_used_at: row.last_used_at,
+});
+
+export interface ApiKeyServiceDeps {
+  apiKeys: ApiKeyRepository;
+  members: MemberRepository;
+  clock: Clock;
+}
+
+export function createApiKeyService({ apiKeys, members, clock }: ApiKeyServiceDeps) {
+  /** The role of the member a key acts as; null for a key without a member. */
+  async function roleOf(workspaceId: string, memberId: string | null, tx?: Executor): Promise<MemberRole | null> {
+    if (memberId === null) return null;
+    return ((await members.findById(workspaceId, memberId, tx))?.role as MemberRole | undefined) ?? null;
+  }
+
+  async function findActive(actor: Actor, id: string): Promise<ApiKeyRecord> {
+    requireSettingsRole(actor);
+    const keyId = parseUuid(id);
+    const row = keyId ? await apiKeys.findActive(actor.workspaceId, keyId) : undefined;
+    if (!row) throw notFound('API key');
+    return row;
+  }
+
+  return {
+    findActive,
+
+    /** `member_id` omitted: the caller's own member (none for an integration key); null: a key without a member. */
+    async create(actor: Actor, input: { label?: string | null; read_only?: boolean; member_id?: string | null }): Promise<CreatedApiKey> {
+      requireSettingsRole(actor);
+      const requested = input.member_id === undefined ? (actor.member?.id ?? null) : input.member_id;
+      const memberId = requested === null ? null : parseUuid(requested);
+      const role = await roleOf(actor.workspaceId, memberId);
+      if (requested !== null && role === null) throw invalidField('member_id', 'is not a member of this workspace');
+      requireOwnerRankFor(actor, role, memberId === null ? 'create a key without a member' : 'create a key for an owner');
+      const { key, row } = newApiKey({ workspaceId: actor.workspaceId, memberId, readOnly: input.read_only ?? false, label: input.label ?? null }, clock.now());
+      await apiKeys.insert(row);
+      return { id: row.id, key, label: row.label, read_only: row.read_only === 1, member_id: row.member_id, created_at: row.created_at };
+    },
+
+    /** The workspace's keys that still work, oldest first; never the keys themselves. */
+    async list(actor: Actor, page: Page): Promise<PageOf<ApiKeyListing>> {
+      requireSettingsRole(actor);
+      const { rows, total } = await apiKeys.listActive(actor.workspaceId, page);
+      return { rows: rows.map(toListing), total };
+    },
+
+    async revoke(actor: Actor, id: string): Promise<void> {
+      const row = await findActive(actor, id);
+      requireOwnerRankFor(actor, await roleOf(actor.workspaceId, row.member_id), row.member_id ? 'revoke an owner\'s key' : 'revoke a key without a member');
+      await apiKeys.revoke(row.id, clock.now());
+    },
+  };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

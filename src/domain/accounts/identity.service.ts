@@ -1,0 +1,79 @@
+// API-key authentication and the identity endpoints (me, members).
+import type { ApiKeyRepository } from '../../db/repositories/api-key.repository.js';
+import type { MemberRepository } from '../../db/repositories/member.repository.js';
+import type { Page, PageOf } from '../../db/repositories/executor.js';
+import type { MemberTable } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import { sha256Hex } from '../../lib/tokens.js';
+import type { Actor, Member, MemberRole } from './actor.js';
+
+const KEY_FORMAT = /^ldk_[0-9A-Za-z]{40}$/;
+const LAST_USED_REFRESH_MS = 60_000;
+
+export const toMember = (row: MemberTable): Member => ({
+  id: row.id,
+  user_id: row.user_id,
+  role: row.role as MemberRole,
+  display_name: row.display_name,
+  avatar_url: row.avatar_url,
+  created_at: row.created_at,
+});
+
+export interface IdentityServiceDeps {
+  apiKeys: ApiKeyRepository;
+  members: MemberRepository;
+  clock: Clock;
+  /** Reports a failed background write (last_used_at); it never fails the request. */
+  onBackgroundError: (error: unknown) => void;
+}
+
+export function createIdentityService({ apiKeys, members, clock, onBackgroundError }: IdentityServiceDeps) {
+  // When each key's last_used_at was last written by this process.
+  const lastTouched = new Map<string, number>();
+
+  function touchInBackground(keyId: string, storedLastUsed: string | null): void {
+    const nowMs = Date.now();
+    const previous = lastTouched.get(keyId) ?? (storedLastUsed ? Date.parse(storedLastUsed) : 0);
+    if (nowMs - previous < LAST_USED_REFRESH_MS) return;
+    lastTouched.set(keyId, nowMs);
+    apiKeys.touch(keyId, clock.now()).catch(onBackgroundError);
+  }
+
+  return {
+    /**
+     * The actor for a presented key, or null when the key is malformed, unknown or revoked.
+     * The key is found by its SHA-256 hash through a unique index: no secret is ever compared.
+     */
+    async authenticate(presentedKey: string): Promise<Actor | null> {
+      if (!KEY_FORMAT.test(presentedKey)) return null;
+      const found = await apiKeys.findByHash(sha256Hex(presentedKey));
+      if (!found || found.key.revoked_at !== null) return null;
+      touchInBackground(found.key.id, found.key.last_used_at);
+      return {
+        workspaceId: found.key.workspace_id,
+        apiKeyId: found.key.id,
+        credentialId: found.key.id,
+        readOnly: found.key.read_only === 1,
+        member: found.member ? toMember(found.member) : null,
+      };
+    },
+
+    me(actor: Actor) {
+      const { member } = actor;
+      return {
+        workspace_id: actor.workspaceId,
+        api_key_id: actor.apiKeyId,
+        member: member
+          ? { id: member.id, user_id: member.user_id, role: member.role, display_name: member.display_name, avatar_url: member.avatar_url }
+          : null,
+      };
+    },
+
+    async listMembers(actor: Actor, page: Page): Promise<PageOf<Member>> {
+      const { rows, total } = await members.list(actor.workspaceId, page);
+      return { rows: rows.map(toMember), total };
+    },
+  };
+}
+
+export type IdentityService = ReturnType<typeof createIdentityService>;

@@ -1,0 +1,71 @@
+// Every write of a conversation or a message goes through here (the API's import, PATCH and
+// replies today; the widget's visitors next), so each records its event in its transaction.
+import type { ContactRef } from '../../db/repositories/contact.repository.js';
+import type { ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow } from '../../db/repositories/conversation.repository.js';
+import type { Executor } from '../../db/repositories/executor.js';
+import type { MessageRepository, MessageRow } from '../../db/repositories/message.repository.js';
+import type { Outbox } from '../../events/outbox.js';
+import { previousOf } from '../shared/changes.js';
+import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
+import type { Work } from '../shared/unit-of-work.js';
+
+export interface ConversationWritesDeps {
+  conversations: ConversationRepository;
+  messages: MessageRepository;
+  outbox: Outbox;
+}
+
+export function createConversationWrites({ conversations, messages, outbox }: ConversationWritesDeps) {
+  const detailIn = async (tx: Executor, row: ConversationWithContactRow): Promise<ConversationDetail> => ({
+    ...toConversation(row),
+    messages: (await messages.listByConversation(row.workspace_id, row.id, tx)).map(toMessage),
+    linked_issues: (await conversations.listLinkedIssues(row.workspace_id, row.id, tx)).map(toLinkedIssue),
+  });
+
+  /** message.created carries the message and the conversation it belongs to. */
+  const recordMessage = (work: Work, row: MessageRow) =>
+    outbox.record(work, { type: 'message.created', workspaceId: row.workspace_id, data: { ...toMessage(row), conversation_id: row.conversation_id } });
+
+  return {
+    /** A new conversation, with its contact's first message when there is one. */
+    async create(work: Work, row: ConversationRow, contact: ContactRef | null, firstMessage: MessageRow | null): Promise<ConversationDetail> {
+      const { tx } = work;
+      await conversations.insert(row, tx);
+      if (firstMessage) await messages.insert(firstMessage, tx);
+      const detail: ConversationDetail = {
+        ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null, contact_external_id: contact?.external_id ?? null }),
+        messages: firstMessage ? [toMessage(firstMessage)] : [],
+        linked_issues: [],
+      };
+      await outbox.record(work, { type: 'conversation.created', workspaceId: row.workspace_id, data: detail });
+      if (firstMessage) await recordMessage(work, firstMessage);
+      return detail;
+    },
+
+    /** Writes a PATCH's effective changes (updated_at among them). */
+    async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges): Promise<Conversation> {
+      await conversations.update(current.workspace_id, current.id, changes, work.tx);
+      const next = { ...current, ...changes };
+      await outbox.record(work, {
+        type: 'conversation.updated',
+        workspaceId: current.workspace_id,
+        data: await detailIn(work.tx, next),
+        previous: previousOf(toConversation(current), changes),
+      });
+      return toConversation(next);
+    },
+
+    /**
+     * A message in a conversation; the conversation's updated_at moves with it (that is part of
+     * message.created, not a conversation.updated of its own).
+     */
+    async addMessage(work: Work, row: MessageRow): Promise<Message> {
+      await messages.insert(row, work.tx);
+      await conversations.touch(row.workspace_id, row.conversation_id, row.created_at, work.tx);
+      await recordMessage(work, row);
+      return toMessage(row);
+    },
+  };
+}
+
+export type ConversationWrites = ReturnType<typeof createConversationWrites>;

@@ -1,0 +1,147 @@
+// Every write of an issue goes through here, because each must do the same things: hold the
+// product's issue lock while tallies change (and numbering happens), keep issue_tallies right (the
+// repository), move the product's dedup version when what duplicate detection compares changes,
+// record the event in the same transaction, and index the text once it is committed.
+import type { Dialect } from '../../db/dialect.js';
+import type { EmbeddingRepository } from '../../db/repositories/embedding.repository.js';
+import type { IssueChanges, IssueRepository, IssueRow } from '../../db/repositories/issue.repository.js';
+import type { Executor } from '../../db/repositories/executor.js';
+import type { DuplicateDetector } from '../../dedup/detector.js';
+import type { Outbox } from '../../events/outbox.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import { previousOf } from '../shared/changes.js';
+import type { IssueStatus, Priority } from '../shared/enums.js';
+import { toIssueBase, toIssueDetail, type IssueDetail } from './issue.shapes.js';
+import type { Work } from '../shared/unit-of-work.js';
+
+/**
+ * The lock every transaction takes before it creates issues of a product or changes their
+ * tallied fields: on PostgreSQL, writers of one product then update its tally rows one at a
+ * time, and never deadlock over them. (SQLite runs one transaction at a time anyway.)
+ */
+export const productIssuesLock = (productId: string) => `product-issues:${productId}`;
+
+/** Fields the issue counts behind pagination.total are kept by (issue_tallies). */
+const TALLIED_FIELDS = ['status', 'priority', 'assignee_id'] as const;
+/** Fields whose change alters what duplicate detection compares against. */
+const DEDUP_FIELDS = ['title', 'description', 'status'] as const;
+
+export interface NewIssue {
+  workspaceId: string;
+  productId: string;
+  /** The product's issue prefix, which the shortcode starts with. */
+  prefix: string;
+  title: string;
+  description: string | null;
+  status: IssueStatus;
+  priority: Priority;
+  assigneeId: string | null;
+}
+
+export interface IssueWritesDeps {
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
+  issues: IssueRepository;
+  embeddings: Pick<EmbeddingRepository, 'bumpProductVersion'>;
+  detector: Pick<DuplicateDetector, 'indexIssue'>;
+  outbox: Outbox;
+  clock: Clock;
+}
+
+export function createIssueWrites({ dialect, issues, embeddings, detector, outbox, clock }: IssueWritesDeps) {
+  const lockProductIssues = (tx: Executor, productId: string) => dialect.lockKeyInTransaction(tx, productIssuesLock(productId));
+
+  /** Stores the issue's vector after its text is committed; never rejects, never delays the response. */
+  const indexAfterCommit = (work: Work, row: IssueRow) =>
+    work.afterCommit(() => void detector.indexIssue({
+      id: row.id, workspaceId: row.workspace_id, productId: row.product_id, title: row.title, description: row.description,
+    }));
+
+  const detailIn = async (tx: Executor, workspaceId: string, id: string): Promise<IssueDetail> =>
+    toIssueDetail((await issues.findDetail(workspaceId, { id }, tx))!);
+
+  const recordUpdated = (work: Work, detail: IssueDetail, previous: Record<string, unknown>, workspaceId: string) =>
+    outbox.record(work, { type: 'issue.updated', workspaceId, data: detail, previous });
+
+  /** Links or unlinks; when that changed anything, the issue's event says which conversations it had. */
+  async function relink(work: Work, workspaceId: string, issueId: string, change: (tx: Executor) => Promise<boolean>): Promise<IssueDetail> {
+    const before = await detailIn(work.tx, workspaceId, issueId);
+    if (!(await change(work.tx))) return before;
+    const after = await detailIn(work.tx, workspaceId, issueId);
+    await recordUpdated(work, after, { linked_conversations: before.linked_conversations }, workspaceId);
+    return after;
+  }
+
+  return {
+    /**
+     * A new issue with the next shortcode of its prefix. `alongside` runs after the insert and
+     * before the event is recorded, so the event shows what the creating call also wrote (its
+     * provenance record, a linked conversation).
+     */
+    async create(work: Work, input: NewIssue, alongside?: (row: IssueRow) => Promise<void>): Promise<{ row: IssueRow; detail: IssueDetail }> {
+      const { tx } = work;
+      await lockProductIssues(tx, input.productId);
+      const number = await issues.nextNumber(input.workspaceId, input.prefix, tx);
+      await embeddings.bumpProductVersion(input.workspaceId, input.productId, tx);
+      const now = clock.now();
+      const row: IssueRow = {
+        id: newId(),
+        workspace_id: input.workspaceId,
+        product_id: input.productId,
+        shortcode: `${input.prefix}-${number}`,
+        title: input.title,
+        description: input.description,
+        status: input.status,
+        priority: input.priority,
+        assignee_id: input.assigneeId,
+        resolution_comment: null,
+        is_ai_generated: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      await issues.insert(row, tx);
+      await alongside?.(row);
+      const detail = alongside
+        ? await detailIn(tx, row.workspace_id, row.id)
+        : { ...toIssueBase(row), linked_conversations: [], sources_count: 0 };
+      await outbox.record(work, { type: 'issue.created', workspaceId: row.workspace_id, data: detail });
+      indexAfterCommit(work, row);
+      return { row, detail };
+    },
+
+    /** Writes a PATCH's effective changes (updated_at among them). */
+    async update(work: Work, current: IssueRow, changes: IssueChanges): Promise<IssueDetail> {
+      const { tx } = work;
+      if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
+      const next = { ...current, ...changes };
+      await issues.update(current, next, tx);
+      if (DEDUP_FIELDS.some((field) => field in changes)) await embeddings.bumpProductVersion(current.workspace_id, current.product_id, tx);
+      const detail = await detailIn(tx, current.workspace_id, current.id);
+      await recordUpdated(work, detail, previousOf(toIssueBase(current), changes), current.workspace_id);
+      if ('title' in changes || 'description' in changes) indexAfterCommit(work, next);
+      return detail;
+    },
+
+    /** Marks the product's listed issues released (those not released yet), as a release ships them. */
+    async release(work: Work, workspaceId: string, productId: string, ids: readonly string[], now: string): Promise<void> {
+      if (ids.length === 0) return;
+      const { tx } = work;
+      await lockProductIssues(tx, productId);
+      const before = await issues.markReleased(workspaceId, ids, now, tx);
+      if (before.length === 0) return;
+      // Released issues stop being duplicate candidates.
+      await embeddings.bumpProductVersion(workspaceId, productId, tx);
+      for (const { id, status, updated_at } of before) {
+        await recordUpdated(work, await detailIn(tx, workspaceId, id), { status, updated_at }, workspaceId);
+      }
+    },
+
+    link: (work: Work, workspaceId: string, issueId: string, conversationId: string): Promise<IssueDetail> =>
+      relink(work, workspaceId, issueId, (tx) => issues.link(workspaceId, issueId, conversationId, clock.now(), tx)),
+
+    unlink: (work: Work, workspaceId: string, issueId: string, conversationId: string): Promise<IssueDetail> =>
+      relink(work, workspaceId, issueId, (tx) => issues.unlink(workspaceId, issueId, conversationId, tx)),
+  };
+}
+
+export type IssueWrites = ReturnType<typeof createIssueWrites>;

@@ -1,0 +1,201 @@
+// Products: slug and issue-prefix rules, generated keys, workspace scoping.
+import type { Db } from '../../db/database.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
+import type { ProductChanges, ProductRepository, ProductRow } from '../../db/repositories/product.repository.js';
+import type { WidgetSessionRepository } from '../../db/repositories/widget-session.repository.js';
+import { invalidField, notFound } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId, parseUuid } from '../../lib/ids.js';
+import { randomToken } from '../../lib/tokens.js';
+import type { Actor } from '../accounts/actor.js';
+import type { Outbox } from '../../events/outbox.js';
+import { previousOf, updateUnderLock } from '../shared/changes.js';
+import { inTransaction } from '../shared/unit-of-work.js';
+import { newIdentitySecret } from '../widget/identity-token.js';
+import { boundedJson, JSON_OBJECT_MAX_DEPTH } from '../shared/json-limits.js';
+import { freePrefix, freeSlug, prefixFromName, slugFromName, slugStem } from './product-naming.js';
+import { requireSettingsRole } from '../accounts/roles.js';
+
+export interface Product {
+  id: string;
+  workspace_id: string;
+  name: string;
+  slug: string;
+  issue_prefix: string;
+  widget_key: string;
+  product_key: string;
+  widget_config: Record<string, unknown> | null;
+  domain: string | null;
+  /** [ext] The HTML that embeds the product's widget in a page. */
+  embed_snippet: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProductInput {
+  name: string;
+  slug?: string;
+  issue_prefix?: string;
+  widget_config?: Record<string, unknown> | null;
+  domain?: string | null;
+}
+
+export const WIDGET_CONFIG_MAX_BYTES = 16 * 1024;
+export const WIDGET_CONFIG_MAX_DEPTH = JSON_OBJECT_MAX_DEPTH;
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** platform.md §1: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`. */
+export const embedSnippet = (base: string, widgetKey: string): string =>
+  `<script src="${escapeAttribute(base)}/widget.js" data-widget-key="${widgetKey}" async></script>`;
+
+/** The product as the API shows it; `base` is the server's public URL, or the origin the request reached. */
+export const toProduct = (row: ProductRow, base: string): Product => ({
+  id: row.id,
+  workspace_id: row.workspace_id,
+  name: row.name,
+  slug: row.slug,
+  issue_prefix: row.issue_prefix,
+  widget_key: row.widget_key,
+  product_key: row.product_key,
+  widget_config: row.widget_config === null ? null : JSON.parse(row.widget_config),
+  domain: row.domain,
+  embed_snippet: embedSnippet(base, row.widget_key),
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+const serializeWidgetConfig = (config: Record<string, unknown> | null): string | null =>
+  config === null ? null : boundedJson('widget_config', config, WIDGET_CONFIG_MAX_BYTES);
+
+export interface ProductServiceDeps {
+  db: Db;
+  dialect: Pick<Dialect, 'isUniqueViolation' | 'lockKeyInTransaction'>;
+  products: ProductRepository;
+  widgetSessions: Pick<WidgetSessionRepository, 'deleteVerified'>;
+  outbox: Outbox;
+  clock: Clock;
+}
+
+/**
+ * The one writer of products: each create and effective update records its event here. Products
+ * are shown with their embed snippet, whose `base` URL each caller gives (the request's).
+ */
+export function createProductService({ db, dialect, products, widgetSessions, outbox, clock }: ProductServiceDeps) {
+  async function find(actor: Actor, id: string, tx: Executor = db): Promise<ProductRow> {
+    const productId = parseUuid(id);
+    const row = productId ? await products.findById(actor.workspaceId, productId, tx) : undefined;
+    if (!row) throw notFound('product');
+    return row;
+  }
+
+  const taken = (field: 'slug' | 'issue_prefix') => invalidField(field, 'is already taken in this workspace');
+
+  return {
+    /** Throws not_found unless the product exists in the actor's workspace. */
+    async ensureExists(actor: Actor, id: string): Promise<void> {
+      await find(actor, id);
+    },
+
+    async get(actor: Actor, id: string, base: string): Promise<Product> {
+      return toProduct(await find(actor, id), base);
+    },
+
+    async list(actor: Actor, page: Page, base: string): Promise<PageOf<Product>> {
+      const { rows, total } = await products.list(actor.workspaceId, page);
+      return { rows: rows.map((row) => toProduct(row, base)), total };
+    },
+
+    /**
+     * [ext] A new identity secret (settings role), shown only in this answer; the old one stops
+     * verifying at once, and the verified sessions it vouched for end with it.
+     */
+    async rotateIdentitySecret(actor: Actor, id: string): Promise<{ identity_secret: string }> {
+      requireSettingsRole(actor);
+      const { id: productId } = await find(actor, id);
+      const secret = newIdentitySecret();
+      await inTransaction(db, async ({ tx }) => {
+        await products.setIdentitySecret(actor.workspaceId, productId, secret, tx);
+        await widgetSessions.deleteVerified(actor.workspaceId, productId, tx);
+      });
+      return { identity_secret: secret };
+    },
+
+    async create(actor: Actor, input: ProductInput, base: string): Promise<Product> {
+      const widgetConfig = serializeWidgetConfig(input.widget_config ?? null);
+      const insertOnce = () =>
+        inTransaction(db, async (work) => {
+          const { tx } = work;
+          // Creates in one workspace take turns, so concurrent ones never pick the same slug or prefix.
+          await dialect.lockKeyInTransaction(tx, `products:${actor.workspaceId}`);
+          const slugBase = input.slug ?? slugFromName(input.name);
+          const slug = freeSlug(slugBase, new Set(await products.slugsStartingWith(actor.workspaceId, slugStem(slugBase), tx)));
+          const prefixes = new Set(await products.prefixes(actor.workspaceId, tx));
+          if (input.issue_prefix !== undefined && prefixes.has(input.issue_prefix)) throw taken('issue_prefix');
+          const now = clock.now();
+          const row: ProductRow = {
+            id: newId(),
+            workspace_id: actor.workspaceId,
+            name: input.name,
+            slug,
+            issue_prefix: input.issue_prefix ?? freePrefix(prefixFromName(input.name), prefixes),
+            widget_key: randomToken('wk_', 24),
+            product_key: randomToken('pk_', 24),
+            widget_config: widgetConfig,
+            domain: input.domain ?? null,
+            created_at: now,
+            updated_at: now,
+          };
+          await products.insert(row, tx);
+          const product = toProduct(row, base);
+          await outbox.record(work, { type: 'product.created', workspaceId: actor.workspaceId, data: product });
+          return product;
+        });
+      // A concurrent PATCH may still take the slug or prefix between our read and our insert;
+      // the generated values are then simply chosen again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await insertOnce();
+        } catch (error) {
+          if (!dialect.isUniqueViolation(error) || attempt === 5) throw error;
+        }
+      }
+    },
+
+    async update(actor: Actor, id: string, input: Partial<ProductInput>, base: string): Promise<Product> {
+      const { id: productId } = await find(actor, id);
+      const wanted: ProductChanges = {
+        name: input.name,
+        slug: input.slug,
+        issue_prefix: input.issue_prefix,
+        widget_config: input.widget_config === undefined ? undefined : serializeWidgetConfig(input.widget_config),
+        domain: input.domain,
+      };
+      const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
+        lockKey: `product:${productId}`,
+        read: (tx) => find(actor, productId, tx),
+        wanted,
+        async write(work, current, changes) {
+          const { tx } = work;
+          if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
+          if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {
+            throw taken('issue_prefix');
+          }
+          try {
+            await products.update(actor.workspaceId, current.id, changes, tx);
+          } catch (error) {
+            // Lost a race for the slug or prefix to a concurrent create or another product's PATCH.
+            if (dialect.isUniqueViolation(error)) throw taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
+            throw error;
+          }
+          const previous = previousOf(toProduct(current, base), changes);
+          await outbox.record(work, { type: 'product.updated', workspaceId: actor.workspaceId, data: toProduct({ ...current, ...changes }, base), previous });
+        },
+      });
+      return toProduct(changes ? { ...current, ...changes } : current, base);
+    },
+  };
+}
+
+export type ProductService = ReturnType<typeof createProductService>;

@@ -1,0 +1,83 @@
+// A product's ideas in the widget (platform.md §1): listed by upvotes or age, upvoted once per
+// contact. An upvote and the conversation's `upvotes` change in one transaction under the
+// conversation's lock, through the conversations' write path (conversation.updated), so the
+// count is exact under any concurrency and equals what /api/v1 shows.
+import type { Db } from '../../db/database.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { ConversationChanges, ConversationRepository, ConversationWithContactRow } from '../../db/repositories/conversation.repository.js';
+import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
+import type { IdeaUpvoteRepository } from '../../db/repositories/idea-upvote.repository.js';
+import { notFound } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { parseUuid } from '../../lib/ids.js';
+import type { ConversationWrites } from '../conversations/conversation.writes.js';
+import type { ConversationStatus } from '../shared/enums.js';
+import { inTransaction } from '../shared/unit-of-work.js';
+import type { Visitor } from './widget-session.service.js';
+import type { WidgetProduct } from './widget-settings.js';
+
+export interface Idea {
+  id: string;
+  title: string;
+  status: ConversationStatus;
+  upvotes: number;
+  created_at: string;
+  upvoted: boolean;
+}
+
+export interface IdeaServiceDeps {
+  db: Db;
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
+  conversations: ConversationRepository;
+  ideaUpvotes: IdeaUpvoteRepository;
+  writes: ConversationWrites;
+  clock: Clock;
+}
+
+export function createIdeaService({ db, dialect, conversations, ideaUpvotes, writes, clock }: IdeaServiceDeps) {
+  /** An idea of the visitor's product that is not dismissed; anything else is a 404. */
+  async function findIdea(visitor: Visitor, id: string, tx: Executor = db): Promise<ConversationWithContactRow> {
+    const conversationId = parseUuid(id);
+    const row = conversationId ? await conversations.findById(visitor.workspaceId, conversationId, tx) : undefined;
+    if (!row || row.product_id !== visitor.productId || row.type !== 'idea' || row.status === 'dismissed') throw notFound('idea');
+    return row;
+  }
+
+  /** Adds (`on`) or removes the visitor's upvote; a repeat changes nothing. */
+  async function vote(visitor: Visitor, id: string, on: boolean): Promise<{ upvotes: number; upvoted: boolean }> {
+    const { id: conversationId } = await findIdea(visitor, id);
+    return inTransaction(db, async (work) => {
+      await dialect.lockKeyInTransaction(work.tx, `conversation:${conversationId}`);
+      const current = await findIdea(visitor, conversationId, work.tx);
+      const key = { workspaceId: visitor.workspaceId, conversationId, contactId: visitor.contactId };
+      const changed = on ? await ideaUpvotes.add(key, clock.now(), work.tx) : await ideaUpvotes.remove(key, work.tx);
+      if (!changed) return { upvotes: current.upvotes, upvoted: on };
+      const changes: ConversationChanges = { upvotes: current.upvotes + (on ? 1 : -1), updated_at: clock.now() };
+      await writes.update(work, current, changes);
+      return { upvotes: changes.upvotes!, upvoted: on };
+    });
+  }
+
+  return {
+    async list(product: WidgetProduct, visitor: Visitor | null, sort: 'top' | 'new', page: Page): Promise<PageOf<Idea>> {
+      const { rows, total } = await conversations.listIdeas(product.workspace_id, product.id, sort, page);
+      const upvoted = visitor
+        ? await ideaUpvotes.upvotedAmong(product.workspace_id, visitor.contactId, rows.map((row) => row.id))
+        : new Set<string>();
+      return {
+        rows: rows.map((row) => ({ ...row, status: row.status as ConversationStatus, upvoted: upvoted.has(row.id) })),
+        total,
+      };
+    },
+
+    /** Throws not_found unless the id names an idea the visitor may upvote. */
+    async ensureExists(visitor: Visitor, id: string): Promise<void> {
+      await findIdea(visitor, id);
+    },
+
+    upvote: (visitor: Visitor, id: string) => vote(visitor, id, true),
+    removeUpvote: (visitor: Visitor, id: string) => vote(visitor, id, false),
+  };
+}
+
+export type IdeaService = ReturnType<typeof createIdeaService>;
