@@ -26,6 +26,7 @@ import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.re
 import { workspaceRepository } from './db/repositories/workspace.repository.js';
 import { createAdminService } from './domain/accounts/admin.service.js';
 import { createAnnouncementService } from './domain/releases/announcement.service.js';
+import { createAccountsLock } from './domain/accounts/accounts-lock.js';
 import { createApiKeyService } from './domain/accounts/api-key.service.js';
 import { createChangelogService } from './domain/releases/changelog.service.js';
 import { createConversationService } from './domain/conversations/conversation.service.js';
@@ -135,18 +136,19 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const visitorContacts = createVisitorContacts({ db, dialect, clock, contacts: repositories.contacts });
   const widget = createWidgetService(repositories);
   const hasher = createPasswordHasher(options.passwordHashing);
-  const lockout = createSignInLockout({ signInFailures: repositories.signInFailures, clock });
-  const sessions = createSessionService({ db, clock, hasher, lockout, ...repositories });
-  const invitations = createInvitationService({ db, clock, hasher, lockout, sessionService: sessions, ...repositories });
+  const lockout = createSignInLockout({ db, dialect, signInFailures: repositories.signInFailures, clock });
+  const accountsLock = createAccountsLock({ db, dialect, clock, ...repositories });
+  const sessions = createSessionService({ db, accountsLock, clock, hasher, lockout, ...repositories });
+  const invitations = createInvitationService({ db, accountsLock, clock, hasher, lockout, sessionService: sessions, ...repositories });
   return {
     outbox,
     live,
     issueWrites,
-    admin: createAdminService({ db, clock, ownerLinks: invitations, ...repositories }),
+    admin: createAdminService({ db, accountsLock, clock, ownerLinks: invitations, ...repositories }),
     sessions,
     invitations,
-    members: createMemberService({ db, dialect, clock, issueWrites, ...repositories }),
-    apiKeys: createApiKeyService({ clock, ...repositories }),
+    members: createMemberService({ accountsLock, clock, issueWrites, ...repositories }),
+    apiKeys: createApiKeyService({ accountsLock, clock, ...repositories }),
     identity: createIdentityService({
       apiKeys: repositories.apiKeys,
       members: repositories.members,

@@ -33,6 +33,8 @@ export interface ApiKeyTable {
   label: string | null;
   key_hash: string;
   read_only: number;
+  /** 1: a key without a member by design (owner rank); a key whose member_id is null but is not one authenticates as nothing. */
+  integration: number;
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;

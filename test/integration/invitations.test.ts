@@ -150,6 +150,18 @@ describeEachDialect('GET and POST /auth/invitations/{token}', (ctx) => {
     assert.equal(right.body.data.member.user_id, person.member.user_id);
   });
 
+  it('checks no more than 10 passwords of a burst taking an invitation as an existing account, the sign-in lockout\'s count', async () => {
+    const person = await newPerson(ctx(), ctx().b);
+    const invitation = await invite(ctx().a.api, { email: person.email });
+    const answers = await Promise.all(Array.from({ length: 30 }, () =>
+      ctx().client(null).post(`/auth/invitations/${invitation.token}`, { name: 'Me', password: 'another password' })));
+    const statuses = answers.map((res) => res.status);
+    assert.equal(statuses.filter((status) => status === 400).length, 10, statuses.join());
+    assert.equal(statuses.filter((status) => status === 429).length, 20);
+    assert.equal((await signIn(ctx(), { email: person.email, password: person.password })).status, 429, 'the same lock as sign-in');
+    clock.advance(15 * 60_000);
+  });
+
   it('never lets a link from the API set the password of an account that has none and belongs elsewhere', async () => {
     const { services, a, b } = ctx();
     await services.admin.createMember({ workspaceId: b.id, name: 'CLI made', role: 'agent', email: 'cli-made@example.com' });

@@ -15,11 +15,14 @@ describeEachDialect('PATCH /api/v1/members/{id}', (ctx) => {
     assert.equal((await agent.app.get('/api/v1/webhooks')).status, 200);
   });
 
-  it('keeps the last owner an owner (400 on role), and lets one of two owners step down', async () => {
+  it('keeps the last owner an owner (403, the rule removal answers with too), and lets one of two owners step down', async () => {
     const { a } = ctx();
     const res = await a.api.patch(`/api/v1/members/${a.owner.id}`, { role: 'admin' });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.fields.role);
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error_code, 'forbidden');
+    assert.match(res.body.detail, /keeps at least one owner/);
+    const removal = await a.api.delete(`/api/v1/members/${a.owner.id}`);
+    assert.deepEqual([removal.status, removal.body.detail], [403, res.body.detail], 'one rule, one answer');
     const second = await newPerson(ctx(), a, 'owner');
     assert.equal((await a.api.patch(`/api/v1/members/${second.member.id}`, { role: 'agent' })).status, 200);
   });

@@ -44,12 +44,45 @@ describeEachDialect('the sign-in lockout', (ctx) => {
     assert.equal((await signIn(ctx(), { email: person.email, password: person.password })).status, 200);
   });
 
-  it('starts the count afresh after a successful sign-in', async () => {
+  it('does not count a successful sign-in, nor wipe the failures before it', async () => {
     const person = await newPerson(ctx(), ctx().a);
     await fail(person.email, 9);
-    assert.equal((await signIn(ctx(), { email: person.email, password: person.password })).status, 200);
-    await fail(person.email, 9);
-    assert.equal((await signIn(ctx(), { email: person.email, password: person.password })).status, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await signIn(ctx(), { email: person.email, password: person.password })).status, 200);
+    await fail(person.email, 1);
+    assert.equal((await signIn(ctx(), { email: person.email, password: person.password })).status, 429, 'the 10th failure locks');
+    clock.advance(15 * MINUTE);
+  });
+
+  for (const round of [1, 2, 3]) {
+    it(`checks no more than 10 passwords of a burst of 100 wrong ones in flight at once (round ${round})`, async () => {
+      const person = await newPerson(ctx(), ctx().a);
+      const answers = await Promise.all(Array.from({ length: 100 }, () => signIn(ctx(), { email: person.email, password: 'wrong password' })));
+      const statuses = answers.map((res) => res.status);
+      assert.equal(statuses.filter((status) => status === 401).length, 10, statuses.join());
+      assert.equal(statuses.filter((status) => status === 429).length, 90);
+      assert.equal((await signIn(ctx(), { email: person.email, password: person.password })).status, 429);
+      clock.advance(15 * MINUTE);
+    });
+
+    it(`gives a burst of 40 wrong passwords and the right one no more than 10 tries, and stays locked (round ${round})`, async () => {
+      const person = await newPerson(ctx(), ctx().a);
+      const bodies = [...Array.from({ length: 40 }, () => 'wrong password'), person.password];
+      const statuses = (await Promise.all(bodies.map((password) => signIn(ctx(), { email: person.email, password })))).map((res) => res.status);
+      assert.equal(statuses.filter((status) => status === 401).length, 10, statuses.join());
+      assert.equal(statuses.filter((status) => status === 200).length + statuses.filter((status) => status === 429).length, 31);
+      assert.equal((await signIn(ctx(), { email: person.email, password: person.password })).status, 429, 'no success resets the count');
+      clock.advance(15 * MINUTE);
+    });
+  }
+
+  it('checks no more than 10 current passwords of a burst of password changes', async () => {
+    const person = await newPerson(ctx(), ctx().a);
+    const answers = await Promise.all(Array.from({ length: 30 }, () =>
+      person.app.post('/auth/password', { current_password: 'wrong password', new_password: 'a new password' })));
+    const statuses = answers.map((res) => res.status);
+    assert.equal(statuses.filter((status) => status === 400).length, 10, statuses.join());
+    assert.equal(statuses.filter((status) => status === 429).length, 20);
+    clock.advance(15 * MINUTE);
   });
 
   it('locks per email, unknown ones included', async () => {

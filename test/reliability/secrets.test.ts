@@ -76,7 +76,7 @@ describeEachDialect('secrets', (ctx) => {
     const { database, a } = ctx();
     const stored = await database.db.selectFrom('api_keys').select(['workspace_id', 'key_hash']).where('key_hash', '=', sha256Hex(a.key)).execute();
     assert.equal(stored.length, 1);
-    const duplicate = { ...stored[0], id: '00000000-0000-4000-8000-0000000000aa', created_at: new Date().toISOString(), read_only: 0 };
+    const duplicate = { ...stored[0], id: '00000000-0000-4000-8000-0000000000aa', created_at: new Date().toISOString(), read_only: 0, integration: 0 };
     await assert.rejects(database.db.insertInto('api_keys').values(duplicate).execute(), 'key_hash is unique');
   });
 

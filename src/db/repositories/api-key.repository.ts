@@ -2,7 +2,7 @@ import type { Executor, Page, PageOf } from './executor.js';
 import type { ApiKeyTable, MemberTable } from '../schema.js';
 
 const KEY_COLUMNS = [
-  'id', 'workspace_id', 'member_id', 'label', 'read_only', 'created_at', 'revoked_at', 'last_used_at',
+  'id', 'workspace_id', 'member_id', 'label', 'read_only', 'integration', 'created_at', 'revoked_at', 'last_used_at',
 ] as const;
 
 export type ApiKeyRecord = Omit<ApiKeyTable, 'key_hash'>;
@@ -19,7 +19,7 @@ export function apiKeyRepository(db: Executor) {
     .selectFrom('api_keys as k')
     .leftJoin('members as m', (join) => join.onRef('m.id', '=', 'k.member_id').onRef('m.workspace_id', '=', 'k.workspace_id'))
     .select([
-      'k.id', 'k.workspace_id', 'k.member_id', 'k.label', 'k.read_only', 'k.created_at', 'k.revoked_at', 'k.last_used_at',
+      'k.id', 'k.workspace_id', 'k.member_id', 'k.label', 'k.read_only', 'k.integration', 'k.created_at', 'k.revoked_at', 'k.last_used_at',
       'm.id as m_id', 'm.user_id as m_user_id', 'm.role as m_role', 'm.display_name as m_display_name',
       'm.avatar_url as m_avatar_url', 'm.created_at as m_created_at',
     ])

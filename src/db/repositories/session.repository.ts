@@ -36,6 +36,11 @@ export function sessionRepository(db: Executor) {
       };
     },
 
+    /** The unrevoked session with this id (expired or not: the caller compares expires_at). */
+    async findActiveById(id: string, tx: Executor = db): Promise<Pick<SessionTable, 'id' | 'member_id' | 'expires_at'> | undefined> {
+      return tx.selectFrom('sessions').select(['id', 'member_id', 'expires_at']).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    },
+
     async extend(id: string, lastUsedAt: string, expiresAt: string, tx: Executor = db): Promise<void> {
       await tx.updateTable('sessions').set({ last_used_at: lastUsedAt, expires_at: expiresAt }).where('id', '=', id).execute();
     },

@@ -13,8 +13,8 @@ export function signInFailureRepository(db: Executor) {
       return rows.map((row) => row.failed_at);
     },
 
-    async clear(email: string, tx: Executor = db): Promise<void> {
-      await tx.deleteFrom('sign_in_failures').where('email', '=', email).execute();
+    async withdraw(id: string, tx: Executor = db): Promise<void> {
+      await tx.deleteFrom('sign_in_failures').where('id', '=', id).execute();
     },
 
     /** Forgets failures too old to matter to any lockout. */

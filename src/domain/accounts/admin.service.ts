@@ -7,6 +7,7 @@ import type { WorkspaceRepository } from '../../db/repositories/workspace.reposi
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import type { AccountsLock } from './accounts-lock.js';
 import type { Member, MemberRole } from './actor.js';
 import { newApiKey } from './api-key.service.js';
 import { toMember } from './identity.service.js';
@@ -14,6 +15,7 @@ import type { InvitationService } from './invitation.service.js';
 
 export interface AdminServiceDeps {
   db: Db;
+  accountsLock: Pick<AccountsLock, 'lock'>;
   workspaces: WorkspaceRepository;
   members: MemberRepository;
   apiKeys: ApiKeyRepository;
@@ -47,14 +49,23 @@ export const toKeyListing = (row: ApiKeyRecord) => ({
   last_used_at: row.last_used_at,
 });
 
-export function createAdminService({ db, workspaces, members, apiKeys, ownerLinks, clock }: AdminServiceDeps) {
+export function createAdminService({ db, accountsLock, workspaces, members, apiKeys, ownerLinks, clock }: AdminServiceDeps) {
   async function requireWorkspace(workspaceId: string, tx: Executor = db): Promise<void> {
     if (!(await workspaces.exists(workspaceId, tx))) throw new AppError('not_found', `workspace ${workspaceId} not found`);
   }
 
-  /** fn inside the caller's transaction when there is one, else inside a new one. */
-  const inTransaction = <T>(tx: Executor | undefined, fn: (tx: Executor) => Promise<T>): Promise<T> =>
-    tx ? fn(tx) : db.transaction().execute(fn);
+  /**
+   * fn inside the caller's transaction when there is one, else inside a new one, holding the
+   * workspace's accounts lock (src/domain/accounts/accounts-lock.ts), once the workspace is known to exist.
+   */
+  const inAccountsTransaction = <T>(workspaceId: string, tx: Executor | undefined, fn: (tx: Executor) => Promise<T>): Promise<T> => {
+    const locked = async (trx: Executor) => {
+      await accountsLock.lock(trx, workspaceId);
+      await requireWorkspace(workspaceId, trx);
+      return fn(trx);
+    };
+    return tx ? locked(tx) : db.transaction().execute(locked);
+  };
 
   // The creates take an optional transaction so that the first-start bootstrap is one commit.
   const service = {
@@ -70,8 +81,7 @@ export function createAdminService({ db, workspaces, members, apiKeys, ownerLink
 
     /** With an email, the user account is created or reused and linked; without, a chat-integration member. */
     async createMember(input: { workspaceId: string; name: string; role: MemberRole; email?: string }, outerTx?: Executor): Promise<Member> {
-      return inTransaction(outerTx, async (tx) => {
-        await requireWorkspace(input.workspaceId, tx);
+      return inAccountsTransaction(input.workspaceId, outerTx, async (tx) => {
         let userId: string | null = null;
         if (input.email !== undefined) {
           const email = input.email.trim().toLowerCase();
@@ -94,16 +104,17 @@ export function createAdminService({ db, workspaces, members, apiKeys, ownerLink
       return (await members.listAll(workspaceId)).map(toMember);
     },
 
-    async createKey(input: { workspaceId: string; memberId?: string; readOnly?: boolean; label?: string }, tx: Executor = db): Promise<IssuedKey> {
-      await requireWorkspace(input.workspaceId, tx);
-      if (input.memberId !== undefined && !(await members.findById(input.workspaceId, input.memberId, tx))) {
-        throw new AppError('not_found', `member ${input.memberId} not found in workspace ${input.workspaceId}`);
-      }
-      const { key, row } = newApiKey(
-        { workspaceId: input.workspaceId, memberId: input.memberId ?? null, readOnly: input.readOnly ?? false, label: input.label ?? null }, clock.now(),
-      );
-      await apiKeys.insert(row, tx);
-      return { id: row.id, key, workspace_id: row.workspace_id, member_id: row.member_id, read_only: row.read_only === 1, created_at: row.created_at };
+    async createKey(input: { workspaceId: string; memberId?: string; readOnly?: boolean; label?: string }, outerTx?: Executor): Promise<IssuedKey> {
+      return inAccountsTransaction(input.workspaceId, outerTx, async (tx) => {
+        if (input.memberId !== undefined && !(await members.findById(input.workspaceId, input.memberId, tx))) {
+          throw new AppError('not_found', `member ${input.memberId} not found in workspace ${input.workspaceId}`);
+        }
+        const { key, row } = newApiKey(
+          { workspaceId: input.workspaceId, memberId: input.memberId ?? null, readOnly: input.readOnly ?? false, label: input.label ?? null }, clock.now(),
+        );
+        await apiKeys.insert(row, tx);
+        return { id: row.id, key, workspace_id: row.workspace_id, member_id: row.member_id, read_only: row.read_only === 1, created_at: row.created_at };
+      });
     },
 
     async listKeys(workspaceId: string) {

@@ -11,6 +11,7 @@ import { invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
+import type { AccountsLock } from './accounts-lock.js';
 import type { Actor, MemberRole } from './actor.js';
 import { requireOwnerRankFor, requireSettingsRole } from './roles.js';
 
@@ -19,7 +20,7 @@ export function newApiKey(input: { workspaceId: string; memberId: string | null;
   const key = randomToken('ldk_', 40);
   const row: ApiKeyTable = {
     id: newId(), workspace_id: input.workspaceId, member_id: input.memberId, label: input.label, key_hash: sha256Hex(key),
-    read_only: input.readOnly ? 1 : 0, created_at: now, revoked_at: null, last_used_at: null,
+    read_only: input.readOnly ? 1 : 0, integration: input.memberId === null ? 1 : 0, created_at: now, revoked_at: null, last_used_at: null,
   };
   return { key, row };
 }
@@ -40,22 +41,23 @@ const toListing = (row: ApiKeyRecord): ApiKeyListing => ({
 });
 
 export interface ApiKeyServiceDeps {
+  accountsLock: Pick<AccountsLock, 'settingsWrite'>;
   apiKeys: ApiKeyRepository;
   members: MemberRepository;
   clock: Clock;
 }
 
-export function createApiKeyService({ apiKeys, members, clock }: ApiKeyServiceDeps) {
+export function createApiKeyService({ accountsLock, apiKeys, members, clock }: ApiKeyServiceDeps) {
   /** The role of the member a key acts as; null for a key without a member. */
   async function roleOf(workspaceId: string, memberId: string | null, tx?: Executor): Promise<MemberRole | null> {
     if (memberId === null) return null;
     return ((await members.findById(workspaceId, memberId, tx))?.role as MemberRole | undefined) ?? null;
   }
 
-  async function findActive(actor: Actor, id: string): Promise<ApiKeyRecord> {
+  async function findActive(actor: Actor, id: string, tx?: Executor): Promise<ApiKeyRecord> {
     requireSettingsRole(actor);
     const keyId = parseUuid(id);
-    const row = keyId ? await apiKeys.findActive(actor.workspaceId, keyId) : undefined;
+    const row = keyId ? await apiKeys.findActive(actor.workspaceId, keyId, tx) : undefined;
     if (!row) throw notFound('API key');
     return row;
   }
@@ -63,17 +65,22 @@ export function createApiKeyService({ apiKeys, members, clock }: ApiKeyServiceDe
   return {
     findActive,
 
-    /** `member_id` omitted: the caller's own member (none for an integration key); null: a key without a member. */
-    async create(actor: Actor, input: { label?: string | null; read_only?: boolean; member_id?: string | null }): Promise<CreatedApiKey> {
-      requireSettingsRole(actor);
-      const requested = input.member_id === undefined ? (actor.member?.id ?? null) : input.member_id;
-      const memberId = requested === null ? null : parseUuid(requested);
-      const role = await roleOf(actor.workspaceId, memberId);
-      if (requested !== null && role === null) throw invalidField('member_id', 'is not a member of this workspace');
-      requireOwnerRankFor(actor, role, memberId === null ? 'create a key without a member' : 'create a key for an owner');
-      const { key, row } = newApiKey({ workspaceId: actor.workspaceId, memberId, readOnly: input.read_only ?? false, label: input.label ?? null }, clock.now());
-      await apiKeys.insert(row);
-      return { id: row.id, key, label: row.label, read_only: row.read_only === 1, member_id: row.member_id, created_at: row.created_at };
+    /**
+     * `member_id` omitted: the caller's own member (none for an integration key); null: a key
+     * without a member. The member is read under the accounts lock, so it cannot be removed before
+     * the key is committed.
+     */
+    async create(asked: Actor, input: { label?: string | null; read_only?: boolean; member_id?: string | null }): Promise<CreatedApiKey> {
+      return accountsLock.settingsWrite(asked, async ({ tx }, actor) => {
+        const requested = input.member_id === undefined ? (actor.member?.id ?? null) : input.member_id;
+        const memberId = requested === null ? null : parseUuid(requested);
+        const role = await roleOf(actor.workspaceId, memberId, tx);
+        if (requested !== null && role === null) throw invalidField('member_id', 'is not a member of this workspace');
+        requireOwnerRankFor(actor, role, memberId === null ? 'create a key without a member' : 'create a key for an owner');
+        const { key, row } = newApiKey({ workspaceId: actor.workspaceId, memberId, readOnly: input.read_only ?? false, label: input.label ?? null }, clock.now());
+        await apiKeys.insert(row, tx);
+        return { id: row.id, key, label: row.label, read_only: row.read_only === 1, member_id: row.member_id, created_at: row.created_at };
+      });
     },
 
     /** The workspace's keys that still work, oldest first; never the keys themselves. */
@@ -83,10 +90,12 @@ export function createApiKeyService({ apiKeys, members, clock }: ApiKeyServiceDe
       return { rows: rows.map(toListing), total };
     },
 
-    async revoke(actor: Actor, id: string): Promise<void> {
-      const row = await findActive(actor, id);
-      requireOwnerRankFor(actor, await roleOf(actor.workspaceId, row.member_id), row.member_id ? 'revoke an owner\'s key' : 'revoke a key without a member');
-      await apiKeys.revoke(row.id, clock.now());
+    async revoke(asked: Actor, id: string): Promise<void> {
+      await accountsLock.settingsWrite(asked, async ({ tx }, actor) => {
+        const row = await findActive(actor, id, tx);
+        requireOwnerRankFor(actor, await roleOf(actor.workspaceId, row.member_id, tx), row.member_id ? 'revoke an owner\'s key' : 'revoke a key without a member');
+        await apiKeys.revoke(row.id, clock.now(), tx);
+      });
     },
   };
 }

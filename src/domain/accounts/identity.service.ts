@@ -1,5 +1,5 @@
 // API-key authentication and the identity endpoints (me, members).
-import type { ApiKeyRepository } from '../../db/repositories/api-key.repository.js';
+import type { ApiKeyRecord, ApiKeyRepository } from '../../db/repositories/api-key.repository.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type { Page, PageOf } from '../../db/repositories/executor.js';
 import type { MemberTable } from '../../db/schema.js';
@@ -18,6 +18,13 @@ export const toMember = (row: MemberTable): Member => ({
   avatar_url: row.avatar_url,
   created_at: row.created_at,
 });
+
+/**
+ * A key acts as its member, or as the workspace itself when it was made as an integration key. A key
+ * whose member is gone acts as nobody: it must never widen into an integration key (owner rank).
+ */
+export const actsAsSomeone = ({ key, member }: { key: Pick<ApiKeyRecord, 'integration'>; member: unknown }): boolean =>
+  member !== null || key.integration === 1;
 
 export interface IdentityServiceDeps {
   apiKeys: ApiKeyRepository;
@@ -47,7 +54,7 @@ export function createIdentityService({ apiKeys, members, clock, onBackgroundErr
     async authenticate(presentedKey: string): Promise<Actor | null> {
       if (!KEY_FORMAT.test(presentedKey)) return null;
       const found = await apiKeys.findByHash(sha256Hex(presentedKey));
-      if (!found || found.key.revoked_at !== null) return null;
+      if (!found || found.key.revoked_at !== null || !actsAsSomeone(found)) return null;
       touchInBackground(found.key.id, found.key.last_used_at);
       return {
         workspaceId: found.key.workspace_id,

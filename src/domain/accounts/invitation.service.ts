@@ -13,6 +13,7 @@ import { AppError, invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
+import type { AccountsLock } from './accounts-lock.js';
 import type { Actor, MemberRole } from './actor.js';
 import type { PasswordHasher } from './passwords.js';
 import { requireOwnerRankFor, requireSettingsRole } from './roles.js';
@@ -49,6 +50,7 @@ const toPending = (row: InvitationTable): PendingInvitation => ({
 
 export interface InvitationServiceDeps {
   db: Db;
+  accountsLock: Pick<AccountsLock, 'settingsWrite' | 'lock'>;
   workspaces: WorkspaceRepository;
   members: MemberRepository;
   invitations: InvitationRepository;
@@ -59,7 +61,7 @@ export interface InvitationServiceDeps {
 }
 
 export function createInvitationService(deps: InvitationServiceDeps) {
-  const { db, workspaces, members, invitations, sessionService, lockout, hasher, clock } = deps;
+  const { db, accountsLock, workspaces, members, invitations, sessionService, lockout, hasher, clock } = deps;
   const nowPlus = (ms: number) => new Date(Date.parse(clock.now()) + ms).toISOString();
 
   /** An invitation that can be taken, by its token; 404 when unknown, used or expired. */
@@ -70,10 +72,10 @@ export function createInvitationService(deps: InvitationServiceDeps) {
   }
 
   /** Throws not_found unless the invitation is pending in the actor's workspace. */
-  async function findPending(actor: Actor, id: string): Promise<InvitationTable> {
+  async function findPending(actor: Actor, id: string, tx: Executor = db): Promise<InvitationTable> {
     requireSettingsRole(actor);
     const invitationId = parseUuid(id);
-    const row = invitationId ? await invitations.findPending(actor.workspaceId, invitationId, clock.now()) : undefined;
+    const row = invitationId ? await invitations.findPending(actor.workspaceId, invitationId, clock.now(), tx) : undefined;
     if (!row) throw notFound('invitation');
     return row;
   }
@@ -126,22 +128,23 @@ export function createInvitationService(deps: InvitationServiceDeps) {
   async function prepareAccount(email: string, password: string): Promise<{ user: UserTable | undefined; newHash: string | null }> {
     const user = await members.findUserByEmail(email);
     if (!user?.password_hash) return { user, newHash: await hasher.hash(password) };
-    await lockout.check(email);
+    const attempt = await lockout.attempt(email);
     if (!(await hasher.verify(password, user.password_hash))) {
-      await lockout.recordFailure(email);
       throw invalidField('password', 'this email already has a Loopdesk account: enter its password');
     }
+    await lockout.succeeded(attempt);
     return { user, newHash: null };
   }
 
   return {
     /** [ext] POST /api/v1/members/invitations: settings role; only owner rank may invite an owner. */
-    async create(actor: Actor, input: { email: string; role: MemberRole }, base: string): Promise<IssuedInvitation> {
-      requireSettingsRole(actor);
-      requireOwnerRankFor(actor, input.role, 'invite an owner');
+    async create(asked: Actor, input: { email: string; role: MemberRole }, base: string): Promise<IssuedInvitation> {
+      requireOwnerRankFor(asked, input.role, 'invite an owner');
       const email = canonicalEmail(input.email);
-      const invitation = await db.transaction().execute((tx) =>
-        issue({ workspaceId: actor.workspaceId, email, role: input.role, invitedBy: actor.member?.id ?? null }, tx));
+      const invitation = await accountsLock.settingsWrite(asked, ({ tx }, actor) => {
+        requireOwnerRankFor(actor, input.role, 'invite an owner');
+        return issue({ workspaceId: actor.workspaceId, email, role: input.role, invitedBy: actor.member?.id ?? null }, tx);
+      });
       return issued(invitation, base);
     },
 
@@ -176,10 +179,12 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     findPending,
 
     /** Withdraws a pending invitation; only owner rank may withdraw an owner's. */
-    async remove(actor: Actor, id: string): Promise<void> {
-      const row = await findPending(actor, id);
-      requireOwnerRankFor(actor, row.role as MemberRole, 'withdraw an owner\'s invitation');
-      await invitations.delete(actor.workspaceId, row.id);
+    async remove(asked: Actor, id: string): Promise<void> {
+      await accountsLock.settingsWrite(asked, async ({ tx }, actor) => {
+        const row = await findPending(actor, id, tx);
+        requireOwnerRankFor(actor, row.role as MemberRole, 'withdraw an owner\'s invitation');
+        await invitations.delete(actor.workspaceId, row.id, tx);
+      });
     },
 
     /** GET /auth/invitations/{token}: what the invitation page shows. */
@@ -201,6 +206,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       const prepared = await prepareAccount(email, input.password);
 
       return db.transaction().execute(async (tx) => {
+        await accountsLock.lock(tx, invitation.workspace_id);
         if (!(await invitations.markAccepted(invitation.id, clock.now(), tx))) throw notFound('invitation');
         const user = await members.findUserByEmail(email, tx);
         if (user?.password_hash !== prepared.user?.password_hash || (!user?.password_hash && prepared.newHash === null)) {

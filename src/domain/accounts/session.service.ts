@@ -10,6 +10,7 @@ import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
+import type { AccountsLock } from './accounts-lock.js';
 import type { Actor, Member } from './actor.js';
 import { toMember } from './identity.service.js';
 import type { PasswordHasher } from './passwords.js';
@@ -39,6 +40,7 @@ export const canonicalEmail = (email: string): string => email.trim().toLowerCas
 
 export interface SessionServiceDeps {
   db: Db;
+  accountsLock: Pick<AccountsLock, 'lock'>;
   members: MemberRepository;
   sessions: SessionRepository;
   lockout: SignInLockout;
@@ -46,7 +48,7 @@ export interface SessionServiceDeps {
   clock: Clock;
 }
 
-export function createSessionService({ db, members, sessions, lockout, hasher, clock }: SessionServiceDeps) {
+export function createSessionService({ db, accountsLock, members, sessions, lockout, hasher, clock }: SessionServiceDeps) {
   const later = (from: string, ms: number) => new Date(Date.parse(from) + ms).toISOString();
   const unauthorized = () => new AppError('unauthorized', WRONG_CREDENTIALS);
 
@@ -73,23 +75,27 @@ export function createSessionService({ db, members, sessions, lockout, hasher, c
 
     /**
      * Wrong email, wrong password, an account without a password or without the asked workspace:
-     * the same 401, after the same scrypt work. Every failure counts toward the email's lockout.
+     * the same 401, after the same scrypt work. Every attempt counts toward the email's lockout
+     * before the password is checked, and is withdrawn when it proves right.
      */
     async signIn(input: { email: string; password: string; workspace_id?: string }): Promise<StartedSession> {
       const email = canonicalEmail(input.email);
-      await lockout.check(email);
+      const attempt = await lockout.attempt(email);
       const user = await members.findUserByEmail(email);
       let verified = false;
       if (user?.password_hash) verified = await hasher.verify(input.password, user.password_hash);
       else await hasher.verifyNothing(input.password);
-      if (!verified) {
-        await lockout.recordFailure(email);
-        throw unauthorized();
-      }
+      if (!verified) throw unauthorized();
+      await lockout.succeeded(attempt);
       const member = await membershipFor(user!.id, input.workspace_id);
       if (!member) throw unauthorized();
-      await lockout.clear(email);
-      return start(member);
+      // Under the accounts lock, so that the session is never started for a member being removed.
+      return db.transaction().execute(async (tx) => {
+        await accountsLock.lock(tx, member.workspace_id);
+        const current = await members.findById(member.workspace_id, member.id, tx);
+        if (!current) throw unauthorized();
+        return start(current, tx);
+      });
     },
 
     /** The actor of a presented session token, or null when it is malformed, unknown, revoked or expired. */
@@ -122,11 +128,11 @@ export function createSessionService({ db, members, sessions, lockout, hasher, c
     async changePassword(actor: Actor, input: { current_password: string; new_password: string }): Promise<void> {
       const user = actor.member?.user_id ? await members.findUserById(actor.member.user_id) : undefined;
       if (!user) throw new AppError('forbidden', 'this member has no user account, so no password');
-      await lockout.check(user.email);
+      const attempt = await lockout.attempt(user.email);
       if (!user.password_hash || !(await hasher.verify(input.current_password, user.password_hash))) {
-        await lockout.recordFailure(user.email);
         throw invalidField('current_password', 'is not your current password');
       }
+      await lockout.succeeded(attempt);
       const passwordHash = await hasher.hash(input.new_password);
       await db.transaction().execute(async (tx) => {
         await members.setPasswordHash(user.id, passwordHash, tx);

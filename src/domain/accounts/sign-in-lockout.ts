@@ -1,8 +1,15 @@
-// 10 failed sign-ins of one email within 15 minutes lock that email for 15 minutes (platform.md
-// §5). Failures live in the database, so every process counts the same ones. While an email is
-// locked its attempts are refused unchecked and not recorded, so the lock ends on time and the
-// count starts afresh after it. Unknown emails lock like known ones: a lock says nothing about
-// whether an account exists.
+// 10 failed sign-ins of one email within 15 minutes lock that email for 15 minutes. Each attempt
+// is counted before its password is checked, in a transaction holding the email's lock (a
+// PostgreSQL advisory lock; on SQLite a transaction excludes every other), and the attempts live in
+// the database: so no burst, however parallel and over however many processes, gets more than 10
+// passwords checked per 15 minutes. An attempt whose password proves right is withdrawn; the others
+// stay as failures. A success does not wipe the earlier failures: a burst that contains the right
+// password must not buy itself another 10 tries. While an email is locked its attempts are refused
+// unchecked and not recorded, so the lock ends on time. Unknown emails lock like known ones: a
+// lock says nothing about whether an account exists. Sign-in, taking an invitation as an existing
+// account and changing a password all count here.
+import type { Db } from '../../db/database.js';
+import type { Dialect } from '../../db/dialect.js';
 import type { SignInFailureRepository } from '../../db/repositories/sign-in-failure.repository.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -11,6 +18,8 @@ import { newId } from '../../lib/ids.js';
 export const LOCKOUT_FAILURES = 10;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 export const LOCKOUT_MS = 15 * 60_000;
+/** How long a failure can matter: within a window whose lock is still running. */
+export const LOCKOUT_MEMORY_MS = LOCKOUT_WINDOW_MS + LOCKOUT_MS;
 
 /** A 429 `forbidden`, with Retry-After: the seconds until the lock ends. */
 const locked = (seconds: number) =>
@@ -33,25 +42,35 @@ export function lockedUntil(failures: readonly string[]): number {
   return until;
 }
 
-export function createSignInLockout({ signInFailures, clock }: { signInFailures: SignInFailureRepository; clock: Clock }) {
-  const at = (ms: number) => new Date(ms).toISOString();
+export interface SignInLockoutDeps {
+  db: Db;
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
+  signInFailures: SignInFailureRepository;
+  clock: Clock;
+}
 
+export function createSignInLockout({ db, dialect, signInFailures, clock }: SignInLockoutDeps) {
   return {
-    /** Throws a 429 while the email is locked. */
-    async check(email: string): Promise<void> {
-      const nowMs = Date.parse(clock.now());
-      const until = lockedUntil(await signInFailures.since(email, at(nowMs - LOCKOUT_WINDOW_MS - LOCKOUT_MS)));
-      if (until > nowMs) throw locked(Math.ceil((until - nowMs) / 1000));
+    /**
+     * Counts an attempt for the email before its password is checked: a 429 while the email is
+     * locked (the attempt is not recorded), else the id of the attempt, recorded as a failure
+     * until `succeeded` withdraws it.
+     */
+    async attempt(email: string): Promise<string> {
+      return db.transaction().execute(async (tx) => {
+        await dialect.lockKeyInTransaction(tx, `sign-in:${email}`);
+        const now = clock.now();
+        const nowMs = Date.parse(now);
+        const until = lockedUntil(await signInFailures.since(email, new Date(nowMs - LOCKOUT_MEMORY_MS).toISOString(), tx));
+        if (until > nowMs) throw locked(Math.ceil((until - nowMs) / 1000));
+        const id = newId();
+        await signInFailures.record({ id, email, failed_at: now }, tx);
+        return id;
+      });
     },
 
-    async recordFailure(email: string): Promise<void> {
-      const now = clock.now();
-      await signInFailures.record({ id: newId(), email, failed_at: now });
-      await signInFailures.purgeBefore(at(Date.parse(now) - LOCKOUT_WINDOW_MS - LOCKOUT_MS));
-    },
-
-    /** A successful sign-in starts the count afresh. */
-    clear: (email: string) => signInFailures.clear(email),
+    /** The attempt's password was right: it was no failure. */
+    succeeded: (attemptId: string) => signInFailures.withdraw(attemptId),
   };
 }
 

@@ -7,7 +7,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RetentionRepository } from '../../db/repositories/retention.repository.js';
 import type { SignInFailureRepository } from '../../db/repositories/sign-in-failure.repository.js';
 import type { Clock } from '../../lib/clock.js';
-import { LOCKOUT_WINDOW_MS } from '../accounts/sign-in-lockout.js';
+import { LOCKOUT_MEMORY_MS } from '../accounts/sign-in-lockout.js';
 import { SESSION_TTL_MS as WIDGET_SESSION_TTL_MS } from '../widget/widget-session.service.js';
 
 const DAY_MS = 24 * 3600_000;
@@ -74,7 +74,7 @@ export function createHousekeeping({
     report.widget_sessions = await drain((limit) => retention.deleteUnusedWidgetSessions(iso(nowMs - WIDGET_SESSION_TTL_MS), limit));
     report.invitations = await drain((limit) => retention.deleteExpiredInvitations(now, limit));
     report.previous_secrets = await drain((limit) => retention.forgetExpiredSecrets(now, limit));
-    await signInFailures.purgeBefore(iso(nowMs - LOCKOUT_WINDOW_MS));
+    await signInFailures.purgeBefore(iso(nowMs - LOCKOUT_MEMORY_MS));
     if (Object.values(report).some((count) => count > 0)) onReport?.(report);
     return report;
   }

@@ -1,0 +1,91 @@
+// Settings writes racing each other, with many requests in flight at once, round after round: a
+// key created for a member while the member is removed, admins removing each other, owners
+// demoting each other, an admin demoted while creating keys. Every decision is taken on rows
+// the deciding transaction holds (src/domain/accounts/accounts-lock.ts), so no interleaving
+// widens anyone's power, no answer is a 500, and a workspace always keeps an owner.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { ApiResponse, Client, TestContext } from '../helpers/harness.js';
+import { describeEachDialect } from '../helpers/harness.js';
+import { newPerson } from '../helpers/sessions.js';
+
+const ROUNDS = [1, 2, 3, 4, 5];
+const KEYS_IN_FLIGHT = 20;
+
+async function keyOf(context: TestContext, memberId: string): Promise<Client> {
+  const res = await context.a.api.post('/api/v1/api-keys', { member_id: memberId });
+  assert.equal(res.status, 201, res.text);
+  return context.client(res.body.data.key);
+}
+
+const statusesOf = (answers: ApiResponse[]) => answers.map((res) => `${res.status} ${res.body?.error_code ?? ''}`.trim()).join(', ');
+
+describeEachDialect('settings writes racing each other', (ctx) => {
+  for (const round of ROUNDS) {
+    it(`never lets a key outlive its member removed meanwhile, nor widen into a key without a member (round ${round})`, async () => {
+      const admin = await newPerson(ctx(), ctx().a, 'admin');
+      const adminApi = await keyOf(ctx(), admin.member.id);
+      const target = await newPerson(ctx(), ctx().a);
+      const [removal, ...creates] = await Promise.all([
+        adminApi.delete(`/api/v1/members/${target.member.id}`),
+        ...Array.from({ length: KEYS_IN_FLIGHT }, () => adminApi.post('/api/v1/api-keys', { member_id: target.member.id })),
+      ]);
+      assert.equal(removal.status, 204, removal.text);
+      const refused = creates.filter((res) => res.status === 400);
+      assert.ok(refused.every((res) => res.body.fields?.member_id), statusesOf(refused));
+      const created = creates.filter((res) => res.status === 201);
+      assert.equal(created.length + refused.length, KEYS_IN_FLIGHT, statusesOf(creates));
+      for (const res of created) {
+        const me = await ctx().client(res.body.data.key).get('/api/v1/me');
+        assert.equal(me.status, 401, `a key made for a removed member acts as nobody: ${me.text}`);
+      }
+      const keys = (await ctx().a.api.get('/api/v1/api-keys?limit=200')).body.data as { member_id: string | null }[];
+      assert.ok(keys.every((key) => key.member_id !== target.member.id), 'none of its keys is listed as working');
+      assert.equal((await adminApi.patch(`/api/v1/members/${admin.member.id}`, { role: 'owner' })).status, 403, 'the admin is still no owner');
+    });
+
+    it(`lets one of two admins removing each other win, and the loser's request fail (round ${round})`, async () => {
+      const [first, second] = [await newPerson(ctx(), ctx().a, 'admin'), await newPerson(ctx(), ctx().a, 'admin')];
+      const answers = await Promise.all([
+        first.app.delete(`/api/v1/members/${second.member.id}`),
+        second.app.delete(`/api/v1/members/${first.member.id}`),
+      ]);
+      assert.deepEqual(answers.map((res) => res.status).sort(), [204, 401], statusesOf(answers));
+      const ids = ((await ctx().a.api.get('/api/v1/members?limit=200')).body.data as { id: string }[]).map((m) => m.id);
+      assert.equal([first.member.id, second.member.id].filter((id) => ids.includes(id)).length, 1, 'exactly one of them is left');
+    });
+
+    it(`keeps an owner when two owners demote each other at once (round ${round})`, async () => {
+      const workspace = ctx().b;
+      const [first, second] = [await newPerson(ctx(), workspace, 'owner'), await newPerson(ctx(), workspace, 'owner')];
+      await workspace.api.patch(`/api/v1/members/${workspace.owner.id}`, { role: 'admin' });
+      const answers = await Promise.all([
+        first.app.patch(`/api/v1/members/${second.member.id}`, { role: 'agent' }),
+        second.app.patch(`/api/v1/members/${first.member.id}`, { role: 'agent' }),
+      ]);
+      assert.deepEqual(answers.map((res) => res.status).sort(), [200, 403], statusesOf(answers));
+      const owners = ((await workspace.api.get('/api/v1/members?limit=200')).body.data as { role: string }[]).filter((m) => m.role === 'owner');
+      assert.equal(owners.length, 1);
+      // Hand the workspace back to its fixture owner for the next round.
+      const remaining = answers[0].status === 200 ? first : second;
+      assert.equal((await remaining.app.patch(`/api/v1/members/${workspace.owner.id}`, { role: 'owner' })).status, 200);
+      for (const person of [first, second]) await workspace.api.delete(`/api/v1/members/${person.member.id}`);
+    });
+
+    it(`gives an admin demoted meanwhile no settings write after the demotion committed (round ${round})`, async () => {
+      const admin = await newPerson(ctx(), ctx().a, 'admin');
+      const agent = await newPerson(ctx(), ctx().a);
+      const [demotion, ...creates] = await Promise.all([
+        ctx().a.api.patch(`/api/v1/members/${admin.member.id}`, { role: 'agent' }),
+        ...Array.from({ length: KEYS_IN_FLIGHT }, () => admin.app.post('/api/v1/api-keys', { member_id: agent.member.id })),
+      ]);
+      assert.equal(demotion.status, 200, demotion.text);
+      assert.ok(creates.every((res) => res.status === 201 || res.status === 403), statusesOf(creates));
+      const demotedAt = Date.parse(demotion.headers.date as string);
+      for (const res of creates.filter((r) => r.status === 201)) {
+        assert.ok(Date.parse(res.body.data.created_at) <= demotedAt + 1000, 'made before the demotion');
+      }
+      assert.equal((await admin.app.post('/api/v1/api-keys', { member_id: agent.member.id })).status, 403);
+    });
+  }
+});
