@@ -74,6 +74,7 @@ async function main(): Promise<void> {
     const housekeeping = createHousekeeping({
       clock: clockAhead(RETENTION_DAYS + 1), retention: timed(retentionRepository(database.db), durations),
       signInFailures: { purgeBefore: async () => {} }, eventRetentionDays: RETENTION_DAYS, onError: (error) => { throw error; },
+      refreshStatistics: () => database.dialect.refreshStatistics(database.db),
     });
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();

@@ -182,6 +182,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     /** Deletes what has outlived its use, hourly; started by the server (src/main.ts) like the dispatcher. */
     housekeeping: createHousekeeping({
       clock, retention: retentionRepository(db), signInFailures: repositories.signInFailures, onError: onBackgroundError,
+      refreshStatistics: () => dialect.refreshStatistics(db),
       eventRetentionDays: options.eventRetentionDays ?? EVENT_RETENTION_DAYS_DEFAULT, onReport: options.onHousekeeping,
     }),
   };

@@ -53,6 +53,12 @@ export interface Dialect {
    */
   forUpdateSkipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /**
+   * Keeps the query planner's statistics current (run hourly by the housekeeping): SQLite's
+   * `PRAGMA optimize`, as its documentation recommends for long-lived connections (it analyzes
+   * only the tables whose size changed much); nothing on PostgreSQL, whose autovacuum analyzes.
+   */
+  refreshStatistics(db: Kysely<any>): Promise<void>;
+  /**
    * Notifications between the processes sharing the database (PostgreSQL's NOTIFY and LISTEN);
    * null where one process owns it (SQLite), which tells its own parts directly.
    */
@@ -124,6 +130,9 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
   database.pragma('synchronous = NORMAL');
   // Negative: in KiB. SQLite's default (2 MiB) made lookups at 100k issues read the file.
   database.pragma(`cache_size = -${options.sqliteCacheMb * 1024}`);
+  // Statistics for the planner from the start (0x10000: check every table; analysis limited, so
+  // quick on a large file), as SQLite recommends on opening a long-lived connection.
+  database.pragma('optimize = 0x10002');
   return {
     kysely: new SqliteDialect({ database: withStatementCache(database) }),
     dialect: {
@@ -138,6 +147,9 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
         errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE' || errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
       // One process, and its transactions run one at a time: nobody else can claim the rows.
       forUpdateSkipLocked: (query) => query,
+      refreshStatistics: async (db) => {
+        await sql`pragma optimize`.execute(db);
+      },
       notifications: null,
     },
   };
@@ -191,6 +203,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
       },
       isUniqueViolation: (error) => errorCode(error) === '23505',
       forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
+      refreshStatistics: async () => {},
       notifications: {
         // NOTIFY inside the transaction: PostgreSQL delivers it at commit, in commit order, and drops it on rollback.
         notifyOnCommit: async (trx, channel, payload) => {

@@ -27,6 +27,7 @@ const NOTHING: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions
 const housekeepingOf = (context: TestContext, days: number, more: Partial<HousekeepingDeps> = {}) =>
   createHousekeeping({
     clock, retention: retentionRepository(context.database.db), signInFailures: { purgeBefore: async () => {} },
+    refreshStatistics: () => context.database.dialect.refreshStatistics(context.database.db),
     eventRetentionDays: days, onError: (error) => assert.fail(String(error)), ...more,
   });
 

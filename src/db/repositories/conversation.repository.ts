@@ -54,13 +54,18 @@ export function conversationRepository(db: Executor) {
     withContact(db, workspaceId, {}).where('c.id', '=', id),
   );
   // Both the link and the issue must be the workspace's: a link row can never bring in another
-  // workspace's issue, whatever was written. One query for all of a conversation's issues.
+  // workspace's issue, whatever was written. One query for all of a conversation's issues. It starts
+  // from the conversation's links and looks each issue up by id: a cross join, because SQLite keeps
+  // the left table of one outermost, where an inner join let its planner (without statistics) carry
+  // the workspace id over to `issues` and walk every issue of the workspace, probing links per row.
   const linkedIssues = compileOnce(
     ['workspaceId', 'conversationId'],
     ({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }) =>
       db
         .selectFrom('issue_conversations as link')
-        .innerJoin('issues as i', (join) => join.onRef('i.id', '=', 'link.issue_id').onRef('i.workspace_id', '=', 'link.workspace_id'))
+        .crossJoin('issues as i')
+        .whereRef('i.id', '=', 'link.issue_id')
+        .whereRef('i.workspace_id', '=', 'link.workspace_id')
         .select(['i.id', 'i.shortcode', 'i.title', 'i.status'])
         .where('link.workspace_id', '=', workspaceId)
         .where('link.conversation_id', '=', conversationId)

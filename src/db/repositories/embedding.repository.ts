@@ -74,9 +74,10 @@ export function embeddingRepository(db: Executor) {
         .where('workspace_id', '=', workspaceId)
         .where('product_id', '=', productId)
         .where('status', 'in', CANDIDATE_STATUSES)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
         .execute();
+      // Sorted here: asked to sort, SQLite walks every issue of the workspace in created_at order
+      // rather than search the product's open ones (issues_workspace_product_status) and sort them.
+      rows.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
       return rows.map(({ created_at: createdAt, ...row }) => ({ ...row, createdAt }));
     },
 

@@ -32,6 +32,8 @@ export interface HousekeepingDeps {
   clock: Clock;
   retention: RetentionRepository;
   signInFailures: Pick<SignInFailureRepository, 'purgeBefore'>;
+  /** Keeps the planner's statistics current (the dialect's refreshStatistics), after the deletions. */
+  refreshStatistics: () => Promise<void>;
   /** LOOPDESK_EVENT_RETENTION_DAYS: how long events and finished webhook deliveries are kept; 0: forever. */
   eventRetentionDays: number;
   onError: (error: unknown) => void;
@@ -42,7 +44,7 @@ export interface HousekeepingDeps {
 }
 
 export function createHousekeeping({
-  clock, retention, signInFailures, eventRetentionDays, onError, onReport, firstRunWithinMs = FIRST_RUN_WITHIN_MS,
+  clock, retention, signInFailures, refreshStatistics, eventRetentionDays, onError, onReport, firstRunWithinMs = FIRST_RUN_WITHIN_MS,
 }: HousekeepingDeps) {
   const iso = (ms: number) => new Date(ms).toISOString();
   let timer: NodeJS.Timeout | null = null;
@@ -75,6 +77,7 @@ export function createHousekeeping({
     report.invitations = await drain((limit) => retention.deleteExpiredInvitations(now, limit));
     report.previous_secrets = await drain((limit) => retention.forgetExpiredSecrets(now, limit));
     await signInFailures.purgeBefore(iso(nowMs - LOCKOUT_MEMORY_MS));
+    await refreshStatistics();
     if (Object.values(report).some((count) => count > 0)) onReport?.(report);
     return report;
   }

@@ -1,0 +1,111 @@
+// The plans of the hot queries, checked deterministically on both databases: a database of
+// realistic shape (the benchmark's seed: thousands of issues, hundreds of conversations with their
+// messages and links, releases), every benchmark scenario and the other hot reads sent as real
+// requests, and every statement they sent explained (test/helpers/query-plans.ts says what fails).
+// SQLite is checked twice: without statistics, so that no good plan depends on luck, and after
+// `PRAGMA optimize`, as a server that has run for a while has them.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { createServices } from '../../src/services.js';
+import { seedMain, type Fixture } from '../../bench/seed.js';
+import { SCENARIOS } from '../../bench/scenarios.js';
+import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
+import {
+  capturingDatabase, explainPostgres, explainSqlite, isPlannable, postgresPlanProblems, sqlitePlanProblems, type CapturedQuery,
+} from '../helpers/query-plans.js';
+import { sql } from 'kysely';
+
+const ISSUES = 2000;
+const REQUESTS_PER_SCENARIO = 3;
+
+/** Hot reads that no benchmark scenario sends. */
+const hotReads = (fixture: Fixture): string[] => [
+  `/api/v1/issues/${fixture.issueIds[0]}`,
+  '/api/v1/issues?limit=50',
+  `/api/v1/issues?product_id=${fixture.products[1].id}&status=done&limit=50`,
+  '/api/v1/issues?priority=high&limit=50',
+  '/api/v1/conversations?limit=50',
+  '/api/v1/conversations?status=open&limit=50',
+  '/api/v1/releases?limit=50',
+  '/api/v1/products',
+  '/api/v1/members',
+];
+
+for (const dialect of DIALECTS) {
+  describe(`the hot queries' plans [${dialect}]`, () => {
+    let database: DatabaseHandle;
+    let captured: Map<string, CapturedQuery>;
+
+    before(async () => {
+      const url = await freshDatabaseUrl(dialect);
+      database = createDatabase(url);
+      await database.migrate();
+      const { fixture } = await seedMain(database, ISSUES);
+      const scale = { label: String(ISSUES), issues: ISSUES };
+      const own = new Map<string, unknown>();
+      for (const scenario of SCENARIOS) if (scenario.seed && scenario.runsAt?.(scale) !== false) own.set(scenario.name, await scenario.seed(database, scale));
+      if (dialect === 'postgres') await sql`analyze`.execute(database.db);
+
+      const capturing = capturingDatabase(url, database);
+      captured = capturing.captured;
+      const services = createServices(capturing);
+      const app = await buildApp({ database: capturing, services });
+      const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+      try {
+        const send = async (key: string, method: string, path: string, body?: string, token?: string) => {
+          const headers: Record<string, string> = { authorization: `Bearer ${token ?? key}` };
+          if (body !== undefined) headers['content-type'] = 'application/json';
+          const res = await fetch(`${baseUrl}${path}`, { method, headers, body: body?.replaceAll('{n}', String(captured.size)) });
+          assert.ok(res.status < 400, `${method} ${path}: ${res.status} ${await res.text()}`);
+          await res.arrayBuffer().catch(() => {});
+        };
+        for (const scenario of SCENARIOS) {
+          if (scenario.runsAt?.(scale) === false) continue;
+          const prepared = await scenario.prepare({ fixture, scale, baseUrl, own: own.get(scenario.name) });
+          assert.ok(!('skipped' in prepared), scenario.name);
+          for (const spec of prepared.requests.slice(0, REQUESTS_PER_SCENARIO)) {
+            await send(prepared.key, spec.method, spec.path, spec.body, (spec as { token?: string }).token);
+          }
+        }
+        for (const path of hotReads(fixture)) await send(fixture.key, 'GET', path);
+      } finally {
+        await services.live.close();
+        await app.close();
+        await capturing.close();
+      }
+    });
+
+    after(() => database.close());
+
+    const check = async () => {
+      const problems: string[] = [];
+      for (const query of captured.values()) {
+        if (!isPlannable(query.sql)) continue;
+        const found = dialect === 'sqlite'
+          ? sqlitePlanProblems(query.sql, await explainSqlite(database.db, query))
+          : postgresPlanProblems(await explainPostgres(database.db, query));
+        problems.push(...found.map((problem) => `${problem}\n    in: ${query.sql}`));
+      }
+      return problems;
+    };
+
+    it('sent the hot statements', () => {
+      const plannable = [...captured.keys()].filter(isPlannable);
+      assert.ok(plannable.length >= 40, `only ${plannable.length} statements captured`);
+      assert.ok(plannable.some((text) => text.includes('"issue_conversations" as "link"')), 'the conversation\'s linked issues');
+    });
+
+    it(dialect === 'sqlite' ? 'walks no growing table, without statistics' : 'walks no growing table: an index serves every statement', async () => {
+      assert.deepEqual(await check(), []);
+    });
+
+    if (dialect === 'sqlite') {
+      it('walks no growing table once PRAGMA optimize has gathered statistics', async () => {
+        await sql`pragma optimize = 0x10002`.execute(database.db);
+        assert.deepEqual(await check(), []);
+      });
+    }
+  });
+}
