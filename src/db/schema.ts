@@ -184,8 +184,12 @@ export interface DedupVersionTable {
   version: number;
 }
 
+/** Whose Idempotency-Key a record holds (migration 0013): an API key, a team session or a widget session. */
+export type CredentialKind = 'api_key' | 'session' | 'widget_session';
+
 export interface IdempotencyRecordTable {
-  api_key_id: string;
+  credential_kind: CredentialKind;
+  credential_id: string;
   idempotency_key: string;
   workspace_id: string;
   request_hash: string;

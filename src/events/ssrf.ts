@@ -40,16 +40,19 @@ const IPV4_RANGES: [string, number, string][] = [
   ['224.0.0.0', 4, 'multicast'],
   ['240.0.0.0', 4, 'reserved'],
 ];
+// Addresses that carry an IPv4 address (mapped, translated, NAT64, 6to4) are judged by that address
+// first (embeddedIpv4); every other address of the IETF-reserved ::/8 (IPv4-compatible included) is refused.
 const IPV6_RANGES: [string, number, string][] = [
   ['::', 128, 'unspecified'],
   ['::1', 128, 'loopback'],
-  // IPv4-mapped addresses are checked as the IPv4 address they carry (BlockList does that).
-  ['::', 96, 'reserved'],
+  ['::', 8, 'reserved'],
   ['64:ff9b:1::', 48, 'reserved'],
   ['100::', 64, 'reserved'],
+  // IETF protocol assignments, Teredo (2001::/32) among them: its client address is hidden in the low bits.
   ['2001::', 23, 'reserved'],
   ['2001:db8::', 32, 'documentation'],
   ['3fff::', 20, 'documentation'],
+  ['5f00::', 16, 'reserved'],
   ['fd00:ec2::254', 128, 'cloud metadata'],
   ['fc00::', 7, 'private'],
   ['fe80::', 10, 'link-local'],
@@ -57,10 +60,9 @@ const IPV6_RANGES: [string, number, string][] = [
   ['ff00::', 8, 'multicast'],
 ];
 
-const ranges = [
-  ...IPV4_RANGES.map(([network, prefix, reason]) => ({ reason, list: subnet(network, prefix, 'ipv4') })),
-  ...IPV6_RANGES.map(([network, prefix, reason]) => ({ reason, list: subnet(network, prefix, 'ipv6') })),
-];
+// One list per family: BlockList also matches an IPv4 address against IPv6 rules (as ::ffff:a.b.c.d), which ::/8 would catch.
+const rangesOf = (table: [string, number, string][], type: 'ipv4' | 'ipv6') =>
+  table.map(([network, prefix, reason]) => ({ reason, list: subnet(network, prefix, type) }));
 
 function subnet(network: string, prefix: number, type: 'ipv4' | 'ipv6'): BlockList {
   const list = new BlockList();
@@ -68,9 +70,11 @@ function subnet(network: string, prefix: number, type: 'ipv4' | 'ipv6'): BlockLi
   return list;
 }
 
-/** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted quad converted). */
+const RANGES = { ipv4: rangesOf(IPV4_RANGES, 'ipv4'), ipv6: rangesOf(IPV6_RANGES, 'ipv6') };
+
+/** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted quad converted, a zone dropped). */
 function ipv6Groups(address: string): number[] {
-  let text = address;
+  let text = address.replace(/%.*$/, '');
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (quad) {
     const [a, b, c, d] = quad.slice(1).map(Number);
@@ -85,14 +89,19 @@ function ipv6Groups(address: string): number[] {
 
 const dottedQuad = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 
+const allZero = (groups: number[]) => groups.every((group) => group === 0);
+
 /**
- * The IPv4 address that NAT64 (64:ff9b::/96) or 6to4 (2002::/16) would reach for this IPv6
- * address, or null: such an address is as safe as the IPv4 address inside it.
+ * The IPv4 address an IPv6 address stands for, or null: IPv4-mapped (::ffff:0:0/96), IPv4-translated
+ * (::ffff:0:0:0/96, RFC 6145), NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses reach, or are
+ * taken as, the IPv4 address inside them, so they are as safe as that address.
  */
 function embeddedIpv4(address: string): string | null {
   const groups = ipv6Groups(address);
-  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
-  if (nat64) return dottedQuad(groups[6], groups[7]);
+  const low = dottedQuad(groups[6], groups[7]);
+  if (allZero(groups.slice(0, 5)) && groups[5] === 0xffff) return low;
+  if (allZero(groups.slice(0, 4)) && groups[4] === 0xffff && groups[5] === 0) return low;
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && allZero(groups.slice(2, 6))) return low;
   if (groups[0] === 0x2002) return dottedQuad(groups[1], groups[2]);
   return null;
 }
@@ -101,11 +110,10 @@ function embeddedIpv4(address: string): string | null {
 export function forbiddenAddressReason(address: string): string | null {
   const family = isIP(address);
   if (family === 0) return 'not an IP address';
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  const match = ranges.find(({ list }) => list.check(address, type));
-  if (match) return match.reason;
   const inner = family === 6 ? embeddedIpv4(address) : null;
-  return inner === null ? null : forbiddenAddressReason(inner);
+  if (inner !== null) return forbiddenAddressReason(inner);
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  return RANGES[type].find(({ list }) => list.check(address, type))?.reason ?? null;
 }
 
 export interface UrlGuardOptions {

@@ -37,7 +37,11 @@ export async function apiV1(app: FastifyInstance, { services, clock, rateLimitPe
   registerAuth(api, { identity: services.identity, sessions: services.sessions, publicUrl });
   // Both need the authenticated key, so they come after auth and before the routes.
   registerRateLimit(api, { perMinute: rateLimitPerMinute, clock });
-  registerIdempotency(api, services.idempotency);
+  registerIdempotency(api, {
+    idempotency: services.idempotency,
+    credentialName: 'API key or session',
+    ownerOf: ({ actor }) => ({ workspaceId: actor.workspaceId, credential: { kind: actor.apiKeyId === null ? 'session' : 'api_key', id: actor.credentialId } }),
+  });
   api.setNotFoundHandler(notFoundHandler);
 
   discoveryRoutes(api, discoveryDocuments(app, publicUrl));

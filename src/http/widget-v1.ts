@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../lib/clock.js';
 import type { Services } from '../services.js';
 import { notFoundHandler } from './plugins/error-handler.js';
+import { registerIdempotency } from './plugins/idempotency.js';
 import { discoveryDocuments } from './plugins/openapi.js';
 import { publicOrigin } from './origin.js';
 import type { TypedApp } from './route.js';
@@ -36,6 +37,14 @@ export async function widgetV1(app: FastifyInstance, { services, clock, rateLimi
   registerWidgetGuard(widget, { widgets: services.widget, publicUrl });
   registerWidgetRateLimit(widget, { scale: rateLimitScale, clock });
   registerVisitorAuth(widget, services.widgetSessions);
+  // The visitor's writes, where retries happen most. Writes without a session (starting one, a
+  // form) have no credential to keep keys apart, and a stored session start would hold its token.
+  registerIdempotency(widget, {
+    idempotency: services.idempotency,
+    credentialName: 'visitor session',
+    honouredBy: (route) => route.config?.visitor === 'required',
+    ownerOf: ({ visitor }) => (visitor ? { workspaceId: visitor.workspaceId, credential: { kind: 'widget_session', id: visitor.sessionId } } : null),
+  });
 
   const documents = discoveryDocuments(app, publicUrl, 'widget');
   widget.get('/openapi.json', {

@@ -177,6 +177,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await post('/auth/sign-in', { email: 'owner@example.com', password: 'correct horse battery' })).status, 200);
       assert.equal((await post(`/auth/invitations/${token}`, { email: 'x@example.com', name: 'X', password: 'correct horse battery' })).status, 404, 'once');
       assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
+      // The banner is for the person at the console; log lines go to collectors and must not carry the link.
+      const logged = jsonLines(first.logs());
+      assert.equal(logged.filter((line) => line.path === '/auth/invitations/ldi_[redacted]').length, 3, 'its requests are logged, redacted');
+      assert.equal(first.logs().includes(token.slice('ldi_'.length)), false, 'the owner link is never logged');
     });
 
     it('LOOPDESK_LOG_FORMAT=pretty prints readable lines after the banner, flushed at shutdown', async () => {

@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { Migrator, type Kysely } from 'kysely';
+import { createDatabase } from '../../src/db/database.js';
+import { migrations } from '../../src/db/migrations/index.js';
 import { idempotencyRepository } from '../../src/db/repositories/idempotency.repository.js';
 import { IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS, IDEMPOTENCY_RETENTION_MS } from '../../src/domain/idempotency/idempotency.service.js';
 import { apiKeyIdOf, createIssue, createProduct, importConversation } from '../helpers/factories.js';
+import { freshDatabaseUrl } from '../helpers/databases.js';
 import { describeEachDialect, unique, type ApiResponse, type Client } from '../helpers/harness.js';
 import { manualClock } from '../helpers/manual-clock.js';
+import { newPerson, signedInCookie, withSession } from '../helpers/sessions.js';
 
 const clock = manualClock();
 const newKey = () => `retry-${randomUUID()}`;
@@ -142,17 +147,28 @@ describeEachDialect('Idempotency-Key [ext]: mismatches, scope and failures', (ct
     assert.ok(res.body.fields['idempotency-key']);
   });
 
-  it('scopes keys per API key: another key of the workspace, or another workspace, runs independently', async () => {
+  it('replays for a team member signed in with a session, as for a key', async () => {
+    const person = await newPerson(ctx(), ctx().a);
+    await assertRetryIsReplayed(person.app, '/api/v1/products', { name: unique('Product') }, () => total(person.app, '/api/v1/products?limit=1'));
+  });
+
+  it('scopes keys per credential: another key, a session (even of the key\'s own member), or another workspace runs independently', async () => {
     const { a, b, client } = ctx();
     const key = newKey();
     const body = { name: 'Shared name' };
     const first = await a.api.post('/api/v1/products', body, withKey(key));
     const sameWorkspace = await client(a.memberlessKey).post('/api/v1/products', body, withKey(key));
     const otherWorkspace = await b.api.post('/api/v1/products', body, withKey(key));
-    for (const res of [sameWorkspace, otherWorkspace]) {
+    const person = await newPerson(ctx(), a);
+    const personKey = await ctx().services.admin.createKey({ workspaceId: a.id, memberId: person.member.id });
+    const bySession = await person.app.post('/api/v1/products', body, withKey(key));
+    const byTheirKey = await client(personKey.key).post('/api/v1/products', body, withKey(key));
+    const byAnotherSession = await withSession(ctx(), await signedInCookie(ctx(), { email: person.email, password: person.password })).post('/api/v1/products', body, withKey(key));
+    const answers = [first, sameWorkspace, otherWorkspace, bySession, byTheirKey, byAnotherSession];
+    assert.equal(new Set(answers.map((res) => res.body.data.id)).size, answers.length);
+    for (const res of answers.slice(1)) {
       assert.equal(res.status, 201);
       assert.equal(res.headers['idempotent-replayed'], undefined);
-      assert.notEqual(res.body.data.id, first.body.data.id);
     }
   });
 
@@ -273,7 +289,8 @@ describeEachDialect('Idempotency-Key [ext]: concurrency and expiry', (ctx) => {
   it('takes over a key whose first request never finished (its process died)', async () => {
     const { a, database } = ctx();
     const key = newKey();
-    await idempotencyRepository(database.db).claim({ workspaceId: a.id, apiKeyId: await apiKeyIdOf(a.api), key }, 'lost request', clock.now());
+    const scope = { workspaceId: a.id, credential: { kind: 'api_key' as const, id: await apiKeyIdOf(a.api) }, key };
+    await idempotencyRepository(database.db).claim(scope, 'lost request', clock.now());
     const body = { name: unique('Product') };
     assert.equal((await a.api.post('/api/v1/products', body, withKey(key))).status, 400, 'still in flight: another body');
     clock.advance(IDEMPOTENCY_IN_FLIGHT_TIMEOUT_MS);
@@ -307,3 +324,34 @@ describeEachDialect('Idempotency-Key [ext]: concurrency and expiry', (ctx) => {
     assert.deepEqual(await stored(), []);
   });
 }, { clock });
+
+describeEachDialect('migration 0013_idempotency_credentials', (ctx) => {
+  it('keeps the records made per API key, which replay as before, and goes back to them', async () => {
+    const { dialect } = ctx();
+    const database = createDatabase(await freshDatabaseUrl(dialect));
+    try {
+      const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes) } });
+      assert.equal((await migrator.migrateTo('0010_secret_rotation')).error, undefined);
+      const { db } = database;
+      const workspace = { id: randomUUID(), name: 'Old', created_at: clock.now() };
+      await db.insertInto('workspaces').values(workspace).execute();
+      const apiKey = { id: randomUUID(), workspace_id: workspace.id, key_hash: 'h', created_at: clock.now(), read_only: 0 };
+      await db.insertInto('api_keys').values(apiKey).execute();
+      const record = { workspace_id: workspace.id, idempotency_key: 'k', request_hash: 'r', response_status: 201, response_body: '{}', created_at: clock.now() };
+      await (db as Kysely<any>).insertInto('idempotency_records').values({ ...record, api_key_id: apiKey.id }).execute();
+      await database.migrate();
+
+      const repository = idempotencyRepository(db);
+      const scope = { workspaceId: workspace.id, credential: { kind: 'api_key' as const, id: apiKey.id }, key: 'k' };
+      assert.deepEqual(await repository.find(scope), { request_hash: 'r', response_status: 201, response_body: '{}', created_at: record.created_at });
+      assert.equal(await repository.claim(scope, 'r', clock.now()), false, 'the key is still taken');
+      assert.equal(await repository.claim({ ...scope, credential: { kind: 'widget_session', id: apiKey.id } }, 'r', clock.now()), true);
+
+      assert.equal((await migrator.migrateTo('0010_secret_rotation')).error, undefined);
+      const restored = await (db as Kysely<any>).selectFrom('idempotency_records').selectAll().execute();
+      assert.deepEqual(restored, [{ ...record, api_key_id: apiKey.id }], 'the session\'s record went, the key\'s came back');
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -1,10 +1,12 @@
 // platform.md "Roles": every settings operation (webhooks, members, invitations, API keys,
 // identity secrets) answers 403 to an agent, by key or by session, before any lookup or
 // validation; read-only keys stay GET-only. The operations are read from openapi.json, so a new
-// settings route is covered without touching this file.
+// settings route is covered without touching this file. A product's security settings
+// (widget_config, domain) are settings too, while its other fields stay open to agents.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeEachDialect, type Client } from '../helpers/harness.js';
+import { createProduct } from '../helpers/factories.js';
+import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
 import { fillPath, operationsOf, type Operation } from '../helpers/openapi-operations.js';
 import { newPerson } from '../helpers/sessions.js';
 
@@ -67,5 +69,85 @@ describeEachDialect('settings operations and roles', (ctx) => {
   it('leave the member list to everyone: agents need it to assign issues', async () => {
     const agent = await newPerson(ctx(), ctx().a);
     assert.equal((await agent.app.get('/api/v1/members')).status, 200);
+  });
+});
+
+/** Every kind of caller of a product's settings: agents by key and by session, and those with the settings role. */
+async function callers(context: TestContext): Promise<{ agents: [string, Client][]; settings: [string, Client][] }> {
+  const { a, services, client } = context;
+  const agent = await newPerson(context, a);
+  const agentKey = await services.admin.createKey({ workspaceId: a.id, memberId: agent.member.id });
+  const admin = await newPerson(context, a, 'admin');
+  return {
+    agents: [['agent key', client(agentKey.key)], ['agent session', agent.app]],
+    settings: [['admin session', admin.app], ['owner key', a.api], ['integration key', client(a.memberlessKey)]],
+  };
+}
+
+const SECURITY_CHANGES: Record<string, unknown>[] = [
+  { widget_config: { proof_of_work: false } },
+  { widget_config: { require_identity: false, enabled: true } },
+  { widget_config: { color: '#ff0000' } },
+  { widget_config: null },
+  { domain: 'evil.example' },
+  { domain: null },
+  { name: 'Renamed too', widget_config: { enabled: false } },
+];
+
+describeEachDialect('a product\'s security settings (widget_config, domain)', (ctx) => {
+  const guarded = () => createProduct(ctx().a.api, { widget_config: { require_identity: true, proof_of_work: true }, domain: 'shop.example' });
+
+  it('are refused to an agent, by key or by session (403 forbidden), and nothing of that PATCH is written', async () => {
+    const { agents } = await callers(ctx());
+    const product = await guarded();
+    for (const [who, api] of agents) {
+      for (const body of SECURITY_CHANGES) {
+        const res = await api.patch(`/api/v1/products/${product.id}`, body);
+        assert.equal(res.status, 403, `${who} ${JSON.stringify(body)}: ${res.text}`);
+        assert.equal(res.body.error_code, 'forbidden');
+        assert.match(res.body.detail, /widget_config and domain need an owner or admin/);
+      }
+    }
+    assert.deepEqual((await ctx().a.api.get(`/api/v1/products/${product.id}`)).body.data, product);
+  });
+
+  it('leave agents the other fields, also when a PATCH sends the stored settings back unchanged', async () => {
+    const { agents } = await callers(ctx());
+    const product = await guarded();
+    for (const [who, api] of agents) {
+      const renamed = await api.patch(`/api/v1/products/${product.id}`, { name: `${who} renamed` });
+      assert.equal(renamed.status, 200, renamed.text);
+      const current = (await api.get(`/api/v1/products/${product.id}`)).body.data;
+      const echoed = await api.patch(`/api/v1/products/${product.id}`, {
+        name: `${who} again`, slug: `${who.replace(' ', '-')}-slug`, widget_config: current.widget_config, domain: current.domain,
+      });
+      assert.equal(echoed.status, 200, `${who}: ${echoed.text}`);
+      assert.deepEqual(echoed.body.data.widget_config, product.widget_config);
+    }
+  });
+
+  it('are refused to an agent creating a product with them, who may create one with the defaults', async () => {
+    const { agents } = await callers(ctx());
+    for (const [who, api] of agents) {
+      for (const body of [{ widget_config: { proof_of_work: false } }, { widget_config: {} }, { domain: 'shop.example' }]) {
+        const res = await api.post('/api/v1/products', { name: `${who} product`, ...body });
+        assert.equal(res.status, 403, `${who} ${JSON.stringify(body)}: ${res.text}`);
+      }
+      const plain = await api.post('/api/v1/products', { name: `${who} plain`, widget_config: null, domain: null });
+      assert.equal(plain.status, 201, plain.text);
+    }
+  });
+
+  it('are changed by admins, owners and keys without a member, on PATCH and on create', async () => {
+    const { settings } = await callers(ctx());
+    for (const [who, api] of settings) {
+      const product = await guarded();
+      for (const body of SECURITY_CHANGES) {
+        const res = await api.patch(`/api/v1/products/${product.id}`, body);
+        assert.equal(res.status, 200, `${who} ${JSON.stringify(body)}: ${res.text}`);
+      }
+      const made = await api.post('/api/v1/products', { name: `${who} product`, widget_config: { proof_of_work: false }, domain: 'shop.example' });
+      assert.equal(made.status, 201, made.text);
+    }
   });
 });

@@ -9,6 +9,8 @@ import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 const INTERNAL_URLS = [
   'http://127.0.0.1:8080/hook', 'http://10.0.0.5/hook', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:8080/hook',
   'http://localhost:8080/hook', 'http://192.168.0.10/hook', 'http://[fd00:ec2::254]/', 'http://0.0.0.0/', 'http://[::ffff:127.0.0.1]/',
+  // IPv6 forms of internal IPv4 addresses: translated (RFC 6145), NAT64, 6to4; and a Teredo address.
+  'http://[::ffff:0:7f00:1]:8080/hook', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a00:1::]/', 'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
 ];
 
 describeEachDialect('webhook URLs to internal addresses', (ctx) => {

@@ -83,14 +83,41 @@ describeEachDialect('POST /widget/v1/{widget_key}/sessions', (ctx) => {
     assert.equal(res.status, 200);
   });
 
-  it('starts an unverified session with a typed email, reusing that email\'s contact without showing or renaming it', async () => {
+  it('starts an unverified session with a typed email, whose conversations the team sees under that email\'s contact, unrenamed', async () => {
     const product = await widgetProduct(ctx());
     const email = `known-${Date.now()}@example.com`;
     const imported = await ctx().a.api.post('/api/v1/conversations', { product_id: product.id, title: 'Earlier', contact: { name: 'Real Name', email } });
     const session = await startSession(ctx(), product.widget_key, { name: ' Someone Else ', email: email.toUpperCase() });
-    assert.deepEqual(session.contact, { id: imported.body.data.contact_id, name: 'Someone Else', email, verified: false });
-    const again = await ctx().a.api.get(`/api/v1/conversations/${imported.body.data.id}`);
-    assert.equal(again.body.data.contact.name, 'Real Name');
+    assert.deepEqual({ ...session.contact, id: undefined }, { id: undefined, name: 'Someone Else', email, verified: false });
+    const started = await visitor(ctx(), session.token).post(widgetPath(product.widget_key, '/conversations'), { body: 'Hello again' });
+    const seen = await ctx().a.api.get(`/api/v1/conversations/${started.body.data.id}`);
+    assert.equal(seen.body.data.contact_id, imported.body.data.contact_id);
+    assert.equal(seen.body.data.contact.name, 'Real Name');
+  });
+
+  it('answers an unverified session alike whether its email is known or not: no contact\'s id, nothing of its age', async () => {
+    const product = await widgetProduct(ctx());
+    const known = `long-time-${Date.now()}@example.com`;
+    const imported = await ctx().a.api.post('/api/v1/conversations', { product_id: product.id, title: 'Years ago', contact: { name: 'Customer', email: known } });
+    const contactIds = new Set((await ctx().database.db.selectFrom('contacts').select('id').execute()).map((row) => row.id));
+    const before = Date.now();
+    const answers = [];
+    for (const email of [known, `never-seen-${Date.now()}@example.com`]) {
+      const res = await ctx().client(null).post(widgetPath(product.widget_key, '/sessions'), { name: 'Probe', email });
+      assert.equal(res.status, 201, res.text);
+      answers.push(res.body.data);
+    }
+    const [forKnown, forUnknown] = answers;
+    assert.deepEqual(Object.keys(forKnown).sort(), Object.keys(forUnknown).sort());
+    assert.deepEqual(Object.keys(forKnown.contact).sort(), Object.keys(forUnknown.contact).sort());
+    for (const answer of answers) {
+      assert.equal(answer.contact.verified, false);
+      assert.equal(answer.contact.name, 'Probe');
+      assert.ok(!contactIds.has(answer.contact.id), 'the id is no contact\'s');
+      // A UUIDv7 carries its creation time in its first 48 bits: both are as new as the session.
+      assert.ok(parseInt(answer.contact.id.replace(/-/g, '').slice(0, 12), 16) >= before - 1000, 'the id tells nothing of the contact\'s age');
+    }
+    assert.notEqual(forKnown.contact.id, imported.body.data.contact_id);
   });
 
   it('stores only the token\'s hash', async () => {
@@ -187,9 +214,11 @@ describeEachDialect('identity tokens and verified sessions', (ctx) => {
     const { product, secret } = await verifiedProduct();
     const email = `claim-${Date.now()}@example.com`;
     const typed = await startSession(ctx(), product.widget_key, { email });
+    const started = await visitor(ctx(), typed.token).post(widgetPath(product.widget_key, '/conversations'), { body: 'Typed my email' });
+    const typedContactId = (await ctx().a.api.get(`/api/v1/conversations/${started.body.data.id}`)).body.data.contact_id;
     const token = await signIdentity(secret, { sub: 'claimer', aud: product.widget_key, email });
     const verified = await startSession(ctx(), product.widget_key, { identity_token: token });
-    assert.equal(verified.contact.id, typed.contact.id);
+    assert.equal(verified.contact.id, typedContactId);
     assert.equal(verified.contact.verified, true);
   });
 

@@ -3,6 +3,7 @@
 // resumes; heartbeats; only the visitor's own conversations; the stream ends with the session.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { sha256Hex } from '../../src/lib/tokens.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
 import { endedWithin, openStream } from '../helpers/sse-client.js';
 import { startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
@@ -98,7 +99,7 @@ describeEachDialect('the widget\'s conversation stream, heartbeats', (ctx) => {
     const stream = await open();
     await stream.waitForComments(1);
     // As the housekeeping removes a session unused for 30 days.
-    await context.database.db.deleteFrom('widget_sessions').where('contact_id', '=', session.contact.id).execute();
+    await context.database.db.deleteFrom('widget_sessions').where('token_hash', '=', sha256Hex(session.token)).execute();
     await endedWithin(stream, 2_000);
     assert.equal((await open()).status, 401);
   });

@@ -1,7 +1,8 @@
 // Secrets stay secret: API keys are stored only as their SHA-256 (the database file or dump holds
 // no issued key, but does hold each hash), and nothing logged at any level, trace included,
-// carries a key, an Authorization header or a request body. Keys are found by hash through a
-// unique index, so no code compares a presented key with a stored secret.
+// carries a key, an Authorization header, a request body, or a token a URL carries (one-time
+// links, sessions, widget sessions). Keys are found by hash through a unique index, so no code
+// compares a presented key with a stored secret.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,9 +11,11 @@ import { Writable } from 'node:stream';
 import { it } from 'node:test';
 import pino from 'pino';
 import { sha256Hex } from '../../src/lib/tokens.js';
+import { invite, joinAsMember } from '../helpers/factories.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
 import { findPostgresBin } from '../helpers/postgres.js';
 import { rawRequest } from '../helpers/raw-http.js';
+import { startSession, widgetPath, widgetProduct } from '../helpers/widget.js';
 
 const MARKER = 'body-marker-7f3a9c';
 const logLines: string[] = [];
@@ -59,6 +62,37 @@ async function exercise(context: TestContext): Promise<void> {
   await rawRequest(port, `CONNECT ${MARKER}:443 HTTP/1.1\r\nAuthorization: Bearer ${a.key}\r\n\r\n`);
 }
 
+/**
+ * Requests whose URL carries a token (in its path or its query), real ones and lookalikes: returns
+ * the secrets that must not be logged and the redacted paths that must be.
+ */
+async function exerciseTokensInUrls(context: TestContext): Promise<{ secrets: string[]; redactedPaths: string[] }> {
+  const { a } = context;
+  const anonymous = context.client(null);
+  const invitation = await invite(a.api);
+  const { cookie } = await joinAsMember(a.api, anonymous);
+  const sessionToken = cookie.split('=')[1];
+  const product = await widgetProduct(context);
+  const visitor = await startSession(context, product.widget_key);
+  const unprefixed = invitation.token.slice('ldi_'.length);
+  await anonymous.get(`/auth/invitations/${invitation.token}`);
+  await anonymous.post(`/auth/invitations/${invitation.token}`, { name: '' });
+  await anonymous.get(`/auth/invitations/${unprefixed}`);
+  await anonymous.get(`/auth/invitations/${encodeURIComponent(invitation.token).replace('_', '%5F')}`);
+  await anonymous.get(`/app/invite/${invitation.token}`);
+  await anonymous.get(`/app/invite/${invitation.token}?from=mail`);
+  await anonymous.get(`/api/v1/products/${sessionToken}`);
+  await anonymous.get(`/api/v1/issues?token=${sessionToken}`);
+  await anonymous.get(widgetPath(product.widget_key, `/conversations/${visitor.token}`));
+  await anonymous.get(widgetPath(product.widget_key, `/ideas?session=${visitor.token}`));
+  await anonymous.get(`/api/v1/me/${a.key}`);
+  return {
+    secrets: [invitation.token, unprefixed, sessionToken, visitor.token, a.key].map((token) => token.slice(4)),
+    redactedPaths: ['/auth/invitations/ldi_[redacted]', '/auth/invitations/[redacted]', '/app/invite/ldi_[redacted]', '/api/v1/products/lds_[redacted]',
+      `/widget/v1/${product.widget_key}/conversations/wst_[redacted]`, '/api/v1/me/ldk_[redacted]'],
+  };
+}
+
 describeEachDialect('secrets', (ctx) => {
   it('stores API keys only as SHA-256 hashes', async (t) => {
     const context = ctx();
@@ -86,5 +120,13 @@ describeEachDialect('secrets', (ctx) => {
     const secrets = [...issuedKeys(context), MARKER, 'authorization', 'Bearer ldk_'];
     const leaks = logLines.filter((line) => secrets.some((secret) => line.toLowerCase().includes(secret.toLowerCase())));
     assert.deepEqual(leaks, []);
+  });
+
+  it('logs the paths of one-time links, sessions and widget sessions with their tokens redacted, at any level', async () => {
+    const { secrets, redactedPaths } = await exerciseTokensInUrls(ctx());
+    const leaks = logLines.filter((line) => secrets.some((secret) => line.includes(secret)));
+    assert.deepEqual(leaks, []);
+    const loggedPaths = new Set(logLines.map((line) => JSON.parse(line).path));
+    for (const path of redactedPaths) assert.ok(loggedPaths.has(path), `${path} is logged, recognisably`);
   });
 }, { loggerInstance: logger });

@@ -20,12 +20,19 @@ describe('forbiddenAddressReason', () => {
     ['192.0.2.1', 'documentation'], ['2001:db8::1', 'documentation'], ['198.18.0.1', 'reserved'], ['240.0.0.1', 'reserved'],
     ['255.255.255.255', 'reserved'], ['224.0.0.1', 'multicast'], ['ff02::1', 'multicast'],
     ['::ffff:10.0.0.1', 'private'], ['64:ff9b::a9fe:a9fe', 'cloud metadata'], ['2002:7f00:1::', 'loopback'], ['::7f00:1', 'reserved'],
+    // IPv6 forms that carry an IPv4 address: mapped, translated (RFC 6145), NAT64, 6to4; and the other special ranges.
+    ['0:0:0:0:0:ffff:7f00:1', 'loopback'], ['::ffff:0:7f00:1', 'loopback'], ['::ffff:0:127.0.0.1', 'loopback'], ['::ffff:0:a00:5', 'private'],
+    ['::ffff:0:a9fe:a9fe', 'cloud metadata'], ['64:ff9b::7f00:1', 'loopback'], ['64:ff9b::192.168.0.1', 'private'], ['64:ff9b:1::808:808', 'reserved'],
+    ['2002:c0a8:101::1', 'private'], ['2002:a9fe:a9fe::', 'cloud metadata'], ['2001::1', 'reserved'], ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    ['::a00:1', 'reserved'], ['::127.0.0.1', 'reserved'], ['::2', 'reserved'], ['100::1', 'reserved'], ['3fff::1', 'documentation'],
+    ['5f00::1', 'reserved'], ['fec0::1', 'reserved'], ['fe80::1%eth0', 'link-local'], ['fc00::1', 'private'], ['ff05::2', 'multicast'],
   ];
   for (const [address, reason] of forbidden) {
     it(`refuses ${address} (${reason})`, () => assert.equal(forbiddenAddressReason(address), reason));
   }
 
-  for (const address of ['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '64:ff9b::808:808', '::ffff:8.8.8.8']) {
+  for (const address of ['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '64:ff9b::808:808', '::ffff:8.8.8.8',
+    '::ffff:0:808:808', '2002:808:808::1', '2a00:1450:4001::200e']) {
     it(`allows the public address ${address}`, () => assert.equal(forbiddenAddressReason(address), null));
   }
 });
@@ -40,6 +47,7 @@ describe('the URL guard', () => {
     ['http://169.254.169.254/latest/meta-data', /cloud metadata/],
     ['http://[::1]:8080/hook', /loopback/],
     ['http://[::ffff:7f00:1]/', /loopback/],
+    ['http://[::ffff:0:7f00:1]/', /::ffff:0:7f00:1 is a loopback address/],
     ['http://2130706433/', /loopback/],
     ['http://0x7f.1/', /loopback/],
     ['http://localhost:3000/hook', /localhost is a loopback name/],

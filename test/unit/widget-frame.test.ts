@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { ApiError, OfflineError } from '../../web/widget/src/frame/api.js';
+import { ApiError, createWidgetApi, OfflineError } from '../../web/widget/src/frame/api.js';
 import { backoffDelay } from '../../web/widget/src/frame/backoff.js';
 import { Outbox, type OutboxListener, type OutboxTransport, type QueuedMessage } from '../../web/widget/src/frame/outbox.js';
 import { sha256 } from '../../web/widget/src/frame/sha256.js';
@@ -28,12 +28,9 @@ const sentMessage = (message: QueuedMessage): VisitorMessage => ({
   id: `m-${message.id}`, sender_type: 'contact', sender_name: null, body: message.body, created_at: '2026-11-21T10:00:00.000Z',
 });
 
-/**
- * A server that answers each call with the next scripted outcome (or success), recording every
- * attempt; `written` names the attempts that were written although their answer was lost.
- */
-function scriptedServer(outcomes: Array<Error | null> = [], written: { lost?: boolean } = {}) {
-  const attempts: { kind: 'start' | 'reply' | 'recover'; id: string; conversationId: string | null; body: string }[] = [];
+/** A server that answers each call with the next scripted outcome (or success), recording every attempt. */
+function scriptedServer(outcomes: Array<Error | null> = []) {
+  const attempts: { kind: 'start' | 'reply'; id: string; conversationId: string | null; body: string }[] = [];
   let conversations = 0;
   let resets = 0;
   const next = () => {
@@ -50,11 +47,6 @@ function scriptedServer(outcomes: Array<Error | null> = [], written: { lost?: bo
       attempts.push({ kind: 'reply', id: message.id, conversationId: message.conversationId, body: message.body });
       next();
       return sentMessage(message);
-    },
-    async recover(message) {
-      attempts.push({ kind: 'recover', id: message.id, conversationId: message.conversationId, body: message.body });
-      if (!written.lost) return null;
-      return message.conversationId === null ? { conversation: conversation(`c${++conversations}`) } : { message: sentMessage(message) };
     },
     resetSession: () => void resets++,
   };
@@ -102,26 +94,48 @@ describe('the widget outbox', () => {
     assert.equal(await reloaded.flush(), null);
     const ids = [...offline.attempts, ...online.attempts].map((attempt) => attempt.id);
     assert.equal(new Set(ids).size, 1, 'every attempt carries the same id');
-    assert.deepEqual(online.attempts.map((attempt) => attempt.kind), ['recover', 'reply']);
+    assert.deepEqual(online.attempts.map((attempt) => attempt.kind), ['reply']);
     assert.deepEqual(reloaded.queue, []);
   });
 
-  it('asks the server, before trying again, whether an attempt whose answer was lost was written', async () => {
+  it('tries a message whose answer was lost (offline, 5xx) again as the same request, for the server to replay', async () => {
     for (const failure of [new OfflineError('answer lost'), new ApiError(502, 'internal_error', 'bad gateway')]) {
-      const written = scriptedServer([failure], { lost: true });
-      const outbox = new Outbox(textStore(), written.transport, recorder().listener);
-      outbox.add('hello', 'c1');
-      assert.ok(await outbox.flush());
-      assert.equal(outbox.queue[0].uncertain, true);
-      assert.equal(await outbox.flush(), null);
-      assert.deepEqual(written.attempts.map((attempt) => attempt.kind), ['reply', 'recover'], 'found written: not posted again');
+      for (const conversationId of [null, 'c1']) {
+        const server = scriptedServer([failure]);
+        const outbox = new Outbox(textStore(), server.transport, recorder().listener);
+        outbox.add('hello', conversationId);
+        assert.deepEqual(await outbox.flush(), { retryAfterMs: null });
+        assert.equal(await outbox.flush(), null);
+        assert.equal(server.attempts.length, 2);
+        assert.deepEqual(server.attempts[1], server.attempts[0], 'the same id (Idempotency-Key), conversation and body');
+      }
+    }
+  });
 
-      const lost = scriptedServer([failure]);
-      const again = new Outbox(textStore(), lost.transport, recorder().listener);
-      again.add('hello', null);
-      await again.flush();
-      assert.equal(await again.flush(), null);
-      assert.deepEqual(lost.attempts.map((attempt) => attempt.kind), ['start', 'recover', 'start'], 'not written: posted again');
+  it('sends the message\'s id as the Idempotency-Key header of every attempt', async () => {
+    const sent: { url: string; key: string | null }[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (url: URL, init: RequestInit) => {
+      sent.push({ url: String(url), key: new Headers(init.headers).get('Idempotency-Key') });
+      if (sent.length === 1) throw new TypeError('network error');
+      return new Response(JSON.stringify({ data: conversation('c1') }), { status: 201, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    try {
+      const api = createWidgetApi('https://support.example/widget/v1/wk_x/', () => undefined);
+      const post = (path: string, message: QueuedMessage) =>
+        api.request<{ data: any }>('POST', path, { body: { body: message.body }, token: 'wst_t', idempotencyKey: message.id }).then(({ data }) => data);
+      const transport: OutboxTransport = {
+        start: (message) => post('conversations', message),
+        reply: (message) => post(`conversations/${message.conversationId}/messages`, message),
+        resetSession: () => undefined,
+      };
+      const outbox = new Outbox(textStore(), transport, recorder().listener);
+      const queued = outbox.add('hello', null);
+      assert.deepEqual(await outbox.flush(), { retryAfterMs: null });
+      assert.equal(await outbox.flush(), null);
+      assert.deepEqual(sent, [1, 2].map(() => ({ url: 'https://support.example/widget/v1/wk_x/conversations', key: queued.id })));
+    } finally {
+      globalThis.fetch = realFetch;
     }
   });
 
@@ -133,7 +147,6 @@ describe('the widget outbox', () => {
     assert.deepEqual(await outbox.flush(), { retryAfterMs: 7000 });
     assert.equal(server.attempts.length, 1, 'the second waits behind the first');
     assert.equal(outbox.queue.length, 2);
-    assert.equal(outbox.queue[0].uncertain, undefined, 'a 429 wrote nothing');
   });
 
   it('makes a new session once after a 401, and gives the message up after a second', async () => {

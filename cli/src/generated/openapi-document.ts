@@ -3958,7 +3958,7 @@ export const openapiDocument = {
         "tags": [
           "Products"
         ],
-        "description": "Creates a product. slug is derived from name when omitted and gets a -2, -3, … suffix when taken; issue_prefix is generated from the name unless given; widget_key and product_key are generated.",
+        "description": "Creates a product. slug is derived from name when omitted and gets a -2, -3, … suffix when taken; issue_prefix is generated from the name unless given; widget_key and product_key are generated. A widget_config or domain other than null needs the settings role (an owner or admin, or a key without a member): 403 otherwise.",
         "requestBody": {
           "required": true,
           "content": {
@@ -4024,7 +4024,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -4288,7 +4288,7 @@ export const openapiDocument = {
         "tags": [
           "Products"
         ],
-        "description": "Changes the given fields. A taken slug or issue_prefix is a validation_error (no suffix on update). widget_config replaces the whole object. A changed issue_prefix affects only issues created afterwards.",
+        "description": "Changes the given fields. A taken slug or issue_prefix is a validation_error (no suffix on update). widget_config replaces the whole object. A changed issue_prefix affects only issues created afterwards. Changing widget_config or domain (the widget's security settings) needs the settings role (an owner or admin, or a key without a member): 403 otherwise; sending their stored values back is no change.",
         "requestBody": {
           "required": true,
           "content": {
@@ -4516,7 +4516,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -4968,7 +4968,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -5477,7 +5477,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -5905,7 +5905,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -6509,7 +6509,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -6709,7 +6709,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -7265,7 +7265,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -8225,7 +8225,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "deprecated": true,
@@ -8737,7 +8737,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "deprecated": true,
@@ -9167,7 +9167,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "deprecated": true,
@@ -9899,7 +9899,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -10565,7 +10565,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -10923,7 +10923,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -11127,7 +11127,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {
@@ -11916,7 +11916,7 @@ export const openapiDocument = {
             "in": "header",
             "name": "Idempotency-Key",
             "required": false,
-            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
           }
         ],
         "responses": {

@@ -1,12 +1,18 @@
-// Idempotency records: the claim on an (API key, Idempotency-Key) pair and the response stored
-// for its retries. A record is addressed by (workspace, API key, key); its created_at doubles as
+// Idempotency records: the claim on a (credential, Idempotency-Key) pair and the response stored
+// for its retries. A record is addressed by (workspace, credential, key); its created_at doubles as
 // the claim's version, so a caller only ever removes the record it saw.
 import type { Executor } from './executor.js';
-import type { IdempotencyRecordTable } from '../schema.js';
+import type { CredentialKind, IdempotencyRecordTable } from '../schema.js';
+
+/** The credential a request came with: its keys are its own, no other credential sees them. */
+export interface IdempotencyCredential {
+  kind: CredentialKind;
+  id: string;
+}
 
 export interface IdempotencyScope {
   workspaceId: string;
-  apiKeyId: string;
+  credential: IdempotencyCredential;
   key: string;
 }
 
@@ -14,7 +20,8 @@ export type IdempotencyRecord = Pick<IdempotencyRecordTable, 'request_hash' | 'r
 
 const columnsOf = (scope: IdempotencyScope) => ({
   workspace_id: scope.workspaceId,
-  api_key_id: scope.apiKeyId,
+  credential_kind: scope.credential.kind,
+  credential_id: scope.credential.id,
   idempotency_key: scope.key,
 });
 
@@ -31,7 +38,7 @@ export function idempotencyRepository(db: Executor) {
           response_body: null,
           created_at: createdAt,
         })
-        .onConflict((oc) => oc.columns(['api_key_id', 'idempotency_key']).doNothing())
+        .onConflict((oc) => oc.columns(['credential_kind', 'credential_id', 'idempotency_key']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },

@@ -6,9 +6,10 @@
 import { AppError } from '../../errors.js';
 import type { Actor, MemberRole } from './actor.js';
 
-export function requireSettingsRole(actor: Actor): void {
+/** `what` names the settings refused, for the message. */
+export function requireSettingsRole(actor: Actor, what = 'settings'): void {
   if (actor.member === null || actor.member.role === 'owner' || actor.member.role === 'admin') return;
-  throw new AppError('forbidden', `settings need an owner or admin (or a key without a member); this ${actor.apiKeyId ? 'key\'s member' : 'member'} is an ${actor.member.role}`);
+  throw new AppError('forbidden', `${what} need an owner or admin (or a key without a member); this ${actor.apiKeyId ? 'key\'s member' : 'member'} is an ${actor.member.role}`);
 }
 
 export const hasOwnerRank = (actor: Actor): boolean => actor.member === null || actor.member.role === 'owner';

@@ -66,6 +66,13 @@ export const toProduct = (row: ProductRow, base: string): Product => ({
   updated_at: row.updated_at,
 });
 
+/**
+ * A product's widget_config (whether the widget is on, its proof of work, whether it requires an
+ * identity, what it shows) and its domain (the origins allowed) are its security settings: only the
+ * settings role sets them. Its other fields stay open to agents.
+ */
+const SECURITY_SETTINGS = 'widget_config and domain';
+
 const serializeWidgetConfig = (config: Record<string, unknown> | null): string | null =>
   config === null ? null : boundedJson('widget_config', config, WIDGET_CONFIG_MAX_BYTES);
 
@@ -123,6 +130,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
     },
 
     async create(actor: Actor, input: ProductInput, base: string): Promise<Product> {
+      if ((input.widget_config ?? null) !== null || (input.domain ?? null) !== null) requireSettingsRole(actor, SECURITY_SETTINGS);
       const widgetConfig = serializeWidgetConfig(input.widget_config ?? null);
       const insertOnce = () =>
         inTransaction(db, async (work) => {
@@ -178,6 +186,8 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
         wanted,
         async write(work, current, changes) {
           const { tx } = work;
+          // Judged on the effective changes: sending back the stored values (a GET, edited, PATCHed whole) is no change.
+          if (changes.widget_config !== undefined || changes.domain !== undefined) requireSettingsRole(actor, SECURITY_SETTINGS);
           if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
           if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {
             throw taken('issue_prefix');

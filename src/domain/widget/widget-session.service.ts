@@ -75,17 +75,20 @@ export function createWidgetSessionService({ products, widgetSessions, visitorCo
       const typedEmail = input.email?.toLowerCase() ?? null;
       const contact = identity ? await visitorContacts.verified(product, identity) : await visitorContacts.unverified(product, typedName, typedEmail);
       const token = randomToken('wst_', 40);
+      const sessionId = newId();
       await widgetSessions.insert({
-        id: newId(), workspace_id: product.workspace_id, product_id: product.id, contact_id: contact.id, token_hash: sha256Hex(token),
+        id: sessionId, workspace_id: product.workspace_id, product_id: product.id, contact_id: contact.id, token_hash: sha256Hex(token),
         verified: identity ? 1 : 0, name: identity ? null : typedName, created_at: now, last_used_at: now,
       });
       return {
         token,
         expires_at: new Date(Date.parse(now) + SESSION_TTL_MS).toISOString(),
-        // An unverified visitor is shown what they typed, never what the workspace knows of that email.
+        // An unverified visitor is shown what they typed, never what the workspace knows of that email:
+        // not even whether it knows it, so the id is the session's (fresh either way), not the contact's,
+        // whose age would tell how long the email has been a customer.
         contact: identity
           ? { id: contact.id, name: contact.name, email: contact.email, verified: true }
-          : { id: contact.id, name: typedName, email: typedEmail, verified: false },
+          : { id: sessionId, name: typedName, email: typedEmail, verified: false },
       };
     },
 

@@ -1,15 +1,16 @@
-// `Idempotency-Key` on every POST of the scope it is registered in (/api/v1), with Stripe's
-// semantics; the rules live in the idempotency service, this is their HTTP side: the header, the
-// request's fingerprint, answering a replay and storing the response.
+// `Idempotency-Key` on the POSTs of the scope it is registered in (/api/v1, and the widget API's
+// visitor writes), with Stripe's semantics; the rules live in the idempotency service, this is
+// their HTTP side: the header, the request's fingerprint, answering a replay and storing the
+// response. Keys belong to the credential the request came with.
 import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { IdempotencyScope } from '../../db/repositories/idempotency.repository.js';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { IdempotencyCredential, IdempotencyScope } from '../../db/repositories/idempotency.repository.js';
 import { IDEMPOTENCY_FIELD, type IdempotencyService } from '../../domain/idempotency/idempotency.service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Set on every POST under /api/v1: the route honours Idempotency-Key. */
+    /** Set on the POSTs of a scope with idempotency: the route honours Idempotency-Key. */
     idempotent?: boolean;
   }
   interface FastifyRequest {
@@ -17,21 +18,35 @@ declare module 'fastify' {
   }
 }
 
-interface IdempotencyState {
-  /** Records are kept per API key. */
-  apiKeyId: string;
+/** Whose keys a request uses: its credential, in its workspace. */
+export interface IdempotencyOwner {
+  workspaceId: string;
+  credential: IdempotencyCredential;
+}
+
+interface IdempotencyState extends IdempotencyOwner {
   key: string;
   requestHash: string;
   /** created_at of the record this request claimed, until its response is stored or released. */
   claimedAt: string | null;
 }
 
-const KeyHeader = Type.String({
+export interface IdempotencyOptions {
+  idempotency: IdempotencyService;
+  /** The credential whose keys the request uses, or null when it has none (the header is then ignored). */
+  ownerOf(request: FastifyRequest): IdempotencyOwner | null;
+  /** Which POST routes honour the header; all of the scope's when absent. */
+  honouredBy?(route: RouteOptions): boolean;
+  /** The credential as the header's description names it ("API key or session", …). */
+  credentialName: string;
+}
+
+const keyHeader = (credentialName: string) => Type.String({
   minLength: 1,
   maxLength: 255,
   pattern: '^[\\x20-\\x7E]+$',
   description:
-    'Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) ' +
+    `Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same ${credentialName}) ` +
     'returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a ' +
     'different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters.',
 });
@@ -78,14 +93,15 @@ function canonicalJson(root: unknown): string {
 const requestHash = (request: FastifyRequest): string =>
   createHash('sha256').update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`).digest('hex');
 
-export function registerIdempotency(app: FastifyInstance, idempotency: IdempotencyService): void {
+export function registerIdempotency(app: FastifyInstance, { idempotency, ownerOf, honouredBy = () => true, credentialName }: IdempotencyOptions): void {
   app.decorateRequest('idempotency', null);
+  const KeyHeader = keyHeader(credentialName);
 
-  // Every POST of this scope documents and validates the header (other headers stay allowed) and
-  // documents the replay marker on its 2xx responses.
+  // Every POST of this scope that honours the header documents and validates it (other headers
+  // stay allowed) and documents the replay marker on its 2xx responses.
   app.addHook('onRoute', (route) => {
     const isPost = [route.method].flat().includes('POST');
-    if (!isPost || !route.schema) return;
+    if (!isPost || !route.schema || !honouredBy(route)) return;
     route.config = { ...route.config, idempotent: true };
     const headers = route.schema.headers as { properties?: Record<string, TSchema> } | undefined;
     route.schema.headers = Type.Object({ ...headers?.properties, 'Idempotency-Key': Type.Optional(KeyHeader) });
@@ -105,19 +121,14 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     }
   }
 
-  const scopeOf = (request: FastifyRequest, state: IdempotencyState): IdempotencyScope => ({
-    workspaceId: request.actor.workspaceId,
-    apiKeyId: state.apiKeyId,
-    key: state.key,
-  });
+  const scopeOf = ({ workspaceId, credential, key }: IdempotencyState): IdempotencyScope => ({ workspaceId, credential, key });
 
-  // The body as sent: hashed before validation trims strings and fills in defaults. A request made
-  // with a session (the team app) is not replayed: records are kept per API key (docs/accounts.md).
+  // The body as sent: hashed before validation trims strings and fills in defaults.
   app.addHook('preValidation', async (request) => {
     const key = request.headers[IDEMPOTENCY_FIELD];
-    const { apiKeyId } = request.actor;
-    if (!request.routeOptions.config.idempotent || typeof key !== 'string' || apiKeyId === null) return;
-    request.idempotency = { apiKeyId, key, requestHash: requestHash(request), claimedAt: null };
+    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    const owner = ownerOf(request);
+    if (owner) request.idempotency = { ...owner, key, requestHash: requestHash(request), claimedAt: null };
   });
 
   // After validation and the 404 lookup (registered after registerValidationOrder), so a request
@@ -126,7 +137,7 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     const state = request.idempotency;
     if (!state) return;
     await purgeExpiredIfDue(request);
-    const acquired = await idempotency.claim(scopeOf(request, state), state.requestHash);
+    const acquired = await idempotency.claim(scopeOf(state), state.requestHash);
     if ('claimedAt' in acquired) {
       state.claimedAt = acquired.claimedAt;
       return;
@@ -140,7 +151,7 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     if (!state?.claimedAt) return payload;
     const claimedAt = state.claimedAt;
     state.claimedAt = null;
-    const scope = scopeOf(request, state);
+    const scope = scopeOf(state);
     const succeeded = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
     try {
       if (succeeded) await idempotency.complete(scope, claimedAt, reply.statusCode, payload as string);

@@ -34,7 +34,8 @@ export function productRoutes(app: TypedApp, products: ProductService, publicUrl
       summary: 'Create a product',
       description:
         'Creates a product. slug is derived from name when omitted and gets a -2, -3, … suffix when taken; ' +
-        'issue_prefix is generated from the name unless given; widget_key and product_key are generated.',
+        'issue_prefix is generated from the name unless given; widget_key and product_key are generated. ' +
+        'A widget_config or domain other than null needs the settings role (an owner or admin, or a key without a member): 403 otherwise.',
       body: CreateProductBody,
       response: { 201: DataOf(Product, 'The created product'), ...writeErrors() },
     },
@@ -63,7 +64,9 @@ export function productRoutes(app: TypedApp, products: ProductService, publicUrl
       summary: 'Update a product',
       description:
         'Changes the given fields. A taken slug or issue_prefix is a validation_error (no suffix on update). ' +
-        'widget_config replaces the whole object. A changed issue_prefix affects only issues created afterwards.',
+        'widget_config replaces the whole object. A changed issue_prefix affects only issues created afterwards. ' +
+        'Changing widget_config or domain (the widget\'s security settings) needs the settings role (an owner or admin, or a key ' +
+        'without a member): 403 otherwise; sending their stored values back is no change.',
       params: ProductParams,
       body: UpdateProductBody,
       response: { 200: DataOf(Product, 'The updated product'), ...writeErrors(404) },

@@ -21,7 +21,7 @@ declare module 'fastify' {
 const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Request-Id, Last-Event-ID',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Request-Id, Last-Event-ID, Idempotency-Key',
   'Access-Control-Max-Age': '600',
 };
 

@@ -69,7 +69,7 @@ export const StartSessionBody = Type.Object(
 
 export const SessionContact = Type.Object(
   {
-    id: Uuid(),
+    id: Uuid('The verified visitor\'s contact; for an anonymous or unverified visitor, this session\'s own id (whether the typed email is known is not told)'),
     name: Nullable(Type.String()),
     email: Nullable(Type.String()),
     verified: Type.Boolean({ description: 'true when an identity token vouched for the visitor' }),

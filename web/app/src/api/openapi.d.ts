@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Create a product
-         * @description Creates a product. slug is derived from name when omitted and gets a -2, -3, … suffix when taken; issue_prefix is generated from the name unless given; widget_key and product_key are generated.
+         * @description Creates a product. slug is derived from name when omitted and gets a -2, -3, … suffix when taken; issue_prefix is generated from the name unless given; widget_key and product_key are generated. A widget_config or domain other than null needs the settings role (an owner or admin, or a key without a member): 403 otherwise.
          */
         post: operations["createProduct"];
         delete?: never;
@@ -123,7 +123,7 @@ export interface paths {
         head?: never;
         /**
          * Update a product
-         * @description Changes the given fields. A taken slug or issue_prefix is a validation_error (no suffix on update). widget_config replaces the whole object. A changed issue_prefix affects only issues created afterwards.
+         * @description Changes the given fields. A taken slug or issue_prefix is a validation_error (no suffix on update). widget_config replaces the whole object. A changed issue_prefix affects only issues created afterwards. Changing widget_config or domain (the widget's security settings) needs the settings role (an owner or admin, or a key without a member): 403 otherwise; sending their stored values back is no change.
          */
         patch: operations["updateProduct"];
         trace?: never;
@@ -3038,7 +3038,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3364,7 +3364,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3554,7 +3554,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3900,7 +3900,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4102,7 +4102,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4434,7 +4434,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4581,7 +4581,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4888,7 +4888,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5388,7 +5388,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5734,7 +5734,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5936,7 +5936,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6349,7 +6349,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6787,7 +6787,7 @@ export interface operations {
                 previous_secret_expires_in?: number;
             };
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6992,7 +6992,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7185,7 +7185,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7702,7 +7702,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, per API key) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
                 "Idempotency-Key"?: string;
             };
             path?: never;

@@ -4,7 +4,7 @@
 import { ApiError, type WidgetApi } from './api.js';
 import { backoffDelay, waitToRetry } from './backoff.js';
 import { openEventStream, type EventStream } from './event-stream.js';
-import { Outbox, type QueuedMessage, type Recovered } from './outbox.js';
+import { Outbox, type QueuedMessage } from './outbox.js';
 import type { SessionKeeper } from './session.js';
 import type { ServerSentEvent } from './sse-parser.js';
 import { Store } from './store.js';
@@ -40,7 +40,6 @@ export class Chat {
       {
         start: (message) => this.post<VisitorConversation>('conversations', { body: message.body }, message.id),
         reply: (message) => this.post<VisitorMessage>(`conversations/${message.conversationId}/messages`, { body: message.body }, message.id),
-        recover: (message) => this.recover(message),
         resetSession: () => sessions.drop(),
       },
       {
@@ -119,30 +118,6 @@ export class Chat {
     const session = await this.sessions.ensure();
     const { data } = await this.api.request<{ data: T }>('POST', path, { body, token: session.token, idempotencyKey });
     return data;
-  }
-
-  /**
-   * Whether the server wrote a message whose answer was lost: a message of the visitor with the
-   * same text that this widget does not know yet, or a chat it does not know that starts with it.
-   */
-  private async recover(queued: QueuedMessage): Promise<Recovered | null> {
-    const session = this.sessions.current();
-    if (!session) return null;
-    const known = new Set(this.store.state.messages.map((message) => message.id));
-    const unknownAndSame = (message: VisitorMessage) => message.sender_type === 'contact' && message.body === queued.body && !known.has(message.id);
-    const detail = async (id: string) => (await this.api.request<{ data: VisitorConversation }>('GET', `conversations/${id}`, { token: session.token })).data;
-    if (queued.conversationId !== null) {
-      const message = (await detail(queued.conversationId)).messages?.find(unknownAndSame);
-      return message ? { message } : null;
-    }
-    const { data } = await this.api.request<{ data: VisitorConversationSummary[] }>('GET', 'conversations', { token: session.token });
-    // The newest few are enough: the lost attempt was moments ago.
-    for (const candidate of data.filter((item) => item.type === 'chat' && item.id !== this.store.state.conversation?.id).slice(0, 3)) {
-      const conversation = await detail(candidate.id);
-      const first = conversation.messages?.[0];
-      if (first && unknownAndSame(first)) return { conversation };
-    }
-    return null;
   }
 
   private show(conversation: VisitorConversation): void {

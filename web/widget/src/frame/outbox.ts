@@ -1,8 +1,8 @@
 // Messages the visitor sent, kept in localStorage until the server has them: typed offline, they
 // survive a reload and go out once the connection is back, in order. A retry after an answer that
-// never arrived must not post a message twice: each attempt carries the message's id as
-// Idempotency-Key, and before trying again the outbox asks the server whether the lost attempt was
-// written after all (for a widget API that does not honour the header).
+// never arrived must not post a message twice: every attempt carries the message's id as
+// Idempotency-Key, so the server answers a retry of a message it wrote with the stored answer
+// instead of writing it again.
 import { ApiError, OfflineError } from './api.js';
 import type { KeyValueStore, VisitorConversation, VisitorMessage } from './types.js';
 
@@ -13,20 +13,13 @@ export interface QueuedMessage {
   conversationId: string | null;
   body: string;
   queuedAt: string;
-  /** An attempt failed without an answer (or with a 5xx): the server may hold the message already. */
-  uncertain?: boolean;
 }
-
-/** What the server holds of a message whose answer was lost. */
-export type Recovered = { conversation: VisitorConversation } | { message: VisitorMessage };
 
 export interface OutboxTransport {
   /** POST /conversations with the message as its first one. */
   start(message: QueuedMessage): Promise<VisitorConversation>;
   /** POST /conversations/{id}/messages. */
   reply(message: QueuedMessage & { conversationId: string }): Promise<VisitorMessage>;
-  /** After a lost answer: the conversation or message the server made of `message`, or null when it made none. */
-  recover(message: QueuedMessage): Promise<Recovered | null>;
   /** The session was refused (401): forget it, the next attempt makes a new one. */
   resetSession(): void;
 }
@@ -86,10 +79,10 @@ export class Outbox {
       try {
         await this.send(message);
       } catch (error) {
-        if (error instanceof OfflineError) return this.uncertain(message, null);
+        // The message stays first in the queue, with its id: the next attempt is the same request.
+        if (error instanceof OfflineError) return { retryAfterMs: null };
         if (!(error instanceof ApiError)) throw error;
-        if (error.status === 429) return { retryAfterMs: error.retryAfter === null ? null : error.retryAfter * 1000 };
-        if (error.transient) return this.uncertain(message, error.retryAfter);
+        if (error.transient) return { retryAfterMs: error.retryAfter === null ? null : error.retryAfter * 1000 };
         if (error.status === 401 && !refusedSession) {
           refusedSession = true;
           this.transport.resetSession();
@@ -107,23 +100,16 @@ export class Outbox {
 
   private async send(message: QueuedMessage): Promise<void> {
     const { conversationId } = message;
-    const recovered = message.uncertain ? await this.transport.recover(message) : null;
     if (conversationId === null) {
-      const conversation = recovered && 'conversation' in recovered ? recovered.conversation : await this.transport.start(message);
+      const conversation = await this.transport.start(message);
       this.remove(message.id);
       this.reassign(null, conversation.id);
       this.listener.started(message, conversation);
     } else {
-      const sent = recovered && 'message' in recovered ? recovered.message : await this.transport.reply({ ...message, conversationId });
+      const sent = await this.transport.reply({ ...message, conversationId });
       this.remove(message.id);
       this.listener.replied(message, sent);
     }
-  }
-
-  /** Marks `message` as possibly written, and stops the flush until later. */
-  private uncertain(message: QueuedMessage, retryAfter: number | null): Blocked {
-    this.save(this.queue.map((queued) => (queued.id === message.id ? { ...queued, uncertain: true } : queued)));
-    return { retryAfterMs: retryAfter === null ? null : retryAfter * 1000 };
   }
 
   private remove(id: string): void {

@@ -363,6 +363,7 @@ export interface components {
         WidgetSessionContact: {
             /**
              * Format: uuid
+             * @description The verified visitor's contact; for an anonymous or unverified visitor, this session's own id (whether the typed email is known is not told)
              * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
              */
             id: string;
@@ -1002,7 +1003,10 @@ export interface operations {
     startVisitorConversation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same visitor session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The product's widget_key (`wk_` + 24 base62 characters)
@@ -1031,6 +1035,8 @@ export interface operations {
             /** @description The conversation with its first message */
             201: {
                 headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1216,7 +1222,10 @@ export interface operations {
     postVisitorMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same visitor session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The product's widget_key (`wk_` + 24 base62 characters)
@@ -1245,6 +1254,8 @@ export interface operations {
             /** @description The message */
             201: {
                 headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1651,7 +1662,10 @@ export interface operations {
     upvoteWidgetIdea: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same visitor session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The product's widget_key (`wk_` + 24 base62 characters)
@@ -1668,6 +1682,8 @@ export interface operations {
             /** @description The idea's upvotes now */
             200: {
                 headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
