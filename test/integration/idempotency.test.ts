@@ -336,7 +336,7 @@ describeEachDialect('migration 0013_idempotency_credentials', (ctx) => {
       const workspace = { id: randomUUID(), name: 'Old', created_at: clock.now() };
       await db.insertInto('workspaces').values(workspace).execute();
       const apiKey = { id: randomUUID(), workspace_id: workspace.id, key_hash: 'h', created_at: clock.now(), read_only: 0 };
-      await db.insertInto('api_keys').values(apiKey).execute();
+      await (db as Kysely<any>).insertInto('api_keys').values(apiKey).execute();
       const record = { workspace_id: workspace.id, idempotency_key: 'k', request_hash: 'r', response_status: 201, response_body: '{}', created_at: clock.now() };
       await (db as Kysely<any>).insertInto('idempotency_records').values({ ...record, api_key_id: apiKey.id }).execute();
       await database.migrate();
