@@ -53,6 +53,12 @@ export interface Dialect {
    */
   forUpdateSkipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /**
+   * Whether several server processes may serve this database at once (PostgreSQL). Where they
+   * may, state that every process must see the same, such as rate-limit budgets, lives in the
+   * database; where one process owns it (SQLite), that process may keep such state in memory.
+   */
+  readonly sharedByProcesses: boolean;
+  /**
    * Notifications between the processes sharing the database (PostgreSQL's NOTIFY and LISTEN);
    * null where one process owns it (SQLite), which tells its own parts directly.
    */
@@ -138,6 +144,7 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
         errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE' || errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
       // One process, and its transactions run one at a time: nobody else can claim the rows.
       forUpdateSkipLocked: (query) => query,
+      sharedByProcesses: false,
       notifications: null,
     },
   };
@@ -191,6 +198,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
       },
       isUniqueViolation: (error) => errorCode(error) === '23505',
       forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
+      sharedByProcesses: true,
       notifications: {
         // NOTIFY inside the transaction: PostgreSQL delivers it at commit, in commit order, and drops it on rollback.
         notifyOnCommit: async (trx, channel, payload) => {

@@ -10,6 +10,7 @@ import { announcements } from './0007_announcements.js';
 import { widget } from './0008_widget.js';
 import { accounts } from './0009_accounts.js';
 import { secretRotation } from './0010_secret_rotation.js';
+import { rateLimits } from './0012_rate_limits.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -24,5 +25,6 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0008_widget': widget(types),
     '0009_accounts': accounts(types),
     '0010_secret_rotation': secretRotation(types),
+    '0012_rate_limits': rateLimits(types),
   };
 }
