@@ -23,6 +23,8 @@ export interface BenchOptions {
   resultsDir: string;
   /** Run with a webhook endpoint for every event at a local receiver (issue 11: writes with delivery). */
   webhooks: boolean;
+  /** LOOPDESK_RATE_LIMIT of the server under test: 0 (off) unless measuring the limiter's own cost. */
+  rateLimit: number;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -34,7 +36,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --log-level LEVEL        the server's LOOPDESK_LOG_LEVEL (default warn)
   --cpu-prof DIR           write the server's V8 CPU profile (node --cpu-prof) into DIR
   --results DIR            where latest.json goes (default bench/results)
-  --webhooks               subscribe a webhook endpoint to every event, at a receiver in this process`;
+  --webhooks               subscribe a webhook endpoint to every event, at a receiver in this process
+  --rate-limit N           the server's LOOPDESK_RATE_LIMIT (default 0: off), to measure the limiter's cost`;
 
 export class UsageError extends Error {}
 
@@ -62,6 +65,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
         'cpu-prof': { type: 'string' },
         results: { type: 'string', default: 'bench/results' },
         webhooks: { type: 'boolean', default: false },
+        'rate-limit': { type: 'string', default: '0' },
         help: { type: 'boolean' },
       },
     }));
@@ -72,6 +76,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (values.db !== 'sqlite' && values.db !== 'postgres') throw new UsageError(`--db must be sqlite or postgres, got "${values.db}"`);
   const duration = Number(values.duration);
   if (!Number.isInteger(duration) || duration < 1 || duration > 600) throw new UsageError('--duration must be an integer from 1 to 600');
+  const rateLimit = Number(values['rate-limit']);
+  if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new UsageError('--rate-limit must be an integer from 0 (off)');
   return {
     db: values.db,
     scales: (values.scale ?? ['1k', '10k', '100k']).map(parseScale),
@@ -81,5 +87,6 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     cpuProfileDir: values['cpu-prof'] ? resolve(values['cpu-prof']) : null,
     resultsDir: values.results,
     webhooks: values.webhooks === true,
+    rateLimit,
   };
 }

@@ -86,7 +86,7 @@ export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir, env = {} }
     {
       DATABASE_URL: databaseUrl,
       LOOPDESK_LOG_LEVEL: logLevel,
-      // Measure the request path itself, not a limiter turning load into 429s.
+      // Measure the request path itself, not a limiter turning load into 429s (unless --rate-limit).
       LOOPDESK_RATE_LIMIT: '0',
       LOOPDESK_WIDGET_RATE_LIMIT: '0',
       LOOPDESK_DEDUP_PROVIDER: 'lexical',

@@ -71,7 +71,7 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
   const receiver = options.webhooks ? await startWebhookReceiver() : null;
   const server = await startLoopdesk({
     databaseUrl: url, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir,
-    env: receiver ? { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1' } : {},
+    env: { LOOPDESK_RATE_LIMIT: String(options.rateLimit), ...(receiver ? { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1' } : {}) },
   });
   const results: ScenarioResult[] = [];
   try {

@@ -16,14 +16,12 @@ import { registerValidationOrder } from './http/route.js';
 import { healthRoutes } from './http/routes/health.js';
 import { validatorCompiler } from './http/validation.js';
 import { webApp } from './http/web-app.js';
-import { systemClock, type Clock } from './lib/clock.js';
 import type { Services } from './services.js';
 
 export interface AppDeps {
   database: DatabaseHandle;
   /** Built by createServices (src/services.ts) on the same database. */
   services: Services;
-  clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   /** A pino instance to log with (takes precedence over `logger`). */
   loggerInstance?: FastifyBaseLogger;
@@ -93,7 +91,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiV1, {
     prefix: API_PREFIX,
     services,
-    clock: deps.clock ?? systemClock,
     rateLimitPerMinute: deps.rateLimitPerMinute ?? 0,
     publicUrl: deps.publicUrl ?? null,
   });
@@ -101,7 +98,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(widgetV1, {
     prefix: WIDGET_PREFIX,
     services,
-    clock: deps.clock ?? systemClock,
     rateLimitScale: deps.widgetRateLimitScale ?? 0,
     publicUrl: deps.publicUrl ?? null,
   });

@@ -13,6 +13,7 @@ import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
+import { rateLimitRepository } from './db/repositories/rate-limit.repository.js';
 import { ideaUpvoteRepository } from './db/repositories/idea-upvote.repository.js';
 import { releaseRepository } from './db/repositories/release.repository.js';
 import { serverSecretRepository } from './db/repositories/server-secret.repository.js';
@@ -43,6 +44,7 @@ import { createPasswordHasher, type ScryptParams } from './domain/accounts/passw
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
 import { createProductService } from './domain/products/product.service.js';
 import { createProofOfWork } from './domain/widget/proof-of-work.service.js';
+import { createRateLimits } from './domain/rate-limits/rate-limits.js';
 import { createVisitorContacts } from './domain/widget/visitor-contacts.js';
 import { createVisitorConversationService } from './domain/widget/visitor-conversation.service.js';
 import { createWidgetSessionService } from './domain/widget/widget-session.service.js';
@@ -172,6 +174,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
     widgetDemo: createWidgetDemoService({ widgets: widget, workspaces: repositories.workspaces }),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
+    /** The budgets of /api/v1 and the widget API: in memory on SQLite, shared through the database where processes share it. */
+    rateLimits: createRateLimits({ clock, sharedBuckets: dialect.sharedByProcesses ? rateLimitRepository(db) : null }),
     /** Fed by the HTTP server (src/app.ts): the dispatcher yields to requests that saturate the event loop. */
     requestPressure,
     /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */

@@ -59,6 +59,12 @@ export interface Dialect {
    */
   refreshStatistics(db: Kysely<any>): Promise<void>;
   /**
+   * Whether several server processes may serve this database at once (PostgreSQL). Where they
+   * may, state that every process must see the same, such as rate-limit budgets, lives in the
+   * database; where one process owns it (SQLite), that process may keep such state in memory.
+   */
+  readonly sharedByProcesses: boolean;
+  /**
    * Notifications between the processes sharing the database (PostgreSQL's NOTIFY and LISTEN);
    * null where one process owns it (SQLite), which tells its own parts directly.
    */
@@ -150,6 +156,7 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
       refreshStatistics: async (db) => {
         await sql`pragma optimize`.execute(db);
       },
+      sharedByProcesses: false,
       notifications: null,
     },
   };
@@ -204,6 +211,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
       isUniqueViolation: (error) => errorCode(error) === '23505',
       forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
       refreshStatistics: async () => {},
+      sharedByProcesses: true,
       notifications: {
         // NOTIFY inside the transaction: PostgreSQL delivers it at commit, in commit order, and drops it on rollback.
         notifyOnCommit: async (trx, channel, payload) => {

@@ -240,6 +240,7 @@ export interface Database {
   sessions: SessionTable;
   invitations: InvitationTable;
   sign_in_failures: SignInFailureTable;
+  rate_limit_buckets: RateLimitBucketTable;
 }
 
 /** A visitor's session of a product's widget (migration 0008). */
@@ -371,4 +372,15 @@ export interface SignInFailureTable {
   id: string;
   email: string;
   failed_at: string;
+}
+
+/** A rate-limit budget shared by the server processes (migration 0012). */
+export interface RateLimitBucketTable {
+  scope: string;
+  subject: string;
+  tokens: number;
+  /** Epoch milliseconds of the latest lease: the refill is computed in SQL from it. */
+  updated_ms: number;
+  /** What the latest lease took. */
+  last_granted: number;
 }

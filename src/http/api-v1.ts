@@ -2,7 +2,6 @@
 // idempotency) and its not-found handler apply to its routes and nothing else, so an unknown
 // /api/v1 path is still authenticated first (401 before 404).
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../lib/clock.js';
 import type { Services } from '../services.js';
 import { registerAuth } from './plugins/auth.js';
 import { notFoundHandler } from './plugins/error-handler.js';
@@ -25,18 +24,17 @@ export const API_PREFIX = '/api/v1';
 
 export interface ApiV1Options {
   services: Services;
-  clock: Clock;
   /** Requests per minute per API key (token bucket); 0: no rate limiting. */
   rateLimitPerMinute: number;
   /** The base URL the OpenAPI document's `servers` names; null: the origin each request reached. */
   publicUrl: string | null;
 }
 
-export async function apiV1(app: FastifyInstance, { services, clock, rateLimitPerMinute, publicUrl }: ApiV1Options) {
+export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute, publicUrl }: ApiV1Options) {
   const api = app as TypedApp;
   registerAuth(api, { identity: services.identity, sessions: services.sessions, publicUrl });
   // Both need the authenticated key, so they come after auth and before the routes.
-  registerRateLimit(api, { perMinute: rateLimitPerMinute, clock });
+  registerRateLimit(api, { perMinute: rateLimitPerMinute, rateLimits: services.rateLimits });
   registerIdempotency(api, {
     idempotency: services.idempotency,
     credentialName: 'API key or session',

@@ -4,7 +4,6 @@
 // (429), then the visitor session on the routes that ask for one (401).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../lib/clock.js';
 import type { Services } from '../services.js';
 import { notFoundHandler } from './plugins/error-handler.js';
 import { registerIdempotency } from './plugins/idempotency.js';
@@ -25,17 +24,16 @@ export const WIDGET_PREFIX = '/widget/v1';
 
 export interface WidgetV1Options {
   services: Services;
-  clock: Clock;
   /** LOOPDESK_WIDGET_RATE_LIMIT: scales the per-address limits; 0 turns them off. */
   rateLimitScale: number;
   publicUrl: string | null;
 }
 
-export async function widgetV1(app: FastifyInstance, { services, clock, rateLimitScale, publicUrl }: WidgetV1Options) {
+export async function widgetV1(app: FastifyInstance, { services, rateLimitScale, publicUrl }: WidgetV1Options) {
   const widget = app as TypedApp;
   widget.setNotFoundHandler(notFoundHandler);
   registerWidgetGuard(widget, { widgets: services.widget, publicUrl });
-  registerWidgetRateLimit(widget, { scale: rateLimitScale, clock });
+  registerWidgetRateLimit(widget, { scale: rateLimitScale, rateLimits: services.rateLimits });
   registerVisitorAuth(widget, services.widgetSessions);
   // The visitor's writes, where retries happen most. Writes without a session (starting one, a
   // form) have no credential to keep keys apart, and a stored session start would hold its token.

@@ -93,7 +93,7 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
 }
 
 /** What a test may choose about its app: a clock, a detector, a logger writing to a stream the test reads, webhook settings, … */
-export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'detector' | 'proofOfWorkMaxNumber'> & {
+export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'clock' | 'detector' | 'proofOfWorkMaxNumber'> & {
   webhooks?: Partial<WebhookConfig>;
   streams?: Partial<StreamConfig>;
 };

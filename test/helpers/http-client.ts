@@ -2,9 +2,11 @@
 // factories and calls as in-process tests, without the OpenAPI check of every answer.
 import { clientOf, type ApiResponse, type Client, type RequestOptions } from './harness.js';
 
-export function httpClient(baseUrl: string, key: string): Client {
+/** A client presenting `key`, or no Authorization header when null (a visitor, someone signing in). */
+export function httpClient(baseUrl: string, key: string | null): Client {
   return clientOf(async (method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse> => {
-    const headers: Record<string, string> = { ...options.headers, authorization: `Bearer ${key}` };
+    const headers: Record<string, string> = { ...options.headers };
+    if (key !== null) headers.authorization = `Bearer ${key}`;
     let payload = options.payload;
     if (options.body !== undefined) {
       payload = JSON.stringify(options.body);

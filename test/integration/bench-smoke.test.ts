@@ -1,7 +1,7 @@
 // Keeps `npm run bench` from rotting: the whole instrument (seeding, ceiling server, server under
 // test, autocannon in its own process, report) runs once on a tiny SQLite database, the widget
-// message scenario once, and the cut-off, memory, SSE fan-out (team and widget) and housekeeping
-// benchmarks once at their smallest. Their figures are not checked here.
+// message scenario once, and the cut-off, memory, SSE fan-out (team and widget), housekeeping and
+// rate-limiter benchmarks once at their smallest. Their figures are not checked here.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -98,6 +98,14 @@ describe('npm run bench', () => {
   it('bench/housekeeping.ts deletes exactly the old events and deliveries and reports the run', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/housekeeping.ts', '600'], { cwd: root, timeout: 60_000 });
     assert.match(stdout, /^\| sqlite \| 1200 \| 120 \| [\d.]+ s \| \d+ \| \d+ \| [\d.]+ ms \| [\d.]+ ms \|$/m);
+  });
+
+  it('bench/rate-limits.ts times takes from memory, leases and refusals', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/rate-limits.ts', '1000'], { cwd: root, timeout: 60_000 });
+    assert.match(stdout, /^in memory \(SQLite's buckets\): 1000 takes, [\d.]+ µs a take$/m);
+    assert.match(stdout, /^leased \(sqlite, budget 100000\/min\): 1000 takes, 1000 allowed, 1 leases, [\d.]+ µs a take, leases included$/m);
+    assert.match(stdout, /^one lease \(sqlite\): 10 in a row, p50 \d+ µs, p99 \d+ µs$/m);
+    assert.match(stdout, /^refused \(sqlite, an empty bucket\): 1000 of 1000 takes refused, \d+ leases, [\d.]+ µs a take$/m);
   });
 
   it('refuses an unknown scenario with the usage text', async () => {

@@ -1,13 +1,17 @@
 // Housekeeping (src/domain/housekeeping/housekeeping.ts, docs/events.md "Retention"): old events and finished
 // webhook deliveries go once past the retention, unless a delivery still needs its event; ended
 // sessions, expired visitor sessions and expired invitations go, and replaced webhook secrets are
-// forgotten once they stop signing; everything else stays. The services' clock runs ahead of the
+// forgotten once they stop signing, and shared rate-limit budgets go once idle long enough to be
+// full again; everything else stays. The services' clock runs ahead of the
 // wall clock by `aheadMs`, as if the server had run for days.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { rateLimitRepository } from '../../src/db/repositories/rate-limit.repository.js';
 import { retentionRepository } from '../../src/db/repositories/retention.repository.js';
 import { createHousekeeping, HOUSEKEEPING_BATCH, type HousekeepingDeps, type HousekeepingReport } from '../../src/domain/housekeeping/housekeeping.js';
+import { createRateLimits } from '../../src/domain/rate-limits/rate-limits.js';
+import { RATE_WINDOW_MS } from '../../src/domain/rate-limits/token-bucket.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { newId, uuidv7Floor } from '../../src/lib/ids.js';
 import { eventually, fanOutAll, numberedEvents, recordEvents } from '../helpers/events.js';
@@ -21,7 +25,7 @@ const DAY_MS = 24 * 3600_000;
 let aheadMs = 0;
 const clock: Clock = { now: () => new Date(Date.now() + aheadMs).toISOString() };
 
-const NOTHING: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0 };
+const NOTHING: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0, rate_limit_buckets: 0 };
 
 /** A housekeeping of the context's database keeping events for `days`, on the test's clock. */
 const housekeepingOf = (context: TestContext, days: number, more: Partial<HousekeepingDeps> = {}) =>
@@ -166,5 +170,16 @@ describeEachDialect('housekeeping', (ctx) => {
     aheadMs += DAY_MS + 1000;
     assert.equal((await housekeepingOf(context, 2).runOnce()).previous_secrets, 1);
     assert.equal((await stored()).previous_secret, null);
+  });
+
+  it('deletes shared rate-limit buckets idle for a whole window (full again), and keeps the others', async () => {
+    const context = ctx();
+    const limiter = createRateLimits({ clock, sharedBuckets: rateLimitRepository(context.database.db) }).limiter('api', 60);
+    await limiter.take('idle');
+    aheadMs += RATE_WINDOW_MS;
+    await limiter.take('recent');
+    assert.equal((await housekeepingOf(context, 2).runOnce()).rate_limit_buckets, 1);
+    const left = await context.database.db.selectFrom('rate_limit_buckets').select('subject').execute();
+    assert.deepEqual(left.map((row) => row.subject), ['recent']);
   });
 }, { clock, webhooks: { allowPrivate: true, pollIntervalMs: 20, retryScheduleMs: [50, 100], timeoutMs: 500 } });

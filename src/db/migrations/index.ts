@@ -11,6 +11,7 @@ import { widget } from './0008_widget.js';
 import { accounts } from './0009_accounts.js';
 import { secretRotation } from './0010_secret_rotation.js';
 import { apiKeyIntegration } from './0011_api_key_integration.js';
+import { rateLimits } from './0012_rate_limits.js';
 import { idempotencyCredentials } from './0013_idempotency_credentials.js';
 import { issueCandidatesIndex } from './0014_issue_candidates_index.js';
 
@@ -28,6 +29,7 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0009_accounts': accounts(types),
     '0010_secret_rotation': secretRotation(types),
     '0011_api_key_integration': apiKeyIntegration(),
+    '0012_rate_limits': rateLimits(types),
     '0013_idempotency_credentials': idempotencyCredentials(types),
     '0014_issue_candidates_index': issueCandidatesIndex(),
   };

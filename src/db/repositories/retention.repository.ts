@@ -71,6 +71,22 @@ export function retentionRepository(db: Executor) {
       return deleted(result);
     },
 
+    /**
+     * Rate-limit buckets not leased from since `idleSinceMs` (epoch ms): a bucket idle for a whole
+     * window is full again, and a missing one is created full, so deleting it changes nothing.
+     */
+    async deleteIdleRateLimitBuckets(idleSinceMs: number, limit: number, tx: Executor = db): Promise<number> {
+      const result = await tx.deleteFrom('rate_limit_buckets')
+        .where(({ eb, refTuple, selectFrom }) => eb(refTuple('scope', 'subject'), 'in', selectFrom('rate_limit_buckets')
+          .select(['scope', 'subject'])
+          .where('updated_ms', '<=', idleSinceMs)
+          .limit(limit)
+          .$asTuple('scope', 'subject')))
+        .where('updated_ms', '<=', idleSinceMs)
+        .executeTakeFirst();
+      return deleted(result);
+    },
+
     /** Forgets webhook secrets replaced by a rotation once they stopped signing: none is stored longer than it is used. */
     async forgetExpiredSecrets(now: string, limit: number, tx: Executor = db): Promise<number> {
       const result = await tx.updateTable('webhook_endpoints')

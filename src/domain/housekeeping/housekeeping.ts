@@ -8,6 +8,7 @@ import type { RetentionRepository } from '../../db/repositories/retention.reposi
 import type { SignInFailureRepository } from '../../db/repositories/sign-in-failure.repository.js';
 import type { Clock } from '../../lib/clock.js';
 import { LOCKOUT_MEMORY_MS } from '../accounts/sign-in-lockout.js';
+import { RATE_WINDOW_MS } from '../rate-limits/token-bucket.js';
 import { SESSION_TTL_MS as WIDGET_SESSION_TTL_MS } from '../widget/widget-session.service.js';
 
 const DAY_MS = 24 * 3600_000;
@@ -26,6 +27,8 @@ export interface HousekeepingReport {
   invitations: number;
   /** Webhook secrets replaced by a rotation, forgotten once they stopped signing. */
   previous_secrets: number;
+  /** Shared rate-limit budgets idle long enough to be full again. */
+  rate_limit_buckets: number;
 }
 
 export interface HousekeepingDeps {
@@ -65,7 +68,7 @@ export function createHousekeeping({
   async function runOnce(): Promise<HousekeepingReport> {
     const nowMs = Date.parse(clock.now());
     const now = iso(nowMs);
-    const report: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0 };
+    const report: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0, rate_limit_buckets: 0 };
     if (eventRetentionDays > 0) {
       const cutoff = iso(nowMs - eventRetentionDays * DAY_MS);
       // Deliveries first: an event goes once no delivery needs it.
@@ -76,6 +79,7 @@ export function createHousekeeping({
     report.widget_sessions = await drain((limit) => retention.deleteUnusedWidgetSessions(iso(nowMs - WIDGET_SESSION_TTL_MS), limit));
     report.invitations = await drain((limit) => retention.deleteExpiredInvitations(now, limit));
     report.previous_secrets = await drain((limit) => retention.forgetExpiredSecrets(now, limit));
+    report.rate_limit_buckets = await drain((limit) => retention.deleteIdleRateLimitBuckets(nowMs - RATE_WINDOW_MS, limit));
     await signInFailures.purgeBefore(iso(nowMs - LOCKOUT_MEMORY_MS));
     await refreshStatistics();
     if (Object.values(report).some((count) => count > 0)) onReport?.(report);

@@ -1,27 +1,35 @@
-// Per-API-key rate limiting with a token bucket (token-buckets.ts). It runs after authentication
-// (it needs the key), so unauthenticated requests and paths outside /api/v1 are not counted.
-import type { FastifyInstance } from 'fastify';
+// Per-API-key rate limiting (src/domain/rate-limits/). It runs after authentication (it needs the
+// key), so unauthenticated requests and paths outside /api/v1 are not counted.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { RateLimits } from '../../domain/rate-limits/rate-limits.js';
+import type { RateDecision } from '../../domain/rate-limits/token-bucket.js';
 import { AppError } from '../../errors.js';
-import type { Clock } from '../../lib/clock.js';
-import { createTokenBuckets } from './token-buckets.js';
 
 export interface RateLimitOptions {
   /** Requests per minute per API key; 0 turns rate limiting off. */
   perMinute: number;
-  /** Its time source, so tests can move time forward. */
-  clock: Clock;
+  rateLimits: RateLimits;
 }
 
-export function registerRateLimit(app: FastifyInstance, { perMinute, clock }: RateLimitOptions): void {
+/** Sets the RateLimit-* headers of a decision, and Retry-After when it refused; true when it allowed. */
+export function sendRateHeaders(reply: FastifyReply, decision: RateDecision): boolean {
+  reply.header('RateLimit-Limit', String(decision.limit));
+  reply.header('RateLimit-Remaining', String(decision.remaining));
+  reply.header('RateLimit-Reset', String(decision.resetSeconds));
+  if (!decision.allowed) reply.header('Retry-After', String(decision.retryAfter));
+  return decision.allowed;
+}
+
+export function registerRateLimit(app: FastifyInstance, { perMinute, rateLimits }: RateLimitOptions): void {
   if (perMinute <= 0) return;
-  const buckets = createTokenBuckets({ perMinute, clock });
+  const limiter = rateLimits.limiter('api', perMinute);
   app.addHook('onRequest', async (request, reply) => {
     if (!request.actor) return;
-    const { allowed, retryAfter } = buckets.take(request.actor.credentialId, reply);
-    if (allowed) return;
+    const decision = await limiter.take(request.actor.credentialId);
+    if (sendRateHeaders(reply, decision)) return;
     throw new AppError(
       'forbidden',
-      `rate limit exceeded: this API key may make ${perMinute} requests per minute; retry in ${retryAfter} s`,
+      `rate limit exceeded: this API key may make ${perMinute} requests per minute; retry in ${decision.retryAfter} s`,
       { status: 429 },
     );
   });
