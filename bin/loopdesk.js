@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 // Entry point of the `loopdesk` command; the code lives in dist/ (built by `npm install`).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+
+// better-sqlite3 crashes an older Node with a segmentation fault, so say what to do instead.
+const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const [oldestMajor] = engines.node.match(/\d+/);
+if (Number(process.versions.node.split('.')[0]) < Number(oldestMajor)) {
+  process.stderr.write(
+    `loopdesk: this is Node ${process.versions.node}; Loopdesk needs Node ${engines.node} (package.json "engines"). ` +
+      'Install Node 24 (README.md, "Requirements"), then run `npm install` again.\n',
+  );
+  process.exit(1);
+}
 
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {

@@ -8,14 +8,18 @@ import type { Client, TestContext } from './harness.js';
 
 export const widgetPath = (widgetKey: string, path: string): string => `/widget/v1/${widgetKey}${path}`;
 
+/** The base64 `altcha` payload that solves a challenge as GET /challenge answers it. */
+export async function solveAltcha({ algorithm, challenge, salt, signature, maxnumber }: Record<string, any>): Promise<string> {
+  const solution = await solveChallenge(challenge, salt, algorithm, maxnumber).promise;
+  assert.ok(solution, 'the challenge has a solution');
+  return Buffer.from(JSON.stringify({ algorithm, challenge, number: solution.number, salt, signature })).toString('base64');
+}
+
 /** The base64 payload of a freshly solved challenge of this widget. */
 export async function solvedAltcha(ctx: TestContext, widgetKey: string): Promise<string> {
   const res = await ctx.client(null).get(widgetPath(widgetKey, '/challenge'));
   assert.equal(res.status, 200, res.text);
-  const { algorithm, challenge, salt, signature, maxnumber } = res.body;
-  const solution = await solveChallenge(challenge, salt, algorithm, maxnumber).promise;
-  assert.ok(solution, 'the challenge has a solution');
-  return Buffer.from(JSON.stringify({ algorithm, challenge, number: solution.number, salt, signature })).toString('base64');
+  return solveAltcha(res.body);
 }
 
 /** A product of workspace A whose widget asks for no proof of work, unless `widget_config` says otherwise. */

@@ -1,7 +1,8 @@
 // The README as a newcomer follows it: the two commands come first, every file it names is in the
-// repository, and its tour runs top to bottom against a fresh server, twice in a row, cleanly.
+// repository, its tour runs top to bottom against a fresh server, twice in a row, cleanly, and its
+// widget block answers a visitor who writes from the demo page only once the block is waiting.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,15 +10,21 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
 import { ServerProcess } from '../helpers/processes.js';
+import { solveAltcha, widgetPath } from '../helpers/widget.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const BANNER = /curl -H "Authorization: Bearer (ldk_[0-9A-Za-z]{40})" (http:\/\/127\.0\.0\.1:\d+)\/api\/v1\/me\n/;
 
-/** The shell blocks between the tour markers, as one script aimed at `key` and `baseUrl`. */
+/** The shell blocks between `<!-- name:start -->` and `<!-- name:end -->`. */
+function shellBlocks(name: string): string[] {
+  const section = README.slice(README.indexOf(`<!-- ${name}:start -->`), README.indexOf(`<!-- ${name}:end -->`));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+}
+
+/** The tour's shell blocks, as one script aimed at `key` and `baseUrl`. */
 function tourScript(key: string, baseUrl: string): string {
-  const tour = README.slice(README.indexOf('<!-- tour:start -->'), README.indexOf('<!-- tour:end -->'));
-  const blocks = [...tour.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+  const blocks = shellBlocks('tour');
   assert.ok(blocks.length >= 2, 'the README has a tour');
   const script = blocks.join('\n');
   assert.match(script, /^export LOOPDESK_KEY=ldk_\.\.\..*$/m);
@@ -70,5 +77,42 @@ for (const dialect of DIALECTS) {
         assert.match(result.stdout, /^resolved$/m);
       });
     }
+
+    it('tries the widget: the block waits for the first message from the demo page, answers it and resolves the chat', async () => {
+      const [widgetBlock] = shellBlocks('widget-try');
+      assert.ok(widgetBlock, 'the README has the widget block');
+      const shell = spawn('bash', ['-euo', 'pipefail', '-c', `${script}\n${widgetBlock}`], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+      let stdout = '';
+      let stderr = '';
+      shell.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      shell.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => shell.once('close', resolve));
+
+      // The visitor writes only once the block has looked for a chat and found none.
+      await server.waitFor(/"method":"GET","path":"\/api\/v1\/conversations","status":200/, 60_000);
+      const [, demoPage, widgetKey] = stdout.match(/^Open (\S+\/widget\/demo\/(wk_\w+))$/m) ?? assert.fail(`no demo page printed:\n${stdout}`);
+      assert.equal((await fetch(demoPage)).status, 200, demoPage);
+      const baseUrl = demoPage.slice(0, demoPage.indexOf('/widget/demo/'));
+      const widget = async (path: string, body?: object, token?: string) => {
+        const res = await fetch(`${baseUrl}${widgetPath(widgetKey, path)}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+          body: body && JSON.stringify(body),
+        });
+        assert.ok(res.ok, `${path}: ${res.status}`);
+        return res.json();
+      };
+      const session = await widget('/sessions', { altcha: await solveAltcha(await widget('/challenge')) });
+      const chat = await widget('/conversations', { body: 'Is anyone there?' }, session.data.token);
+
+      assert.equal(await exited, 0, `${stdout}\n${stderr}`);
+      assert.equal(stderr, '');
+      const { data } = await widget(`/conversations/${chat.data.id}`, undefined, session.data.token);
+      assert.equal(data.status, 'resolved');
+      assert.deepEqual(
+        data.messages.map(({ sender_type, body }: any) => [sender_type, body]),
+        [['contact', 'Is anyone there?'], ['agent', 'Hi! How can we help?']],
+      );
+    });
   });
 }
