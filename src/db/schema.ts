@@ -260,6 +260,8 @@ export interface WidgetSessionTable {
 export interface IdeaUpvoteTable {
   conversation_id: string;
   contact_id: string;
+  /** Who voted: the contact of a verified visitor, else the visitor's session (src/db/migrations/0015_upvote_voters.ts). */
+  voter_id: string;
   workspace_id: string;
   created_at: string;
 }

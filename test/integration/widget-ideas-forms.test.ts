@@ -1,10 +1,15 @@
 // Ideas (listing and upvotes, exact under concurrency) and forms (proof of work, honeypot, fields)
 // of the widget API (platform.md §1).
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { it } from 'node:test';
+import { Migrator, type Kysely } from 'kysely';
+import { createDatabase } from '../../src/db/database.js';
+import { migrations } from '../../src/db/migrations/index.js';
+import { freshDatabaseUrl } from '../helpers/databases.js';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
-import { solvedAltcha, startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
+import { identitySecret, signIdentity, solvedAltcha, startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
 
 const IDEA_KEYS = ['created_at', 'id', 'status', 'title', 'upvoted', 'upvotes'];
 
@@ -62,6 +67,33 @@ describeEachDialect('widget ideas', (ctx) => {
       { upvotes: 1, upvoted: true }, { upvotes: 1, upvoted: true }, { upvotes: 2, upvoted: true }, { upvotes: 1, upvoted: false }, { upvotes: 1, upvoted: false },
     ]);
     assert.equal((await ctx().a.api.get(`/api/v1/conversations/${idea.id}`)).body.data.upvotes, 1);
+  });
+
+  it('neither shows nor casts the votes of the customer whose email an unverified visitor types', async () => {
+    const product = await widgetProduct(ctx());
+    const idea = await ideaOf(ctx(), product.id, 'Offline mode');
+    const customer = await startSession(ctx(), product.widget_key, { email: 'known@example.com' });
+    assert.equal((await upvote(product.widget_key, customer.token, idea.id)).body.data.upvotes, 1);
+
+    const listed = async (token: string) =>
+      (await visitor(ctx(), token).get(widgetPath(product.widget_key, '/ideas'))).body.data.find((row: { id: string }) => row.id === idea.id);
+    const impostor = await startSession(ctx(), product.widget_key, { email: 'known@example.com' });
+    const stranger = await startSession(ctx(), product.widget_key, { email: 'unknown@example.com' });
+    assert.deepEqual(await listed(impostor.token), await listed(stranger.token), 'a known email looks like an unknown one');
+    assert.equal((await listed(impostor.token)).upvoted, false);
+    assert.deepEqual((await upvote(product.widget_key, impostor.token, idea.id)).body.data, { upvotes: 2, upvoted: true }, 'its own vote');
+    assert.deepEqual((await upvote(product.widget_key, impostor.token, idea.id, 'DELETE')).body.data, { upvotes: 1, upvoted: false });
+    assert.equal((await listed(customer.token)).upvoted, true, 'the customer\'s vote stands');
+  });
+
+  it('counts a verified customer\'s upvote once, from any session', async () => {
+    const product = await widgetProduct(ctx());
+    const secret = await identitySecret(ctx(), product.id);
+    const idea = await ideaOf(ctx(), product.id, 'Export to CSV');
+    const sessions = [];
+    for (let i = 0; i < 2; i++) sessions.push(await startSession(ctx(), product.widget_key, { identity_token: await signIdentity(secret, { sub: 'user-42', aud: product.widget_key }) }));
+    assert.deepEqual((await upvote(product.widget_key, sessions[0].token, idea.id)).body.data, { upvotes: 1, upvoted: true });
+    assert.deepEqual((await upvote(product.widget_key, sessions[1].token, idea.id)).body.data, { upvotes: 1, upvoted: true });
   });
 
   it('counts 20 concurrent upvotes of one contact once, and of 20 contacts twenty times', async () => {
@@ -144,5 +176,37 @@ describeEachDialect('widget forms', (ctx) => {
     const replay = await send(product.widget_key, { ...form, altcha });
     assert.equal(replay.status, 400);
     assert.match(replay.body.fields.altcha, /already been used/);
+  });
+});
+
+describeEachDialect('migration 0015_upvote_voters', (ctx) => {
+  it('keeps every upvote, its contact as its voter, and goes back', async () => {
+    const database = createDatabase(await freshDatabaseUrl(ctx().dialect));
+    try {
+      const db = database.db as Kysely<any>;
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes) } });
+      assert.equal((await migrator.migrateTo('0014_issue_candidates_index')).error, undefined);
+      const now = new Date().toISOString();
+      const [workspace, product, contact, idea] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      await db.insertInto('workspaces').values({ id: workspace, name: 'W', created_at: now }).execute();
+      await db.insertInto('products').values({
+        id: product, workspace_id: workspace, name: 'P', slug: 'p', issue_prefix: 'P', widget_key: 'wk', product_key: 'pk', widget_config: null,
+        domain: null, identity_secret: null, created_at: now, updated_at: now,
+      }).execute();
+      await db.insertInto('contacts').values({ id: contact, workspace_id: workspace, name: null, email: 'a@example.com', created_at: now, updated_at: now }).execute();
+      await db.insertInto('conversations').values({
+        id: idea, workspace_id: workspace, product_id: product, contact_id: contact, type: 'idea', source: 'api', status: 'open', priority: 'normal',
+        title: 'Idea', upvotes: 1, created_at: now, updated_at: now,
+      }).execute();
+      const upvote = { conversation_id: idea, contact_id: contact, workspace_id: workspace, created_at: now };
+      await db.insertInto('idea_upvotes').values(upvote).execute();
+
+      await database.migrate();
+      assert.deepEqual(await db.selectFrom('idea_upvotes').selectAll().execute(), [{ ...upvote, voter_id: contact }]);
+      assert.equal((await migrator.migrateTo('0014_issue_candidates_index')).error, undefined);
+      assert.deepEqual(await db.selectFrom('idea_upvotes').selectAll().execute(), [upvote]);
+    } finally {
+      await database.close();
+    }
   });
 });

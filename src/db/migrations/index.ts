@@ -14,6 +14,7 @@ import { apiKeyIntegration } from './0011_api_key_integration.js';
 import { rateLimits } from './0012_rate_limits.js';
 import { idempotencyCredentials } from './0013_idempotency_credentials.js';
 import { issueCandidatesIndex } from './0014_issue_candidates_index.js';
+import { upvoteVoters } from './0015_upvote_voters.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -32,5 +33,6 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0012_rate_limits': rateLimits(types),
     '0013_idempotency_credentials': idempotencyCredentials(types),
     '0014_issue_candidates_index': issueCandidatesIndex(),
+    '0015_upvote_voters': upvoteVoters(types),
   };
 }

@@ -1,5 +1,5 @@
-// A product's ideas in the widget (platform.md §1): listed by upvotes or age, upvoted once per
-// contact. An upvote and the conversation's `upvotes` change in one transaction under the
+// A product's ideas in the widget: listed by upvotes or age, upvoted once per voter (a verified
+// visitor's contact, any other visitor's session). An upvote and the conversation's `upvotes` change in one transaction under the
 // conversation's lock, through the conversations' write path (conversation.updated), so the
 // count is exact under any concurrency and equals what /api/v1 shows.
 import type { Db } from '../../db/database.js';
@@ -34,6 +34,13 @@ export interface IdeaServiceDeps {
   clock: Clock;
 }
 
+/**
+ * Who an upvote counts for: a verified visitor's contact (one vote per customer, from any device);
+ * any other visitor's session, since a typed email proves nothing and must not show, nor cast, the
+ * votes of the customer it names.
+ */
+const voterOf = (visitor: Visitor): string => (visitor.verified ? visitor.contactId : visitor.sessionId);
+
 export function createIdeaService({ db, dialect, conversations, ideaUpvotes, writes, clock }: IdeaServiceDeps) {
   /** An idea of the visitor's product that is not dismissed; anything else is a 404. */
   async function findIdea(visitor: Visitor, id: string, tx: Executor = db): Promise<ConversationWithContactRow> {
@@ -49,8 +56,8 @@ export function createIdeaService({ db, dialect, conversations, ideaUpvotes, wri
     return inTransaction(db, async (work) => {
       await dialect.lockKeyInTransaction(work.tx, `conversation:${conversationId}`);
       const current = await findIdea(visitor, conversationId, work.tx);
-      const key = { workspaceId: visitor.workspaceId, conversationId, contactId: visitor.contactId };
-      const changed = on ? await ideaUpvotes.add(key, clock.now(), work.tx) : await ideaUpvotes.remove(key, work.tx);
+      const key = { workspaceId: visitor.workspaceId, conversationId, voterId: voterOf(visitor) };
+      const changed = on ? await ideaUpvotes.add(key, visitor.contactId, clock.now(), work.tx) : await ideaUpvotes.remove(key, work.tx);
       if (!changed) return { upvotes: current.upvotes, upvoted: on };
       const changes: ConversationChanges = { upvotes: current.upvotes + (on ? 1 : -1), updated_at: clock.now() };
       await writes.update(work, current, changes);
@@ -62,7 +69,7 @@ export function createIdeaService({ db, dialect, conversations, ideaUpvotes, wri
     async list(product: WidgetProduct, visitor: Visitor | null, sort: 'top' | 'new', page: Page): Promise<PageOf<Idea>> {
       const { rows, total } = await conversations.listIdeas(product.workspace_id, product.id, sort, page);
       const upvoted = visitor
-        ? await ideaUpvotes.upvotedAmong(product.workspace_id, visitor.contactId, rows.map((row) => row.id))
+        ? await ideaUpvotes.upvotedAmong(product.workspace_id, voterOf(visitor), rows.map((row) => row.id))
         : new Set<string>();
       return {
         rows: rows.map((row) => ({ ...row, status: row.status as ConversationStatus, upvoted: upvoted.has(row.id) })),
