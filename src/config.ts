@@ -101,7 +101,7 @@ export interface StreamConfig {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** platform.md §2: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h. */
+/** docs/events.md: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h. */
 export const WEBHOOK_DEFAULTS: WebhookConfig = Object.freeze({
   allowPrivate: false,
   timeoutMs: 10_000,
@@ -160,7 +160,7 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
     allowPrivate: flag(env, 'LOOPDESK_WEBHOOKS_ALLOW_PRIVATE'),
     timeoutMs: integer(env, 'LOOPDESK_WEBHOOK_TIMEOUT_MS', WEBHOOK_DEFAULTS.timeoutMs, 100, 60_000),
     retryScheduleMs: retrySchedule(env),
-    // At most 1 s, so a first attempt starts well within the 5 s platform.md promises.
+    // At most 1 s, so a first attempt starts well within the 5 s docs/events.md promises.
     pollIntervalMs: integer(env, 'LOOPDESK_WEBHOOK_POLL_MS', WEBHOOK_DEFAULTS.pollIntervalMs, 10, 1000),
     concurrency: integer(env, 'LOOPDESK_WEBHOOK_CONCURRENCY', WEBHOOK_DEFAULTS.concurrency, 1, 1000),
   });

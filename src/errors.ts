@@ -34,7 +34,7 @@ export const notFound = (what: string): AppError => new AppError('not_found', `$
 
 /**
  * Runs independent checks and answers with every field that failed, in one validation_error
- * (decisions.md: all the problems in one answer); any other failure is thrown as it is.
+ * (docs/api.md: all the problems in one answer); any other failure is thrown as it is.
  */
 export async function checkAll<T extends readonly unknown[]>(checks: { [K in keyof T]: () => T[K] | Promise<T[K]> }): Promise<T> {
   const settled = await Promise.allSettled(checks.map(async (check) => check()));

@@ -1,4 +1,4 @@
-// What can go wrong, as the exit codes of platform.md §4 see it: a failure (1) or a usage error (2).
+// What can go wrong, as the exit codes of cli/README.md see it: a failure (1) or a usage error (2).
 // main.ts prints the message as one line on stderr and exits with the code.
 
 export class CliError extends Error {

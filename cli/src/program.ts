@@ -1,4 +1,4 @@
-// The command tree of platform.md §4, built with commander: every command has --help (no server or
+// The command tree of cli/README.md, built with commander: every command has --help (no server or
 // key needed) and, where it calls the API, --json.
 import { Command } from 'commander';
 import { defineCompletionCommand } from './commands/completion.js';

@@ -1,4 +1,4 @@
-// The events platform.md §2 names: one per kind of committed change.
+// The events docs/events.md names: one per kind of committed change.
 export const EVENT_TYPES = [
   'product.created', 'product.updated',
   'issue.created', 'issue.updated',

@@ -1,4 +1,4 @@
-// Server-side request forgery protection for webhook URLs (platform.md §2): a URL must be http(s)
+// Server-side request forgery protection for webhook URLs (docs/events.md): a URL must be http(s)
 // and must not lead to loopback, private, link-local, metadata or other special-purpose addresses.
 // Checked when an endpoint is created or its URL changed, and again at every attempt, where the
 // connection goes to the very addresses that were checked (DNS rebinding cannot slip through).

@@ -1,4 +1,4 @@
-// The team app's sign-in surface under /auth (platform.md §5), outside /api/v1 and its key
+// The team app's sign-in surface under /auth (docs/accounts.md), outside /api/v1 and its key
 // authentication, as one encapsulated plugin with its own not-found handler. Same envelope and
 // X-Request-Id as everywhere; described in the same OpenAPI document (tag Sessions), since the
 // app's typed client calls these too.

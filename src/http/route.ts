@@ -62,7 +62,7 @@ export function mountWithAlias(
   });
 }
 
-/** Applies the check order of decisions.md to every route: lookup (404) before validation (400). */
+/** Applies the check order of docs/api.md to every route: lookup (404) before validation (400). */
 export function registerValidationOrder(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     route.attachValidation = true;

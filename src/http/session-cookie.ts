@@ -1,4 +1,4 @@
-// The team app's session cookie and the CSRF rule that goes with it (platform.md §5). The cookie
+// The team app's session cookie and the CSRF rule that goes with it (docs/accounts.md). The cookie
 // is HttpOnly, SameSite=Lax, Path=/, Secure when the server is reached over https (LOOPDESK_PUBLIC_URL
 // says so, or the request came over TLS), and lives as long as the session: 30 days, sent again
 // whenever the session's expiry moves.

@@ -1,4 +1,4 @@
-// The team's app (platform.md §5): the single-page app Vite builds into dist/web/app, served at
+// The team's app (docs/accounts.md): the single-page app Vite builds into dist/web/app, served at
 // /app. Hashed assets are cached for a year; every other path under /app is the SPA's index.html,
 // revalidated on each load so a new build is picked up at once. The app is a client of /api/v1
 // like any other (docs/app.md); nothing here knows about its screens.

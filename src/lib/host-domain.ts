@@ -1,4 +1,4 @@
-// product.domain as the host a widget may be used from (platform.md §1, "Origins"): the host and
+// product.domain as the host a widget may be used from (docs/widget.md, "Origins"): the host and
 // its subdomains, any scheme and port. A leaf module with no imports, shared by the widget API's
 // origin check, the frame's CSP frame-ancestors, and the frame itself (in the browser), which
 // only takes an identity token from a parent page this rule allows.

@@ -1,4 +1,4 @@
-// The team app with the widget API (platform.md §5, docs/widget.md): the product's settings show the
+// The team app with the widget API (docs/accounts.md, docs/widget.md): the product's settings show the
 // server's embed snippet and create an identity secret shown once; a visitor signed in with it
 // writes through /widget/v1 and the inbox shows the new conversation, its Verified contact and the
 // visitor's next message live, without a reload.

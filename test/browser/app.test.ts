@@ -1,4 +1,4 @@
-// The team app in a real browser (platform.md §5), against a real server on each database: a
+// The team app in a real browser (docs/accounts.md), against a real server on each database: a
 // person signs in, sees a customer's message arrive, replies, turns it into an issue (still linked
 // on a later visit), moves the issue to Done from the keyboard, ships it in a release; every
 // screen passes axe-core.

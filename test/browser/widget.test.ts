@@ -1,4 +1,4 @@
-// The widget in a real browser (platform.md §1, "The embeddable widget"): host pages on other
+// The widget in a real browser (docs/widget.md, "The embeddable widget"): host pages on other
 // origins than the server's embed it with the snippet; the team answers through /api/v1.
 // SQLite only: what the browser does is the same on either database, and the live channel's
 // PostgreSQL path (LISTEN/NOTIFY) has its own tests on both.

@@ -70,7 +70,7 @@ describe('ldk mcp', () => {
   const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
 
   describe('tools', () => {
-    it('lists the tools of platform.md §4, with descriptions a model can choose by', () => {
+    it('lists the tools of cli/README.md, with descriptions a model can choose by', () => {
       assert.deepEqual(tools.map((tool) => tool.name), TOOLS);
       for (const tool of tools) assert.ok((tool.description ?? '').length > 60, `${tool.name} is described`);
       assert.match(tools.find((tool) => tool.name === 'create_issue')!.description!, /default.*matched_existing/s);

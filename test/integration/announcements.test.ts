@@ -1,4 +1,4 @@
-// Release announcements (platform.md §3) by a real server process, mailing a real SMTP server in
+// Release announcements (docs/events.md) by a real server process, mailing a real SMTP server in
 // the test process: on publish, one system message per linked conversation and one email per
 // contact with an address; a draft announces when it is dated; republishing and retitling
 // announce nothing again; a refused email is retried; without SMTP only the messages; another

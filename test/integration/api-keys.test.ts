@@ -1,4 +1,4 @@
-// [ext] /api/v1/api-keys (platform.md §5): create (the key shown once), list (never the key), revoke.
+// [ext] /api/v1/api-keys (docs/accounts.md): create (the key shown once), list (never the key), revoke.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeEachDialect } from '../helpers/harness.js';

@@ -115,7 +115,7 @@ describe('loopdesk CLI arguments', () => {
   });
 });
 
-// Every command's usage line, as decisions.md lists them (plus the listings).
+// Every command's usage line, as docs/api.md lists them (plus the listings).
 const SYNOPSES: Record<string, string> = {
   serve: 'loopdesk serve',
   migrate: 'loopdesk migrate [--json]',

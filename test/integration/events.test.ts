@@ -1,4 +1,4 @@
-// Every committed change records its event in the same transaction (platform.md §2): the right
+// Every committed change records its event in the same transaction (docs/events.md): the right
 // type, the resource as its GET detail shows it, `previous` on *.updated; nothing for a write that
 // fails or changes nothing.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Invitations (platform.md §5): [ext] /api/v1/members/invitations (settings role), and the
+// Invitations (docs/accounts.md): [ext] /api/v1/members/invitations (settings role), and the
 // one-time link's page: GET and POST /auth/invitations/{token}.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';

@@ -1,4 +1,4 @@
-// [ext] PATCH and DELETE /api/v1/members/{id} (platform.md §5): roles, the last owner, owner rank.
+// [ext] PATCH and DELETE /api/v1/members/{id} (docs/accounts.md): roles, the last owner, owner rank.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createIssue, createProduct } from '../helpers/factories.js';

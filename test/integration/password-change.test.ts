@@ -1,4 +1,4 @@
-// POST /auth/password (platform.md §5): the session's person changes their password; every other
+// POST /auth/password (docs/accounts.md): the session's person changes their password; every other
 // session of theirs ends.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';

@@ -1,4 +1,4 @@
-// Signing in to the team app (platform.md §5): POST /auth/sign-in and sign-out, the cookie, the
+// Signing in to the team app (docs/accounts.md): POST /auth/sign-in and sign-out, the cookie, the
 // session on /api/v1 with its CSRF rule, sliding expiry on the injected clock.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';

@@ -1,4 +1,4 @@
-// platform.md "Roles": every settings operation (webhooks, members, invitations, API keys,
+// docs/accounts.md: every settings operation (webhooks, members, invitations, API keys,
 // identity secrets) answers 403 to an agent, by key or by session, before any lookup or
 // validation; read-only keys stay GET-only. The operations are read from openapi.json, so a new
 // settings route is covered without touching this file. A product's security settings

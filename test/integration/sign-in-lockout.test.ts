@@ -1,4 +1,4 @@
-// 10 failed sign-ins per email within 15 minutes lock that email for 15 minutes (platform.md §5):
+// 10 failed sign-ins per email within 15 minutes lock that email for 15 minutes (docs/accounts.md):
 // 429 `forbidden` with Retry-After, on the injected clock, held in the database so that every
 // process counts the same failures.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// SSRF protection of webhook URLs at the API and at delivery time (platform.md §2): loopback,
+// SSRF protection of webhook URLs at the API and at delivery time (docs/events.md): loopback,
 // private, link-local and metadata addresses are refused unless LOOPDESK_WEBHOOKS_ALLOW_PRIVATE.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';

@@ -1,4 +1,4 @@
-// The widget API's defences (platform.md §1, "Abuse" and "Origins"): allowed origins with CORS and
+// The widget API's defences (docs/widget.md, "Abuse" and "Origins"): allowed origins with CORS and
 // preflight, refused origins, per-address limits, and the same envelope and X-Request-Id as the API.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';

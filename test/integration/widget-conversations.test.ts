@@ -1,4 +1,4 @@
-// A visitor's conversations through the widget (platform.md §1): what visitors see (an exact
+// A visitor's conversations through the widget (docs/widget.md): what visitors see (an exact
 // allow-list), whose conversations they see, replies, ratings, and the team's view of them.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';

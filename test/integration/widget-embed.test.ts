@@ -1,4 +1,4 @@
-// The embeddable widget's pages (platform.md §1): widget.js for host pages, the frame with its
+// The embeddable widget's pages (docs/widget.md): widget.js for host pages, the frame with its
 // CSP frame-ancestors following product.domain, the frame's assets, and the demo pages.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Ideas (listing and upvotes, exact under concurrency) and forms (proof of work, honeypot, fields)
-// of the widget API (platform.md §1).
+// of the widget API (docs/widget.md).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { it } from 'node:test';

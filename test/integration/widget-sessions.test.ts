@@ -1,4 +1,4 @@
-// The widget's start (platform.md §1): configuration, proof-of-work challenges, visitor sessions
+// The widget's start (docs/widget.md): configuration, proof-of-work challenges, visitor sessions
 // of the three kinds, identity tokens and the identity secret.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// GET /widget/v1/{widget_key}/conversations/{id}/events (platform.md §1): the team's replies and
+// GET /widget/v1/{widget_key}/conversations/{id}/events (docs/widget.md): the team's replies and
 // status changes reach an open widget as Server-Sent Events, in the visitor's shapes; Last-Event-ID
 // resumes; heartbeats; only the visitor's own conversations; the stream ends with the session.
 import assert from 'node:assert/strict';

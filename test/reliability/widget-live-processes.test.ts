@@ -1,4 +1,4 @@
-// platform.md §1: agent replies posted through the API reach an open widget within 2 s, also when
+// docs/widget.md: agent replies posted through the API reach an open widget within 2 s, also when
 // another server process took the reply. Two servers on one PostgreSQL database: the widget's
 // stream is open on one, the replies are written on the other.
 import assert from 'node:assert/strict';

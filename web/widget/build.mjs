@@ -1,7 +1,7 @@
 // Builds the widget into dist/web/widget/ (run by `npm run build:widget`, itself run by `build` at
 // install): the frame app (an ES module with its hashed chunks, CSS and proof-of-work worker, and
 // the manifest the server reads to name them), then widget.js (one classic script for host pages).
-// Prints both sizes gzipped, and fails when widget.js is over its 30 KB budget (platform.md §1).
+// Prints both sizes gzipped, and fails when widget.js is over its 30 KB budget (docs/widget.md).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

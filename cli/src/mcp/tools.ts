@@ -1,4 +1,4 @@
-// The MCP tools: platform.md §4's operations (plus list_products, list_members and
+// The MCP tools: cli/README.md's operations (plus list_products, list_members and
 // update_conversation, which an agent needs to fill in product_id, assignee_id and a conversation's
 // status), each an API operation whose schemas come from the OpenAPI document.
 import type { Api, Query, RequestBody } from '../api.js';

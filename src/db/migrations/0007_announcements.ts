@@ -1,4 +1,4 @@
-// Release announcements (platform.md §3): one job per (release, kind, target), created by the
+// Release announcements (docs/events.md): one job per (release, kind, target), created by the
 // dispatcher in the transaction that fans the release.published event out: a `message` job per
 // linked conversation, an `email` job per contact with an email. The unique key makes a repeat
 // (a second fan-out, a republished release) create nothing, so each is announced at most once;

@@ -1,4 +1,4 @@
-// The widget API (platform.md §1): visitor sessions, verified contacts found again by the host
+// The widget API (docs/widget.md): visitor sessions, verified contacts found again by the host
 // site's user id, the product's identity secret, proof-of-work solutions accepted once, upvotes
 // of ideas, and the server's own secrets (the ALTCHA HMAC key), kept in the database so that
 // every process of a PostgreSQL deployment signs and checks with the same key.

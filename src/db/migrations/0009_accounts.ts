@@ -1,4 +1,4 @@
-// People and sessions (platform.md §5): a password per user account (one person, one password,
+// People and sessions (docs/accounts.md): a password per user account (one person, one password,
 // whatever workspaces they belong to), server-side sessions, one-time invitations and the failed
 // sign-ins behind the lockout, kept in the database so that every process sees the same count.
 // Provenance records of the deduplicating create may now come from a session: their api_key_id

@@ -1,4 +1,4 @@
-// API keys (decisions.md "Authentication"): `ldk_` + 40 base62 characters, only the SHA-256 stored,
+// API keys (docs/api.md "Authentication"): `ldk_` + 40 base62 characters, only the SHA-256 stored,
 // the key shown once. Created by the admin CLI and, as a settings operation, by [ext]
 // /api/v1/api-keys, where a key may act as any member up to the caller's rank: only owner rank
 // (src/domain/accounts/roles.ts) makes keys of owners or keys without a member (integration keys, which hold

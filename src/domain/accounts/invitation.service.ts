@@ -1,4 +1,4 @@
-// Invitations (platform.md §5): a one-time link `{base}/app/invite/{token}`, valid 7 days, where a
+// Invitations (docs/accounts.md): a one-time link `{base}/app/invite/{token}`, valid 7 days, where a
 // person sets a name and a password and joins the workspace, signed in. The token is `ldi_` + 40
 // base62 characters, stored as its SHA-256. A new invitation of an email replaces the workspace's
 // earlier ones (only the newest link works). The first start's owner link names no email and hands

@@ -1,4 +1,4 @@
-// [ext] Members as settings (platform.md §5): changing a member's role and removing a member.
+// [ext] Members as settings (docs/accounts.md): changing a member's role and removing a member.
 // A workspace always keeps an owner (demoting or removing the last one is 403, the same rule), and
 // only owner rank touches owners (src/domain/accounts/roles.ts). Both run under the workspace's
 // accounts lock, as the actor is then (src/domain/accounts/accounts-lock.ts).

@@ -1,4 +1,4 @@
-// Password hashing with scrypt from node:crypto (platform.md §5). A hash is stored as
+// Password hashing with scrypt from node:crypto (docs/accounts.md). A hash is stored as
 // `scrypt$ln=<log2 N>,r=<r>,p=<p>$<salt, base64>$<key, base64>`: the parameters travel with each
 // hash, so raising them later leaves existing hashes verifiable. Keys are compared in constant time.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';

@@ -1,4 +1,4 @@
-// platform.md "Roles": settings operations (webhooks, members, API keys, identity secrets) need a
+// docs/accounts.md: settings operations (webhooks, members, API keys, identity secrets) need a
 // key or session whose member is an owner or admin, or a key without a member (an integration key).
 // Within settings, what touches owners (inviting or making one, changing or removing one, keys
 // acting as one or as nobody) needs owner rank: an owner, or an integration key, which stands for

@@ -1,4 +1,4 @@
-// People's sessions (platform.md §5): sign-in with email and password, the server-side session
+// People's sessions (docs/accounts.md): sign-in with email and password, the server-side session
 // behind the app's cookie (30 days after its last use; revocable), sign-out and password change.
 // The cookie holds `lds_` + 40 base62 characters; only its SHA-256 is stored.
 import type { Db } from '../../db/database.js';

@@ -8,7 +8,7 @@ export interface ConversationContact {
   id: string;
   name: string | null;
   email: string | null;
-  /** [ext] Vouched for by the host site's signed identity token (platform.md §1). */
+  /** [ext] Vouched for by the host site's signed identity token (docs/widget.md). */
   verified: boolean;
 }
 

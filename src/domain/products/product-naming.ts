@@ -1,4 +1,4 @@
-// Pure rules for a product's slug and issue prefix (decisions.md, "Products").
+// Pure rules for a product's slug and issue prefix (docs/api.md, "Products").
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SLUG_MAX = 64;

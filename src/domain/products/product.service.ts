@@ -46,7 +46,7 @@ export const WIDGET_CONFIG_MAX_DEPTH = JSON_OBJECT_MAX_DEPTH;
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** platform.md §1: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`. */
+/** docs/widget.md: `<script src="{base}/widget.js" data-widget-key="wk_…" async></script>`. */
 export const embedSnippet = (base: string, widgetKey: string): string =>
   `<script src="${escapeAttribute(base)}/widget.js" data-widget-key="${widgetKey}" async></script>`;
 

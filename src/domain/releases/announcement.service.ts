@@ -1,4 +1,4 @@
-// Release announcements (platform.md §3): what a published release tells the customers whose
+// Release announcements (docs/events.md): what a published release tells the customers whose
 // conversations are linked to its issues. `plan` turns release.published events into jobs, one
 // system message per conversation and one email per contact with an address (rendered here, so
 // every retry posts or mails the same thing); `post` writes a message job's message in the

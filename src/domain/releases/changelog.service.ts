@@ -1,4 +1,4 @@
-// A product's public changelog (platform.md §3): its published releases, the latest first, with
+// A product's public changelog (docs/events.md): its published releases, the latest first, with
 // the titles of the issues each shipped. Addressed by the product's widget key, without an API key.
 import type { ReleaseRepository } from '../../db/repositories/release.repository.js';
 import { AppError } from '../../errors.js';

@@ -1,4 +1,4 @@
-// Webhook endpoints and their deliveries (platform.md §2), a settings operation: every method
+// Webhook endpoints and their deliveries (docs/events.md), a settings operation: every method
 // needs the settings role. The secret is shown when an endpoint is created and when it is rotated,
 // never otherwise; URLs pass the SSRF guard whenever they are set.
 import { randomBytes } from 'node:crypto';
@@ -131,7 +131,7 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
   const withSecret = (row: WebhookEndpointRow): WebhookEndpointWithSecret => ({ ...shown(row), secret: row.secret });
 
   return {
-    /** The settings role, checked before routing (decisions.md: 403 before 404 and 400). */
+    /** The settings role, checked before routing (docs/api.md: 403 before 404 and 400). */
     authorize: requireSettingsRole,
 
     /** Throws not_found unless the endpoint exists in the actor's workspace. */

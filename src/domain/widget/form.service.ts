@@ -1,4 +1,4 @@
-// Forms sent through the widget (platform.md §1): anyone may file a ticket, idea or feedback,
+// Forms sent through the widget (docs/widget.md): anyone may file a ticket, idea or feedback,
 // which the team sees as a conversation with source `form`. A filled honeypot (`website`) gets a
 // normal-looking answer and stores nothing; proof of work is checked after it, so a bot learns
 // nothing from the answer either way.

@@ -1,4 +1,4 @@
-// The host site's identity tokens (platform.md §1, "Identity"): a JWT signed with HS256 and the
+// The host site's identity tokens (docs/widget.md, "Identity"): a JWT signed with HS256 and the
 // product's identity secret (the UTF-8 bytes of the whole `ids_…` string), with `sub` (its user
 // id), `aud` (the widget key) and `exp` (at most 24 h ahead) required; `email` and `name` optional.
 // Anything else — another algorithm (`none` included), another audience, an expired or too

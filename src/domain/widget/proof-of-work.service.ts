@@ -1,4 +1,4 @@
-// Proof of work for the widget's anonymous writes (platform.md §1, "Abuse"), in the ALTCHA format
+// Proof of work for the widget's anonymous writes (docs/widget.md, "Abuse"), in the ALTCHA format
 // (altcha-lib's v1 API: `{ algorithm, challenge, salt, signature, maxnumber }`, solved as a
 // base64 JSON payload). Challenges are signed with a key derived per product from a server secret
 // kept in the database, so a solution is good for one product only, in any process; each is

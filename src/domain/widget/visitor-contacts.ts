@@ -1,4 +1,4 @@
-// The contact behind a widget visitor or form (platform.md §1, "Identity"): verified contacts are
+// The contact behind a widget visitor or form (docs/widget.md, "Identity"): verified contacts are
 // found again by the host site's user id; an email typed by a visitor finds that email's contact,
 // which it never changes (an email is no proof of identity). Contact writes of a workspace take
 // turns under one transaction lock, so concurrent starts never create the same contact twice.

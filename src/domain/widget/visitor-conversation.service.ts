@@ -1,4 +1,4 @@
-// A visitor's conversations through the widget (platform.md §1): a verified visitor sees every
+// A visitor's conversations through the widget (docs/widget.md): a verified visitor sees every
 // conversation of their contact in this product, an unverified one only those their session
 // started; anything else is a 404, as if it did not exist. Writes take the one write path of
 // conversations (conversation.writes.ts), so events and locks are the API's.

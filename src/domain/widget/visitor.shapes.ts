@@ -1,4 +1,4 @@
-// What a visitor is shown of a conversation (platform.md §1, "Sessions"): an allow-list, never
+// What a visitor is shown of a conversation (docs/widget.md, "Sessions"): an allow-list, never
 // ai_summary, priority, member ids or other contacts.
 import type { ConversationWithContactRow } from '../../db/repositories/conversation.repository.js';
 import type { MessageRow } from '../../db/repositories/message.repository.js';

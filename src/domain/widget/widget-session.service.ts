@@ -1,4 +1,4 @@
-// Visitor sessions of the widget (platform.md §1, "Sessions" and "Identity"): anonymous, with a
+// Visitor sessions of the widget (docs/widget.md, "Sessions" and "Identity"): anonymous, with a
 // typed email (unverified), or vouched for by the host site's identity token (verified). A
 // session's token (`wst_` + 40 base62) is shown once and stored as its SHA-256; it stays valid
 // until 30 days after its last use.

@@ -1,4 +1,4 @@
-// What the platform reads of a product's widget_config (platform.md §1), with its defaults; any
+// What the platform reads of a product's widget_config (docs/widget.md), with its defaults; any
 // other key is kept as it is and ignored here. A value of the wrong type counts as absent.
 import type { ProductRow } from '../../db/repositories/product.repository.js';
 

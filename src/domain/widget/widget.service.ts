@@ -1,4 +1,4 @@
-// The product behind a widget key (platform.md §1): unknown keys are 404, a disabled widget is 403
+// The product behind a widget key (docs/widget.md): unknown keys are 404, a disabled widget is 403
 // on every widget endpoint; and the configuration the widget starts from.
 import type { ProductRepository } from '../../db/repositories/product.repository.js';
 import { AppError, notFound } from '../../errors.js';

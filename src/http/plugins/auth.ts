@@ -2,7 +2,7 @@
 // included (so they are 401 before 404): an API key (`Authorization: Bearer`) or the team app's
 // session cookie. When an Authorization header is present it alone decides, so a script's key is
 // never overridden by a browser's cookie. Then the CSRF rule for cookies and the read-only rule
-// (403) — the order decisions.md sets.
+// (403) — the order docs/api.md sets.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../domain/accounts/actor.js';
 import type { IdentityService } from '../../domain/accounts/identity.service.js';

@@ -14,7 +14,7 @@ const SETTINGS = ' Needs an owner or admin, or a key without a member (403 other
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 /**
- * [ext] Invitations and members as settings (platform.md §5). Register it as its own plugin: its
+ * [ext] Invitations and members as settings (docs/accounts.md). Register it as its own plugin: its
  * hook checks the settings role right after authentication, for its routes only, so an agent gets
  * 403 before any lookup (404) or validation (400), as a read-only key does.
  */

@@ -1,4 +1,4 @@
-// People and sessions (platform.md §5): the /auth bodies and answers, and the [ext] settings
+// People and sessions (docs/accounts.md): the /auth bodies and answers, and the [ext] settings
 // resources of /api/v1 (invitations, API keys, a member's role).
 import { Type } from '@sinclair/typebox';
 import { MEMBER_ROLES } from '../../domain/accounts/actor.js';

@@ -4,7 +4,7 @@ import { CsvFilter, CsvIdFilter, IdFilter, Nullable, PageQuery, Ref, StringEnum,
 import { ConversationSummary } from './conversation.js';
 
 const Title = TrimmedString({ minLength: 1, maxLength: 500, description: 'Non-empty after trimming, max 500 characters' });
-/** Free-form texts have no length limit of their own: only the 1 MiB body limit bounds them (decisions.md). */
+/** Free-form texts have no length limit of their own: only the 1 MiB body limit bounds them (docs/api.md). */
 export const FreeText = (description: string) => Nullable(Type.String(), { description });
 const Description = FreeText('Free-form; null or "" clears it');
 const Status = StringEnum(ISSUE_STATUSES);

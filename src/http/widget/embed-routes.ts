@@ -1,4 +1,4 @@
-// The embeddable widget's pages (platform.md §1, "The embeddable widget"), outside /widget/v1:
+// The embeddable widget's pages (docs/widget.md, "The embeddable widget"), outside /widget/v1:
 // GET /widget.js (the loader host pages include), /widget/assets/* (the frame's hashed files),
 // GET /widget/frame/{widget_key} (the frame, framed as product.domain allows) and the demo pages.
 import fastifyStatic from '@fastify/static';

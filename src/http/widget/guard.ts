@@ -1,4 +1,4 @@
-// The checks every widget request passes before its route (platform.md §1): the widget key names
+// The checks every widget request passes before its route (docs/widget.md): the widget key names
 // a product (404), whose widget is enabled (403), and a browser's Origin must be the product's
 // domain or one of its subdomains, or this server itself, where the widget's frame is served
 // (403). Allowed origins get CORS headers, without credentials (sessions travel in

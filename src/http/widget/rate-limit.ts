@@ -1,4 +1,4 @@
-// The widget API's limits per client address and widget key (platform.md §1, "Abuse"): 10
+// The widget API's limits per client address and widget key (docs/widget.md, "Abuse"): 10
 // sessions, 30 writes and 120 reads per minute, each scaled by LOOPDESK_WIDGET_RATE_LIMIT (0:
 // off). Token buckets as for API keys (src/domain/rate-limits/), one scope per kind of request.
 import type { FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-// TypeBox schemas of the widget API (platform.md §1): what visitors send and what they are shown.
+// TypeBox schemas of the widget API (docs/widget.md): what visitors send and what they are shown.
 // Named schemas (with a $id) are listed in WIDGET_SCHEMAS and appear in /widget/v1/openapi.json only.
 import { Type } from '@sinclair/typebox';
 import { MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';

@@ -10,7 +10,7 @@ export interface Session {
   me: Schemas['Me'];
   products: Schemas['Product'][];
   members: Schemas['Member'][];
-  /** Owners and admins see settings (platform.md "Roles"); the server enforces it anyway. */
+  /** Owners and admins see settings (docs/accounts.md); the server enforces it anyway. */
   canManageSettings: boolean;
   productName(id: string): string;
   memberName(id: string | null): string;

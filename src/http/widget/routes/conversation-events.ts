@@ -1,4 +1,4 @@
-// A visitor's conversation as it happens (platform.md §1): Server-Sent Events on the live channel
+// A visitor's conversation as it happens (docs/widget.md): Server-Sent Events on the live channel
 // (src/events/live.ts, through src/http/sse.ts), so the team's replies reach an open widget
 // whichever server process took them. `event: message` carries the message as the visitor sees
 // it, `event: status` the conversation's new status; a heartbeat comment every 20 s

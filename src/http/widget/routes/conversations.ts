@@ -1,4 +1,4 @@
-// A visitor's conversations: list, start, read, reply and rate (platform.md §1).
+// A visitor's conversations: list, start, read, reply and rate (docs/widget.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { VisitorConversationService } from '../../../domain/widget/visitor-conversation.service.js';

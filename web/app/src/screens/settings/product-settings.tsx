@@ -1,4 +1,4 @@
-// One product: its names, the domain its widget may run on, the widget's settings (platform.md §1;
+// One product: its names, the domain its widget may run on, the widget's settings (docs/widget.md;
 // keys the platform does not read are kept as they are), the snippet that embeds it (the server's)
 // and the identity secret.
 import { useState } from 'preact/hooks';
