@@ -4,7 +4,7 @@
 const STATUS_OF_CODE: Record<string, number[]> = {
   unauthorized: [401],
   forbidden: [403, 429],
-  not_found: [404],
+  not_found: [404, 405],
   validation_error: [400, 408, 413, 415, 417, 431],
 };
 
