@@ -54,5 +54,5 @@ export async function widgetV1(app: FastifyInstance, { services, clock, rateLimi
   conversationEventRoutes(widget, services.visitorConversations, services.live);
   ideaRoutes(widget, services.ideas);
   formRoutes(widget, services.forms);
-  changelogRoutes(widget, services.changelog, publicUrl);
+  changelogRoutes(widget, { changelog: services.changelog, clock, publicUrl });
 }
