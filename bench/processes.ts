@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { assertDistIsCurrent } from '../test/helpers/dist-freshness.js';
-import { freePort } from '../test/helpers/postgres.js';
+import { portOnceListening } from '../test/helpers/ports.js';
 
 export { sampleRss } from '../test/helpers/server-process.js';
 
@@ -41,13 +41,16 @@ async function waitUntilUp(child: ChildProcess, url: string, output: () => strin
   throw new Error(`server did not answer ${url} within ${STARTUP_TIMEOUT_MS / 1000} s:\n${output()}`);
 }
 
-/** Spawns `node ...args` listening on a free loopback port and waits until `readyPath` answers. */
+/**
+ * Spawns `node ...args` listening on a loopback port the OS picks (PORT=0), learns the port from
+ * /proc (its log line is not there at level warn, and stdout is not read) and waits until
+ * `readyPath` answers.
+ */
 async function startProcess(args: string[], env: Record<string, string>, readyPath: string): Promise<ServerProcess> {
-  const port = await freePort();
   // stdout (one log line per request at level info) goes to /dev/null, as it would to a file.
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -55,6 +58,13 @@ async function startProcess(args: string[], env: Record<string, string>, readyPa
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let port: number;
+  try {
+    port = await portOnceListening(child.pid!, { timeoutMs: STARTUP_TIMEOUT_MS, exited: () => child.exitCode !== null });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}:\n${stderr}`);
+  }
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilUp(child, `${baseUrl}${readyPath}`, () => stderr);
   return {

@@ -4,7 +4,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldErrors } from '../errors.js';
-import { NOT_BLANK } from './schemas/common.js';
+import { NOT_BLANK, NOT_BLANK_NUL_FREE, NUL_FREE } from './schemas/common.js';
 
 function newAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
@@ -12,7 +12,7 @@ function newAjv(coerce: boolean): Ajv {
     coerceTypes: coerce ? 'array' : false,
     removeAdditional: false,
     useDefaults: true,
-    // Every problem in one answer (decisions.md): a client fixes its request in one round trip.
+    // Every problem in one answer (docs/api.md): a client fixes its request in one round trip.
     allErrors: true,
     verbose: true,
     strict: false,
@@ -77,6 +77,37 @@ function unstorableContentErrors(data: unknown): ErrorObject[] {
     }
   }
   return errors;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringSchema = (schema: JsonSchema) => schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
+
+/**
+ * A request body's schema as the OpenAPI document shows it: the NUL refusal above, which
+ * validation applies to the whole body, stated where readers look. Each free-text string gets it
+ * in its `pattern` (what Schemathesis generates from and code generators read), each free-form
+ * object in `propertyNames`. Strings with a format, an enum or a const cannot hold U+0000 anyway,
+ * and neither can the anchored patterns other strings have (test/unit/openapi-nul.test.ts checks
+ * every body string of the document). Validation itself is left as it is: one walk over the body
+ * finds NUL in free-form values and keys too, and answers with the same message everywhere.
+ */
+export function declaringNulRefusal(schema: JsonSchema): JsonSchema {
+  const declared: JsonSchema = { ...schema };
+  if (isSchema(schema.properties)) {
+    declared.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, declaringNulRefusal(property as JsonSchema)]));
+  }
+  for (const key of ['items', 'additionalProperties'] as const) if (isSchema(schema[key])) declared[key] = declaringNulRefusal(schema[key]);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    if (Array.isArray(schema[key])) declared[key] = (schema[key] as JsonSchema[]).map(declaringNulRefusal);
+  }
+  if (schema.additionalProperties === true) declared.propertyNames = { pattern: NUL_FREE };
+  if (isStringSchema(schema) && schema.format === undefined && schema.enum === undefined && schema.const === undefined) {
+    if (schema.pattern === undefined) declared.pattern = NUL_FREE;
+    else if (schema.pattern === NOT_BLANK) declared.pattern = NOT_BLANK_NUL_FREE;
+  }
+  return declared;
 }
 
 /** Parameters marked `x-route-parsed` are checked by their route, whose error names the bad item. */

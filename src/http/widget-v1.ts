@@ -1,4 +1,4 @@
-// The public widget surface under /widget/v1/{widget_key} (platform.md §1 and §3), as one
+// The public widget surface under /widget/v1/{widget_key} (docs/widget.md and docs/events.md), as one
 // encapsulated plugin: no API key plays a part here, the widget key names the product. Its hooks
 // run in this order: the guard (key 404, disabled 403, origin 403, CORS), the per-address limits
 // (429), then the visitor session on the routes that ask for one (401).
@@ -61,5 +61,5 @@ export async function widgetV1(app: FastifyInstance, { services, rateLimitScale,
   conversationEventRoutes(widget, services.visitorConversations, services.live);
   ideaRoutes(widget, services.ideas);
   formRoutes(widget, services.forms);
-  changelogRoutes(widget, services.changelog, publicUrl);
+  changelogRoutes(widget, { changelog: services.changelog, clock, publicUrl });
 }

@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createProduct } from '../helpers/factories.js';
 import { unique } from '../helpers/harness.js';
-import { closedPortUrl, type ListeningContext, listeningContext, Shell, tempDir } from '../helpers/ldk.js';
+import { type ListeningContext, listeningContext, Shell, tempDir } from '../helpers/ldk.js';
+import { REFUSED_URL } from '../helpers/ports.js';
 
-/** platform.md §4's commands, and the two ldk adds (completion, and the groups' own help). */
+/** cli/README.md's commands, and the two ldk adds (completion, and the groups' own help). */
 const API_COMMANDS = [
   'login', 'init', 'whoami', 'member list',
   'product list', 'product show', 'product create', 'product update',
@@ -82,11 +83,10 @@ describe('ldk without a server', () => {
   });
 
   it('when the server is unreachable, says so in one line and exits 1', async () => {
-    const url = await closedPortUrl();
-    const result = await new Shell({ LOOPDESK_URL: url, LOOPDESK_API_KEY: 'ldk_x' }).run('issue', 'list');
+    const result = await new Shell({ LOOPDESK_URL: REFUSED_URL, LOOPDESK_API_KEY: 'ldk_x' }).run('issue', 'list');
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
-    assert.equal(result.stderr, `error: cannot reach the Loopdesk server at ${url} (ECONNREFUSED): is it running? Check LOOPDESK_URL or ldk login --url\n`);
+    assert.equal(result.stderr, `error: cannot reach the Loopdesk server at ${REFUSED_URL} (ECONNREFUSED): is it running? Check LOOPDESK_URL or ldk login --url\n`);
   });
 });
 
@@ -136,11 +136,10 @@ describe('ldk login, whoami and the auth file', () => {
   it('lets LOOPDESK_API_KEY and LOOPDESK_URL each override the auth file on its own', async () => {
     const shell = new Shell();
     await shell.text('login', '--url', server.url, '--key', server.a.key);
-    const other = await closedPortUrl();
     assert.equal((await shell.withEnv({ LOOPDESK_API_KEY: server.b.key }).json('whoami')).data.workspace_id, server.b.id);
-    const withUrl = await shell.withEnv({ LOOPDESK_URL: other }).run('whoami');
+    const withUrl = await shell.withEnv({ LOOPDESK_URL: REFUSED_URL }).run('whoami');
     assert.equal(withUrl.code, 1);
-    assert.match(withUrl.stderr, new RegExp(`cannot reach the Loopdesk server at ${other}`));
+    assert.match(withUrl.stderr, new RegExp(`cannot reach the Loopdesk server at ${REFUSED_URL}`));
   });
 
   it('whoami names the member, workspace, key, server and the folder\'s product', async () => {

@@ -1,10 +1,10 @@
-// What every error response must look like (decisions.md, Errors): the contract's envelope with a
+// What every error response must look like (docs/api.md, Errors): the contract's envelope with a
 // code that agrees with the status, and nothing an attacker could learn the internals from.
 
 const STATUS_OF_CODE: Record<string, number[]> = {
   unauthorized: [401],
   forbidden: [403, 429],
-  not_found: [404],
+  not_found: [404, 405],
   validation_error: [400, 408, 413, 415, 417, 431],
 };
 

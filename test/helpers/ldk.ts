@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,22 +153,36 @@ export interface ListeningContext extends TestContext {
 }
 
 /**
- * A test context whose app listens on a free loopback port, which is also its public URL: the
- * links it builds (embed_snippet, invitations) then read the same whether the test asked through
- * app.inject or the CLI through HTTP.
+ * A test context whose app is reached at a loopback port that is also its public URL: the links it
+ * builds (embed_snippet, invitations) then read the same whether the test asked through app.inject
+ * or the CLI through HTTP. The app is built with that URL, so the port must be known first, and it
+ * must stay ours until the app serves it: a plain TCP listener on port 0 holds it from the start and
+ * hands every connection it accepts to the app's HTTP server, which never listens itself.
  */
 export async function listeningContext(dialect: DialectName): Promise<ListeningContext> {
-  const url = await closedPortUrl();
-  const context = await createTestContext(dialect, { publicUrl: url });
-  await context.app.listen({ port: Number(new URL(url).port), host: '127.0.0.1' });
-  return { ...context, url, shell: (key) => new Shell({ LOOPDESK_URL: url, LOOPDESK_API_KEY: key }) };
-}
-
-/** A loopback URL where nothing listens: a port the OS handed out and that was closed again. */
-export async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  const listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  try {
+    const context = await createTestContext(dialect, { publicUrl: url });
+    const sockets = new Set<Socket>();
+    listener.on('connection', (socket) => {
+      sockets.add(socket.once('close', () => sockets.delete(socket)));
+      context.app.server.emit('connection', socket);
+    });
+    return {
+      ...context,
+      url,
+      shell: (key) => new Shell({ LOOPDESK_URL: url, LOOPDESK_API_KEY: key }),
+      async close() {
+        listener.close();
+        await context.close();
+        // A server that never listened does not track its connections, so it leaves kept-alive ones open.
+        for (const socket of sockets) socket.destroy();
+      },
+    };
+  } catch (error) {
+    listener.close();
+    throw error;
+  }
 }

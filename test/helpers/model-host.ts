@@ -47,12 +47,3 @@ export async function serveModels(modelsDir: string, answer: Answer = async () =
     },
   };
 }
-
-/** A URL on which nothing listens: every download fails at once (connection refused). */
-export async function unreachableUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/`;
-}

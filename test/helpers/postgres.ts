@@ -1,7 +1,6 @@
 // A throwaway PostgreSQL cluster from the installed binaries, for the test run and benchmarks.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,23 +11,18 @@ export function findPostgresBin(): string | null {
   return versions.length ? join(root, versions[0], 'bin') : null;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface PostgresCluster {
   url: string;
   stop(): void;
 }
 
-/** Starts a cluster in a temp dir; PostgreSQL refuses to run as root, so root runs it as `postgres`. */
+/**
+ * Starts a cluster in a temp dir; PostgreSQL refuses to run as root, so root runs it as `postgres`.
+ * It listens on no TCP port at all, only on a Unix socket in that dir (`listen_addresses` empty):
+ * no port to pick, so none another process could take first. The socket's name still carries a
+ * port number, any one will do in a dir of its own. Clients find it through the URL's `host`
+ * parameter, which pg reads instead of the URL's host name.
+ */
 export async function startPostgresCluster(bin: string): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'loopdesk-pg-'));
   chmodSync(dir, 0o777);
@@ -40,11 +34,10 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
     if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
   };
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  const options = `-k ${dir} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
   run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url: `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dir)}`,
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

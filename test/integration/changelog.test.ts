@@ -1,4 +1,4 @@
-// The public changelog of a product (platform.md §3): HTML and Atom, published releases only,
+// The public changelog of a product (docs/events.md): HTML and Atom, published releases only,
 // the latest first, release notes as Markdown with raw HTML off, no API key needed.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -109,4 +109,84 @@ describeEachDialect('the public changelog', (ctx) => {
     assert.equal(XMLValidator.validate(feed.text), true);
     assert.equal(new XMLParser().parse(feed.text).feed.updated, product.updated_at);
   });
+});
+
+describeEachDialect('conditional GET of the public changelog', (ctx) => {
+  const anonymous = () => ctx().client(null);
+  const FORMATS = ['changelog', 'changelog.xml'];
+
+  for (const suffix of FORMATS) {
+    it(`/${suffix}: ETag and Last-Modified on 200, and a 304 with an empty body and the same ETag for either condition`, async () => {
+      const { product } = await productWithReleases(ctx());
+      const path = `/widget/v1/${product.widget_key}/${suffix}`;
+      const full = await anonymous().get(path);
+      assert.equal(full.status, 200);
+      const etag = String(full.headers.etag);
+      const lastModified = String(full.headers['last-modified']);
+      assert.match(etag, /^"[A-Za-z0-9_-]{43}"$/);
+      assert.equal(new Date(lastModified).toUTCString(), lastModified, 'an HTTP date');
+      const current: Record<string, string>[] = [
+        { 'if-none-match': etag }, { 'if-none-match': `W/${etag}` }, { 'if-none-match': `"other", ${etag}` }, { 'if-none-match': '*' },
+        { 'if-modified-since': lastModified }, { 'if-modified-since': new Date(Date.parse(lastModified) + 60_000).toUTCString() },
+      ];
+      for (const headers of current) {
+        const res = await anonymous().get(path, { headers });
+        assert.equal(res.status, 304, JSON.stringify(headers));
+        assert.equal(res.text, '');
+        assert.equal(res.headers.etag, etag);
+        assert.equal(res.headers['last-modified'], lastModified);
+        assert.equal(res.headers['content-type'], undefined);
+      }
+      assert.equal((await anonymous().request('HEAD', path, { headers: { 'if-none-match': etag } })).status, 304);
+    });
+  }
+
+  it('answers in full for a stale ETag, an earlier or unparseable date, and lets If-None-Match decide over If-Modified-Since', async () => {
+    const { product } = await productWithReleases(ctx());
+    const path = `/widget/v1/${product.widget_key}/changelog.xml`;
+    const full = await anonymous().get(path);
+    const lastModified = String(full.headers['last-modified']);
+    const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    const outdated: Record<string, string>[] = [
+      { 'if-none-match': '"stale"' }, { 'if-modified-since': earlier }, { 'if-modified-since': 'yesterday' },
+      { 'if-none-match': '"stale"', 'if-modified-since': lastModified },
+    ];
+    for (const headers of outdated) {
+      const res = await anonymous().get(path, { headers });
+      assert.equal(res.status, 200, JSON.stringify(headers));
+      assert.equal(res.text, full.text);
+    }
+    assert.equal((await anonymous().get(path, { headers: { 'if-none-match': String(full.headers.etag), 'if-modified-since': earlier } })).status, 304);
+  });
+
+  for (const suffix of FORMATS) {
+    it(`/${suffix}: changes both validators whenever the content changes, and keeps them while it does not`, async () => {
+      const { api } = ctx().a;
+      const { product, newer, draft } = await productWithReleases(ctx());
+      const issue = await createIssue(api, product.id, { title: 'Shipped later' });
+      const shipping = await createRelease(api, product.id, { title: 'December', issue_ids: [issue.id] });
+      const changes: [string, () => Promise<unknown>][] = [
+        ['a draft published', () => api.patch(`/api/v1/releases/${draft.id}`, { released_at: '2026-11-10T09:00:00.000Z' })],
+        ['a release edited', () => api.patch(`/api/v1/releases/${newer.id}`, { description: 'Now with notes' })],
+        ['a release unpublished', () => api.patch(`/api/v1/releases/${draft.id}`, { released_at: null })],
+        ['a shipped issue renamed', () => api.patch(`/api/v1/issues/${issue.id}`, { title: 'Shipped, renamed' })],
+        ['the product renamed', () => api.patch(`/api/v1/products/${product.id}`, { name: 'Acme Renamed' })],
+        ['the latest release unpublished', () => api.patch(`/api/v1/releases/${shipping.id}`, { released_at: null })],
+      ];
+      const path = `/widget/v1/${product.widget_key}/${suffix}`;
+      let before = await anonymous().get(path);
+      for (const [what, change] of changes) {
+        const unchanged = await anonymous().get(path);
+        assert.deepEqual([unchanged.headers.etag, unchanged.headers['last-modified']], [before.headers.etag, before.headers['last-modified']]);
+        await change();
+        const after = await anonymous().get(path, { headers: { 'if-none-match': String(before.headers.etag) } });
+        assert.equal(after.status, 200, what);
+        assert.notEqual(after.headers.etag, before.headers.etag, what);
+        assert.ok(Date.parse(String(after.headers['last-modified'])) > Date.parse(String(before.headers['last-modified'])), what);
+        const sinceBefore = await anonymous().get(path, { headers: { 'if-modified-since': String(before.headers['last-modified']) } });
+        assert.equal(sinceBefore.status, 200, `${what} (If-Modified-Since)`);
+        before = after;
+      }
+    });
+  }
 });

@@ -171,7 +171,45 @@ describeEachDialect('GET /api/v1/openapi.json', (ctx) => {
       for (const status of ['400', '413', '415']) assert.ok(operation.responses?.[status], `${method} ${path} documents ${status}`);
     }
   });
+
+  it('says on every string and free-form object of every request body, in both documents, that U+0000 is refused', async () => {
+    const documents = [await load(), (await ctx().client(null).get('/widget/v1/openapi.json')).body as Document];
+    const problems: string[] = [];
+    let patterned = 0;
+    for (const document of documents) {
+      for (const { method, path, operation } of operations(document)) {
+        const schema = operation.requestBody?.content?.['application/json']?.schema;
+        if (!schema) continue;
+        for (const { at, node } of subschemas(schema, `${method.toUpperCase()} ${path} body`)) {
+          if (node.additionalProperties === true && !refusesNul(node.propertyNames?.pattern)) problems.push(`${at}: keys may hold NUL`);
+          const isString = node.type === 'string' || (Array.isArray(node.type) && node.type.includes('string'));
+          if (!isString || node.format !== undefined || node.enum !== undefined || node.const !== undefined) continue;
+          patterned++;
+          if (!refusesNul(node.pattern)) problems.push(`${at}: pattern ${JSON.stringify(node.pattern)} admits NUL`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+    assert.ok(patterned > 20, `${patterned} free-text body strings`);
+  });
 });
+
+/** Every schema under `schema` (itself included) that a body value can meet, with where it is. */
+function subschemas(schema: Record<string, any>, at: string): { at: string; node: Record<string, any> }[] {
+  const nested = [
+    ...Object.entries(schema.properties ?? {}).map(([name, property]) => subschemas(property as Record<string, any>, `${at}.${name}`)),
+    ...(['items', 'additionalProperties'] as const).filter((key) => typeof schema[key] === 'object').map((key) => subschemas(schema[key], `${at}[${key}]`)),
+    ...(['anyOf', 'oneOf', 'allOf'] as const).flatMap((key) => (schema[key] ?? []).map((branch: Record<string, any>, i: number) => subschemas(branch, `${at}|${i}`))),
+  ];
+  return [{ at, node: schema }, ...nested.flat()];
+}
+
+/** An anchored pattern that no string holding U+0000 matches, of those a client might send. */
+function refusesNul(pattern: string | undefined): boolean {
+  if (pattern === undefined || !pattern.startsWith('^') || !pattern.endsWith('$')) return false;
+  const regex = new RegExp(pattern, 'u');
+  return ['\u0000', 'a\u0000', '\u0000a', 'Ada\u0000Lovelace', 'ab-\u0000-cd', 'AB\u0000'].every((text) => !regex.test(text));
+}
 
 describeEachDialect('GET /api/v1/openapi.json with LOOPDESK_PUBLIC_URL', (ctx) => {
   it('names the public URL in servers, whatever Host the request carried', async () => {

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { BODY_LIMIT_BYTES } from '../../src/app.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { createProduct } from '../helpers/factories.js';
 import { createTestContext, describeEachDialect, type ApiResponse, type TestContext } from '../helpers/harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -56,22 +57,65 @@ function parseRawResponse(text: string): { status: number; headers: Record<strin
 
 describeEachDialect('error envelope', (ctx) => {
   describe('unknown routes and methods', () => {
-    for (const [method, path] of [
-      ['GET', '/api/v1/nothing'], ['POST', '/api/v1/nothing/deeper'], ['DELETE', '/api/v1/products'],
-      ['PUT', '/api/v1/products'], ['DELETE', '/api/v1/products/00000000-0000-4000-8000-000000000000'],
-      ['POST', '/api/v1/me'], ['PATCH', '/api/v1/openapi.json'], ['OPTIONS', '/api/v1/products'],
-    ]) {
+    const ID = '00000000-0000-4000-8000-000000000000';
+    const sendWithKey = (key: string | null, method: string, path: string) =>
+      ctx().client(key).request(method, path, ['GET', 'HEAD', 'OPTIONS'].includes(method) ? {} : { body: {} });
+
+    for (const [method, path] of [['GET', '/api/v1/nothing'], ['POST', '/api/v1/nothing/deeper'], ['DELETE', `/api/v1/products/${ID}/more`]]) {
       it(`${method} ${path} with a key is a 404 envelope`, async () => {
-        const res = await ctx().a.api.request(method, path, method === 'GET' || method === 'OPTIONS' ? {} : { body: {} });
+        const res = await sendWithKey(ctx().a.key, method, path);
         assertEnvelope(res, 404, 'not_found');
+        assert.equal(res.headers.allow, undefined);
       });
     }
 
-    for (const path of ['/', '/nothing', '/api', '/api/v2/products']) {
+    for (const path of ['/', '/nothing', '/api', '/api/v2/products', '/auth/nothing', '/widget/v1/nothing']) {
       it(`GET ${path} outside /api/v1 is a 404 envelope without a key`, async () => {
         assertEnvelope(await ctx().client(null).get(path), 404, 'not_found');
       });
     }
+
+    for (const [method, path, allow] of [
+      ['PUT', '/api/v1/issues', 'GET, HEAD, POST'], ['DELETE', '/api/v1/me', 'GET, HEAD'], ['POST', '/api/v1/me', 'GET, HEAD'],
+      ['PUT', `/api/v1/products/${ID}`, 'GET, HEAD, PATCH'], ['PATCH', '/api/v1/openapi.json', 'GET, HEAD'],
+      ['OPTIONS', '/api/v1/products', 'GET, HEAD, POST'], ['TRACE', '/api/v1/issues', 'GET, HEAD, POST'],
+    ]) {
+      it(`${method} ${path} with a key is a 405 not_found envelope with Allow: ${allow}`, async () => {
+        const res = await sendWithKey(ctx().a.key, method, path);
+        assertEnvelope(res, 405, 'not_found');
+        assert.equal(res.headers.allow, allow);
+        assert.match(res.body.detail, new RegExp(`^${method} is not allowed`));
+      });
+    }
+
+    it('authenticates before answering 405 under /api/v1: 401 without a key, 403 for a read-only key', async () => {
+      const { a } = ctx();
+      assertEnvelope(await sendWithKey(null, 'DELETE', '/api/v1/me'), 401, 'unauthorized');
+      assertEnvelope(await sendWithKey(a.revokedKey, 'PUT', '/api/v1/issues'), 401, 'unauthorized');
+      assertEnvelope(await sendWithKey(a.readOnlyKey, 'PUT', '/api/v1/issues'), 403, 'forbidden');
+    });
+
+    for (const [method, path, allow] of [
+      ['GET', '/auth/sign-in', 'POST'], ['PUT', '/auth/sign-out', 'POST'], ['DELETE', '/widget.js', 'GET, HEAD'],
+    ]) {
+      it(`${method} ${path} outside /api/v1 is a 405 with Allow: ${allow}, no key needed`, async () => {
+        const res = await sendWithKey(null, method, path);
+        assertEnvelope(res, 405, 'not_found');
+        assert.equal(res.headers.allow, allow);
+      });
+    }
+
+    it('answers 405 under /widget/v1 with the preflight method in Allow, and 404 for an unknown widget path', async () => {
+      const { widget_key: key } = await createProduct(ctx().a.api);
+      const wrongMethod = await sendWithKey(null, 'PUT', `/widget/v1/${key}/changelog.xml`);
+      assertEnvelope(wrongMethod, 405, 'not_found');
+      assert.equal(wrongMethod.headers.allow, 'GET, HEAD, OPTIONS');
+      const sessions = await sendWithKey(null, 'GET', `/widget/v1/${key}/sessions`);
+      assertEnvelope(sessions, 405, 'not_found');
+      assert.equal(sessions.headers.allow, 'OPTIONS, POST');
+      // Only the CORS preflight route matches a path under a widget key that names nothing.
+      assertEnvelope(await sendWithKey(null, 'PUT', `/widget/v1/${key}/nothing`), 404, 'not_found');
+    });
   });
 
   describe('request bodies', () => {

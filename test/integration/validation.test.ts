@@ -65,10 +65,17 @@ describeEachDialect('validation errors', (ctx) => {
     assert.deepEqual(res.body.data.widget_config, { constructor: 'Acme' });
   });
 
-  it('reports NUL characters in several fields at once', async () => {
-    const res = await ctx().a.api.post('/api/v1/products', { name: 'a\u0000b', domain: 'c\u0000d' });
+  it('reports NUL characters in several fields at once, free-form keys and values included, with one message', async () => {
+    const res = await ctx().a.api.post('/api/v1/products', {
+      name: 'a\u0000b', domain: 'c\u0000d', widget_config: { 'k\u0000': 1, theme: { accent: 'e\u0000f' } },
+    });
     assert.equal(res.status, 400);
-    assert.deepEqual(Object.keys(res.body.fields).sort(), ['domain', 'name']);
+    assert.deepEqual(res.body.fields, {
+      name: 'must not contain the NUL character (U+0000)',
+      domain: 'must not contain the NUL character (U+0000)',
+      'widget_config.k\u0000': 'must not contain the NUL character (U+0000)',
+      'widget_config.theme.accent': 'must not contain the NUL character (U+0000)',
+    });
   });
 
   it('still answers 404 before 400 for a missing resource', async () => {

@@ -4,7 +4,7 @@ export const openapiDocument = {
   "info": {
     "title": "Loopdesk API",
     "version": "1.0.0",
-    "description": "Loopdesk is a self-hosted customer support platform. A workspace keeps products, conversations\nwith customers (tickets, ideas, feedback, chats) and their messages, issues distilled from them\n(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.\n\nAuthenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one\nworkspace and everything it reads or writes is confined to that workspace. [ext] The team app signs\npeople in under /auth (tag Sessions) and sends its session cookie instead; such requests other than\nGET and HEAD must carry an Origin header of this server.\n\nSingle resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`\n(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with\nerror_code unauthorized (401), forbidden (403), not_found (404), validation_error (400, 413, 415)\nor internal_error (500). Request bodies are JSON; unknown body fields are rejected. Timestamps are\nISO 8601 UTC with milliseconds. Every response carries X-Request-Id.\n\nRate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute\n(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds\nuntil the bucket is full); an empty bucket answers 429 with error_code forbidden, a detail saying\nthe rate limit was exceeded, and Retry-After (seconds until the next request is accepted).\n\nRetries [ext]: send `Idempotency-Key: <1–255 printable ASCII chars>` on any POST. A retry with the\nsame key and the same body within 24 h (per API key) returns the first response, status and body,\nwith `Idempotent-Replayed: true` and without writing again; a retry sent while the first request is\nstill running waits for it. The same key with a different method, path or body is a 400\nvalidation_error with fields[\"idempotency-key\"]. Only 2xx responses are stored, so after a 4xx or\n5xx the corrected request can be retried with the same key.",
+    "description": "Loopdesk is a self-hosted customer support platform. A workspace keeps products, conversations\nwith customers (tickets, ideas, feedback, chats) and their messages, issues distilled from them\n(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.\n\nAuthenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one\nworkspace and everything it reads or writes is confined to that workspace. [ext] The team app signs\npeople in under /auth (tag Sessions) and sends its session cookie instead; such requests other than\nGET and HEAD must carry an Origin header of this server.\n\nSingle resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`\n(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with\nerror_code unauthorized (401), forbidden (403), not_found (404; 405 with an Allow header for a method\nthe path does not serve), validation_error (400, 413, 415) or internal_error (500). Request bodies\nare JSON; unknown body fields are rejected, and so is U+0000 (NUL) in any string or key of a body (a\n400 on that field; each body string's `pattern` says so). Timestamps are ISO 8601 UTC with\nmilliseconds. Every response carries X-Request-Id.\n\nRate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute\n(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds\nuntil the bucket is full); an empty bucket answers 429 with error_code forbidden, a detail saying\nthe rate limit was exceeded, and Retry-After (seconds until the next request is accepted).\n\nRetries [ext]: send `Idempotency-Key: <1–255 printable ASCII chars>` on any POST. A retry with the\nsame key and the same body within 24 h (per API key) returns the first response, status and body,\nwith `Idempotent-Replayed: true` and without writing again; a retry sent while the first request is\nstill running waits for it. The same key with a different method, path or body is a 400\nvalidation_error with fields[\"idempotency-key\"]. Only 2xx responses are stored, so after a 4xx or\n5xx the corrected request can be retried with the same key.",
     "license": {
       "name": "Proprietary",
       "identifier": "LicenseRef-Loopdesk-Proprietary"
@@ -3974,7 +3974,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 200,
                     "description": "Product name, 1–200 characters after trimming",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -3996,14 +3996,18 @@ export const openapiDocument = {
                       "null"
                     ],
                     "properties": {},
-                    "description": "Any JSON object (at most 16384 bytes serialized, nested at most 32 levels) or null; replaced as a whole"
+                    "description": "Any JSON object (at most 16384 bytes serialized, nested at most 32 levels) or null; replaced as a whole",
+                    "propertyNames": {
+                      "pattern": "^[^\\u0000]*$"
+                    }
                   },
                   "domain": {
                     "maxLength": 253,
                     "type": [
                       "string",
                       "null"
-                    ]
+                    ],
+                    "pattern": "^[^\\u0000]*$"
                   }
                 }
               },
@@ -4301,7 +4305,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 200,
                     "description": "Product name, 1–200 characters after trimming",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -4323,14 +4327,18 @@ export const openapiDocument = {
                       "null"
                     ],
                     "properties": {},
-                    "description": "Any JSON object (at most 16384 bytes serialized, nested at most 32 levels) or null; replaced as a whole"
+                    "description": "Any JSON object (at most 16384 bytes serialized, nested at most 32 levels) or null; replaced as a whole",
+                    "propertyNames": {
+                      "pattern": "^[^\\u0000]*$"
+                    }
                   },
                   "domain": {
                     "maxLength": 253,
                     "type": [
                       "string",
                       "null"
-                    ]
+                    ],
+                    "pattern": "^[^\\u0000]*$"
                   }
                 }
               },
@@ -4871,7 +4879,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 500,
                     "description": "1–500 characters after trimming",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -4912,7 +4920,7 @@ export const openapiDocument = {
                     "properties": {
                       "name": {
                         "maxLength": 200,
-                        "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                        "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                         "description": "Trimmed; must not be blank",
                         "type": [
                           "string",
@@ -4933,7 +4941,7 @@ export const openapiDocument = {
                   },
                   "body": {
                     "minLength": 1,
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "maxLength": 50000,
                     "description": "Optional first message, from the contact. Omitted or null: no message",
                     "type": [
@@ -5444,7 +5452,7 @@ export const openapiDocument = {
                 "properties": {
                   "body": {
                     "minLength": 1,
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "maxLength": 50000,
                     "description": "Message text, at most 50000 characters, not blank; stored as sent (not trimmed)",
                     "type": "string"
@@ -5832,7 +5840,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 500,
                     "description": "Non-empty after trimming, max 500 characters",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -5841,7 +5849,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "Free-form; null or \"\" clears it"
+                    "description": "Free-form; null or \"\" clears it",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "status": {
                     "type": "string",
@@ -6182,7 +6191,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 500,
                     "description": "Non-empty after trimming, max 500 characters",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -6191,7 +6200,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "Free-form; null or \"\" clears it"
+                    "description": "Free-form; null or \"\" clears it",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "status": {
                     "type": "string",
@@ -6239,7 +6249,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "How the issue was fixed; null or \"\" clears it"
+                    "description": "How the issue was fixed; null or \"\" clears it",
+                    "pattern": "^[^\\u0000]*$"
                   }
                 }
               },
@@ -6427,7 +6438,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 500,
                     "description": "Non-empty after trimming, max 500 characters",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -6436,7 +6447,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "Free-form; improves match quality"
+                    "description": "Free-form; improves match quality",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "status": {
                     "type": "string",
@@ -7202,7 +7214,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 500,
                     "description": "1–500 characters after trimming",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -7211,7 +7223,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "Free-form (Markdown); null clears it"
+                    "description": "Free-form (Markdown); null clears it",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "version": {
                     "maxLength": 100,
@@ -7219,7 +7232,8 @@ export const openapiDocument = {
                     "type": [
                       "string",
                       "null"
-                    ]
+                    ],
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "issue_ids": {
                     "maxItems": 1000,
@@ -7542,7 +7556,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 500,
                     "description": "1–500 characters after trimming",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -7551,7 +7565,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "Free-form (Markdown); null clears it"
+                    "description": "Free-form (Markdown); null clears it",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "version": {
                     "maxLength": 100,
@@ -7559,7 +7574,8 @@ export const openapiDocument = {
                     "type": [
                       "string",
                       "null"
-                    ]
+                    ],
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "released_at": {
                     "format": "date-time",
@@ -8128,7 +8144,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 500,
                     "description": "1–500 characters after trimming",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -8169,7 +8185,7 @@ export const openapiDocument = {
                     "properties": {
                       "name": {
                         "maxLength": 200,
-                        "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                        "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                         "description": "Trimmed; must not be blank",
                         "type": [
                           "string",
@@ -8190,7 +8206,7 @@ export const openapiDocument = {
                   },
                   "body": {
                     "minLength": 1,
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "maxLength": 50000,
                     "description": "Optional first message, from the contact. Omitted or null: no message",
                     "type": [
@@ -8704,7 +8720,7 @@ export const openapiDocument = {
                 "properties": {
                   "body": {
                     "minLength": 1,
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "maxLength": 50000,
                     "description": "Message text, at most 50000 characters, not blank; stored as sent (not trimmed)",
                     "type": "string"
@@ -9094,7 +9110,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 500,
                     "description": "Non-empty after trimming, max 500 characters",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -9103,7 +9119,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "Free-form; null or \"\" clears it"
+                    "description": "Free-form; null or \"\" clears it",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "status": {
                     "type": "string",
@@ -9446,7 +9463,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 500,
                     "description": "Non-empty after trimming, max 500 characters",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -9455,7 +9472,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "Free-form; null or \"\" clears it"
+                    "description": "Free-form; null or \"\" clears it",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "status": {
                     "type": "string",
@@ -9503,7 +9521,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "How the issue was fixed; null or \"\" clears it"
+                    "description": "How the issue was fixed; null or \"\" clears it",
+                    "pattern": "^[^\\u0000]*$"
                   }
                 }
               },
@@ -9874,7 +9893,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "A note for people, max 500 characters; null clears it"
+                    "description": "A note for people, max 500 characters; null clears it",
+                    "pattern": "^[^\\u0000]*$"
                   }
                 }
               },
@@ -10233,7 +10253,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "A note for people, max 500 characters; null clears it"
+                    "description": "A note for people, max 500 characters; null clears it",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "enabled": {
                     "description": "false pauses the endpoint",
@@ -11878,7 +11899,8 @@ export const openapiDocument = {
                       "string",
                       "null"
                     ],
-                    "description": "A note to recognize the key by, max 200 characters"
+                    "description": "A note to recognize the key by, max 200 characters",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "read_only": {
                     "default": false,
@@ -12365,7 +12387,8 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 200,
                     "description": "The account's password",
-                    "type": "string"
+                    "type": "string",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "workspace_id": {
                     "format": "uuid",
@@ -12676,7 +12699,7 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 100,
                     "description": "The display name, 1–100 characters, trimmed",
-                    "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
                     "x-trim": true,
                     "type": "string"
                   },
@@ -12684,7 +12707,8 @@ export const openapiDocument = {
                     "minLength": 10,
                     "maxLength": 200,
                     "description": "The new password; when the email already has an account, that account's password; 10–200 characters",
-                    "type": "string"
+                    "type": "string",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "email": {
                     "format": "email",
@@ -12855,13 +12879,15 @@ export const openapiDocument = {
                     "minLength": 1,
                     "maxLength": 200,
                     "description": "The password now",
-                    "type": "string"
+                    "type": "string",
+                    "pattern": "^[^\\u0000]*$"
                   },
                   "new_password": {
                     "minLength": 10,
                     "maxLength": 200,
                     "description": "The password from now on; 10–200 characters",
-                    "type": "string"
+                    "type": "string",
+                    "pattern": "^[^\\u0000]*$"
                   }
                 }
               },

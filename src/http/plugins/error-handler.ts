@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { AppError } from '../../errors.js';
 import { fieldErrors } from '../validation.js';
 
@@ -115,9 +115,47 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, new AppError('internal_error', `internal error; request id ${request.id}`));
   });
 
+  registerRoutedMethods(app);
   app.setNotFoundHandler(notFoundHandler);
 }
 
-/** Unknown paths and unsupported methods on known paths. */
-export const notFoundHandler = (request: FastifyRequest, reply: FastifyReply) =>
-  sendError(reply, new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}`));
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every method some route of the app is registered for: the candidates for an Allow header. */
+    routedMethods: ReadonlySet<string>;
+  }
+}
+
+/** Collects route methods as routes are added, in every plugin (onRoute hooks are inherited). */
+function registerRoutedMethods(app: FastifyInstance): void {
+  const methods = new Set<string>();
+  app.decorate('routedMethods', methods);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) methods.add(method);
+  });
+}
+
+/**
+ * The methods the router serves `url`'s path with, or none when no route but a CORS preflight
+ * matches it: the widget API answers OPTIONS on every path under a widget key, known or not.
+ */
+function methodsServing(app: FastifyInstance, url: string): string[] {
+  const methods = [...app.routedMethods].filter((method) => app.findRoute({ method: method as HTTPMethods, url }) !== null);
+  return methods.some((method) => method !== 'OPTIONS') ? methods.sort() : [];
+}
+
+/**
+ * Every request no route answers, in every prefix: 405 with `Allow` (RFC 9110) when the path is
+ * served by other methods, 404 when it is unknown. Both are `not_found` envelopes (the contract's
+ * code for routing failures). Registered in each encapsulated prefix, so that the prefix's hooks
+ * (the API's authentication first) run before it.
+ */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0].slice(0, 200);
+  const allowed = methodsServing(request.server, request.url);
+  if (allowed.length === 0 || allowed.includes(request.method)) {
+    return sendError(reply, new AppError('not_found', `no route for ${request.method} ${path}`));
+  }
+  const allow = allowed.join(', ');
+  return sendError(reply, new AppError('not_found', `${request.method} is not allowed on ${path}; it allows ${allow}`, { status: 405, headers: { Allow: allow } }));
+}

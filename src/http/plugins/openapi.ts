@@ -6,6 +6,7 @@ import { SHARED_SCHEMAS } from '../schemas/shared.js';
 import { SESSION_COOKIE } from '../session-cookie.js';
 import { WEBHOOK_EVENTS } from '../schemas/webhook-events.js';
 import { WIDGET_SCHEMAS } from '../widget/schemas.js';
+import { declaringNulRefusal } from '../validation.js';
 import { renderLlmsTxt } from './llms-txt.js';
 
 export const API_DESCRIPTION = [
@@ -20,9 +21,11 @@ export const API_DESCRIPTION = [
   '',
   'Single resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`',
   '(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with',
-  'error_code unauthorized (401), forbidden (403), not_found (404), validation_error (400, 413, 415)',
-  'or internal_error (500). Request bodies are JSON; unknown body fields are rejected. Timestamps are',
-  'ISO 8601 UTC with milliseconds. Every response carries X-Request-Id.',
+  'error_code unauthorized (401), forbidden (403), not_found (404; 405 with an Allow header for a method',
+  'the path does not serve), validation_error (400, 413, 415) or internal_error (500). Request bodies',
+  'are JSON; unknown body fields are rejected, and so is U+0000 (NUL) in any string or key of a body (a',
+  '400 on that field; each body string\'s `pattern` says so). Timestamps are ISO 8601 UTC with',
+  'milliseconds. Every response carries X-Request-Id.',
   '',
   'Rate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute',
   '(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds',
@@ -49,7 +52,8 @@ export const WIDGET_DESCRIPTION = [
   'only the configuration, proof-of-work challenges, public ideas, forms and the changelog are',
   'reachable. With proof_of_work on, POST /sessions and POST /forms need a solved ALTCHA challenge.',
   '',
-  'Same envelopes and error codes as /api/v1; every response carries X-Request-Id. An unknown widget',
+  'Same envelopes, error codes and body rules (no U+0000 in a string or key) as /api/v1; every response',
+  'carries X-Request-Id. A method a path does not serve is a 405 with Allow. An unknown widget',
   'key is 404; a disabled widget, or an Origin outside the product\'s domain, is 403. Each client',
   'address may start 10 sessions, make 30 writes and 120 reads per minute and widget key (429 with',
   'Retry-After beyond). docs/widget.md describes the security model.',
@@ -70,6 +74,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     // Named schemas keep their $id as their name in components.schemas.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    // Body strings state the NUL refusal validation applies to every body (src/http/validation.ts).
+    transform: ({ schema, url }) => ({ schema: schema?.body ? { ...schema, body: declaringNulRefusal(schema.body as Record<string, unknown>) } : schema, url }),
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Loopdesk API', version: '1.0.0', description: API_DESCRIPTION, license: LICENSE },

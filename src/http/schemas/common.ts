@@ -26,6 +26,10 @@ export const Uuid = (description?: string) =>
 const WHITESPACE = '\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 /** A pattern that holds when a string keeps at least one character after trimming. */
 export const NOT_BLANK = `[^${WHITESPACE}]`;
+/** A pattern that holds when a string has no U+0000, which no request body string may hold. */
+export const NUL_FREE = '^[^\\u0000]*$';
+/** NOT_BLANK and NUL_FREE in one pattern (JSON Schema gives a string one `pattern`). */
+export const NOT_BLANK_NUL_FREE = `^[^\\u0000]*[^${WHITESPACE}\\u0000][^\\u0000]*$`;
 const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 /** A string the server trims before validating; limits apply to the trimmed value, which must not be blank. */

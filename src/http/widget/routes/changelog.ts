@@ -1,6 +1,8 @@
-// The public changelog (platform.md §3): HTML page and Atom feed of the widget key's product.
+// The public changelog (docs/events.md): HTML page and Atom feed of the widget key's product.
 import { Type } from '@sinclair/typebox';
 import type { Changelog, ChangelogService } from '../../../domain/releases/changelog.service.js';
+import type { Clock } from '../../../lib/clock.js';
+import { createConditionalSender } from '../../conditional-get.js';
 import { publicOrigin } from '../../origin.js';
 import type { TypedApp } from '../../route.js';
 import { renderChangelogFeed, renderChangelogPage, type ChangelogLinks } from '../changelog-render.js';
@@ -20,28 +22,45 @@ const FORMATS = [
   },
 ] satisfies { suffix: string; operationId: string; summary: string; type: string; render: (log: Changelog, links: ChangelogLinks) => string; headers: Record<string, string> }[];
 
-export function changelogRoutes(app: TypedApp, changelog: ChangelogService, publicUrl: string | null): void {
+/** An HTTP date, as Last-Modified and If-Modified-Since carry it. */
+const HttpDate = (description: string) => Type.String({ description, examples: ['Sat, 21 Nov 2026 10:25:00 GMT'] });
+
+const ConditionalHeaders = Type.Object({
+  'If-None-Match': Type.Optional(Type.String({ description: 'ETags of copies the client holds: 304 when one is current. Decides alone when present' })),
+  'If-Modified-Since': Type.Optional(HttpDate('304 when nothing changed since (ignored when If-None-Match is sent)')),
+});
+
+const VALIDATOR_HEADERS = {
+  ETag: Type.String({ description: 'Changes whenever the bytes served change' }),
+  'Last-Modified': HttpDate('When the server first served these bytes; moves forward whenever the ETag changes'),
+};
+
+export function changelogRoutes(app: TypedApp, { changelog, clock, publicUrl }: { changelog: ChangelogService; clock: Clock; publicUrl: string | null }): void {
+  const sendConditionally = createConditionalSender(clock);
   for (const { suffix, operationId, summary, type, render, headers } of FORMATS) {
     app.get(`/:widget_key/${suffix}`, {
       schema: {
         operationId,
         tags: ['Changelog'],
         summary,
-        description: 'The 50 latest published releases, newest first, with their notes (Markdown, raw HTML off) and shipped issues. 403 when changelog_public is false.',
+        description: 'The 50 latest published releases, newest first, with their notes (Markdown, raw HTML off) and shipped issues. ' +
+          '403 when changelog_public is false. Conditional GET: ETag and Last-Modified, and 304 with an empty body when If-None-Match ' +
+          '(or, without it, If-Modified-Since) shows the client\'s copy is current.',
         security: PUBLIC,
         params: WidgetKeyParams,
+        headers: ConditionalHeaders,
         response: {
-          200: { description: summary, content: { [type.split(';')[0]]: { schema: Type.String() } } },
+          200: { description: summary, headers: VALIDATOR_HEADERS, content: { [type.split(';')[0]]: { schema: Type.String() } } },
+          304: { description: 'The copy the client holds is current (empty body)', headers: VALIDATOR_HEADERS },
           ...widgetErrors(),
         },
       },
       handler: async (request, reply) => {
         const log = await changelog.forProduct(request.widgetProduct);
         const base = `${publicOrigin(request, publicUrl)}${app.prefix}/${encodeURIComponent(request.params.widget_key)}`;
-        return reply
-          .type(type)
-          .headers({ 'Cache-Control': 'public, max-age=300', ...headers })
-          .send(render(log, { page: `${base}/changelog`, feed: `${base}/changelog.xml` }));
+        reply.headers({ 'Cache-Control': 'public, max-age=300', ...headers });
+        const body = render(log, { page: `${base}/changelog`, feed: `${base}/changelog.xml` });
+        return sendConditionally(request, reply, { key: `${request.widgetProduct.id} ${suffix}`, type, body });
       },
     });
   }

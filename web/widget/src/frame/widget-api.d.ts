@@ -257,7 +257,7 @@ export interface paths {
         };
         /**
          * The changelog as a web page
-         * @description The 50 latest published releases, newest first, with their notes (Markdown, raw HTML off) and shipped issues. 403 when changelog_public is false.
+         * @description The 50 latest published releases, newest first, with their notes (Markdown, raw HTML off) and shipped issues. 403 when changelog_public is false. Conditional GET: ETag and Last-Modified, and 304 with an empty body when If-None-Match (or, without it, If-Modified-Since) shows the client's copy is current.
          */
         get: operations["getChangelogPage"];
         put?: never;
@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * The changelog as an Atom 1.0 feed
-         * @description The 50 latest published releases, newest first, with their notes (Markdown, raw HTML off) and shipped issues. 403 when changelog_public is false.
+         * @description The 50 latest published releases, newest first, with their notes (Markdown, raw HTML off) and shipped issues. 403 when changelog_public is false. Conditional GET: ETag and Last-Modified, and 304 with an empty body when If-None-Match (or, without it, If-Modified-Since) shows the client's copy is current.
          */
         get: operations["getChangelogFeed"];
         put?: never;
@@ -2026,7 +2026,15 @@ export interface operations {
     getChangelogPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 when one is current. Decides alone when present */
+                "If-None-Match"?: string;
+                /**
+                 * @description 304 when nothing changed since (ignored when If-None-Match is sent)
+                 * @example Sat, 21 Nov 2026 10:25:00 GMT
+                 */
+                "If-Modified-Since"?: string;
+            };
             path: {
                 /**
                  * @description The product's widget_key (`wk_` + 24 base62 characters)
@@ -2041,10 +2049,27 @@ export interface operations {
             /** @description The changelog as a web page */
             200: {
                 headers: {
+                    /** @description Changes whenever the bytes served change */
+                    ETag?: string;
+                    /** @description When the server first served these bytes; moves forward whenever the ETag changes */
+                    "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description The copy the client holds is current (empty body) */
+            304: {
+                headers: {
+                    /** @description Changes whenever the bytes served change */
+                    ETag?: string;
+                    /** @description When the server first served these bytes; moves forward whenever the ETag changes */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
@@ -2105,7 +2130,15 @@ export interface operations {
     getChangelogFeed: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 when one is current. Decides alone when present */
+                "If-None-Match"?: string;
+                /**
+                 * @description 304 when nothing changed since (ignored when If-None-Match is sent)
+                 * @example Sat, 21 Nov 2026 10:25:00 GMT
+                 */
+                "If-Modified-Since"?: string;
+            };
             path: {
                 /**
                  * @description The product's widget_key (`wk_` + 24 base62 characters)
@@ -2120,10 +2153,27 @@ export interface operations {
             /** @description The changelog as an Atom 1.0 feed */
             200: {
                 headers: {
+                    /** @description Changes whenever the bytes served change */
+                    ETag?: string;
+                    /** @description When the server first served these bytes; moves forward whenever the ETag changes */
+                    "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/atom+xml": string;
+                };
+            };
+            /** @description The copy the client holds is current (empty body) */
+            304: {
+                headers: {
+                    /** @description Changes whenever the bytes served change */
+                    ETag?: string;
+                    /** @description When the server first served these bytes; moves forward whenever the ETag changes */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
