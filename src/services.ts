@@ -143,6 +143,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const sessions = createSessionService({ db, accountsLock, clock, hasher, lockout, ...repositories });
   const invitations = createInvitationService({ db, accountsLock, clock, hasher, lockout, sessionService: sessions, ...repositories });
   return {
+    /** The clock every service reads; the HTTP layer dates what it serves by it too (a changelog's Last-Modified). */
+    clock,
     outbox,
     live,
     issueWrites,

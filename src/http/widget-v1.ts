@@ -61,5 +61,5 @@ export async function widgetV1(app: FastifyInstance, { services, rateLimitScale,
   conversationEventRoutes(widget, services.visitorConversations, services.live);
   ideaRoutes(widget, services.ideas);
   formRoutes(widget, services.forms);
-  changelogRoutes(widget, { changelog: services.changelog, clock, publicUrl });
+  changelogRoutes(widget, { changelog: services.changelog, clock: services.clock, publicUrl });
 }
