@@ -72,8 +72,11 @@ export interface Dialect {
 }
 
 export interface Notifications {
-  /** Sends `payload` on `channel` to every listening process when the transaction commits; nothing if it rolls back. */
-  notifyOnCommit(trx: Kysely<any>, channel: string, payload: string): Promise<void>;
+  /**
+   * Sends each of `payloads`, in order, on `channel` to every listening process when the
+   * transaction commits; nothing if it rolls back. One statement however many there are.
+   */
+  notifyOnCommit(trx: Kysely<any>, channel: string, payloads: readonly string[]): Promise<void>;
   /** One dedicated connection listening on `channel`, opened again whenever it drops. */
   listen(channel: string, handlers: ListenHandlers): NotificationListener;
 }
@@ -214,8 +217,10 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
       sharedByProcesses: true,
       notifications: {
         // NOTIFY inside the transaction: PostgreSQL delivers it at commit, in commit order, and drops it on rollback.
-        notifyOnCommit: async (trx, channel, payload) => {
-          await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
+        notifyOnCommit: async (trx, channel, payloads) => {
+          if (payloads.length === 0) return;
+          await sql`select pg_notify(${channel}, note) from unnest(${[...payloads]}::text[]) with ordinality as notes(note, position) order by position`
+            .execute(trx);
         },
         listen: (channel, handlers) => listenOn(pg.Client, url, channel, handlers),
       },

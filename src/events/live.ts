@@ -50,8 +50,8 @@ export interface LiveSubscriber {
 }
 
 interface Transport {
-  /** Called in the transaction that records the event. */
-  send(work: Work, event: LiveEvent): Promise<void>;
+  /** Called in the transaction that records the events. */
+  send(work: Work, events: readonly LiveEvent[]): Promise<void>;
   start(receive: (note: LiveNote) => void, resync: () => void): Promise<void>;
   close(): Promise<void>;
 }
@@ -71,7 +71,9 @@ function inProcess(): Transport {
   let receive: ((note: LiveNote) => void) | null = null;
   return {
     // After the response's own work: fanning out to many streams never delays the write's answer.
-    send: async (work, event) => work.afterCommit(() => setImmediate(() => receive?.(event))),
+    send: async (work, events) => {
+      for (const event of events) work.afterCommit(() => setImmediate(() => receive?.(event)));
+    },
     start: async (receiver) => {
       receive = receiver;
     },
@@ -96,7 +98,7 @@ function decodeNote(text: string): LiveNote | null {
 function acrossProcesses(notifications: Notifications, onError: (error: unknown) => void): Transport {
   let listener: NotificationListener | null = null;
   return {
-    send: (work, event) => notifications.notifyOnCommit(work.tx, CHANNEL, encodeNote(event)),
+    send: (work, events) => notifications.notifyOnCommit(work.tx, CHANNEL, events.map(encodeNote)),
     async start(receive, resync) {
       listener = notifications.listen(CHANNEL, {
         onNotification: (text) => {
@@ -194,8 +196,8 @@ export function createLiveChannel({ dialect, events, onError, settings = STREAM_
   return {
     settings,
 
-    /** Called by the outbox in the transaction recording `event`: subscribers get it once that commits. */
-    announce: (work: Work, event: LiveEvent): Promise<void> => transport.send(work, event),
+    /** Called by the outbox in the transaction recording `events`: subscribers get them once that commits. */
+    announce: (work: Work, events: readonly LiveEvent[]): Promise<void> => transport.send(work, events),
 
     /**
      * Adds a subscriber; resolves once every event committed from then on will reach it, with the

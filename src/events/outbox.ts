@@ -18,19 +18,27 @@ export interface OutboxDeps {
 
 export function createOutbox({ events, live, clock }: OutboxDeps) {
   return {
-    async record(work: Work, event: DomainEvent): Promise<void> {
-      const id = newId();
-      const timestamp = clock.now();
-      const payload: EventPayload = {
-        type: event.type,
-        timestamp,
-        data: { ...event.data, ...(event.previous ? { previous: event.previous } : {}) },
-      };
+    /** Records the events in the order given: one insert and one announcement for all of them. */
+    async record(work: Work, ...recorded: DomainEvent[]): Promise<void> {
+      if (recorded.length === 0) return;
+      const rows = recorded.map((event) => {
+        const timestamp = clock.now();
+        const payload: EventPayload = {
+          type: event.type,
+          timestamp,
+          data: { ...event.data, ...(event.previous ? { previous: event.previous } : {}) },
+        };
+        return { id: newId(), workspaceId: event.workspaceId, type: event.type, timestamp, payload };
+      });
       await events.insert(
-        { id, workspace_id: event.workspaceId, type: event.type, payload: JSON.stringify(payload), created_at: timestamp, fanned_out_at: null },
+        rows.map(({ id, workspaceId, type, timestamp, payload }) => ({
+          id, workspace_id: workspaceId, type, payload: JSON.stringify(payload), created_at: timestamp, fanned_out_at: null,
+        })),
         work.tx,
       );
-      await live.announce(work, { id, workspaceId: event.workspaceId, type: event.type, conversationId: conversationOf(event.type, payload.data), payload });
+      await live.announce(work, rows.map(({ id, workspaceId, type, payload }) => ({
+        id, workspaceId, type, conversationId: conversationOf(type, payload.data), payload,
+      })));
     },
   };
 }

@@ -22,15 +22,21 @@ export interface CapturedQuery {
   parameters: readonly unknown[];
 }
 
-/** A database handle whose every statement is recorded in `captured` (distinct SQL texts, first parameters kept). */
-export function capturingDatabase(url: string, base: DatabaseHandle): DatabaseHandle & { captured: Map<string, CapturedQuery> } {
+/**
+ * A database handle whose every statement is recorded: in `captured` the distinct SQL texts (first
+ * parameters kept), in `sent` every statement in the order sent (transaction control aside).
+ */
+export function capturingDatabase(url: string, base: DatabaseHandle): DatabaseHandle & { captured: Map<string, CapturedQuery>; sent: string[] } {
   const captured = new Map<string, CapturedQuery>();
+  const sent: string[] = [];
   const { kysely } = dialectFor(url, DATABASE_DEFAULTS);
   const log = (event: LogEvent) => {
-    if (event.level === 'query' && !captured.has(event.query.sql)) captured.set(event.query.sql, { sql: event.query.sql, parameters: event.query.parameters });
+    if (event.level !== 'query') return;
+    sent.push(event.query.sql);
+    if (!captured.has(event.query.sql)) captured.set(event.query.sql, { sql: event.query.sql, parameters: event.query.parameters });
   };
   const db = new Kysely<Database>({ dialect: kysely, log });
-  return { ...base, db, captured, close: () => db.destroy() };
+  return { ...base, db, captured, sent, close: () => db.destroy() };
 }
 
 /** Statements worth a plan: reads, updates and deletes (inserts of values, locks and transaction control are not). */

@@ -12,8 +12,10 @@ export type LiveEventRow = Pick<EventRow, (typeof LIVE_COLUMNS)[number]>;
 
 export function eventRepository(db: Executor) {
   return {
-    async insert(row: EventRow, tx: Executor = db): Promise<void> {
-      await tx.insertInto('events').values(row).execute();
+    /** One statement for all the rows: a write that records many events (a release's issues) sends one insert. */
+    async insert(rows: readonly EventRow[], tx: Executor = db): Promise<void> {
+      if (rows.length === 0) return;
+      await tx.insertInto('events').values([...rows]).execute();
     },
 
     /** The workspace's events among `ids` (those that exist), in no particular order. */

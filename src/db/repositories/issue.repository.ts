@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
 import type { Database, IssueApiSourceTable, IssueTable, IssueTallyTable } from '../schema.js';
@@ -86,6 +86,38 @@ const perIssueCount = <Alias extends string>(table: 'issue_conversations' | 'iss
 
 const LINKED_COLUMNS = ['c.id', 'c.title', 'c.type', 'c.status', 'c.priority', 'c.ai_summary', 'c.created_at'] as const;
 
+// The detail in one round trip: one row per linked conversation (or one row with null
+// conversation columns), each carrying the issue's columns and its sources count.
+const detailRows = (executor: Executor) =>
+  executor
+    .selectFrom('issues')
+    .leftJoin('issue_conversations as link', 'link.issue_id', 'issues.id')
+    .leftJoin('conversations as c', 'c.id', 'link.conversation_id')
+    .select(ISSUE_COLUMNS)
+    .select(perIssueCount('issue_api_sources', 'sources_count'))
+    .select(LINKED_COLUMNS.map((column) => `${column} as linked_${column.slice(2)}` as const))
+    .orderBy('link.created_at', 'asc')
+    .orderBy('c.id', 'asc');
+
+/** A detail query's rows (one per linked conversation, issues interleaved) as one detail per issue. */
+function toDetails(rows: InferResult<ReturnType<typeof detailRows>>): IssueDetailRows[] {
+  const details = new Map<string, IssueDetailRows>();
+  for (const row of rows) {
+    const {
+      sources_count, linked_id, linked_title, linked_type, linked_status, linked_priority, linked_ai_summary, linked_created_at, ...issue
+    } = row;
+    let detail = details.get(issue.id);
+    if (!detail) details.set(issue.id, (detail = { issue, linked: [], sources_count: Number(sources_count ?? 0) }));
+    if (linked_id !== null) {
+      detail.linked.push({
+        issue_id: issue.id, id: linked_id, title: linked_title!, type: linked_type!, status: linked_status!,
+        priority: linked_priority!, ai_summary: linked_ai_summary, created_at: linked_created_at!,
+      });
+    }
+  }
+  return [...details.values()];
+}
+
 export function issueRepository(db: Executor) {
   const byId = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
     db.selectFrom('issues').select(ISSUE_COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', id),
@@ -94,21 +126,9 @@ export function issueRepository(db: Executor) {
     db.selectFrom('issues').select(ISSUE_COLUMNS).where('workspace_id', '=', workspaceId).where('shortcode', '=', shortcode),
   );
 
-  // The detail in one round trip: one row per linked conversation (or one row with null
-  // conversation columns), each carrying the issue's columns and its sources count.
   const detailBy = (column: 'id' | 'shortcode') =>
     compileOnce(['workspaceId', 'value'], ({ workspaceId, value }: { workspaceId: string; value: string }) =>
-      db
-        .selectFrom('issues')
-        .leftJoin('issue_conversations as link', 'link.issue_id', 'issues.id')
-        .leftJoin('conversations as c', 'c.id', 'link.conversation_id')
-        .select(ISSUE_COLUMNS)
-        .select(perIssueCount('issue_api_sources', 'sources_count'))
-        .select(LINKED_COLUMNS.map((column) => `${column} as linked_${column.slice(2)}` as const))
-        .where('issues.workspace_id', '=', workspaceId)
-        .where(`issues.${column}`, '=', value)
-        .orderBy('link.created_at', 'asc')
-        .orderBy('c.id', 'asc'),
+      detailRows(db).where('issues.workspace_id', '=', workspaceId).where(`issues.${column}`, '=', value),
     );
   const detailById = detailBy('id');
   const detailByShortcode = detailBy('shortcode');
@@ -119,20 +139,25 @@ export function issueRepository(db: Executor) {
     ({ workspace_id, id, ...changes }: Pick<IssueRow, 'workspace_id' | 'id' | (typeof MUTABLE_FIELDS)[number]>) =>
       db.updateTable('issues').set(changes).where('workspace_id', '=', workspace_id).where('id', '=', id),
   );
+  // One upsert of every tally a write moves (a release moves issues out of many): compiled once
+  // for the common single row (an issue created), built per call for several.
+  const addToTallies = (executor: Executor, rows: readonly IssueTallyTable[]) =>
+    executor
+      .insertInto('issue_tallies')
+      .values([...rows])
+      .onConflict((conflict) =>
+        conflict
+          .columns(['workspace_id', 'status', 'priority', 'product_id', 'assignee_key'])
+          .doUpdateSet({ issue_count: sql`issue_tallies.issue_count + excluded.issue_count` }),
+      );
   const addToTally = compileOnce(
     ['workspace_id', 'product_id', 'status', 'priority', 'assignee_key', 'issue_count'],
-    (row: IssueTallyTable) =>
-      db
-        .insertInto('issue_tallies')
-        .values(row)
-        .onConflict((conflict) =>
-          conflict
-            .columns(['workspace_id', 'status', 'priority', 'product_id', 'assignee_key'])
-            .doUpdateSet({ issue_count: sql`issue_tallies.issue_count + excluded.issue_count` }),
-        ),
+    (row: IssueTallyTable) => addToTallies(db, [row]),
   );
   async function adjustTallies(before: readonly TalliedFields[], after: readonly TalliedFields[], tx: Executor): Promise<void> {
-    for (const change of tallyChanges(before, after)) await addToTally(tx, change);
+    const changes = tallyChanges(before, after);
+    if (changes.length === 1) await addToTally(tx, changes[0]!);
+    else if (changes.length > 1) await addToTallies(tx, changes).execute();
   }
 
   /** How many issues match the filters, summed from issue_tallies. */
@@ -208,21 +233,13 @@ export function issueRepository(db: Executor) {
       const rows = 'id' in key
         ? await detailById(tx, { workspaceId, value: key.id })
         : await detailByShortcode(tx, { workspaceId, value: key.shortcode });
-      const [first] = rows;
-      if (!first) return undefined;
-      const {
-        sources_count, linked_id: _id, linked_title: _title, linked_type: _type, linked_status: _status,
-        linked_priority: _priority, linked_ai_summary: _summary, linked_created_at: _createdAt, ...issue
-      } = first;
-      const linked = rows.flatMap((row) =>
-        row.linked_id === null
-          ? []
-          : [{
-              issue_id: issue.id, id: row.linked_id, title: row.linked_title!, type: row.linked_type!, status: row.linked_status!,
-              priority: row.linked_priority!, ai_summary: row.linked_ai_summary, created_at: row.linked_created_at!,
-            }],
-      );
-      return { issue, linked, sources_count: Number(sources_count ?? 0) };
+      return toDetails(rows)[0];
+    },
+
+    /** The details of the workspace's issues among `ids`, in one query (in no particular order). */
+    async findDetails(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<IssueDetailRows[]> {
+      if (ids.length === 0) return [];
+      return toDetails(await detailRows(tx).where('issues.workspace_id', '=', workspaceId).where('issues.id', 'in', ids).execute());
     },
 
     /** The issues of the workspace among `ids` (others are simply absent). */

@@ -7,6 +7,7 @@ import type { EmbeddingRepository } from '../../db/repositories/embedding.reposi
 import type { IssueChanges, IssueRepository, IssueRow } from '../../db/repositories/issue.repository.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { DuplicateDetector } from '../../dedup/detector.js';
+import type { DomainEvent } from '../../events/event-types.js';
 import type { Outbox } from '../../events/outbox.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -60,8 +61,10 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
   const detailIn = async (tx: Executor, workspaceId: string, id: string): Promise<IssueDetail> =>
     toIssueDetail((await issues.findDetail(workspaceId, { id }, tx))!);
 
+  const updatedEvent = (detail: IssueDetail, previous: Record<string, unknown>, workspaceId: string): DomainEvent =>
+    ({ type: 'issue.updated', workspaceId, data: detail, previous });
   const recordUpdated = (work: Work, detail: IssueDetail, previous: Record<string, unknown>, workspaceId: string) =>
-    outbox.record(work, { type: 'issue.updated', workspaceId, data: detail, previous });
+    outbox.record(work, updatedEvent(detail, previous, workspaceId));
 
   /** Links or unlinks; when that changed anything, the issue's event says which conversations it had. */
   async function relink(work: Work, workspaceId: string, issueId: string, change: (tx: Executor) => Promise<boolean>): Promise<IssueDetail> {
@@ -131,9 +134,11 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
       if (before.length === 0) return;
       // Released issues stop being duplicate candidates.
       await embeddings.bumpProductVersion(workspaceId, productId, tx);
-      for (const { id, status, updated_at } of before) {
-        await recordUpdated(work, await detailIn(tx, workspaceId, id), { status, updated_at }, workspaceId);
-      }
+      // A handful of statements however many issues ship: their details in one query, their
+      // events (one per issue, in the order they were marked) in one insert.
+      const found = await issues.findDetails(workspaceId, before.map(({ id }) => id), tx);
+      const details = new Map(found.map((rows) => [rows.issue.id, toIssueDetail(rows)]));
+      await outbox.record(work, ...before.map(({ id, status, updated_at }) => updatedEvent(details.get(id)!, { status, updated_at }, workspaceId)));
     },
 
     link: (work: Work, workspaceId: string, issueId: string, conversationId: string): Promise<IssueDetail> =>

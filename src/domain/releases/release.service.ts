@@ -12,6 +12,7 @@ import { invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
+import type { DomainEvent } from '../../events/event-types.js';
 import type { Outbox } from '../../events/outbox.js';
 import { previousOf, updateUnderLock } from '../shared/changes.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
@@ -119,9 +120,10 @@ export function createReleaseService({ db, dialect, releases, issues, issueWrite
   async function recordEvents(work: Work, actor: Actor, id: string, previous: Partial<Release> | null): Promise<ReleaseDetail> {
     const data = await detail(actor, await find(actor, id, work.tx), work.tx);
     const event = { workspaceId: actor.workspaceId, data };
-    await outbox.record(work, previous ? { ...event, type: 'release.updated', previous } : { ...event, type: 'release.created' });
+    const recorded: DomainEvent[] = [previous ? { ...event, type: 'release.updated', previous } : { ...event, type: 'release.created' }];
     const wasUnpublished = previous === null || previous.released_at === null;
-    if (data.released_at !== null && wasUnpublished) await outbox.record(work, { ...event, type: 'release.published' });
+    if (data.released_at !== null && wasUnpublished) recorded.push({ ...event, type: 'release.published' });
+    await outbox.record(work, ...recorded);
     return data;
   }
 
