@@ -79,6 +79,8 @@ describeEachDialect('error envelope', (ctx) => {
       ['PUT', '/api/v1/issues', 'GET, HEAD, POST'], ['DELETE', '/api/v1/me', 'GET, HEAD'], ['POST', '/api/v1/me', 'GET, HEAD'],
       ['PUT', `/api/v1/products/${ID}`, 'GET, HEAD, PATCH'], ['PATCH', '/api/v1/openapi.json', 'GET, HEAD'],
       ['OPTIONS', '/api/v1/products', 'GET, HEAD, POST'], ['TRACE', '/api/v1/issues', 'GET, HEAD, POST'],
+      // A static path beside a parametric one: only its own routes, not those of /members/{id}.
+      ['OPTIONS', '/api/v1/members/invitations', 'GET, HEAD, POST'],
     ]) {
       it(`${method} ${path} with a key is a 405 not_found envelope with Allow: ${allow}`, async () => {
         const res = await sendWithKey(ctx().a.key, method, path);

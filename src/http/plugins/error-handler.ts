@@ -137,10 +137,18 @@ function registerRoutedMethods(app: FastifyInstance): void {
 
 /**
  * The methods the router serves `url`'s path with, or none when no route but a CORS preflight
- * matches it: the widget API answers OPTIONS on every path under a widget key, known or not.
+ * matches it: the widget API answers OPTIONS on every path under a widget key, known or not. Only
+ * the most specific routes count: `/members/invitations` is served by GET and POST, and is not an
+ * id for `PATCH /members/{id}` in the resource a client reads about.
  */
 function methodsServing(app: FastifyInstance, url: string): string[] {
-  const methods = [...app.routedMethods].filter((method) => app.findRoute({ method: method as HTTPMethods, url }) !== null);
+  const matches = [...app.routedMethods].flatMap((method) => {
+    const route = app.findRoute({ method: method as HTTPMethods, url });
+    // A catch-all's '*' (the widget's CORS preflight on every path) serves every path alike: not counted.
+    return route ? [{ method, params: Object.keys(route.params).filter((name) => name !== '*').length }] : [];
+  });
+  const fewest = Math.min(...matches.map((match) => match.params));
+  const methods = matches.filter((match) => match.params === fewest).map((match) => match.method);
   return methods.some((method) => method !== 'OPTIONS') ? methods.sort() : [];
 }
 
