@@ -15,7 +15,7 @@ import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { inTransaction, type Work } from '../shared/unit-of-work.js';
 import type { Actor } from './actor.js';
-import { toMember } from './identity.service.js';
+import { actsAsSomeone, toMember } from './identity.service.js';
 import { requireSettingsRole } from './roles.js';
 
 export interface AccountsLockDeps {
@@ -30,32 +30,38 @@ export interface AccountsLockDeps {
 export function createAccountsLock({ db, dialect, apiKeys, sessions, members, clock }: AccountsLockDeps) {
   const ended = () => new AppError('unauthorized', 'this credential was revoked, or its member removed, while the request ran');
 
-  /** The member the actor's credential acts as now (undefined: the credential no longer acts as anyone). */
-  async function currentMemberId(actor: Actor, tx: Executor): Promise<string | null | undefined> {
-    if (actor.apiKeyId !== null) {
-      const key = await apiKeys.findActive(actor.workspaceId, actor.apiKeyId, tx);
-      return key && (key.member_id ?? (key.integration === 1 ? null : undefined));
-    }
+  /** The actor's key or session as it is now, in the shape the "acts as someone" rule reads; undefined once it ended. */
+  async function credentialOf(actor: Actor, tx: Executor): Promise<{ member_id: string | null; integration: number } | undefined> {
+    if (actor.apiKeyId !== null) return apiKeys.findActive(actor.workspaceId, actor.apiKeyId, tx);
     const session = await sessions.findActiveById(actor.credentialId, tx);
-    return session && session.expires_at > clock.now() ? session.member_id : undefined;
+    return session && session.expires_at > clock.now() ? { member_id: session.member_id, integration: 0 } : undefined;
   }
 
-  /** The actor as the locked rows say it is now. */
+  /** The actor as the locked rows say it is now: 401 when its credential no longer acts as anyone. */
   async function current(actor: Actor, tx: Executor): Promise<Actor> {
-    const memberId = await currentMemberId(actor, tx);
-    if (memberId === undefined) throw ended();
-    if (memberId === null) return { ...actor, member: null };
-    const member = await members.findById(actor.workspaceId, memberId, tx);
-    if (!member) throw ended();
-    return { ...actor, member: toMember(member) };
+    const credential = await credentialOf(actor, tx);
+    if (!credential) throw ended();
+    const member = credential.member_id === null ? null : (await members.findById(actor.workspaceId, credential.member_id, tx)) ?? null;
+    if (!actsAsSomeone({ key: credential, member })) throw ended();
+    return { ...actor, member: member && toMember(member) };
   }
 
   /** Takes the workspace's accounts lock until the transaction ends. */
   const lock = (tx: Executor, workspaceId: string) => dialect.lockKeyInTransaction(tx, `accounts:${workspaceId}`);
 
+  /** `body` in a new transaction that holds the workspace's accounts lock first. */
+  const transaction = <T>(workspaceId: string, body: (work: Work) => Promise<T>): Promise<T> =>
+    inTransaction(db, async (work) => {
+      await lock(work.tx, workspaceId);
+      return body(work);
+    });
+
   return {
-    /** For writes made without an actor: sign-in, taking an invitation, the admin CLI. */
+    /** For a caller's own transaction (the admin CLI's creates, inside the first start's). */
     lock,
+
+    /** For writes made without an actor: sign-in, taking an invitation. */
+    transaction,
 
     /**
      * A settings write: one transaction holding the workspace's accounts lock, given the actor as
@@ -63,8 +69,7 @@ export function createAccountsLock({ db, dialect, apiKeys, sessions, members, cl
      */
     async settingsWrite<T>(actor: Actor, body: (work: Work, actor: Actor) => Promise<T>): Promise<T> {
       requireSettingsRole(actor);
-      return inTransaction(db, async (work) => {
-        await lock(work.tx, actor.workspaceId);
+      return transaction(actor.workspaceId, async (work) => {
         const now = await current(actor, work.tx);
         requireSettingsRole(now);
         return body(work, now);

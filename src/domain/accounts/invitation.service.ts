@@ -50,7 +50,7 @@ const toPending = (row: InvitationTable): PendingInvitation => ({
 
 export interface InvitationServiceDeps {
   db: Db;
-  accountsLock: Pick<AccountsLock, 'settingsWrite' | 'lock'>;
+  accountsLock: Pick<AccountsLock, 'settingsWrite' | 'transaction'>;
   workspaces: WorkspaceRepository;
   members: MemberRepository;
   invitations: InvitationRepository;
@@ -139,7 +139,6 @@ export function createInvitationService(deps: InvitationServiceDeps) {
   return {
     /** [ext] POST /api/v1/members/invitations: settings role; only owner rank may invite an owner. */
     async create(asked: Actor, input: { email: string; role: MemberRole }, base: string): Promise<IssuedInvitation> {
-      requireOwnerRankFor(asked, input.role, 'invite an owner');
       const email = canonicalEmail(input.email);
       const invitation = await accountsLock.settingsWrite(asked, ({ tx }, actor) => {
         requireOwnerRankFor(actor, input.role, 'invite an owner');
@@ -205,8 +204,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       await requireJoinable(invitation, await members.findUserByEmail(email));
       const prepared = await prepareAccount(email, input.password);
 
-      return db.transaction().execute(async (tx) => {
-        await accountsLock.lock(tx, invitation.workspace_id);
+      return accountsLock.transaction(invitation.workspace_id, async ({ tx }) => {
         if (!(await invitations.markAccepted(invitation.id, clock.now(), tx))) throw notFound('invitation');
         const user = await members.findUserByEmail(email, tx);
         if (user?.password_hash !== prepared.user?.password_hash || (!user?.password_hash && prepared.newHash === null)) {

@@ -40,7 +40,7 @@ export const canonicalEmail = (email: string): string => email.trim().toLowerCas
 
 export interface SessionServiceDeps {
   db: Db;
-  accountsLock: Pick<AccountsLock, 'lock'>;
+  accountsLock: Pick<AccountsLock, 'transaction'>;
   members: MemberRepository;
   sessions: SessionRepository;
   lockout: SignInLockout;
@@ -90,8 +90,7 @@ export function createSessionService({ db, accountsLock, members, sessions, lock
       const member = await membershipFor(user!.id, input.workspace_id);
       if (!member) throw unauthorized();
       // Under the accounts lock, so that the session is never started for a member being removed.
-      return db.transaction().execute(async (tx) => {
-        await accountsLock.lock(tx, member.workspace_id);
+      return accountsLock.transaction(member.workspace_id, async ({ tx }) => {
         const current = await members.findById(member.workspace_id, member.id, tx);
         if (!current) throw unauthorized();
         return start(current, tx);
