@@ -1,5 +1,5 @@
 // Operating bands per matcher, measured with `npm run eval:dedup` on the development pairs
-// (../shared/dedup-eval/dev_pairs.tsv; the commands and full tables are in docs/dedup.md).
+// (a dev_pairs.tsv kept outside the repository; the commands and full tables are in docs/dedup.md).
 //
 // - autoLink: the report is merged into the best candidate from this score up. It is the
 //   eval's "lowest threshold keeping precision >= 0.95 on every CIKM set" (every higher

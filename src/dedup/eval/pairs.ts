@@ -1,5 +1,5 @@
-// The labelled pairs of a dev_pairs.tsv (../shared/dedup-eval/README.md): tab-separated, with a
-// header naming at least the set, text_a, text_b and label columns.
+// The labelled pairs of a dev_pairs.tsv (the development set kept outside the repository, see
+// docs/dedup.md): tab-separated, with a header naming at least the set, text_a, text_b and label columns.
 import { readFileSync } from 'node:fs';
 
 export interface Pair {
