@@ -30,6 +30,8 @@ function warnPostgresSkipped(): void {
 }
 
 const root = new URL('.', import.meta.url).pathname;
+/** Prints the run's ten slowest files after the summary. */
+const SLOWEST_FILES_REPORTER = new URL('helpers/slowest-files-reporter.ts', import.meta.url).href;
 const filter = process.argv.slice(2);
 const files = testFiles(root)
   .map((file) => relative(process.cwd(), file))
@@ -57,7 +59,12 @@ if (!env.TEST_DATABASE_URL) {
 
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${env.TEST_CONCURRENCY ?? 2}`, ...files],
+  [
+    '--import', 'tsx', '--test', `--test-concurrency=${env.TEST_CONCURRENCY ?? 2}`,
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    `--test-reporter=${SLOWEST_FILES_REPORTER}`, '--test-reporter-destination=stdout',
+    ...files,
+  ],
   { stdio: 'inherit', env },
 );
 cluster?.stop();
