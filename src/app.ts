@@ -14,6 +14,7 @@ import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
 import { registerValidationOrder } from './http/route.js';
 import { healthRoutes } from './http/routes/health.js';
+import { buildSerializer } from './http/serializer.js';
 import { validatorCompiler } from './http/validation.js';
 import { webApp } from './http/web-app.js';
 import type { Services } from './services.js';
@@ -56,6 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // by validation, field by field (src/http/validation.ts), rather than as unparseable JSON.
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
+    // Serializers built once per response schema, each with only the named schemas it refers to.
+    schemaController: { compilersFactory: { buildSerializer } },
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
     // A path id of any length reaches its route and is a 404 there (after authentication), never

@@ -1,0 +1,60 @@
+// Response serializers: fast-json-stringify, as Fastify's own compiler uses it, with two changes
+// that take building the app from seconds to a fraction of one (docs/architecture.md, "Start-up").
+// - Each serializer is given only the named schemas its response refers to, directly or through
+//   another: Fastify hands every one of them (some forty) to each of its several hundred
+//   serializers, and fast-json-stringify checks and indexes each anew every time.
+// - A serializer is built once per response schema and reused, found by JSON text (routes build
+//   equal schemas as distinct objects, and Fastify copies the named ones): the shared error
+//   responses appear under every route, and a process that builds the app more than once (the
+//   tests) builds none twice.
+import fastJsonStringify from 'fast-json-stringify';
+import type { FastifyServerOptions } from 'fastify';
+
+type JsonSchema = fastJsonStringify.Schema;
+type Serializer = (data: unknown) => string;
+type SerializerOptions = Parameters<typeof fastJsonStringify>[1];
+type BuildSerializer = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer'];
+
+/** By the JSON text of the schema, its named schemas and the options: what fast-json-stringify builds from. */
+const built = new Map<string, Serializer>();
+
+/** The `$ref` targets' ids anywhere in `value` (the part before `#`: named schemas are referred to by `$id`). */
+function referencedIds(value: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedIds(item, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string') into.add(item.split('#')[0]!);
+      else referencedIds(item, into);
+    }
+  }
+  return into;
+}
+
+/** The named schemas `schema` needs, following references through the named schemas themselves. */
+function referencedSchemas(schema: JsonSchema, named: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const needed: Record<string, JsonSchema> = {};
+  const pending = [...referencedIds(schema, new Set())];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    const target = named[id];
+    if (!target || needed[id]) continue;
+    needed[id] = target;
+    pending.push(...referencedIds(target, new Set()));
+  }
+  return needed;
+}
+
+export const buildSerializer: BuildSerializer = (externalSchemas, options) => {
+  const named = (externalSchemas ?? {}) as Record<string, JsonSchema>;
+  return (route) => {
+    const schema = route.schema as JsonSchema;
+    const needed = referencedSchemas(schema, named);
+    const key = JSON.stringify([schema, needed, options ?? null]);
+    let serializer = built.get(key);
+    if (!serializer) {
+      serializer = fastJsonStringify(schema, { ...(options as SerializerOptions), schema: needed }) as Serializer;
+      built.set(key, serializer);
+    }
+    return serializer;
+  };
+};
