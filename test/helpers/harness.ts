@@ -101,6 +101,14 @@ export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<Servi
 /** Proof-of-work challenges of test apps hide a number up to this (a few ms to solve) unless a test asks otherwise. */
 const TEST_PROOF_OF_WORK_MAX = 1000;
 
+/** One checker per document text in the process: its compiled validators serve every context. */
+const checkersByDocument = new Map<string, ResponseChecker>();
+function checkerFor(documentText: string): ResponseChecker {
+  let checker = checkersByDocument.get(documentText);
+  if (!checker) checkersByDocument.set(documentText, (checker = new ResponseChecker(JSON.parse(documentText))));
+  return checker;
+}
+
 export async function createTestContext(
   dialect: DialectName,
   appOptions: TestAppOptions = {},
@@ -140,7 +148,7 @@ export async function createTestContext(
   const b = await createWorkspaceFixture(services, client, 'Beta');
   const document = await a.api.get('/api/v1/openapi.json');
   const widgetDocument = await a.api.get('/widget/v1/openapi.json');
-  checkers = { api: new ResponseChecker(document.body), widget: new ResponseChecker(widgetDocument.body) };
+  checkers = { api: checkerFor(document.text), widget: checkerFor(widgetDocument.text) };
 
   return {
     dialect, databaseUrl, app, database, services, a, b, client,
