@@ -10,9 +10,14 @@ const ELLIPSIS = '…';
 
 // Unicode's rules break after any period before a capital, which splits "e.g. Chrome",
 // "Dr. Weber" and the German date "am 3. März"; such a break is undone when the text before it
-// ends with a dotted abbreviation, a title, or a one- or two-digit ordinal.
-const ABBREVIATION_END = /(?:^|[\s(])(?:(?:\p{L}\.)+|(?:mr|mrs|ms|dr|prof|sr|sra|srta|dra|st|nr|no|vs|ca|bzw|vgl|ggf|evtl|inkl|approx)\.)\s*$/iu;
-const ORDINAL_END = /(?:^|\s)\d{1,2}\.[^\S\n]*$/u;
+// ends with a dotted abbreviation or a title, or with a day's number before a month's name
+// ("on iOS 17. Thanks!" stays two sentences), and never across a line break.
+const ABBREVIATION_END = /(?:^|[\s(])(?:(?:\p{L}\.)+|(?:mr|mrs|ms|dr|prof|sr|sra|srta|dra|st|nr|no|vs|ca|bzw|vgl|ggf|evtl|inkl|approx)\.)[^\S\n]*$/iu;
+const DAY_END = /(?:^|\s)\d{1,2}\.[^\S\n]*$/u;
+const MONTH_START = /^(?:januar|jänner|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sept?|okt|nov|dez)(?!\p{L})/iu;
+
+const brokenTooEarly = (before: string, after: string): boolean =>
+  ABBREVIATION_END.test(before) || (DAY_END.test(before) && MONTH_START.test(after));
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
@@ -33,16 +38,13 @@ function segmenter(locale: string | undefined, granularity: Intl.SegmenterOption
 
 /** The sentences of a text, in order, trimmed, whitespace collapsed, empty ones dropped. */
 export function sentencesOf(text: string, locale?: string): string[] {
-  const sentences: string[] = [];
-  let pending = '';
+  const pieces: string[] = [];
   for (const { segment } of segmenter(locale, 'sentence').segment(text)) {
-    pending += segment;
-    if (ABBREVIATION_END.test(pending) || ORDINAL_END.test(pending)) continue;
-    sentences.push(pending);
-    pending = '';
+    const last = pieces.at(-1);
+    if (last !== undefined && brokenTooEarly(last, segment)) pieces[pieces.length - 1] = last + segment;
+    else pieces.push(segment);
   }
-  if (pending) sentences.push(pending);
-  return sentences.map((sentence) => sentence.replace(/\s+/gu, ' ').trim()).filter((sentence) => sentence !== '');
+  return pieces.map((sentence) => sentence.replace(/\s+/gu, ' ').trim()).filter((sentence) => sentence !== '');
 }
 
 /** The distinct stems of a sentence's words that carry meaning (no function words, no courtesies). */

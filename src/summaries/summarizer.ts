@@ -1,11 +1,19 @@
 // Who writes a conversation's summary: the chat model when one is configured, else (and whenever
 // it fails) the built-in extractive summarizer, over the duplicate detector's embedder when it has
 // one. Only the chat model writes a headline.
+import type { LlmConfig } from '../config.js';
 import type { Embedder } from '../dedup/embedding-detector.js';
-import type { ChatModel, ConversationText } from './chat-model.js';
+import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, type ChatModel, type ConversationText } from './chat-model.js';
 import { extractiveSummary } from './extractive.js';
 
 export type { ConversationText } from './chat-model.js';
+
+/** Room for the extractive summary, a busy local model embedding its sentences included. */
+const EXTRACTIVE_MS = 30_000;
+
+/** How long one summary may take at most: the chat model's attempts, timeouts and waits, then the extractive fallback. */
+export const longestSummaryMs = (llm: LlmConfig | null): number =>
+  (llm ? MAX_ATTEMPTS * llm.timeoutMs + (MAX_ATTEMPTS - 1) * MAX_RETRY_AFTER_MS : 0) + EXTRACTIVE_MS;
 
 export interface Summary {
   summary: string;

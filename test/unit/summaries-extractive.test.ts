@@ -152,6 +152,8 @@ describe('sentences and cuts', () => {
     assert.deepEqual(sentencesOf('I tried other browsers, e.g. Chrome. It fails.'), ['I tried other browsers, e.g. Chrome.', 'It fails.']);
     assert.deepEqual(sentencesOf('Dr. Weber wrote to you. Seit dem 12. Mai fehlt z.B. die Rechnung.'), ['Dr. Weber wrote to you.', 'Seit dem 12. Mai fehlt z.B. die Rechnung.']);
     assert.deepEqual(sentencesOf('Hi team\nthe export fails'), ['Hi team', 'the export fails']);
+    assert.deepEqual(sentencesOf('It crashes on iOS 17. Thanks!'), ['It crashes on iOS 17.', 'Thanks!']);
+    assert.deepEqual(sentencesOf('Plan B.\nWe use plan B.'), ['Plan B.', 'We use plan B.']);
   });
 
   it('cuts at a word boundary, leaving room for the ellipsis', () => {
