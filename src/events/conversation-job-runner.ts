@@ -38,8 +38,11 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 export function createConversationJobRunner({ db, jobs, handlers, clock, onError, random }: ConversationJobRunnerDeps) {
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
+  let claiming: Promise<void> | null = null;
+  /** The last claim took every free slot: more jobs may be due, claimed as soon as a slot frees. */
+  let backlog = false;
 
-  async function run(job: ClaimedConversationJob): Promise<void> {
+  async function runOne(job: ClaimedConversationJob): Promise<void> {
     try {
       await handlers[job.kind].run(job);
     } catch (error) {
@@ -49,22 +52,39 @@ export function createConversationJobRunner({ db, jobs, handlers, clock, onError
     }
   }
 
+  /** Claims due jobs of each kind for the free slots, each claim a short transaction, and starts them. */
+  async function claimAndStart(): Promise<void> {
+    backlog = false;
+    for (const [kind, handler] of Object.entries(handlers) as [ConversationJobKind, ConversationJobHandler][]) {
+      const free = JOB_CONCURRENCY - inFlight.size;
+      if (stopping || free <= 0) return;
+      const nowMs = Date.parse(clock.now());
+      const claimed = await db.transaction().execute((tx) => jobs.claimDue(kind, iso(nowMs), iso(nowMs + handler.leaseMs), free, tx));
+      if (claimed.length === free) backlog = true;
+      for (const job of claimed) {
+        const running: Promise<void> = runOne(job)
+          .catch(onError)
+          .finally(() => {
+            inFlight.delete(running);
+            // A burst of messages is worked through at the jobs' pace, not one claim per poll.
+            if (backlog && !stopping) run().catch(onError);
+          });
+        inFlight.add(running);
+      }
+    }
+  }
+
+  /** Claims and starts due jobs; a call while a claim runs joins it. */
+  function run(): Promise<void> {
+    claiming ??= claimAndStart().finally(() => {
+      claiming = null;
+    });
+    return claiming;
+  }
+
   return {
     /** One cycle's work: claims due jobs for the free slots and starts them. */
-    async run(): Promise<void> {
-      for (const [kind, handler] of Object.entries(handlers) as [ConversationJobKind, ConversationJobHandler][]) {
-        const free = JOB_CONCURRENCY - inFlight.size;
-        if (stopping || free <= 0) return;
-        const nowMs = Date.parse(clock.now());
-        const claimed = await db.transaction().execute((tx) => jobs.claimDue(kind, iso(nowMs), iso(nowMs + handler.leaseMs), free, tx));
-        for (const job of claimed) {
-          const running: Promise<void> = run(job)
-            .catch(onError)
-            .finally(() => inFlight.delete(running));
-          inFlight.add(running);
-        }
-      }
-    },
+    run,
 
     /**
      * Stops claiming and lets runs in flight finish for up to `graceMs`. One still running then
