@@ -32,6 +32,7 @@ export interface Config {
   readonly streams: StreamConfig;
   /** LOOPDESK_EVENT_RETENTION_DAYS: how long events and finished webhook deliveries are kept (docs/events.md "Retention"); 0: forever. */
   readonly eventRetentionDays: number;
+  readonly summaries: SummaryConfig;
 }
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -97,6 +98,28 @@ export interface StreamConfig {
   /** LOOPDESK_SSE_MAX_MS: a stream ends after this long and its client reconnects with Last-Event-ID; 0: never. */
   readonly maxStreamMs: number;
 }
+
+/** Conversation summaries (docs/triage.md). */
+export interface SummaryConfig {
+  /** LOOPDESK_SUMMARY_DEBOUNCE_MS: how long after a contact's latest message its conversation is summarized (a later one restarts the wait). */
+  readonly debounceMs: number;
+  /** The chat model that writes summaries; null: LOOPDESK_LLM_BASE_URL and LOOPDESK_LLM_MODEL are not set, the extractive summarizer does. */
+  readonly llm: LlmConfig | null;
+}
+
+/** An OpenAI-compatible chat-completions server (Ollama, vLLM, llama.cpp's server, LM Studio, OpenAI). */
+export interface LlmConfig {
+  /** LOOPDESK_LLM_BASE_URL, e.g. `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
+  readonly baseUrl: string;
+  /** LOOPDESK_LLM_MODEL. */
+  readonly model: string;
+  /** LOOPDESK_LLM_API_KEY: sent as `Authorization: Bearer`; null: no header. */
+  readonly apiKey: string | null;
+  /** LOOPDESK_LLM_TIMEOUT_MS: how long one request may take. */
+  readonly timeoutMs: number;
+}
+
+export const SUMMARY_DEFAULTS: SummaryConfig = Object.freeze({ debounceMs: 2_000, llm: null });
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -230,6 +253,21 @@ function dedupConfig(env: NodeJS.ProcessEnv): DedupConfig {
   });
 }
 
+function summaryConfig(env: NodeJS.ProcessEnv): SummaryConfig {
+  const baseUrl = httpUrl(env, 'LOOPDESK_LLM_BASE_URL');
+  const model = env.LOOPDESK_LLM_MODEL?.trim() || null;
+  if ((baseUrl === null) !== (model === null)) {
+    throw new ConfigError('LOOPDESK_LLM_BASE_URL and LOOPDESK_LLM_MODEL go together: set both to have a chat model write summaries, or neither');
+  }
+  return Object.freeze({
+    // At most 8 s: a summary is promised within 10 s of the message.
+    debounceMs: integer(env, 'LOOPDESK_SUMMARY_DEBOUNCE_MS', SUMMARY_DEFAULTS.debounceMs, 0, 8_000),
+    llm: baseUrl === null || model === null ? null : Object.freeze({
+      baseUrl, model, apiKey: env.LOOPDESK_LLM_API_KEY || null, timeoutMs: integer(env, 'LOOPDESK_LLM_TIMEOUT_MS', 20_000, 100, 600_000),
+    }),
+  });
+}
+
 /** How the database handle is sized (createDatabase). */
 export interface DatabaseOptions {
   /**
@@ -299,5 +337,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
       maxStreamMs: integer(env, 'LOOPDESK_SSE_MAX_MS', STREAM_DEFAULTS.maxStreamMs, 0, 24 * HOUR),
     }),
     eventRetentionDays: integer(env, 'LOOPDESK_EVENT_RETENTION_DAYS', EVENT_RETENTION_DAYS_DEFAULT, 0, 36_500),
+    summaries: summaryConfig(env),
   });
 }

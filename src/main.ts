@@ -101,6 +101,13 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     streams: config.streams,
     eventRetentionDays: config.eventRetentionDays,
     onHousekeeping: (deleted) => logger.info({ deleted }, 'housekeeping: deleted what outlived its use'),
+    summaries: {
+      ...config.summaries,
+      observe: ({ fallbackReason, ...summary }) => {
+        if (fallbackReason) logger.warn({ ...summary, reason: fallbackReason }, 'the chat model gave no usable summary; the extractive summary was used');
+        else logger.debug(summary, 'conversation summarized');
+      },
+    },
   });
   let firstStart = null as FirstStart | null;
   await database.migrate(async () => {

@@ -4,6 +4,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { announcementJobRepository } from './db/repositories/announcement-job.repository.js';
 import { apiKeyRepository } from './db/repositories/api-key.repository.js';
 import { contactRepository } from './db/repositories/contact.repository.js';
+import { conversationJobRepository } from './db/repositories/conversation-job.repository.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { eventRepository } from './db/repositories/event.repository.js';
 import { idempotencyRepository } from './db/repositories/idempotency.repository.js';
@@ -31,6 +32,8 @@ import { createAccountsLock } from './domain/accounts/accounts-lock.js';
 import { createApiKeyService } from './domain/accounts/api-key.service.js';
 import { createChangelogService } from './domain/releases/changelog.service.js';
 import { createConversationService } from './domain/conversations/conversation.service.js';
+import { createConversationJobQueue } from './domain/conversations/conversation-jobs.js';
+import { createConversationSummaries, type SummaryObservation } from './domain/conversations/conversation-summary.service.js';
 import { createFormService } from './domain/widget/form.service.js';
 import { createIdeaService } from './domain/widget/idea.service.js';
 import { createIdempotencyService } from './domain/idempotency/idempotency.service.js';
@@ -57,8 +60,11 @@ import { createWidgetDemoService } from './domain/widget/widget-demo.service.js'
 import { createHousekeeping, type HousekeepingReport } from './domain/housekeeping/housekeeping.js';
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
-import { EVENT_RETENTION_DAYS_DEFAULT, WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type WebhookConfig } from './config.js';
+import {
+  EVENT_RETENTION_DAYS_DEFAULT, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type SummaryConfig, type WebhookConfig,
+} from './config.js';
 import { createAnnouncer } from './events/announcer.js';
+import { createConversationJobRunner } from './events/conversation-job-runner.js';
 import { createDispatcher } from './events/dispatcher.js';
 import { createLiveChannel } from './events/live.js';
 import { createMailer } from './events/mailer.js';
@@ -67,6 +73,8 @@ import { createUrlGuard } from './events/ssrf.js';
 import { createWebhookSender } from './events/webhook-sender.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createRequestPressure } from './lib/request-pressure.js';
+import { createChatModel } from './summaries/chat-model.js';
+import { createSummarizer, longestSummaryMs } from './summaries/summarizer.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -88,6 +96,8 @@ export interface ServiceOptions {
   eventRetentionDays?: number;
   /** Hears of each housekeeping run that deleted something (the server logs it). */
   onHousekeeping?: (report: HousekeepingReport) => void;
+  /** Conversation summaries (LOOPDESK_SUMMARY_DEBOUNCE_MS, LOOPDESK_LLM_*), and who hears of each (latency, writer); SUMMARY_DEFAULTS when not given. */
+  summaries?: SummaryConfig & { observe?: (observation: SummaryObservation) => void };
 }
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
@@ -108,6 +118,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhookEndpoints: webhookEndpointRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db, dialect),
     announcementJobs: announcementJobRepository(db, dialect),
+    conversationJobs: conversationJobRepository(db, dialect),
     widgetSessions: widgetSessionRepository(db),
     ideaUpvotes: ideaUpvoteRepository(db),
     sessions: sessionRepository(db),
@@ -121,7 +132,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const detector = options.detector ?? createLexicalDetector();
   // The one write path of each resource written from several services.
   const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
-  const conversationWrites = createConversationWrites({ outbox, ...repositories });
+  const summaries: NonNullable<ServiceOptions['summaries']> = options.summaries ?? SUMMARY_DEFAULTS;
+  const conversationWrites = createConversationWrites({
+    outbox, ...repositories,
+    jobs: createConversationJobQueue({ dialect, clock, jobs: repositories.conversationJobs, delays: { summary: summaries.debounceMs } }),
+  });
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
@@ -131,6 +146,18 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     db, clock, onError: onBackgroundError, announcementJobs: repositories.announcementJobs,
     announcements: createAnnouncementService({ db, clock, conversationWrites, announcementJobs: repositories.announcementJobs }),
     mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0, retryScheduleMs: webhookConfig.retryScheduleMs,
+  });
+  const conversationJobRunner = createConversationJobRunner({
+    db, clock, onError: onBackgroundError, jobs: repositories.conversationJobs,
+    handlers: {
+      summary: {
+        leaseMs: longestSummaryMs(summaries.llm),
+        run: createConversationSummaries({
+          db, dialect, clock, writes: conversationWrites, jobs: repositories.conversationJobs, observe: summaries.observe, ...repositories,
+          summarizer: createSummarizer({ chatModel: summaries.llm && createChatModel(summaries.llm), embedder: () => detector.embedder }),
+        }).run,
+      },
+    },
   });
   const proofOfWork = createProofOfWork({
     secrets: serverSecretRepository(db), usedChallenges: usedChallengeRepository(db), clock, maxNumber: options.proofOfWorkMaxNumber,
@@ -180,9 +207,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     rateLimits: createRateLimits({ clock, sharedBuckets: dialect.sharedByProcesses ? rateLimitRepository(db) : null }),
     /** Fed by the HTTP server (src/app.ts): the dispatcher yields to requests that saturate the event loop. */
     requestPressure,
-    /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */
+    /** Webhook delivery, release announcements and conversation jobs (summaries); started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({
-      db, clock, config: webhookConfig, onError: onBackgroundError, announcer, pressure: requestPressure, ...repositories,
+      db, clock, config: webhookConfig, onError: onBackgroundError, announcer, conversationJobRunner, pressure: requestPressure, ...repositories,
       sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
     }),
     /** Deletes what has outlived its use, hourly; started by the server (src/main.ts) like the dispatcher. */

@@ -233,6 +233,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   announcement_jobs: AnnouncementJobTable;
+  conversation_jobs: ConversationJobTable;
   widget_sessions: WidgetSessionTable;
   idea_upvotes: IdeaUpvoteTable;
   used_challenges: UsedChallengeTable;
@@ -336,6 +337,22 @@ export interface AnnouncementJobTable {
   status: 'pending' | 'done' | 'failed';
   attempts: number;
   last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Background work on one conversation, one row per (conversation, kind) while it is due (migration 0016). */
+export interface ConversationJobTable {
+  id: string;
+  workspace_id: string;
+  conversation_id: string;
+  kind: 'summary';
+  status: 'pending' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  /** The latest message that asked for the work. */
+  requested_at: string;
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;

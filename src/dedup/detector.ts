@@ -20,6 +20,7 @@
 //      transaction of step 2 created the issue, also call `created(issue)` with the version it
 //      committed, so an in-memory index can take the issue in without reading the candidates.
 import type { Executor } from '../db/repositories/executor.js';
+import type { Embedder } from './embedding-detector.js';
 
 export interface IssueText {
   title: string;
@@ -85,6 +86,8 @@ export interface DuplicateDetector {
   readonly name: string;
   /** Similarity at or above which the best candidate is matched (an LLM judge, when configured, decides instead). */
   readonly threshold: number;
+  /** The model that turns texts into vectors, when the matcher has one (summaries rank sentences with it too). */
+  readonly embedder?: Embedder;
   /** Slow work with no lock held (embedding the report). Throws DetectionError. */
   prepare(report: IssueText): Promise<PreparedReport>;
   /** Runs inside the create transaction; no model call when the candidates' vectors are stored. Throws DetectionError. */

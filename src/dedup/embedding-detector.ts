@@ -191,6 +191,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   return {
     name,
     threshold,
+    embedder,
 
     async prepare(report) {
       const text = issueText(report);

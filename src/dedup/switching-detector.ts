@@ -24,6 +24,9 @@ export function createSwitchingDetector(initial: DuplicateDetector, release: () 
     get threshold() {
       return current.threshold;
     },
+    get embedder() {
+      return current.embedder;
+    },
     async prepare(report) {
       const matcher = current;
       const prepared = await matcher.prepare(report);

@@ -11,7 +11,8 @@ import type { Executor } from '../db/repositories/executor.js';
 import type { FanOutEventRow } from '../db/repositories/webhook-delivery.repository.js';
 import type { AnnouncementService, EmailContent } from '../domain/releases/announcement.service.js';
 import type { Clock } from '../lib/clock.js';
-import { jittered } from './retry-schedule.js';
+import { settledWithin } from '../lib/settle.js';
+import { retryOutcome } from './retry-schedule.js';
 import type { Mailer, SendResult } from './mailer.js';
 
 /** Message jobs claimed per transaction. */
@@ -25,18 +26,6 @@ const LEASE_MARGIN_MS = 5_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300);
-
-/**
- * A job's state after a failed run number `attempts`: due again after the schedule's wait for that
- * attempt and, once the schedule is used up, after its last wait every time (an announcement is
- * never given up on); `failed` only when retrying cannot help.
- */
-export function retryOutcome(attempts: number, error: string, permanent: boolean, nowMs: number, scheduleMs: readonly number[], random: () => number = Math.random): JobOutcome {
-  const recorded = { attempts, last_error: error, updated_at: iso(nowMs) };
-  if (permanent) return { ...recorded, status: 'failed', next_attempt_at: null };
-  const wait = scheduleMs[Math.min(attempts, scheduleMs.length) - 1] ?? 0;
-  return { ...recorded, status: 'pending', next_attempt_at: iso(nowMs + jittered(wait, random)) };
-}
 
 export interface AnnouncerDeps {
   db: Db;
@@ -127,12 +116,7 @@ export function createAnnouncer({ db, announcementJobs, announcements, mailer, m
      */
     async stop(graceMs: number): Promise<void> {
       stopping = true;
-      let graceTimer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<void>((resolve) => {
-        graceTimer = setTimeout(resolve, graceMs);
-      });
-      await Promise.race([Promise.allSettled([...inFlight]), graceOver]);
-      clearTimeout(graceTimer);
+      await settledWithin(inFlight, graceMs);
       mailer?.close();
     },
 

@@ -9,7 +9,8 @@
 // outcome is written, hands the delivery back when its lease runs out, so nothing committed is
 // lost (it may be delivered twice: at least once). The fan-out also creates the release
 // announcement jobs of release.published events, and each cycle runs the due ones
-// (src/events/announcer.ts).
+// (src/events/announcer.ts), and the due conversation jobs: summaries
+// (src/events/conversation-job-runner.ts).
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Executor } from '../db/repositories/executor.js';
@@ -20,7 +21,9 @@ import type { SubscriptionRow, WebhookEndpointRepository } from '../db/repositor
 import type { Clock } from '../lib/clock.js';
 import type { RequestPressure } from '../lib/request-pressure.js';
 import { newId } from '../lib/ids.js';
+import { settledWithin } from '../lib/settle.js';
 import type { Announcer } from './announcer.js';
+import type { ConversationJobRunner } from './conversation-job-runner.js';
 import { outcomeAfter } from './retry-schedule.js';
 import { AttemptCancelled, signingSecrets, type AttemptResult, type WebhookSender } from './webhook-sender.js';
 
@@ -60,6 +63,8 @@ export interface DispatcherDeps {
   sender: WebhookSender;
   /** Release announcements: planned with the fan-out, run in each cycle. */
   announcer: Pick<Announcer, 'plan' | 'run' | 'stop'>;
+  /** Conversation jobs (summaries): asked for by writes, run in each cycle. */
+  conversationJobRunner: Pick<ConversationJobRunner, 'run' | 'stop'>;
   clock: Clock;
   config: WebhookConfig;
   /** Reports a cycle that failed (the database unreachable, …); the next poll tries again. */
@@ -85,7 +90,7 @@ interface Finished {
 type CycleResult = 'more' | 'worked' | 'idle';
 
 export function createDispatcher(deps: DispatcherDeps) {
-  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, clock, config, onError, random } = deps;
+  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, conversationJobRunner, clock, config, onError, random } = deps;
   const saturated = () => deps.pressure?.saturated() ?? false;
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<string, InFlight>();
@@ -99,7 +104,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   let idleCycles = Infinity;
   /** A fan-out created announcement jobs since the announcer last ran. */
   let announcementsPlanned = false;
-  let announcerRanAt = -Infinity;
+  let jobsRanAt = -Infinity;
 
   /** Fans out one batch of events in `tx`; how many there were. */
   async function fanOutIn(tx: Executor, limit = FAN_OUT_BATCH): Promise<number> {
@@ -200,12 +205,14 @@ export function createDispatcher(deps: DispatcherDeps) {
       return { fannedOut: events, claimed: free > 0 ? await webhookDeliveries.claimDue(iso(nowMs), iso(nowMs + leaseMs), free, tx) : [] };
     });
     for (const row of claimed) start(row);
-    // Announcement jobs come from the fan-out or fall due on the retry schedule: a busy
-    // dispatcher's many cycles need not each look for them (a claim transaction each).
-    if (announcementsPlanned || performance.now() - announcerRanAt >= config.pollIntervalMs) {
+    // Announcement jobs come from the fan-out or fall due on the retry schedule, conversation
+    // jobs a debounce after their message: a busy dispatcher's many cycles need not each look
+    // for them (a claim transaction each).
+    if (announcementsPlanned || performance.now() - jobsRanAt >= config.pollIntervalMs) {
       announcementsPlanned = false;
-      announcerRanAt = performance.now();
+      jobsRanAt = performance.now();
       await announcer.run();
+      await conversationJobRunner.run();
     }
     if (fannedOut === fanOutLimit) return 'more';
     return fannedOut > 0 || claimed.length > 0 ? 'worked' : 'idle';
@@ -247,16 +254,10 @@ export function createDispatcher(deps: DispatcherDeps) {
 
   /** Lets attempts in flight finish for up to `graceMs`, then cancels the rest, which hand their deliveries back. */
   async function settleAttempts(graceMs: number): Promise<void> {
-    const settled = () => Promise.allSettled([...inFlight.values()].map((flight) => flight.done));
-    let graceTimer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'late'>((resolve) => {
-      graceTimer = setTimeout(() => resolve('late'), graceMs);
-    });
-    if ((await Promise.race([settled(), graceOver])) === 'late') {
-      for (const flight of inFlight.values()) flight.cancel();
-      await settled();
-    }
-    clearTimeout(graceTimer);
+    const flights = () => [...inFlight.values()].map((flight) => flight.done);
+    if (await settledWithin(flights(), graceMs)) return;
+    for (const flight of inFlight.values()) flight.cancel();
+    await Promise.allSettled(flights());
   }
 
   return {
@@ -278,13 +279,13 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (state !== 'running') {
         state = 'stopped';
         sender.close();
-        await announcer.stop(0);
+        await Promise.all([announcer.stop(0), conversationJobRunner.stop(0)]);
         return;
       }
       state = 'stopping';
       if (timer) clearTimeout(timer);
       await cycle;
-      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs)]);
+      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs), conversationJobRunner.stop(graceMs)]);
       if (finished.length > 0) await withFinishedWritten(async () => {}).catch(onError);
       sender.close();
       state = 'stopped';

@@ -3,7 +3,7 @@
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
-import { STREAM_DEFAULTS, WEBHOOK_DEFAULTS, type StreamConfig, type WebhookConfig } from '../../src/config.js';
+import { STREAM_DEFAULTS, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS, type StreamConfig, type WebhookConfig } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { Member } from '../../src/domain/accounts/actor.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
@@ -96,6 +96,7 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
 export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'clock' | 'detector' | 'proofOfWorkMaxNumber'> & {
   webhooks?: Partial<WebhookConfig>;
   streams?: Partial<StreamConfig>;
+  summaries?: Partial<ServiceOptions['summaries']>;
 };
 
 /** Proof-of-work challenges of test apps hide a number up to this (a few ms to solve) unless a test asks otherwise. */
@@ -121,6 +122,7 @@ export async function createTestContext(
     proofOfWorkMaxNumber: appOptions.proofOfWorkMaxNumber ?? TEST_PROOF_OF_WORK_MAX,
     passwordHashing: TEST_SCRYPT,
     streams: { ...STREAM_DEFAULTS, ...appOptions.streams },
+    summaries: { ...SUMMARY_DEFAULTS, ...appOptions.summaries },
   });
   const app = await buildApp({ ...appOptions, database, services });
   // One checker per served document: /widget/v1's routes are described by the widget API's own.

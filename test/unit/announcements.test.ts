@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { emailOf, messageText } from '../../src/domain/releases/announcement.service.js';
-import { retryOutcome } from '../../src/events/announcer.js';
+import { retryOutcome } from '../../src/events/retry-schedule.js';
 
 const RELEASE = { id: 'r', title: 'November fixes', version: '2.4.0', product: { id: 'p', name: 'Acme Mobile App' } };
 const SMTP = { LOOPDESK_SMTP_URL: 'smtp://user:pass@mail.example.com:587', LOOPDESK_MAIL_FROM: 'Acme Support <support@acme.test>' };

@@ -8,7 +8,7 @@ const CONVERSATION_COLUMNS = [
 ] as const;
 
 export type ConversationRow = ConversationTable;
-export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'updated_at'>>;
+export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'updated_at'>>;
 
 /** A conversation with the name, email and external id of its contact (null when there is none). */
 export interface ConversationWithContactRow extends ConversationRow {

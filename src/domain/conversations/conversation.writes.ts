@@ -1,11 +1,13 @@
 // Every write of a conversation or a message goes through here (the API's import, PATCH and
-// replies today; the widget's visitors next), so each records its event in its transaction.
+// replies, the widget's visitors and forms, announcements, summaries), so each records its event
+// in its transaction, and each message of a contact asks for the conversation's summary in it.
 import type { ContactRef } from '../../db/repositories/contact.repository.js';
 import type { ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow } from '../../db/repositories/conversation.repository.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { MessageRepository, MessageRow } from '../../db/repositories/message.repository.js';
 import type { Outbox } from '../../events/outbox.js';
 import { previousOf } from '../shared/changes.js';
+import type { ConversationJobQueue } from './conversation-jobs.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { Work } from '../shared/unit-of-work.js';
 
@@ -13,9 +15,10 @@ export interface ConversationWritesDeps {
   conversations: ConversationRepository;
   messages: MessageRepository;
   outbox: Outbox;
+  jobs: Pick<ConversationJobQueue, 'request'>;
 }
 
-export function createConversationWrites({ conversations, messages, outbox }: ConversationWritesDeps) {
+export function createConversationWrites({ conversations, messages, outbox, jobs }: ConversationWritesDeps) {
   const detailIn = async (tx: Executor, row: ConversationWithContactRow): Promise<ConversationDetail> => ({
     ...toConversation(row),
     messages: (await messages.listByConversation(row.workspace_id, row.id, tx)).map(toMessage),
@@ -26,12 +29,20 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
   const recordMessage = (work: Work, row: MessageRow) =>
     outbox.record(work, { type: 'message.created', workspaceId: row.workspace_id, data: { ...toMessage(row), conversation_id: row.conversation_id } });
 
+  /** A contact's message asks for the conversation's summary; agents' replies and system messages do not. */
+  const summarizeLater = async (work: Work, row: MessageRow) => {
+    if (row.sender_type === 'contact') await jobs.request(work, 'summary', row);
+  };
+
   return {
     /** A new conversation, with its contact's first message when there is one. */
     async create(work: Work, row: ConversationRow, contact: ContactRef | null, firstMessage: MessageRow | null): Promise<ConversationDetail> {
       const { tx } = work;
       await conversations.insert(row, tx);
-      if (firstMessage) await messages.insert(firstMessage, tx);
+      if (firstMessage) {
+        await messages.insert(firstMessage, tx);
+        await summarizeLater(work, firstMessage);
+      }
       const detail: ConversationDetail = {
         ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null, contact_external_id: contact?.external_id ?? null }),
         messages: firstMessage ? [toMessage(firstMessage)] : [],
@@ -42,7 +53,7 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
       return detail;
     },
 
-    /** Writes a PATCH's effective changes (updated_at among them). */
+    /** Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a new summary. */
     async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges): Promise<Conversation> {
       await conversations.update(current.workspace_id, current.id, changes, work.tx);
       const next = { ...current, ...changes };
@@ -60,6 +71,8 @@ export function createConversationWrites({ conversations, messages, outbox }: Co
      * message.created, not a conversation.updated of its own).
      */
     async addMessage(work: Work, row: MessageRow): Promise<Message> {
+      // Before the message's own writes: the request locks the conversation first (its comment says why).
+      await summarizeLater(work, row);
       await messages.insert(row, work.tx);
       await conversations.touch(row.workspace_id, row.conversation_id, row.created_at, work.tx);
       await recordMessage(work, row);
