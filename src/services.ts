@@ -36,6 +36,7 @@ import { createIdeaService } from './domain/widget/idea.service.js';
 import { createIdempotencyService } from './domain/idempotency/idempotency.service.js';
 import { createIdentityService } from './domain/accounts/identity.service.js';
 import { createIssueDedupService } from './domain/issues/issue-dedup.service.js';
+import { createIssueMatcher } from './domain/issues/issue-matcher.js';
 import { createIssueService } from './domain/issues/issue.service.js';
 import { createInvitationService } from './domain/accounts/invitation.service.js';
 import { createIssueWrites } from './domain/issues/issue.writes.js';
@@ -123,6 +124,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
   const conversationWrites = createConversationWrites({ outbox, ...repositories });
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
+  // Matches reports against open issues: the deduplicating create and triage share it.
+  const matcher = createIssueMatcher({ dialect, detector, issues: repositories.issues, dedupStore: repositories.embeddings });
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   const mail = options.mail ?? null;
@@ -162,9 +165,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     issues,
-    issueDedup: createIssueDedupService({
-      db, dialect, clock, detector, issues: repositories.issues, issueService: issues, issueWrites, dedupStore: repositories.embeddings,
-    }),
+    issueDedup: createIssueDedupService({ db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher }),
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),

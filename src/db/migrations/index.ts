@@ -15,6 +15,7 @@ import { rateLimits } from './0012_rate_limits.js';
 import { idempotencyCredentials } from './0013_idempotency_credentials.js';
 import { issueCandidatesIndex } from './0014_issue_candidates_index.js';
 import { upvoteVoters } from './0015_upvote_voters.js';
+import { triage } from './0017_triage.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -34,5 +35,6 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0013_idempotency_credentials': idempotencyCredentials(types),
     '0014_issue_candidates_index': issueCandidatesIndex(),
     '0015_upvote_voters': upvoteVoters(types),
+    '0017_triage': triage(types),
   };
 }
