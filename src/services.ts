@@ -21,6 +21,7 @@ import { usedChallengeRepository } from './db/repositories/used-challenge.reposi
 import { widgetSessionRepository } from './db/repositories/widget-session.repository.js';
 import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
+import { suggestionRepository } from './db/repositories/suggestion.repository.js';
 import { retentionRepository } from './db/repositories/retention.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
 import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
@@ -53,6 +54,8 @@ import { createWidgetService } from './domain/widget/widget.service.js';
 import { createReleaseService } from './domain/releases/release.service.js';
 import { createSessionService } from './domain/accounts/session.service.js';
 import { createSignInLockout } from './domain/accounts/sign-in-lockout.js';
+import { createSuggestionWrites } from './domain/triage/suggestion.writes.js';
+import { createTriageService } from './domain/triage/triage.service.js';
 import { createWebhookService } from './domain/webhooks/webhook.service.js';
 import { createWidgetDemoService } from './domain/widget/widget-demo.service.js';
 import { createHousekeeping, type HousekeepingReport } from './domain/housekeeping/housekeeping.js';
@@ -114,6 +117,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     sessions: sessionRepository(db),
     invitations: invitationRepository(db),
     signInFailures: signInFailureRepository(db),
+    suggestions: suggestionRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   // Opens its LISTEN connection (PostgreSQL) with the first stream; closed by the server's shutdown, which ends the streams.
@@ -166,6 +170,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     issues,
     issueDedup: createIssueDedupService({ db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher }),
+    triage: createTriageService({
+      db, dialect, clock, issueWrites, matcher, suggestionWrites: createSuggestionWrites({ outbox, ...repositories }), ...repositories,
+    }),
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
