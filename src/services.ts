@@ -55,7 +55,7 @@ import { createReleaseService } from './domain/releases/release.service.js';
 import { createSessionService } from './domain/accounts/session.service.js';
 import { createSignInLockout } from './domain/accounts/sign-in-lockout.js';
 import { createSuggestionWrites } from './domain/triage/suggestion.writes.js';
-import { createTriageService } from './domain/triage/triage.service.js';
+import { createTriageService, type HeadlineProvider } from './domain/triage/triage.service.js';
 import { createWebhookService } from './domain/webhooks/webhook.service.js';
 import { createWidgetDemoService } from './domain/widget/widget-demo.service.js';
 import { createHousekeeping, type HousekeepingReport } from './domain/housekeeping/housekeeping.js';
@@ -78,6 +78,8 @@ export interface ServiceOptions {
   onBackgroundError?: (error: unknown) => void;
   /** The duplicate detector for POST /issues/maybe; the lexical matcher when not given. */
   detector?: DuplicateDetector;
+  /** Titles of triage's create suggestions (a chat model's headline); the conversation's title when not given. */
+  headline?: HeadlineProvider | null;
   /** Webhook URLs and delivery (LOOPDESK_WEBHOOK*); WEBHOOK_DEFAULTS when not given. */
   webhooks?: WebhookConfig;
   /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
@@ -171,7 +173,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     issues,
     issueDedup: createIssueDedupService({ db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher }),
     triage: createTriageService({
-      db, dialect, clock, issueWrites, matcher, suggestionWrites: createSuggestionWrites({ outbox, ...repositories }), ...repositories,
+      db, dialect, clock, issueWrites, matcher, headline: options.headline, suggestionWrites: createSuggestionWrites({ outbox, ...repositories }),
+      ...repositories,
     }),
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
