@@ -12,7 +12,7 @@ import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
-import { registerValidationOrder } from './http/route.js';
+import { registerOptionalBodies, registerValidationOrder } from './http/route.js';
 import { healthRoutes } from './http/routes/health.js';
 import { buildSerializer } from './http/serializer.js';
 import { validatorCompiler } from './http/validation.js';
@@ -87,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestId(app);
   registerErrorHandling(app);
   registerValidationOrder(app);
+  registerOptionalBodies(app);
   await registerOpenApi(app);
 
   // Read at each probe: the `auto` matcher switches to the model once it is loaded.

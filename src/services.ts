@@ -22,6 +22,7 @@ import { usedChallengeRepository } from './db/repositories/used-challenge.reposi
 import { widgetSessionRepository } from './db/repositories/widget-session.repository.js';
 import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
+import { suggestionRepository } from './db/repositories/suggestion.repository.js';
 import { retentionRepository } from './db/repositories/retention.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
 import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
@@ -39,6 +40,7 @@ import { createIdeaService } from './domain/widget/idea.service.js';
 import { createIdempotencyService } from './domain/idempotency/idempotency.service.js';
 import { createIdentityService } from './domain/accounts/identity.service.js';
 import { createIssueDedupService } from './domain/issues/issue-dedup.service.js';
+import { createIssueMatcher } from './domain/issues/issue-matcher.js';
 import { createIssueService } from './domain/issues/issue.service.js';
 import { createInvitationService } from './domain/accounts/invitation.service.js';
 import { createIssueWrites } from './domain/issues/issue.writes.js';
@@ -55,6 +57,8 @@ import { createWidgetService } from './domain/widget/widget.service.js';
 import { createReleaseService } from './domain/releases/release.service.js';
 import { createSessionService } from './domain/accounts/session.service.js';
 import { createSignInLockout } from './domain/accounts/sign-in-lockout.js';
+import { createSuggestionWrites } from './domain/triage/suggestion.writes.js';
+import { createTriageService, type HeadlineProvider } from './domain/triage/triage.service.js';
 import { createWebhookService } from './domain/webhooks/webhook.service.js';
 import { createWidgetDemoService } from './domain/widget/widget-demo.service.js';
 import { createHousekeeping, type HousekeepingReport } from './domain/housekeeping/housekeeping.js';
@@ -82,6 +86,8 @@ export interface ServiceOptions {
   onBackgroundError?: (error: unknown) => void;
   /** The duplicate detector for POST /issues/maybe; the lexical matcher when not given. */
   detector?: DuplicateDetector;
+  /** Titles of triage's create suggestions (a chat model's headline); the conversation's title when not given. */
+  headline?: HeadlineProvider | null;
   /** Webhook URLs and delivery (LOOPDESK_WEBHOOK*); WEBHOOK_DEFAULTS when not given. */
   webhooks?: WebhookConfig;
   /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
@@ -124,6 +130,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     sessions: sessionRepository(db),
     invitations: invitationRepository(db),
     signInFailures: signInFailureRepository(db),
+    suggestions: suggestionRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   // Opens its LISTEN connection (PostgreSQL) with the first stream; closed by the server's shutdown, which ends the streams.
@@ -138,6 +145,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     jobs: createConversationJobQueue({ dialect, clock, jobs: repositories.conversationJobs, delays: { summary: summaries.debounceMs } }),
   });
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
+  // Matches reports against open issues: the deduplicating create and triage share it.
+  const matcher = createIssueMatcher({ dialect, detector, issues: repositories.issues, dedupStore: repositories.embeddings });
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   const mail = options.mail ?? null;
@@ -189,8 +198,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     issues,
-    issueDedup: createIssueDedupService({
-      db, dialect, clock, detector, issues: repositories.issues, issueService: issues, issueWrites, dedupStore: repositories.embeddings,
+    issueDedup: createIssueDedupService({ db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher }),
+    triage: createTriageService({
+      db, dialect, clock, issueWrites, matcher, headline: options.headline, suggestionWrites: createSuggestionWrites({ outbox, ...repositories }),
+      ...repositories,
     }),
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),

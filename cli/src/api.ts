@@ -8,7 +8,7 @@ import { VERSION } from './version.js';
 
 export type Schemas = components['schemas'];
 export type RequestBody<Operation extends keyof operations> = operations[Operation] extends {
-  requestBody: { content: { 'application/json': infer Body } };
+  requestBody?: { content: { 'application/json': infer Body } };
 }
   ? Body
   : never;

@@ -52,6 +52,8 @@ export const ISSUE_STATUSES = schemas.Issue.properties.status.enum;
 export const PRIORITIES = schemas.Issue.properties.priority.enum;
 export const CONVERSATION_STATUSES = schemas.Conversation.properties.status.enum;
 export const CONVERSATION_TYPES = schemas.Conversation.properties.type.enum;
+export const SUGGESTION_STATUSES = schemas.Suggestion.properties.status.enum;
+export const SUGGESTION_KINDS = schemas.Suggestion.properties.kind.enum;
 /** A deduplicating create may not file an issue as released. */
 export const NEW_ISSUE_STATUSES =
   openapiDocument.paths['/api/v1/issues/maybe'].post.requestBody.content['application/json'].schema.properties.status.enum;

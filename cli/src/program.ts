@@ -8,6 +8,7 @@ import { defineMcpCommand } from './commands/mcp.js';
 import { defineProductCommands } from './commands/products.js';
 import { defineReleaseCommands } from './commands/releases.js';
 import { defineSessionCommands } from './commands/session.js';
+import { defineTriageCommands } from './commands/triage.js';
 import { VERSION } from './version.js';
 
 /** Commands that print no API answer (a shell script; the MCP protocol), so --json means nothing to them. */
@@ -21,6 +22,7 @@ Examples:
   ldk issue create "Checkout fails on Android" -d "Tapping Pay does nothing"
   ldk issue start APP-12
   ldk issue done APP-12 --comment "Fixed in the payment SDK update"
+  ldk triage list                            what triage suggests, oldest first
   ldk release create --title "November fixes" --version 2.4.0 --all-done
 
 Environment: LOOPDESK_URL and LOOPDESK_API_KEY override what ldk login saved.
@@ -46,6 +48,7 @@ export function buildProgram(): Command {
   defineProductCommands(program);
   defineIssueCommands(program);
   defineConversationCommands(program);
+  defineTriageCommands(program);
   defineReleaseCommands(program);
   defineMcpCommand(program);
   defineCompletionCommand(program);

@@ -52,6 +52,8 @@ export interface ProductTable {
   domain: string | null;
   /** `ids_…`: the HMAC key of the host site's identity tokens (migration 0008); null: none yet. */
   identity_secret: string | null;
+  /** `off` | `suggest` | `auto` (migration 0017): what triage does with the product's conversations. */
+  triage: string;
   created_at: string;
   updated_at: string;
 }
@@ -162,7 +164,29 @@ export interface IssueApiSourceTable {
   matched_existing: number;
   score: number | null;
   detector: string;
+  /** `maybe` (POST /issues/maybe), `triage` (a person accepted a suggestion) or `triage_auto` (the platform did; migration 0017). */
+  origin: string;
   created_at: string;
+}
+
+/** What a triage run suggests for a conversation (migration 0017). */
+export interface SuggestionTable {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  conversation_id: string;
+  kind: string;
+  status: string;
+  issue_id: string | null;
+  title: string | null;
+  description: string | null;
+  priority: string | null;
+  score: number | null;
+  /** JSON `[{ issue_id, score }]`, best first. */
+  possible_duplicates: string;
+  detector: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** One stored embedding per issue: `vector` holds `dimension` little-endian float32 values. */
@@ -242,6 +266,7 @@ export interface Database {
   invitations: InvitationTable;
   sign_in_failures: SignInFailureTable;
   rate_limit_buckets: RateLimitBucketTable;
+  suggestions: SuggestionTable;
 }
 
 /** A visitor's session of a product's widget (migration 0008). */

@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   'conversation.created', 'conversation.updated',
   'message.created',
   'release.created', 'release.updated', 'release.published',
+  'suggestion.created', 'suggestion.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -23,7 +23,7 @@ export interface LiveEvent {
   id: string;
   workspaceId: string;
   type: EventType;
-  /** The conversation it is about (`conversation.*`: the conversation; `message.created`: the message's), else null. */
+  /** The conversation it is about (`conversation.*`: the conversation; `message.created` and `suggestion.*`: theirs), else null. */
   conversationId: string | null;
   /** The Standard Webhooks payload, as webhooks carry it. */
   payload: EventPayload;
@@ -63,7 +63,7 @@ const START_TIMEOUT_MS = 10_000;
 
 /** The conversation an event is about, read from its payload. */
 export function conversationOf(type: EventType, data: Record<string, unknown>): string | null {
-  const id = type === 'message.created' ? data.conversation_id : type.startsWith('conversation.') ? data.id : null;
+  const id = type === 'message.created' || type.startsWith('suggestion.') ? data.conversation_id : type.startsWith('conversation.') ? data.id : null;
   return typeof id === 'string' ? id : null;
 }
 

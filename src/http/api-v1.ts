@@ -18,6 +18,7 @@ import { issueRoutes } from './routes/issues.js';
 import { memberSettingsRoutes } from './routes/members.js';
 import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
+import { suggestionRoutes } from './routes/suggestions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export const API_PREFIX = '/api/v1';
@@ -48,6 +49,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   conversationRoutes(api, services.conversations);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
+  suggestionRoutes(api, services.triage, services.conversations);
   eventRoutes(api, services.live);
   // Settings, each its own plugin: their settings-role hooks apply to their routes alone.
   await api.register(async (scoped) => webhookRoutes(scoped as TypedApp, services.webhooks));

@@ -62,6 +62,22 @@ export function mountWithAlias(
   });
 }
 
+/**
+ * Marks a route's schema whose JSON body may be left out: a request without one is validated as
+ * `{}`, and the OpenAPI document says the body is not required (src/http/plugins/openapi.ts).
+ */
+export const OPTIONAL_BODY = 'x-optional-body';
+
+export function registerOptionalBodies(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if ((route.schema as Record<string, unknown> | undefined)?.[OPTIONAL_BODY] !== true) return;
+    const fillEmptyBody = async (request: FastifyRequest) => {
+      request.body ??= {};
+    };
+    route.preValidation = [...[route.preValidation ?? []].flat(), fillEmptyBody];
+  });
+}
+
 /** Applies the check order of docs/api.md to every route: lookup (404) before validation (400). */
 export function registerValidationOrder(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {

@@ -45,7 +45,7 @@ describe('ldk completion', () => {
   it('bash: commands, subcommands, options and their values', async () => {
     const script = await shell.text('completion', 'bash');
     assert.match(script, /^complete -o default -F _ldk ldk$/m);
-    assert.deepEqual(bashCompletes(script, ['ldk', '']), ['login', 'init', 'whoami', 'member', 'product', 'issue', 'conversation', 'release', 'mcp', 'completion']);
+    assert.deepEqual(bashCompletes(script, ['ldk', '']), ['login', 'init', 'whoami', 'member', 'product', 'issue', 'conversation', 'triage', 'release', 'mcp', 'completion']);
     assert.deepEqual(bashCompletes(script, ['ldk', 'con']), ['conversation']);
     assert.deepEqual(bashCompletes(script, ['ldk', 'issue', '']), ['list', 'show', 'create', 'update', 'start', 'done', 'dismiss', 'reopen', 'assign']);
     assert.deepEqual(bashCompletes(script, ['ldk', 'issue', 'list', '--p']), ['--priority', '--product']);

@@ -16,7 +16,8 @@ import { LDK, ldkEnvironment, type ListeningContext, listeningContext, tempDir }
 
 const TOOLS = [
   'whoami', 'list_products', 'list_members', 'list_issues', 'get_issue', 'create_issue', 'update_issue',
-  'list_conversations', 'get_conversation', 'update_conversation', 'reply_to_conversation', 'list_releases', 'create_release',
+  'list_conversations', 'get_conversation', 'update_conversation', 'reply_to_conversation',
+  'list_suggestions', 'accept_suggestion', 'dismiss_suggestion', 'list_releases', 'create_release',
 ];
 
 /** An MCP client connected to `ldk mcp`, started in `cwd` with `env`. */
@@ -75,7 +76,7 @@ describe('ldk mcp', () => {
       for (const tool of tools) assert.ok((tool.description ?? '').length > 60, `${tool.name} is described`);
       assert.match(tools.find((tool) => tool.name === 'create_issue')!.description!, /default.*matched_existing/s);
       assert.deepEqual(tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name),
-        ['whoami', 'list_products', 'list_members', 'list_issues', 'get_issue', 'list_conversations', 'get_conversation', 'list_releases']);
+        ['whoami', 'list_products', 'list_members', 'list_issues', 'get_issue', 'list_conversations', 'get_conversation', 'list_suggestions', 'list_releases']);
     });
 
     it('has input and output schemas that are valid JSON Schema (2020-12, strict)', () => {
@@ -115,6 +116,12 @@ describe('ldk mcp', () => {
       assert.deepEqual(input('reply_to_conversation').properties.confirm, {
         type: 'boolean', const: true, description: 'Must be true: the user has approved this exact text for the customer',
       });
+      const accept = bodyOf('/api/v1/suggestions/{id}/accept', 'post');
+      assert.deepEqual(Object.keys(input('accept_suggestion').properties), ['id', ...Object.keys(accept.properties)]);
+      assert.deepEqual(input('accept_suggestion').required, ['id']);
+      assert.deepEqual(input('accept_suggestion').properties.priority.enum, accept.properties.priority.enum);
+      const queue = operation('/api/v1/suggestions', 'get');
+      assert.deepEqual(Object.keys(input('list_suggestions').properties).sort(), queue.parameters.map((parameter: any) => parameter.name).sort());
       for (const tool of tools) assert.doesNotMatch(JSON.stringify(tool.inputSchema), /"x-/, `${tool.name} carries no x- keywords`);
     });
   });
@@ -168,6 +175,24 @@ describe('ldk mcp', () => {
       const sent = answer(await call('reply_to_conversation', { id: conversation.id, body: 'Refunded.', confirm: true }));
       assert.deepEqual({ body: sent.data.body, sender: sent.data.sender_type }, { body: 'Refunded.', sender: 'agent' });
       assert.equal(await messages(), 1);
+    });
+
+    it('list_suggestions, accept_suggestion (issue_id by shortcode) and dismiss_suggestion', async () => {
+      const target = await createIssue(server.a.api, product.id, { title: 'Invoices show the wrong currency', description: 'USD instead of EUR.' });
+      const triaged = async (title: string, body: string) => {
+        const conversation = await importConversation(server.a.api, product.id, { title, body });
+        return (await server.a.api.post(`/api/v1/conversations/${conversation.id}/triage`)).body.data.at(-1);
+      };
+      const link = await triaged('Invoices show the wrong currency', 'USD instead of EUR.');
+      const create = await triaged('Dark mode forgets itself', 'Every restart it is light again.');
+      const queue = answer(await call('list_suggestions', { product_id: product.id, kind: 'link' }));
+      assert.deepEqual(queue, (await server.a.api.get(`/api/v1/suggestions?product_id=${product.id}&kind=link`)).body);
+      assert.deepEqual(queue.data.map((suggestion: any) => [suggestion.id, suggestion.issue.id]), [[link.id, target.id]]);
+      const other = await createIssue(server.a.api, product.id, { title: 'Currency' });
+      const accepted = answer(await call('accept_suggestion', { id: link.id, issue_id: other.shortcode.toLowerCase() }));
+      assert.deepEqual([accepted.data.status, accepted.data.issue.id], ['accepted', other.id]);
+      assert.equal(answer(await call('dismiss_suggestion', { id: create.id })).data.status, 'dismissed');
+      assert.match(toolError(await call('dismiss_suggestion', { id: create.id })), /suggestion is already dismissed/);
     });
   });
 

@@ -93,7 +93,7 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
 }
 
 /** What a test may choose about its app: a clock, a detector, a logger writing to a stream the test reads, webhook settings, … */
-export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'clock' | 'detector' | 'proofOfWorkMaxNumber'> & {
+export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'clock' | 'detector' | 'proofOfWorkMaxNumber' | 'headline'> & {
   webhooks?: Partial<WebhookConfig>;
   streams?: Partial<StreamConfig>;
   summaries?: Partial<ServiceOptions['summaries']>;
@@ -118,7 +118,7 @@ export async function createTestContext(
   const database = createDatabase(databaseUrl);
   await database.migrate();
   const services = createServices(database, {
-    clock: appOptions.clock, detector: appOptions.detector, webhooks: { ...WEBHOOK_DEFAULTS, ...appOptions.webhooks },
+    clock: appOptions.clock, detector: appOptions.detector, headline: appOptions.headline, webhooks: { ...WEBHOOK_DEFAULTS, ...appOptions.webhooks },
     proofOfWorkMaxNumber: appOptions.proofOfWorkMaxNumber ?? TEST_PROOF_OF_WORK_MAX,
     passwordHashing: TEST_SCRYPT,
     streams: { ...STREAM_DEFAULTS, ...appOptions.streams },

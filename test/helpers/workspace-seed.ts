@@ -18,7 +18,7 @@ export type SeededIds = Record<Resource, string[]> & {
   siblingConversation: string[];
 };
 
-/** Webhook endpoints, members, invitations and keys seeded per workspace: a DELETE probe's controls each consume one beyond the first. */
+/** Webhook endpoints, members, invitations, keys and suggestions seeded per workspace: a consuming probe's controls each take one beyond the first. */
 const WEBHOOKS = 3;
 const SPARES = 2;
 
@@ -78,6 +78,19 @@ async function seedWidget(context: Pick<TestContext, 'client'>, widgetKey: strin
 }
 
 /**
+ * Open link suggestions to the product's first issue, each for a conversation of its own (a re-run of
+ * the seeded conversation then leaves them open): one, and one per control that accepts or dismisses.
+ */
+async function seedSuggestions(api: Client, productId: string, issue: { title: string }, ids: SeededIds): Promise<void> {
+  for (let s = 0; s <= 2 * SPARES + 1; s++) {
+    const conversation = await importConversation(api, productId, { title: issue.title, body: issue.title });
+    const res = await api.post(`/api/v1/conversations/${conversation.id}/triage`);
+    assert.equal(res.status, 200, res.text);
+    ids.suggestion.push(res.body.data[0].id);
+  }
+}
+
+/**
  * `products` products with issue prefixes `<prefix>1`, `<prefix>2`, …, each with three issues, a
  * conversation linked to its first issue, and a release of its second issue; then webhook
  * endpoints and a delivery (events recorded through `events`).
@@ -88,7 +101,7 @@ export async function seedWorkspace(
   const { api } = workspace;
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
-    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id],
+    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [],
     widget: [], visitorConversation: [], idea: [], visitorToken: [], siblingConversation: [],
   };
   for (let p = 1; p <= products; p++) {
@@ -109,6 +122,7 @@ export async function seedWorkspace(
     await linkConversation(api, issues[0].id, conversation.id);
     const release = await createRelease(api, product.id, { title: `${prefix}${p} release`, issue_ids: [issues[1].id] });
     ids.release.push(release.id);
+    await seedSuggestions(api, product.id, issues[0], ids);
     await seedWidget(context, product.widget_key, `${prefix}${p}`, ids);
   }
   await seedWebhooks(workspace, prefix, context, ids);

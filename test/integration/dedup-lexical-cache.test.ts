@@ -11,6 +11,7 @@ import type { DuplicateDetector } from '../../src/dedup/detector.js';
 import { createLexicalDetector } from '../../src/dedup/lexical.js';
 import type { Actor } from '../../src/domain/accounts/actor.js';
 import { createIssueDedupService } from '../../src/domain/issues/issue-dedup.service.js';
+import { createIssueMatcher } from '../../src/domain/issues/issue-matcher.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createServices } from '../../src/services.js';
 import { createIssue, createIssueMaybe, createProduct } from '../helpers/factories.js';
@@ -23,18 +24,18 @@ describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (l
     const store = embeddingRepository(database.db);
     const reads = { candidates: 0 };
     const services = createServices(database, { detector });
-    const issueDedup = createIssueDedupService({
-      db: database.db,
+    const repository = { ...issueRepository(database.db), ...issues };
+    const matcher = createIssueMatcher({
       dialect: database.dialect,
-      clock: systemClock,
       detector,
-      issues: { ...issueRepository(database.db), ...issues },
-      issueService: services.issues,
-      issueWrites: services.issueWrites,
+      issues: repository,
       dedupStore: {
         productVersion: store.productVersion,
         openCandidates: (...args) => (reads.candidates++, store.openCandidates(...args)),
       },
+    });
+    const issueDedup = createIssueDedupService({
+      db: database.db, clock: systemClock, issues: repository, issueService: services.issues, issueWrites: services.issueWrites, matcher,
     });
     return { reads, detector, maybe: (actor: Actor, productId: string, title: string) => issueDedup.createMaybe(actor, { product_id: productId, title }) };
   }

@@ -70,25 +70,32 @@ interface Probe {
   expect(status: number, body: any): string | null;
 }
 
-/** A DELETE of the addressed resource itself: each of its controls deletes another of B's resources. */
-const deletesItself = (op: Operation) => op.method === 'DELETE' && op.path.endsWith('/{id}');
+/**
+ * An operation that uses up the resource it addresses: a DELETE of it, or accepting or dismissing a
+ * suggestion (which may be done once). Each of its controls takes another of B's resources.
+ */
+const consumesItself = (op: Operation) =>
+  (op.method === 'DELETE' && op.path.endsWith('/{id}')) || /\/suggestions\/\{id\}\/(accept|dismiss)$/.test(op.path);
 
-/** B's id for a control request: the first, or for a deleting control the next spare one. */
-function controlId(op: Operation, resource: Resource, theirs: SeededIds, spares: { used: number }): Record<string, string> {
-  if (!deletesItself(op)) return {};
-  const id = theirs[resource][++spares.used];
-  if (!id) throw new Error(`${op.method} ${op.path}: seed more than ${spares.used} ${resource}s, one for each deleting control`);
+/** B's spare resources already taken by consuming controls, per resource (accept and dismiss share the suggestions). */
+type Spares = Partial<Record<Resource, number>>;
+
+/** B's id for a control request: the first, or for a consuming control the next spare one. */
+function controlId(op: Operation, resource: Resource, theirs: SeededIds, spares: Spares): Record<string, string> {
+  if (!consumesItself(op)) return {};
+  const used = (spares[resource] = (spares[resource] ?? 0) + 1);
+  const id = theirs[resource][used];
+  if (!id) throw new Error(`${op.method} ${op.path}: seed more than ${used} ${resource}s, one for each consuming control`);
   return { id };
 }
 
-function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds): Probe[] {
+function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds, spares: Spares = {}): Probe[] {
   // Only operations with something to probe send a body: a create without references has none.
   const hasProbes = op.parameters.some((p) => p.in === 'path' || fieldResource(op, p.name, p.schema)) ||
     Object.entries(op.body?.properties ?? {}).some(([name, schema]) => fieldResource(op, name, schema));
   const body = op.body && hasProbes ? requiredBody(op, op.body, theirs) : undefined;
   if (op.body) assertNoNestedReferences(op, op.body);
   const probes: Probe[] = [];
-  const spares = { used: 0 };
   for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
     const resource = pathParameterResource(op, parameter.name);
     // The widget key names the tenant, as the API key does: the probes send it as B's own.
@@ -114,11 +121,12 @@ function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds): Probe[] {
     if (!resource) continue;
     const reference = (ids: SeededIds) => (typesOf(schema).includes('array') ? [ids[resource][0]] : ids[resource][0]);
     const url = fillPath(op.path, pathValues(op, theirs));
+    const controlUrl = fillPath(op.path, pathValues(op, theirs, op.parameters.some((p) => p.name === 'id') ? controlId(op, pathParameterResource(op, 'id'), theirs, spares) : {}));
     probes.push({
       parameter: `body ${name}`,
       what: `body ${name} = A's ${resource}`,
       foreign: { url, body: { ...body, [name]: reference(ours) } },
-      control: { url, body: { ...body, [name]: reference(theirs) } },
+      control: { url: controlUrl, body: { ...body, [name]: reference(theirs) } },
       expect: (status, res) => (status === 400 && res.fields?.[name] ? null : `expected 400 with fields.${name}`),
     });
   }
@@ -184,8 +192,9 @@ describeEachDialect('workspace isolation, for every route of openapi.json', (ctx
     const routes = new Set<string>();
     const pairs = new Set<string>();
     let probes = 0;
+    const spares: Spares = {};
     for (const op of operations) {
-      for (const probe of probesFor(op, ours, theirs)) {
+      for (const probe of probesFor(op, ours, theirs, spares)) {
         problems.push(...(await runProbe(asB(op), op, probe)));
         routes.add(`${op.method} ${op.path}`);
         pairs.add(`${op.method} ${op.path} ${probe.parameter}`);

@@ -329,6 +329,7 @@ export const openapiDocument = {
             "widget_config": null,
             "domain": null,
             "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
+            "triage": "suggest",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z"
           }
@@ -345,6 +346,7 @@ export const openapiDocument = {
           "widget_config",
           "domain",
           "embed_snippet",
+          "triage",
           "created_at",
           "updated_at"
         ],
@@ -405,6 +407,15 @@ export const openapiDocument = {
           "embed_snippet": {
             "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
             "type": "string"
+          },
+          "triage": {
+            "type": "string",
+            "enum": [
+              "off",
+              "suggest",
+              "auto"
+            ],
+            "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
           },
           "created_at": {
             "format": "date-time",
@@ -1201,7 +1212,7 @@ export const openapiDocument = {
             ]
           },
           "is_ai_generated": {
-            "description": "Always false for issues created through the API",
+            "description": "true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API",
             "type": "boolean"
           },
           "created_at": {
@@ -1219,7 +1230,7 @@ export const openapiDocument = {
             "type": "string"
           },
           "sources_count": {
-            "description": "[ext] How many deduplicating creates (POST /issues/maybe) reported this issue",
+            "description": "[ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue",
             "type": "integer"
           },
           "linked_conversations": {
@@ -1337,7 +1348,7 @@ export const openapiDocument = {
             ]
           },
           "is_ai_generated": {
-            "description": "Always false for issues created through the API",
+            "description": "true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API",
             "type": "boolean"
           },
           "created_at": {
@@ -1355,7 +1366,7 @@ export const openapiDocument = {
             "type": "string"
           },
           "sources_count": {
-            "description": "[ext] How many deduplicating creates (POST /issues/maybe) reported this issue",
+            "description": "[ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue",
             "type": "integer"
           },
           "linked_conversations_count": {
@@ -1778,6 +1789,231 @@ export const openapiDocument = {
           }
         }
       },
+      "IssueBase": {
+        "additionalProperties": false,
+        "description": "An issue as a suggestion names it, as it is now",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+            "shortcode": "AMA-12",
+            "title": "Checkout button does nothing on Android",
+            "status": "pending",
+            "priority": "high"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "shortcode",
+          "title",
+          "status",
+          "priority"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "shortcode": {
+            "description": "<PREFIX>-<number>",
+            "examples": [
+              "AMA-12"
+            ],
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "in_progress",
+              "icebox",
+              "done",
+              "released",
+              "dismissed"
+            ]
+          },
+          "priority": {
+            "type": "string",
+            "enum": [
+              "low",
+              "normal",
+              "high",
+              "urgent"
+            ]
+          }
+        }
+      },
+      "Suggestion": {
+        "additionalProperties": false,
+        "description": "[ext] What triage suggests doing with a conversation: link it to an open issue, or create one",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+            "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+            "kind": "create",
+            "status": "open",
+            "issue": null,
+            "title": "Export does nothing on Android",
+            "description": "Tapping Export on Android shows nothing and no file is saved.",
+            "priority": "normal",
+            "score": 0.61,
+            "possible_duplicates": [
+              {
+                "issue": {
+                  "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+                  "shortcode": "AMA-12",
+                  "title": "Checkout button does nothing on Android",
+                  "status": "pending",
+                  "priority": "high"
+                },
+                "score": 0.61
+              }
+            ],
+            "created_at": "2026-11-21T10:25:01.000Z",
+            "updated_at": "2026-11-21T10:25:01.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "conversation_id",
+          "kind",
+          "status",
+          "issue",
+          "title",
+          "description",
+          "priority",
+          "score",
+          "possible_duplicates",
+          "created_at",
+          "updated_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "conversation_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "link",
+              "create"
+            ],
+            "description": "`link`: link the conversation to an open issue that says the same; `create`: create an issue from it"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "open",
+              "accepted",
+              "dismissed"
+            ],
+            "description": "`open` until accepted or dismissed (a re-run dismisses the open ones)"
+          },
+          "issue": {
+            "description": "link: the issue to link to; create: the issue accepting made (null until then)",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/IssueBase"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "title": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "create: the draft's title (at most 120 characters unless edited on accept); link: null"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "create: the draft's description, the conversation's summary when it had one; link: null"
+          },
+          "priority": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "low",
+              "normal",
+              "high",
+              "urgent",
+              null
+            ],
+            "description": "create: the draft's priority, the conversation's; link: null"
+          },
+          "score": {
+            "minimum": 0,
+            "maximum": 1,
+            "description": "The best open issue's similarity to the conversation when triage ran; null when the product had none, or a person chose another issue on accept",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "possible_duplicates": {
+            "maxItems": 3,
+            "description": "create: up to 3 open issues whose similarity fell in the review band, best first; link: empty",
+            "type": "array",
+            "items": {
+              "additionalProperties": false,
+              "type": "object",
+              "required": [
+                "issue",
+                "score"
+              ],
+              "properties": {
+                "issue": {
+                  "$ref": "#/components/schemas/IssueBase"
+                },
+                "score": {
+                  "minimum": 0,
+                  "maximum": 1,
+                  "description": "Its similarity to the conversation",
+                  "type": "number"
+                }
+              }
+            }
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          }
+        }
+      },
       "WebhookEndpoint": {
         "additionalProperties": false,
         "description": "A webhook endpoint (its secret is never shown here)",
@@ -1833,7 +2069,9 @@ export const openapiDocument = {
                 "message.created",
                 "release.created",
                 "release.updated",
-                "release.published"
+                "release.published",
+                "suggestion.created",
+                "suggestion.updated"
               ]
             }
           },
@@ -1931,7 +2169,9 @@ export const openapiDocument = {
                 "message.created",
                 "release.created",
                 "release.updated",
-                "release.published"
+                "release.published",
+                "suggestion.created",
+                "suggestion.updated"
               ]
             }
           },
@@ -2034,7 +2274,9 @@ export const openapiDocument = {
               "message.created",
               "release.created",
               "release.updated",
-              "release.published"
+              "release.published",
+              "suggestion.created",
+              "suggestion.updated"
             ]
           },
           "status": {
@@ -2440,6 +2682,7 @@ export const openapiDocument = {
             "widget_config": null,
             "domain": null,
             "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
+            "triage": "suggest",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "previous": {
@@ -2459,6 +2702,7 @@ export const openapiDocument = {
           "widget_config",
           "domain",
           "embed_snippet",
+          "triage",
           "created_at",
           "updated_at",
           "previous"
@@ -2520,6 +2764,15 @@ export const openapiDocument = {
           "embed_snippet": {
             "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
             "type": "string"
+          },
+          "triage": {
+            "type": "string",
+            "enum": [
+              "off",
+              "suggest",
+              "auto"
+            ],
+            "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
           },
           "created_at": {
             "format": "date-time",
@@ -2596,6 +2849,15 @@ export const openapiDocument = {
               "embed_snippet": {
                 "description": "[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)",
                 "type": "string"
+              },
+              "triage": {
+                "type": "string",
+                "enum": [
+                  "off",
+                  "suggest",
+                  "auto"
+                ],
+                "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
               },
               "created_at": {
                 "format": "date-time",
@@ -2728,7 +2990,7 @@ export const openapiDocument = {
             ]
           },
           "is_ai_generated": {
-            "description": "Always false for issues created through the API",
+            "description": "true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API",
             "type": "boolean"
           },
           "created_at": {
@@ -2746,7 +3008,7 @@ export const openapiDocument = {
             "type": "string"
           },
           "sources_count": {
-            "description": "[ext] How many deduplicating creates (POST /issues/maybe) reported this issue",
+            "description": "[ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue",
             "type": "integer"
           },
           "linked_conversations": {
@@ -2827,7 +3089,7 @@ export const openapiDocument = {
                 ]
               },
               "is_ai_generated": {
-                "description": "Always false for issues created through the API",
+                "description": "true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API",
                 "type": "boolean"
               },
               "created_at": {
@@ -2845,7 +3107,7 @@ export const openapiDocument = {
                 "type": "string"
               },
               "sources_count": {
-                "description": "[ext] How many deduplicating creates (POST /issues/maybe) reported this issue",
+                "description": "[ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue",
                 "type": "integer"
               },
               "linked_conversations": {
@@ -3385,6 +3647,300 @@ export const openapiDocument = {
                 "items": {
                   "$ref": "#/components/schemas/ReleaseIssue"
                 }
+              }
+            },
+            "description": "The fields this change changed, with their values before it"
+          }
+        }
+      },
+      "SuggestionWithPrevious": {
+        "additionalProperties": false,
+        "description": "[ext] What triage suggests doing with a conversation: link it to an open issue, or create one, and what the change changed",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+            "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+            "kind": "create",
+            "status": "open",
+            "issue": null,
+            "title": "Export does nothing on Android",
+            "description": "Tapping Export on Android shows nothing and no file is saved.",
+            "priority": "normal",
+            "score": 0.61,
+            "possible_duplicates": [
+              {
+                "issue": {
+                  "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+                  "shortcode": "AMA-12",
+                  "title": "Checkout button does nothing on Android",
+                  "status": "pending",
+                  "priority": "high"
+                },
+                "score": 0.61
+              }
+            ],
+            "created_at": "2026-11-21T10:25:01.000Z",
+            "updated_at": "2026-11-21T10:25:01.000Z",
+            "previous": {
+              "status": "open",
+              "updated_at": "2026-11-21T10:25:01.000Z"
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "conversation_id",
+          "kind",
+          "status",
+          "issue",
+          "title",
+          "description",
+          "priority",
+          "score",
+          "possible_duplicates",
+          "created_at",
+          "updated_at",
+          "previous"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "conversation_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "link",
+              "create"
+            ],
+            "description": "`link`: link the conversation to an open issue that says the same; `create`: create an issue from it"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "open",
+              "accepted",
+              "dismissed"
+            ],
+            "description": "`open` until accepted or dismissed (a re-run dismisses the open ones)"
+          },
+          "issue": {
+            "description": "link: the issue to link to; create: the issue accepting made (null until then)",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/IssueBase"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "title": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "create: the draft's title (at most 120 characters unless edited on accept); link: null"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "create: the draft's description, the conversation's summary when it had one; link: null"
+          },
+          "priority": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "low",
+              "normal",
+              "high",
+              "urgent",
+              null
+            ],
+            "description": "create: the draft's priority, the conversation's; link: null"
+          },
+          "score": {
+            "minimum": 0,
+            "maximum": 1,
+            "description": "The best open issue's similarity to the conversation when triage ran; null when the product had none, or a person chose another issue on accept",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "possible_duplicates": {
+            "maxItems": 3,
+            "description": "create: up to 3 open issues whose similarity fell in the review band, best first; link: empty",
+            "type": "array",
+            "items": {
+              "additionalProperties": false,
+              "type": "object",
+              "required": [
+                "issue",
+                "score"
+              ],
+              "properties": {
+                "issue": {
+                  "$ref": "#/components/schemas/IssueBase"
+                },
+                "score": {
+                  "minimum": 0,
+                  "maximum": 1,
+                  "description": "Its similarity to the conversation",
+                  "type": "number"
+                }
+              }
+            }
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "previous": {
+            "additionalProperties": false,
+            "type": "object",
+            "properties": {
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "conversation_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "link",
+                  "create"
+                ],
+                "description": "`link`: link the conversation to an open issue that says the same; `create`: create an issue from it"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "open",
+                  "accepted",
+                  "dismissed"
+                ],
+                "description": "`open` until accepted or dismissed (a re-run dismisses the open ones)"
+              },
+              "issue": {
+                "description": "link: the issue to link to; create: the issue accepting made (null until then)",
+                "anyOf": [
+                  {
+                    "$ref": "#/components/schemas/IssueBase"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "title": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "create: the draft's title (at most 120 characters unless edited on accept); link: null"
+              },
+              "description": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "create: the draft's description, the conversation's summary when it had one; link: null"
+              },
+              "priority": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "enum": [
+                  "low",
+                  "normal",
+                  "high",
+                  "urgent",
+                  null
+                ],
+                "description": "create: the draft's priority, the conversation's; link: null"
+              },
+              "score": {
+                "minimum": 0,
+                "maximum": 1,
+                "description": "The best open issue's similarity to the conversation when triage ran; null when the product had none, or a person chose another issue on accept",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "possible_duplicates": {
+                "maxItems": 3,
+                "description": "create: up to 3 open issues whose similarity fell in the review band, best first; link: empty",
+                "type": "array",
+                "items": {
+                  "additionalProperties": false,
+                  "type": "object",
+                  "required": [
+                    "issue",
+                    "score"
+                  ],
+                  "properties": {
+                    "issue": {
+                      "$ref": "#/components/schemas/IssueBase"
+                    },
+                    "score": {
+                      "minimum": 0,
+                      "maximum": 1,
+                      "description": "Its similarity to the conversation",
+                      "type": "number"
+                    }
+                  }
+                }
+              },
+              "created_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "type": "string"
+              },
+              "updated_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "type": "string"
               }
             },
             "description": "The fields this change changed, with their values before it"
@@ -4008,6 +4564,15 @@ export const openapiDocument = {
                       "null"
                     ],
                     "pattern": "^[^\\u0000]*$"
+                  },
+                  "triage": {
+                    "type": "string",
+                    "enum": [
+                      "off",
+                      "suggest",
+                      "auto"
+                    ],
+                    "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
                   }
                 }
               },
@@ -4339,6 +4904,15 @@ export const openapiDocument = {
                       "null"
                     ],
                     "pattern": "^[^\\u0000]*$"
+                  },
+                  "triage": {
+                    "type": "string",
+                    "enum": [
+                      "off",
+                      "suggest",
+                      "auto"
+                    ],
+                    "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
                   }
                 }
               },
@@ -7738,6 +8312,870 @@ export const openapiDocument = {
         }
       }
     },
+    "/api/v1/conversations/{id}/triage": {
+      "post": {
+        "operationId": "triageConversation",
+        "summary": "[ext] Run triage for a conversation again",
+        "tags": [
+          "Triage"
+        ],
+        "description": "Matches the conversation's title and first contact message against its product's open issues, as POST /issues/maybe does: at or above the matching threshold a `link` suggestion, otherwise a `create` suggestion with the review band's issues as possible_duplicates. Its open suggestions are dismissed first; accepted ones stay. Runs whatever the product's triage setting (`off` suggests as `suggest` does; `auto` accepts at once). Answers the conversation's suggestions, oldest first (the first 200). A detection failure is a 500 with nothing written.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Conversation id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The conversation's suggestions, the new one last",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The conversation's suggestions, the new one last",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Suggestion"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/conversations/{id}/suggestions": {
+      "get": {
+        "operationId": "listConversationSuggestions",
+        "summary": "[ext] List a conversation's suggestions",
+        "tags": [
+          "Triage"
+        ],
+        "description": "Every suggestion triage made for the conversation, whatever its status, oldest first.",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Conversation id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of the conversation's suggestions",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of the conversation's suggestions",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Suggestion"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/suggestions": {
+      "get": {
+        "operationId": "listSuggestions",
+        "summary": "[ext] The triage queue",
+        "tags": [
+          "Triage"
+        ],
+        "description": "Suggestions across the workspace's conversations, oldest first: open ones unless status says otherwise. status and kind take comma-separated values.",
+        "parameters": [
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:open|accepted|dismissed)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:open|accepted|dismissed)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "status",
+            "required": false,
+            "description": "Statuses (default open). Comma-separated from: open, accepted, dismissed"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only suggestions for conversations of this product (UUID)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:link|create)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:link|create)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "kind",
+            "required": false,
+            "description": "Kinds. Comma-separated from: link, create"
+          },
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of suggestions",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of suggestions",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Suggestion"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/suggestions/{id}/accept": {
+      "post": {
+        "operationId": "acceptSuggestion",
+        "summary": "[ext] Accept a suggestion",
+        "tags": [
+          "Triage"
+        ],
+        "description": "`link`: links the conversation to the issue, as POST /issues/{id}/conversations does; issue_id names another issue of the product to link to instead. `create`: creates the issue from the draft (is_ai_generated true), with title, description and priority as edited in the body, and links the conversation to it. Either way the conversation becomes a source of the issue (sources_count). A suggestion that is not open is a validation_error (\"suggestion is already accepted\" or \"… dismissed\"). A field that does not apply to the kind is a validation_error.",
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "description": "Optional: edits made before accepting",
+                "type": "object",
+                "properties": {
+                  "title": {
+                    "minLength": 1,
+                    "maxLength": 500,
+                    "description": "create: the issue's title instead of the draft's; 1–500 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "description": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "create: the issue's description instead of the draft's; null or \"\" for none",
+                    "pattern": "^[^\\u0000]*$"
+                  },
+                  "priority": {
+                    "type": "string",
+                    "enum": [
+                      "low",
+                      "normal",
+                      "high",
+                      "urgent"
+                    ],
+                    "description": "create: the issue's priority instead of the draft's"
+                  },
+                  "issue_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "description": "link: an issue of the conversation's product to link to instead of the suggested one",
+                    "type": "string"
+                  }
+                }
+              },
+              "example": {
+                "title": "Export does nothing on Android 14",
+                "priority": "high"
+              }
+            }
+          },
+          "description": "Optional: edits made before accepting"
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Suggestion id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The accepted suggestion, with its issue",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The accepted suggestion, with its issue",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Suggestion"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/suggestions/{id}/dismiss": {
+      "post": {
+        "operationId": "dismissSuggestion",
+        "summary": "[ext] Dismiss a suggestion",
+        "tags": [
+          "Triage"
+        ],
+        "description": "Marks the suggestion dismissed; nothing else changes. A suggestion that is not open is a validation_error (\"suggestion is already accepted\" or \"… dismissed\").",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Suggestion id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The dismissed suggestion",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The dismissed suggestion",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Suggestion"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/v1/events/stream": {
       "get": {
         "operationId": "streamEvents",
@@ -7749,14 +9187,14 @@ export const openapiDocument = {
         "parameters": [
           {
             "schema": {
-              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
               "x-route-parsed": true,
               "type": "string"
             },
             "in": "query",
             "name": "types",
             "required": false,
-            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published"
+            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated"
           },
           {
             "schema": {
@@ -7802,7 +9240,9 @@ export const openapiDocument = {
                         "message.created",
                         "release.created",
                         "release.updated",
-                        "release.published"
+                        "release.published",
+                        "suggestion.created",
+                        "suggestion.updated"
                       ],
                       "description": "The event type"
                     },
@@ -7837,7 +9277,9 @@ export const openapiDocument = {
                               "message.created",
                               "release.created",
                               "release.updated",
-                              "release.published"
+                              "release.published",
+                              "suggestion.created",
+                              "suggestion.updated"
                             ]
                           },
                           "timestamp": {
@@ -9679,6 +11121,323 @@ export const openapiDocument = {
         }
       }
     },
+    "/api/v1/items/{id}/triage": {
+      "post": {
+        "operationId": "triageConversationViaDeprecatedAlias",
+        "summary": "[ext] Run triage for a conversation again (deprecated alias of /api/v1/conversations)",
+        "tags": [
+          "Deprecated aliases"
+        ],
+        "description": "Matches the conversation's title and first contact message against its product's open issues, as POST /issues/maybe does: at or above the matching threshold a `link` suggestion, otherwise a `create` suggestion with the review band's issues as possible_duplicates. Its open suggestions are dismissed first; accepted ones stay. Runs whatever the product's triage setting (`off` suggests as `suggest` does; `auto` accepts at once). Answers the conversation's suggestions, oldest first (the first 200). A detection failure is a 500 with nothing written.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Conversation id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "deprecated": true,
+        "responses": {
+          "200": {
+            "description": "The conversation's suggestions, the new one last",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The conversation's suggestions, the new one last",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Suggestion"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/items/{id}/suggestions": {
+      "get": {
+        "operationId": "listConversationSuggestionsViaDeprecatedAlias",
+        "summary": "[ext] List a conversation's suggestions (deprecated alias of /api/v1/conversations)",
+        "tags": [
+          "Deprecated aliases"
+        ],
+        "description": "Every suggestion triage made for the conversation, whatever its status, oldest first.",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Conversation id (UUID)"
+          }
+        ],
+        "deprecated": true,
+        "responses": {
+          "200": {
+            "description": "A page of the conversation's suggestions",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of the conversation's suggestions",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Suggestion"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/v1/webhooks": {
       "get": {
         "operationId": "listWebhooks",
@@ -9881,7 +11640,9 @@ export const openapiDocument = {
                             "message.created",
                             "release.created",
                             "release.updated",
-                            "release.published"
+                            "release.published",
+                            "suggestion.created",
+                            "suggestion.updated"
                           ]
                         }
                       }
@@ -10241,7 +12002,9 @@ export const openapiDocument = {
                             "message.created",
                             "release.created",
                             "release.updated",
-                            "release.published"
+                            "release.published",
+                            "suggestion.created",
+                            "suggestion.updated"
                           ]
                         }
                       }
@@ -13815,6 +15578,174 @@ export const openapiDocument = {
                   "data": {
                     "$ref": "#/components/schemas/ReleaseDetail",
                     "description": "The release as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "suggestion.created": {
+      "post": {
+        "operationId": "suggestionCreatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "suggestion.created",
+        "description": "Sent to each enabled endpoint subscribed to `suggestion.created` (or `*`) when a triage suggestion was created.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "suggestion.created"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/Suggestion",
+                    "description": "The suggestion as GET /api/v1/conversations/{id}/suggestions lists it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "suggestion.updated": {
+      "post": {
+        "operationId": "suggestionUpdatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "suggestion.updated",
+        "description": "Sent to each enabled endpoint subscribed to `suggestion.updated` (or `*`) when a triage suggestion changed; `data.previous` holds the changed fields' old values.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "suggestion.updated"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/SuggestionWithPrevious",
+                    "description": "The suggestion as GET /api/v1/conversations/{id}/suggestions lists it after the change"
                   }
                 }
               }

@@ -115,6 +115,32 @@ const DEFINITIONS: Definition[] = [
     },
   },
   {
+    name: 'list_suggestions',
+    operationId: 'listSuggestions',
+    description: 'The triage queue: what triage suggests doing with customer conversations, oldest first (open ones unless status says otherwise). A `link` suggestion names an open issue the conversation repeats (issue); a `create` suggestion drafts a new issue (title, description, priority) and names the open issues that came close (possible_duplicates).',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/suggestions', { params: { query: args as Query<'listSuggestions'> } })),
+  },
+  {
+    name: 'accept_suggestion',
+    operationId: 'acceptSuggestion',
+    description: 'Accept a triage suggestion (by UUID). link: the conversation is linked to the suggested issue, or to issue_id (a shortcode or UUID of the same product) if you judge another one fits better. create: the drafted issue is created and linked; title, description and priority replace the draft\'s when given. Check possible_duplicates first: if one of them is the same problem, dismiss the suggestion and link the conversation to that issue instead.',
+    adjust(schema) {
+      schema.properties.issue_id = { type: 'string', minLength: 1, description: 'link: an issue of the conversation\'s product to link to instead: its shortcode (APP-12) or UUID' };
+    },
+    async call(api, args) {
+      const body = withoutId(args) as RequestBody<'acceptSuggestion'>;
+      if (body.issue_id !== undefined) [body.issue_id] = await issueIds(api, [body.issue_id]);
+      return api.call(api.client.POST('/api/v1/suggestions/{id}/accept', { ...byId(args), body }));
+    },
+  },
+  {
+    name: 'dismiss_suggestion',
+    operationId: 'dismissSuggestion',
+    description: 'Dismiss a triage suggestion (by UUID) that is wrong: nothing is linked or created, and it leaves the queue.',
+    call: async (api, args) => api.call(api.client.POST('/api/v1/suggestions/{id}/dismiss', byId(args))),
+  },
+  {
     name: 'list_releases',
     operationId: 'listReleases',
     description: 'List releases, newest first, with how many issues each ships; released_at null marks a draft.',

@@ -16,6 +16,7 @@ import { idempotencyCredentials } from './0013_idempotency_credentials.js';
 import { issueCandidatesIndex } from './0014_issue_candidates_index.js';
 import { upvoteVoters } from './0015_upvote_voters.js';
 import { conversationJobs } from './0016_conversation_jobs.js';
+import { triage } from './0017_triage.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -36,5 +37,6 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0014_issue_candidates_index': issueCandidatesIndex(),
     '0015_upvote_voters': upvoteVoters(types),
     '0016_conversation_jobs': conversationJobs(types),
+    '0017_triage': triage(types),
   };
 }

@@ -20,6 +20,20 @@ export function messageRepository(db: Executor) {
         .orderBy('id', 'asc'),
   );
 
+  const firstOfContact = compileOnce(
+    ['workspaceId', 'conversationId'],
+    ({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }) =>
+      db
+        .selectFrom('messages')
+        .select(MESSAGE_COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .where('conversation_id', '=', conversationId)
+        .where('sender_type', '=', 'contact')
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(1),
+  );
+
   return {
     async insert(row: MessageRow, tx: Executor = db): Promise<void> {
       await insert(tx, row);
@@ -28,6 +42,11 @@ export function messageRepository(db: Executor) {
     /** A conversation's messages, oldest first. */
     listByConversation: (workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow[]> =>
       ofConversation(tx, { workspaceId, conversationId }),
+
+    /** The conversation's first message from its contact, if any. */
+    async firstOfContact(workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow | undefined> {
+      return (await firstOfContact(tx, { workspaceId, conversationId }))[0];
+    },
   };
 }
 

@@ -4,12 +4,12 @@ import type { ProductTable } from '../schema.js';
 
 const PRODUCT_COLUMNS = [
   'id', 'workspace_id', 'name', 'slug', 'issue_prefix', 'widget_key', 'product_key', 'widget_config', 'domain',
-  'created_at', 'updated_at',
+  'triage', 'created_at', 'updated_at',
 ] as const;
 
 /** A product as every reader sees it: the identity secret is read on its own, only where a token is checked. */
 export type ProductRow = Omit<ProductTable, 'identity_secret'>;
-export type ProductChanges = Partial<Pick<ProductTable, 'name' | 'slug' | 'issue_prefix' | 'widget_config' | 'domain' | 'updated_at'>>;
+export type ProductChanges = Partial<Pick<ProductTable, 'name' | 'slug' | 'issue_prefix' | 'widget_config' | 'domain' | 'triage' | 'updated_at'>>;
 
 export function productRepository(db: Executor) {
   return {

@@ -38,6 +38,8 @@ export interface NewIssue {
   status: IssueStatus;
   priority: Priority;
   assigneeId: string | null;
+  /** Drafted by triage rather than typed by a person (a create suggestion accepted). */
+  aiGenerated?: boolean;
 }
 
 export interface IssueWritesDeps {
@@ -98,7 +100,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
         priority: input.priority,
         assignee_id: input.assigneeId,
         resolution_comment: null,
-        is_ai_generated: 0,
+        is_ai_generated: input.aiGenerated ? 1 : 0,
         created_at: now,
         updated_at: now,
       };

@@ -16,6 +16,7 @@ import { newIdentitySecret } from '../widget/identity-token.js';
 import { boundedJson, JSON_OBJECT_MAX_DEPTH } from '../shared/json-limits.js';
 import { freePrefix, freeSlug, prefixFromName, slugFromName, slugStem } from './product-naming.js';
 import { requireSettingsRole } from '../accounts/roles.js';
+import type { TriageMode } from '../shared/enums.js';
 
 export interface Product {
   id: string;
@@ -29,6 +30,8 @@ export interface Product {
   domain: string | null;
   /** [ext] The HTML that embeds the product's widget in a page. */
   embed_snippet: string;
+  /** [ext] What triage does with the product's conversations. */
+  triage: TriageMode;
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +42,7 @@ export interface ProductInput {
   issue_prefix?: string;
   widget_config?: Record<string, unknown> | null;
   domain?: string | null;
+  triage?: TriageMode;
 }
 
 export const WIDGET_CONFIG_MAX_BYTES = 16 * 1024;
@@ -62,6 +66,7 @@ export const toProduct = (row: ProductRow, base: string): Product => ({
   widget_config: row.widget_config === null ? null : JSON.parse(row.widget_config),
   domain: row.domain,
   embed_snippet: embedSnippet(base, row.widget_key),
+  triage: row.triage as TriageMode,
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -152,6 +157,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
             product_key: randomToken('pk_', 24),
             widget_config: widgetConfig,
             domain: input.domain ?? null,
+            triage: input.triage ?? 'suggest',
             created_at: now,
             updated_at: now,
           };
@@ -179,6 +185,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
         issue_prefix: input.issue_prefix,
         widget_config: input.widget_config === undefined ? undefined : serializeWidgetConfig(input.widget_config),
         domain: input.domain,
+        triage: input.triage,
       };
       const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
         lockKey: `product:${productId}`,

@@ -14,5 +14,15 @@ export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 export const CONVERSATION_SOURCES = ['chat', 'form'] as const;
 export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
 
+/** What triage does with a product's conversations (docs/triage.md). */
+export const TRIAGE_MODES = ['off', 'suggest', 'auto'] as const;
+export type TriageMode = (typeof TRIAGE_MODES)[number];
+
+export const SUGGESTION_KINDS = ['link', 'create'] as const;
+export type SuggestionKind = (typeof SUGGESTION_KINDS)[number];
+
+export const SUGGESTION_STATUSES = ['open', 'accepted', 'dismissed'] as const;
+export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
+
 export const SENDER_TYPES = ['agent', 'contact', 'system'] as const;
 export type SenderType = (typeof SENDER_TYPES)[number];

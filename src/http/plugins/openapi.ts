@@ -6,6 +6,7 @@ import { SHARED_SCHEMAS } from '../schemas/shared.js';
 import { SESSION_COOKIE } from '../session-cookie.js';
 import { WEBHOOK_EVENTS } from '../schemas/webhook-events.js';
 import { WIDGET_SCHEMAS } from '../widget/schemas.js';
+import { OPTIONAL_BODY } from '../route.js';
 import { declaringNulRefusal } from '../validation.js';
 import { renderLlmsTxt } from './llms-txt.js';
 
@@ -76,6 +77,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     // Body strings state the NUL refusal validation applies to every body (src/http/validation.ts).
     transform: ({ schema, url }) => ({ schema: schema?.body ? { ...schema, body: declaringNulRefusal(schema.body as Record<string, unknown>) } : schema, url }),
+    transformObject: (document) => withOptionalBodies((document as { openapiObject: Json }).openapiObject),
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Loopdesk API', version: '1.0.0', description: API_DESCRIPTION, license: LICENSE },
@@ -103,6 +105,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       webhooks: WEBHOOK_EVENTS,
     },
   });
+}
+
+/** Operations marked OPTIONAL_BODY: their request body becomes optional, and the mark goes. */
+function withOptionalBodies<T extends Json>(document: T): T {
+  for (const operations of Object.values(document.paths ?? {}) as Json[]) {
+    for (const operation of Object.values(operations) as Json[]) {
+      if (operation[OPTIONAL_BODY] !== true) continue;
+      delete operation[OPTIONAL_BODY];
+      operation.requestBody.required = false;
+    }
+  }
+  return document;
 }
 
 export interface DiscoveryDocuments {

@@ -6,7 +6,9 @@ import { ERROR_CODES } from '../../errors.js';
 export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
   const type = (schema as { type?: unknown }).type;
   if (typeof type !== 'string') return Type.Union([schema, Type.Null()], options);
-  return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [type, 'null'] });
+  // An enum lists null too, or null would fail it.
+  const values = (schema as { enum?: unknown[] }).enum;
+  return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) });
 }
 
 /** A string enum as `{ type: "string", enum: [...] }`, which reads better than a union of consts. */

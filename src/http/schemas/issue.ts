@@ -23,10 +23,10 @@ const issueFields = {
   priority: Priority,
   assignee_id: Nullable(Uuid('Member id of the assignee')),
   resolution_comment: Nullable(Type.String()),
-  is_ai_generated: Type.Boolean({ description: 'Always false for issues created through the API' }),
+  is_ai_generated: Type.Boolean({ description: 'true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API' }),
   created_at: Timestamp(),
   updated_at: Timestamp(),
-  sources_count: Type.Integer({ description: '[ext] How many deduplicating creates (POST /issues/maybe) reported this issue' }),
+  sources_count: Type.Integer({ description: '[ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue' }),
 };
 
 const example = {

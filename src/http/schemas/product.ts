@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { TRIAGE_MODES } from '../../domain/shared/enums.js';
 import { WIDGET_CONFIG_MAX_BYTES, WIDGET_CONFIG_MAX_DEPTH } from '../../domain/products/product.service.js';
 import { PREFIX_PATTERN, SLUG_MAX, SLUG_PATTERN } from '../../domain/products/product-naming.js';
-import { Nullable, Timestamp, TrimmedString, Uuid } from './common.js';
+import { Nullable, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
 const Name = TrimmedString({ minLength: 1, maxLength: 200, description: 'Product name, 1–200 characters after trimming' });
 const Slug = Type.String({
@@ -16,6 +17,11 @@ const WidgetConfig = Nullable(Type.Object({}, { additionalProperties: true }), {
   description: `Any JSON object (at most ${WIDGET_CONFIG_MAX_BYTES} bytes serialized, nested at most ${WIDGET_CONFIG_MAX_DEPTH} levels) or null; replaced as a whole`,
 });
 const Domain = Nullable(Type.String({ maxLength: 253 }));
+const Triage = StringEnum(TRIAGE_MODES, {
+  description:
+    '[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the ' +
+    'default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once',
+});
 
 export const Product = Type.Object(
   {
@@ -33,6 +39,7 @@ export const Product = Type.Object(
       description: '[ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with ' +
         'data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)',
     }),
+    triage: Triage,
     created_at: Timestamp(),
     updated_at: Timestamp('[ext] when the product last changed'),
   },
@@ -45,6 +52,7 @@ export const Product = Type.Object(
       slug: 'acme-mobile-app', issue_prefix: 'AMA', widget_key: 'wk_3fG7hJ2kL9mN4pQ8rS1tU6vW', product_key: 'pk_8aB2cD4eF6gH1iJ3kL5mN7oP',
       widget_config: null, domain: null,
       embed_snippet: '<script src="https://support.example.com/widget.js" data-widget-key="wk_3fG7hJ2kL9mN4pQ8rS1tU6vW" async></script>',
+      triage: 'suggest',
       created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
     }],
   },
@@ -57,6 +65,7 @@ export const CreateProductBody = Type.Object(
     issue_prefix: Type.Optional(IssuePrefix),
     widget_config: Type.Optional(WidgetConfig),
     domain: Type.Optional(Domain),
+    triage: Type.Optional(Triage),
   },
   { additionalProperties: false, examples: [{ name: 'Acme Mobile App' }] },
 );
@@ -68,6 +77,7 @@ export const UpdateProductBody = Type.Object(
     issue_prefix: Type.Optional(IssuePrefix),
     widget_config: Type.Optional(WidgetConfig),
     domain: Type.Optional(Domain),
+    triage: Type.Optional(Triage),
   },
   { additionalProperties: false, examples: [{ issue_prefix: 'APP', widget_config: { color: '#3366ff' } }] },
 );

@@ -7,6 +7,7 @@ import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { IdentitySecret, Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
+import { IssueBase, Suggestion } from './suggestion.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
 import { UPDATED_RESOURCES } from './webhook-events.js';
 
@@ -17,6 +18,7 @@ export const SHARED_SCHEMAS = [
   Contact, Message, MessageEvent, ConversationSummary, Conversation, LinkedIssue, ConversationDetail,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
+  IssueBase, Suggestion,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
   SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
   ...UPDATED_RESOURCES,

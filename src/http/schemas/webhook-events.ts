@@ -9,14 +9,17 @@ import { ConversationDetail, MessageEvent } from './conversation.js';
 import { Issue } from './issue.js';
 import { Product } from './product.js';
 import { ReleaseDetail } from './release.js';
+import { Suggestion } from './suggestion.js';
 import { withPrevious } from './webhook.js';
 
-const RESOURCES: Record<string, { schema: TObject; noun: string }> = {
+/** `shown`: where the API shows the resource as `data` carries it; its GET /api/v1 detail unless said. */
+const RESOURCES: Record<string, { schema: TObject; noun: string; shown?: string }> = {
   product: { schema: Product, noun: 'a product' },
   issue: { schema: Issue, noun: 'an issue' },
   conversation: { schema: ConversationDetail, noun: 'a conversation' },
   message: { schema: MessageEvent, noun: 'a message' },
   release: { schema: ReleaseDetail, noun: 'a release' },
+  suggestion: { schema: Suggestion, noun: 'a triage suggestion', shown: 'GET /api/v1/conversations/{id}/suggestions lists it' },
 };
 
 /** The `data` of `*.updated` events: the resources that can be updated, with `previous`. */
@@ -25,6 +28,7 @@ export const UPDATED_RESOURCES = [
   withPrevious(Issue, { status: 'in_progress' }),
   withPrevious(ConversationDetail, { status: 'in_progress' }),
   withPrevious(ReleaseDetail, { released_at: null }),
+  withPrevious(Suggestion, { status: 'open', updated_at: '2026-11-21T10:25:01.000Z' }),
 ];
 
 const WHAT: Record<string, string> = {
@@ -48,7 +52,7 @@ const SIGNATURE_HEADERS = [
 
 function eventEntry(type: EventType): OpenAPIV3_1.PathItemObject {
   const [resource, action] = type.split('.');
-  const { schema, noun } = RESOURCES[resource];
+  const { schema, noun, shown = 'its GET /api/v1 detail returned it' } = RESOURCES[resource];
   const data = action === 'updated' ? `${schema.$id}WithPrevious` : schema.$id!;
   return {
     post: {
@@ -69,7 +73,7 @@ function eventEntry(type: EventType): OpenAPIV3_1.PathItemObject {
               properties: {
                 type: { type: 'string', enum: [type] },
                 timestamp: { type: 'string', format: 'date-time', description: 'When the change was recorded' },
-                data: { ...reference(data), description: `The ${resource} as its GET /api/v1 detail returned it after the change` },
+                data: { ...reference(data), description: `The ${resource} as ${shown} after the change` },
               },
             },
           },

@@ -372,6 +372,106 @@ export interface paths {
         patch: operations["updateRelease"];
         trace?: never;
     };
+    "/api/v1/conversations/{id}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Run triage for a conversation again
+         * @description Matches the conversation's title and first contact message against its product's open issues, as POST /issues/maybe does: at or above the matching threshold a `link` suggestion, otherwise a `create` suggestion with the review band's issues as possible_duplicates. Its open suggestions are dismissed first; accepted ones stay. Runs whatever the product's triage setting (`off` suggests as `suggest` does; `auto` accepts at once). Answers the conversation's suggestions, oldest first (the first 200). A detection failure is a 500 with nothing written.
+         */
+        post: operations["triageConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List a conversation's suggestions
+         * @description Every suggestion triage made for the conversation, whatever its status, oldest first.
+         */
+        get: operations["listConversationSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] The triage queue
+         * @description Suggestions across the workspace's conversations, oldest first: open ones unless status says otherwise. status and kind take comma-separated values.
+         */
+        get: operations["listSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suggestions/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Accept a suggestion
+         * @description `link`: links the conversation to the issue, as POST /issues/{id}/conversations does; issue_id names another issue of the product to link to instead. `create`: creates the issue from the draft (is_ai_generated true), with title, description and priority as edited in the body, and links the conversation to it. Either way the conversation becomes a source of the issue (sources_count). A suggestion that is not open is a validation_error ("suggestion is already accepted" or "… dismissed"). A field that does not apply to the kind is a validation_error.
+         */
+        post: operations["acceptSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suggestions/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Dismiss a suggestion
+         * @description Marks the suggestion dismissed; nothing else changes. A suggestion that is not open is a validation_error ("suggestion is already accepted" or "… dismissed").
+         */
+        post: operations["dismissSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/stream": {
         parameters: {
             query?: never;
@@ -515,6 +615,48 @@ export interface paths {
          * @description Changes the given fields. Any status may be set from any status. assignee_id takes a member id, `me` or null; "" or null clears description and resolution_comment. updated_at changes only when something does.
          */
         patch: operations["updateIssueViaDeprecatedAlias"];
+        trace?: never;
+    };
+    "/api/v1/items/{id}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Run triage for a conversation again (deprecated alias of /api/v1/conversations)
+         * @deprecated
+         * @description Matches the conversation's title and first contact message against its product's open issues, as POST /issues/maybe does: at or above the matching threshold a `link` suggestion, otherwise a `create` suggestion with the review band's issues as possible_duplicates. Its open suggestions are dismissed first; accepted ones stay. Runs whatever the product's triage setting (`off` suggests as `suggest` does; `auto` accepts at once). Answers the conversation's suggestions, oldest first (the first 200). A detection failure is a 500 with nothing written.
+         */
+        post: operations["triageConversationViaDeprecatedAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/items/{id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List a conversation's suggestions (deprecated alias of /api/v1/conversations)
+         * @deprecated
+         * @description Every suggestion triage made for the conversation, whatever its status, oldest first.
+         */
+        get: operations["listConversationSuggestionsViaDeprecatedAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/webhooks": {
@@ -1027,6 +1169,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "suggestion.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * suggestion.created
+         * @description Sent to each enabled endpoint subscribed to `suggestion.created` (or `*`) when a triage suggestion was created.
+         */
+        post: operations["suggestionCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "suggestion.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * suggestion.updated
+         * @description Sent to each enabled endpoint subscribed to `suggestion.updated` (or `*`) when a triage suggestion changed; `data.previous` holds the changed fields' old values.
+         */
+        post: operations["suggestionUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1171,6 +1353,7 @@ export interface components {
          *       "widget_config": null,
          *       "domain": null,
          *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
+         *       "triage": "suggest",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z"
          *     }
@@ -1206,6 +1389,11 @@ export interface components {
             domain: string | null;
             /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
             embed_snippet: string;
+            /**
+             * @description [ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once
+             * @enum {string}
+             */
+            triage: "off" | "suggest" | "auto";
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1584,7 +1772,7 @@ export interface components {
              */
             assignee_id: string | null;
             resolution_comment: string | null;
-            /** @description Always false for issues created through the API */
+            /** @description true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API */
             is_ai_generated: boolean;
             /**
              * Format: date-time
@@ -1596,7 +1784,7 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             updated_at: string;
-            /** @description [ext] How many deduplicating creates (POST /issues/maybe) reported this issue */
+            /** @description [ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue */
             sources_count: number;
             linked_conversations: components["schemas"]["ConversationSummary"][];
         };
@@ -1648,7 +1836,7 @@ export interface components {
              */
             assignee_id: string | null;
             resolution_comment: string | null;
-            /** @description Always false for issues created through the API */
+            /** @description true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API */
             is_ai_generated: boolean;
             /**
              * Format: date-time
@@ -1660,7 +1848,7 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             updated_at: string;
-            /** @description [ext] How many deduplicating creates (POST /issues/maybe) reported this issue */
+            /** @description [ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue */
             sources_count: number;
             /** @description Conversations linked to the issue */
             linked_conversations_count: number;
@@ -1884,6 +2072,112 @@ export interface components {
             issues: components["schemas"]["ReleaseIssue"][];
         };
         /**
+         * @description An issue as a suggestion names it, as it is now
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+         *       "shortcode": "AMA-12",
+         *       "title": "Checkout button does nothing on Android",
+         *       "status": "pending",
+         *       "priority": "high"
+         *     }
+         */
+        IssueBase: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * @description <PREFIX>-<number>
+             * @example AMA-12
+             */
+            shortcode: string;
+            title: string;
+            /** @enum {string} */
+            status: "pending" | "in_progress" | "icebox" | "done" | "released" | "dismissed";
+            /** @enum {string} */
+            priority: "low" | "normal" | "high" | "urgent";
+        };
+        /**
+         * @description [ext] What triage suggests doing with a conversation: link it to an open issue, or create one
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+         *       "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+         *       "kind": "create",
+         *       "status": "open",
+         *       "issue": null,
+         *       "title": "Export does nothing on Android",
+         *       "description": "Tapping Export on Android shows nothing and no file is saved.",
+         *       "priority": "normal",
+         *       "score": 0.61,
+         *       "possible_duplicates": [
+         *         {
+         *           "issue": {
+         *             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+         *             "shortcode": "AMA-12",
+         *             "title": "Checkout button does nothing on Android",
+         *             "status": "pending",
+         *             "priority": "high"
+         *           },
+         *           "score": 0.61
+         *         }
+         *       ],
+         *       "created_at": "2026-11-21T10:25:01.000Z",
+         *       "updated_at": "2026-11-21T10:25:01.000Z"
+         *     }
+         */
+        Suggestion: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            conversation_id: string;
+            /**
+             * @description `link`: link the conversation to an open issue that says the same; `create`: create an issue from it
+             * @enum {string}
+             */
+            kind: "link" | "create";
+            /**
+             * @description `open` until accepted or dismissed (a re-run dismisses the open ones)
+             * @enum {string}
+             */
+            status: "open" | "accepted" | "dismissed";
+            /** @description link: the issue to link to; create: the issue accepting made (null until then) */
+            issue: components["schemas"]["IssueBase"] | null;
+            /** @description create: the draft's title (at most 120 characters unless edited on accept); link: null */
+            title: string | null;
+            /** @description create: the draft's description, the conversation's summary when it had one; link: null */
+            description: string | null;
+            /**
+             * @description create: the draft's priority, the conversation's; link: null
+             * @enum {string|null}
+             */
+            priority: "low" | "normal" | "high" | "urgent" | null;
+            /** @description The best open issue's similarity to the conversation when triage ran; null when the product had none, or a person chose another issue on accept */
+            score: number | null;
+            /** @description create: up to 3 open issues whose similarity fell in the review band, best first; link: empty */
+            possible_duplicates: {
+                issue: components["schemas"]["IssueBase"];
+                /** @description Its similarity to the conversation */
+                score: number;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
          * @description A webhook endpoint (its secret is never shown here)
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
@@ -1906,7 +2200,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published")[];
+            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
             description: string | null;
             /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
             enabled: boolean;
@@ -1951,7 +2245,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published")[];
+            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
             description: string | null;
             /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
             enabled: boolean;
@@ -2002,7 +2296,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            event_type: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published";
+            event_type: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated";
             /**
              * @description pending: an attempt is due or in flight; failed: every retry failed
              * @enum {string}
@@ -2219,6 +2513,7 @@ export interface components {
          *       "widget_config": null,
          *       "domain": null,
          *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
+         *       "triage": "suggest",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "previous": {
@@ -2257,6 +2552,11 @@ export interface components {
             domain: string | null;
             /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
             embed_snippet: string;
+            /**
+             * @description [ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once
+             * @enum {string}
+             */
+            triage: "off" | "suggest" | "auto";
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -2300,6 +2600,11 @@ export interface components {
                 domain?: string | null;
                 /** @description [ext] The HTML that embeds the widget in a page: a script element loading {base}/widget.js, asynchronously, with data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example) */
                 embed_snippet?: string;
+                /**
+                 * @description [ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once
+                 * @enum {string}
+                 */
+                triage?: "off" | "suggest" | "auto";
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -2364,7 +2669,7 @@ export interface components {
              */
             assignee_id: string | null;
             resolution_comment: string | null;
-            /** @description Always false for issues created through the API */
+            /** @description true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API */
             is_ai_generated: boolean;
             /**
              * Format: date-time
@@ -2376,7 +2681,7 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             updated_at: string;
-            /** @description [ext] How many deduplicating creates (POST /issues/maybe) reported this issue */
+            /** @description [ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue */
             sources_count: number;
             linked_conversations: components["schemas"]["ConversationSummary"][];
             /** @description The fields this change changed, with their values before it */
@@ -2409,7 +2714,7 @@ export interface components {
                  */
                 assignee_id?: string | null;
                 resolution_comment?: string | null;
-                /** @description Always false for issues created through the API */
+                /** @description true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API */
                 is_ai_generated?: boolean;
                 /**
                  * Format: date-time
@@ -2421,7 +2726,7 @@ export interface components {
                  * @example 2026-11-21T10:25:00.000Z
                  */
                 updated_at?: string;
-                /** @description [ext] How many deduplicating creates (POST /issues/maybe) reported this issue */
+                /** @description [ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue */
                 sources_count?: number;
                 linked_conversations?: components["schemas"]["ConversationSummary"][];
             };
@@ -2683,6 +2988,141 @@ export interface components {
                 /** @description Issues in the release */
                 linked_issues_count?: number;
                 issues?: components["schemas"]["ReleaseIssue"][];
+            };
+        };
+        /**
+         * @description [ext] What triage suggests doing with a conversation: link it to an open issue, or create one, and what the change changed
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+         *       "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+         *       "kind": "create",
+         *       "status": "open",
+         *       "issue": null,
+         *       "title": "Export does nothing on Android",
+         *       "description": "Tapping Export on Android shows nothing and no file is saved.",
+         *       "priority": "normal",
+         *       "score": 0.61,
+         *       "possible_duplicates": [
+         *         {
+         *           "issue": {
+         *             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
+         *             "shortcode": "AMA-12",
+         *             "title": "Checkout button does nothing on Android",
+         *             "status": "pending",
+         *             "priority": "high"
+         *           },
+         *           "score": 0.61
+         *         }
+         *       ],
+         *       "created_at": "2026-11-21T10:25:01.000Z",
+         *       "updated_at": "2026-11-21T10:25:01.000Z",
+         *       "previous": {
+         *         "status": "open",
+         *         "updated_at": "2026-11-21T10:25:01.000Z"
+         *       }
+         *     }
+         */
+        SuggestionWithPrevious: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            conversation_id: string;
+            /**
+             * @description `link`: link the conversation to an open issue that says the same; `create`: create an issue from it
+             * @enum {string}
+             */
+            kind: "link" | "create";
+            /**
+             * @description `open` until accepted or dismissed (a re-run dismisses the open ones)
+             * @enum {string}
+             */
+            status: "open" | "accepted" | "dismissed";
+            /** @description link: the issue to link to; create: the issue accepting made (null until then) */
+            issue: components["schemas"]["IssueBase"] | null;
+            /** @description create: the draft's title (at most 120 characters unless edited on accept); link: null */
+            title: string | null;
+            /** @description create: the draft's description, the conversation's summary when it had one; link: null */
+            description: string | null;
+            /**
+             * @description create: the draft's priority, the conversation's; link: null
+             * @enum {string|null}
+             */
+            priority: "low" | "normal" | "high" | "urgent" | null;
+            /** @description The best open issue's similarity to the conversation when triage ran; null when the product had none, or a person chose another issue on accept */
+            score: number | null;
+            /** @description create: up to 3 open issues whose similarity fell in the review band, best first; link: empty */
+            possible_duplicates: {
+                issue: components["schemas"]["IssueBase"];
+                /** @description Its similarity to the conversation */
+                score: number;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+            /** @description The fields this change changed, with their values before it */
+            previous: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id?: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                conversation_id?: string;
+                /**
+                 * @description `link`: link the conversation to an open issue that says the same; `create`: create an issue from it
+                 * @enum {string}
+                 */
+                kind?: "link" | "create";
+                /**
+                 * @description `open` until accepted or dismissed (a re-run dismisses the open ones)
+                 * @enum {string}
+                 */
+                status?: "open" | "accepted" | "dismissed";
+                /** @description link: the issue to link to; create: the issue accepting made (null until then) */
+                issue?: components["schemas"]["IssueBase"] | null;
+                /** @description create: the draft's title (at most 120 characters unless edited on accept); link: null */
+                title?: string | null;
+                /** @description create: the draft's description, the conversation's summary when it had one; link: null */
+                description?: string | null;
+                /**
+                 * @description create: the draft's priority, the conversation's; link: null
+                 * @enum {string|null}
+                 */
+                priority?: "low" | "normal" | "high" | "urgent" | null;
+                /** @description The best open issue's similarity to the conversation when triage ran; null when the product had none, or a person chose another issue on accept */
+                score?: number | null;
+                /** @description create: up to 3 open issues whose similarity fell in the review band, best first; link: empty */
+                possible_duplicates?: {
+                    issue: components["schemas"]["IssueBase"];
+                    /** @description Its similarity to the conversation */
+                    score: number;
+                }[];
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                created_at?: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                updated_at?: string;
             };
         };
     };
@@ -3063,6 +3503,11 @@ export interface operations {
                         [key: string]: unknown;
                     } | null;
                     domain?: string | null;
+                    /**
+                     * @description [ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once
+                     * @enum {string}
+                     */
+                    triage?: "off" | "suggest" | "auto";
                 };
             };
         };
@@ -3263,6 +3708,11 @@ export interface operations {
                         [key: string]: unknown;
                     } | null;
                     domain?: string | null;
+                    /**
+                     * @description [ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once
+                     * @enum {string}
+                     */
+                    triage?: "off" | "suggest" | "auto";
                 };
             };
         };
@@ -5220,10 +5670,494 @@ export interface operations {
             };
         };
     };
+    triageConversation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation's suggestions, the new one last */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Suggestion"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listConversationSuggestions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the conversation's suggestions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Suggestion"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSuggestions: {
+        parameters: {
+            query?: {
+                /** @description Statuses (default open). Comma-separated from: open, accepted, dismissed */
+                status?: string;
+                /** @description Only suggestions for conversations of this product (UUID) */
+                product_id?: string;
+                /** @description Kinds. Comma-separated from: link, create */
+                kind?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suggestions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Suggestion"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptSuggestion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Suggestion id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: edits made before accepting */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Export does nothing on Android 14",
+                 *       "priority": "high"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description create: the issue's title instead of the draft's; 1–500 characters after trimming */
+                    title?: string;
+                    /** @description create: the issue's description instead of the draft's; null or "" for none */
+                    description?: string | null;
+                    /**
+                     * @description create: the issue's priority instead of the draft's
+                     * @enum {string}
+                     */
+                    priority?: "low" | "normal" | "high" | "urgent";
+                    /**
+                     * Format: uuid
+                     * @description link: an issue of the conversation's product to link to instead of the suggested one
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    issue_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The accepted suggestion, with its issue */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Suggestion"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dismissSuggestion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Suggestion id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dismissed suggestion */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Suggestion"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published */
+                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated */
                 types?: string;
             };
             header?: {
@@ -5246,7 +6180,7 @@ export interface operations {
                          * @description The event type
                          * @enum {string}
                          */
-                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published";
+                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated";
                         /**
                          * Format: uuid
                          * @description The event id: send the last one received as Last-Event-ID to resume after it
@@ -6264,6 +7198,183 @@ export interface operations {
             };
         };
     };
+    triageConversationViaDeprecatedAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation's suggestions, the new one last */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Suggestion"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listConversationSuggestionsViaDeprecatedAlias: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the conversation's suggestions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Suggestion"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -6373,7 +7484,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description The events to receive: ["*"] for all of them, or a list of event types */
-                    events: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published")[];
+                    events: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
                     /** @description A note for people, max 500 characters; null clears it */
                     description?: string | null;
                 };
@@ -6678,7 +7789,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description The events to receive: ["*"] for all of them, or a list of event types */
-                    events?: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published")[];
+                    events?: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
                     /** @description A note for people, max 500 characters; null clears it */
                     description?: string | null;
                     /** @description false pauses the endpoint */
@@ -8830,6 +9941,98 @@ export interface operations {
                     timestamp: string;
                     /** @description The release as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["ReleaseDetail"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    suggestionCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "suggestion.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The suggestion as GET /api/v1/conversations/{id}/suggestions lists it after the change */
+                    data: components["schemas"]["Suggestion"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    suggestionUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "suggestion.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The suggestion as GET /api/v1/conversations/{id}/suggestions lists it after the change */
+                    data: components["schemas"]["SuggestionWithPrevious"];
                 };
             };
         };

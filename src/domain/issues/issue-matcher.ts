@@ -1,0 +1,93 @@
+// Matching a report against a product's open issues: what the deduplicating create
+// (POST /issues/maybe) and triage both do, with the same detector, thresholds and review band.
+// The slow part (embedding the report) runs with no lock held; the decision runs in the caller's
+// transaction under the product's dedup lock, so it sees every issue committed before it and
+// nobody creates one between the decision and the caller's writes.
+import type { Dialect } from '../../db/dialect.js';
+import { CANDIDATE_STATUSES, type EmbeddingRepository } from '../../db/repositories/embedding.repository.js';
+import type { Executor } from '../../db/repositories/executor.js';
+import type { IssueRepository, IssueRow } from '../../db/repositories/issue.repository.js';
+import { DetectionError, type DuplicateDetector, type IssueText, type PreparedReport } from '../../dedup/detector.js';
+import { AppError } from '../../errors.js';
+import type { Work } from '../shared/unit-of-work.js';
+
+/** An open issue of the review band, with its similarity to the report. */
+export interface ScoredIssue {
+  issue: IssueRow;
+  score: number;
+}
+
+export interface Match {
+  /** The open issue the report duplicates (at or above the auto-link threshold), or null. */
+  matched: IssueRow | null;
+  /** The best candidate's similarity, matched or not; null when the product had no open issue. */
+  score: number | null;
+  /** When nothing matched: the open issues of the review band, best first (at most POSSIBLE_DUPLICATES). */
+  possible: ScoredIssue[];
+}
+
+export interface IssueMatcherDeps {
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
+  issues: Pick<IssueRepository, 'findById'>;
+  detector: Pick<DuplicateDetector, 'name' | 'prepare' | 'decide' | 'created'>;
+  /** The product's dedup version and candidates. */
+  dedupStore: Pick<EmbeddingRepository, 'productVersion' | 'openCandidates'>;
+}
+
+/** Runs detector work, turning any failure into the contract's 500 (`detail` says what was not done), keeping the cause for the log. */
+async function detecting<T>(detail: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const failure = new AppError('internal_error', detail);
+    failure.cause = error instanceof DetectionError ? error : new DetectionError(String((error as Error)?.message ?? error));
+    throw failure;
+  }
+}
+
+export function createIssueMatcher({ dialect, issues, detector, dedupStore }: IssueMatcherDeps) {
+  return {
+    /** The active matcher, as GET /readyz reports it (the `auto` matcher changes once its model loads). */
+    get name() {
+      return detector.name;
+    },
+
+    /** Before the transaction, with no lock held. `failure`: the 500's detail when detection fails. */
+    prepare: (report: IssueText, failure: string): Promise<PreparedReport> => detecting(failure, () => detector.prepare(report)),
+
+    /** In the caller's transaction: takes the product's dedup lock and decides. */
+    async match(tx: Executor, workspaceId: string, productId: string, prepared: PreparedReport, failure: string): Promise<Match> {
+      await dialect.lockKeyInTransaction(tx, `dedup:${productId}`);
+      const scope = {
+        workspaceId,
+        productId,
+        version: await dedupStore.productVersion(workspaceId, productId, tx),
+        candidates: () => dedupStore.openCandidates(workspaceId, productId, tx),
+      };
+      const decision = await detecting(failure, () => detector.decide(prepared, scope, tx));
+      const read = async (id: string) => {
+        const row = await issues.findById(workspaceId, id, tx);
+        if (!row) throw new Error(`the detector named ${id}, which is not an open issue of the product`);
+        return row;
+      };
+      const possible: ScoredIssue[] = [];
+      for (const { issueId, score } of decision.possible ?? []) possible.push({ issue: await read(issueId), score });
+      return { matched: decision.issueId ? await read(decision.issueId) : null, score: decision.score, possible };
+    },
+
+    /**
+     * After an issue was created in the transaction that matched: once committed, the detector may
+     * take it in without reading the candidates again (with the dedup version that transaction made).
+     */
+    async created(work: Work, row: IssueRow): Promise<void> {
+      if (!detector.created) return;
+      const version = await dedupStore.productVersion(row.workspace_id, row.product_id, work.tx);
+      work.afterCommit(() => detector.created?.({
+        id: row.id, workspaceId: row.workspace_id, productId: row.product_id, title: row.title, description: row.description,
+        createdAt: row.created_at, open: CANDIDATE_STATUSES.includes(row.status), version,
+      }));
+    },
+  };
+}
+
+export type IssueMatcher = ReturnType<typeof createIssueMatcher>;
