@@ -58,6 +58,7 @@ import { createReleaseService } from './domain/releases/release.service.js';
 import { createSessionService } from './domain/accounts/session.service.js';
 import { createSignInLockout } from './domain/accounts/sign-in-lockout.js';
 import { createSuggestionWrites } from './domain/triage/suggestion.writes.js';
+import { createTriageJob, TRIAGE_AFTER_SUMMARY_MS } from './domain/triage/triage-job.js';
 import { createTriageService, type HeadlineProvider } from './domain/triage/triage.service.js';
 import { createWebhookService } from './domain/webhooks/webhook.service.js';
 import { createWidgetDemoService } from './domain/widget/widget-demo.service.js';
@@ -140,10 +141,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   // The one write path of each resource written from several services.
   const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
   const summaries: NonNullable<ServiceOptions['summaries']> = options.summaries ?? SUMMARY_DEFAULTS;
-  const conversationWrites = createConversationWrites({
-    outbox, ...repositories,
-    jobs: createConversationJobQueue({ dialect, clock, jobs: repositories.conversationJobs, delays: { summary: summaries.debounceMs } }),
+  const conversationJobs = createConversationJobQueue({
+    dialect, clock, jobs: repositories.conversationJobs,
+    delays: { summary: summaries.debounceMs, triage: summaries.debounceMs + TRIAGE_AFTER_SUMMARY_MS },
   });
+  const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, ...repositories });
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
   // Matches reports against open issues: the deduplicating create and triage share it.
   const matcher = createIssueMatcher({ dialect, detector, issues: repositories.issues, dedupStore: repositories.embeddings });
@@ -156,16 +158,25 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     announcements: createAnnouncementService({ db, clock, conversationWrites, announcementJobs: repositories.announcementJobs }),
     mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0, retryScheduleMs: webhookConfig.retryScheduleMs,
   });
+  const chatModel = summaries.llm && createChatModel(summaries.llm);
+  const triage = createTriageService({
+    db, dialect, clock, issueWrites, matcher, suggestionWrites: createSuggestionWrites({ outbox, ...repositories }), ...repositories,
+    // Without a chat model, create suggestions take the conversation's title.
+    headline: options.headline ?? (chatModel && (async ({ title, text }) => (await chatModel.summarize({ title, messages: text ? [text] : [] })).headline)),
+  });
+  // A run takes at most a chat model's answer (the summary, or triage's headline) and the work around it.
+  const jobLeaseMs = longestSummaryMs(summaries.llm);
   const conversationJobRunner = createConversationJobRunner({
     db, clock, onError: onBackgroundError, jobs: repositories.conversationJobs,
     handlers: {
       summary: {
-        leaseMs: longestSummaryMs(summaries.llm),
+        leaseMs: jobLeaseMs,
         run: createConversationSummaries({
-          db, dialect, clock, writes: conversationWrites, jobs: repositories.conversationJobs, observe: summaries.observe, ...repositories,
-          summarizer: createSummarizer({ chatModel: summaries.llm && createChatModel(summaries.llm), embedder: () => detector.embedder }),
+          db, clock, writes: conversationWrites, jobs: conversationJobs, observe: summaries.observe, ...repositories,
+          summarizer: createSummarizer({ chatModel, embedder: () => detector.embedder }),
         }).run,
       },
+      triage: { leaseMs: jobLeaseMs, run: createTriageJob({ jobs: conversationJobs, triage }).run },
     },
   });
   const proofOfWork = createProofOfWork({
@@ -199,10 +210,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     issues,
     issueDedup: createIssueDedupService({ db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher }),
-    triage: createTriageService({
-      db, dialect, clock, issueWrites, matcher, headline: options.headline, suggestionWrites: createSuggestionWrites({ outbox, ...repositories }),
-      ...repositories,
-    }),
+    triage,
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),

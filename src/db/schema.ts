@@ -372,7 +372,7 @@ export interface ConversationJobTable {
   id: string;
   workspace_id: string;
   conversation_id: string;
-  kind: 'summary';
+  kind: 'summary' | 'triage';
   status: 'pending' | 'failed';
   attempts: number;
   last_error: string | null;

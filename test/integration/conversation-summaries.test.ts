@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
 import { conversationJobRepository } from '../../src/db/repositories/conversation-job.repository.js';
+import { createConversationJobQueue } from '../../src/domain/conversations/conversation-jobs.js';
 import { createConversationSummaries } from '../../src/domain/conversations/conversation-summary.service.js';
 import { createConversationWrites } from '../../src/domain/conversations/conversation.writes.js';
 import { createConversationJobRunner, JOB_RETRY_SCHEDULE_MS } from '../../src/events/conversation-job-runner.js';
@@ -40,8 +41,9 @@ async function summaryEvents(ctx: Pick<TestContext, 'database'>, conversationId:
   return rows.map((row) => JSON.parse(row.payload)).filter((payload) => payload.data.id === conversationId && 'ai_summary' in payload.data.previous);
 }
 
+/** The conversation's summary job, when there is one (its triage job is triage's tests' business). */
 const jobsOf = (ctx: Pick<TestContext, 'database'>, conversationId: string) =>
-  ctx.database.db.selectFrom('conversation_jobs').selectAll().where('conversation_id', '=', conversationId).execute();
+  ctx.database.db.selectFrom('conversation_jobs').selectAll().where('conversation_id', '=', conversationId).where('kind', '=', 'summary').execute();
 
 /** A visitor of a new widget product: its key and a client posting under /widget/v1/{key}. */
 async function widgetVisitor(ctx: TestContext) {
@@ -220,11 +222,13 @@ describeEachDialect('summary jobs across processes', (ctx) => {
         summary: {
           leaseMs: 30_000,
           run: createConversationSummaries({
-            db, dialect, clock, jobs, conversations, messages,
+            db, clock, conversations, messages, jobs: createConversationJobQueue({ dialect, clock, jobs, delays: { summary: DEBOUNCE_MS, triage: 0 } }),
             writes: createConversationWrites({ conversations, messages, outbox: ctx().services.outbox, jobs: { request: async () => {} } }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,
         },
+        // Due a second after the summary: never within this test.
+        triage: { leaseMs: 30_000, run: async () => assert.fail('a triage job ran') },
       },
     });
     clock.advance(DEBOUNCE_MS);

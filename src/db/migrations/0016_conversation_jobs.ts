@@ -1,7 +1,6 @@
 // Background work on one conversation (docs/triage.md, "The queue"): at most one row per
 // (conversation, kind) while that work is due, running or failed; a finished job's row is
-// deleted in the transaction that commits its effect. `kind` is `summary` today; triage is the
-// next kind. A contact's message asks for the work in its own transaction (an insert, or an
+// deleted in the transaction that commits its effect. `kind` is `summary` or `triage`. A contact's message asks for the work in its own transaction (an insert, or an
 // update that pushes a waiting job back: the debounce), so a committed message is never left
 // without it and a rolled-back one asks for nothing.
 import type { Kysely } from 'kysely';
@@ -15,7 +14,7 @@ export function conversationJobs({ uuid, timestamp }: ColumnTypes) {
         .addColumn('id', uuid, (c) => c.primaryKey())
         .addColumn('workspace_id', uuid, (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
         .addColumn('conversation_id', uuid, (c) => c.notNull().references('conversations.id').onDelete('cascade'))
-        // summary (triage next)
+        // summary | triage
         .addColumn('kind', 'text', (c) => c.notNull())
         // pending | failed
         .addColumn('status', 'text', (c) => c.notNull())

@@ -1,15 +1,16 @@
 // Asks for background work on a conversation in the transaction of the write that calls for it
-// (docs/triage.md, "The queue"): today its summary, after each message of its contact. The job
+// (docs/triage.md, "The queue"): its summary, after each message of its contact, and its triage,
+// after the contact's first. The job
 // is due a kind's delay after the request; a later request pushes a waiting job back (the
 // summary's debounce) and supersedes a running one.
 import type { Dialect } from '../../db/dialect.js';
-import type { ConversationJobKind, ConversationJobRepository } from '../../db/repositories/conversation-job.repository.js';
+import type { ClaimedConversationJob, ConversationJobKind, ConversationJobRepository } from '../../db/repositories/conversation-job.repository.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Work } from '../shared/unit-of-work.js';
 
 export interface ConversationJobQueueDeps {
-  jobs: Pick<ConversationJobRepository, 'request'>;
+  jobs: Pick<ConversationJobRepository, 'request' | 'finish'>;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   clock: Clock;
   /** How long after its request each kind of job is due. */
@@ -34,6 +35,15 @@ export function createConversationJobQueue({ jobs, dialect, clock, delays }: Con
         id: newId(), workspace_id: by.workspace_id, conversation_id: by.conversation_id, kind, status: 'pending', attempts: 0, last_error: null,
         requested_at: by.created_at, next_attempt_at: new Date(Date.parse(now) + delays[kind]).toISOString(), created_at: now, updated_at: now,
       }, work.tx);
+    },
+
+    /**
+     * Ends a claimed job in the transaction of its effect, under the same lock as `request`; false
+     * when its lease is gone (asked for again, or claimed by another process): the run then writes nothing.
+     */
+    async finish(work: Work, job: ClaimedConversationJob): Promise<boolean> {
+      await dialect.lockKeyInTransaction(work.tx, `conversation:${job.conversation_id}`);
+      return jobs.finish(job, work.tx);
     },
   };
 }

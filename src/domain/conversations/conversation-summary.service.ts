@@ -6,13 +6,13 @@
 // run sees the newer message. The summarizer never fails as a whole (the extractive summary is
 // its fallback); anything else that throws leaves the summary as it was, and the job is retried.
 import type { Db } from '../../db/database.js';
-import type { Dialect } from '../../db/dialect.js';
-import type { ClaimedConversationJob, ConversationJobRepository } from '../../db/repositories/conversation-job.repository.js';
+import type { ClaimedConversationJob } from '../../db/repositories/conversation-job.repository.js';
 import type { ConversationRepository } from '../../db/repositories/conversation.repository.js';
 import type { MessageRepository } from '../../db/repositories/message.repository.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Summarizer } from '../../summaries/summarizer.js';
 import { inTransaction } from '../shared/unit-of-work.js';
+import type { ConversationJobQueue } from './conversation-jobs.js';
 import type { ConversationWrites } from './conversation.writes.js';
 
 /** What one summary run did, for a latency measurement (a metric, a log line). */
@@ -30,17 +30,16 @@ export interface SummaryObservation {
 
 export interface ConversationSummaryDeps {
   db: Db;
-  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   conversations: Pick<ConversationRepository, 'findById'>;
   messages: Pick<MessageRepository, 'listByConversation'>;
-  jobs: Pick<ConversationJobRepository, 'finish'>;
+  jobs: Pick<ConversationJobQueue, 'finish'>;
   writes: Pick<ConversationWrites, 'update'>;
   summarizer: Pick<Summarizer, 'summarize'>;
   clock: Clock;
   observe?: (observation: SummaryObservation) => void;
 }
 
-export function createConversationSummaries({ db, dialect, conversations, messages, jobs, writes, summarizer, clock, observe }: ConversationSummaryDeps) {
+export function createConversationSummaries({ db, conversations, messages, jobs, writes, summarizer, clock, observe }: ConversationSummaryDeps) {
   return {
     /** Runs a claimed summary job. */
     async run(job: ClaimedConversationJob): Promise<void> {
@@ -51,8 +50,7 @@ export function createConversationSummaries({ db, dialect, conversations, messag
       const written = (await messages.listByConversation(workspaceId, conversationId)).filter((message) => message.sender_type === 'contact');
       const summary = await summarizer.summarize({ title: conversation.title, messages: written.map((message) => message.body) });
       const changed = await inTransaction(db, async (work) => {
-        await dialect.lockKeyInTransaction(work.tx, `conversation:${conversationId}`);
-        if (!(await jobs.finish(job, work.tx))) return null;
+        if (!(await jobs.finish(work, job))) return null;
         const current = await conversations.findById(workspaceId, conversationId, work.tx);
         if (!current || summary === null || current.ai_summary === summary.summary) return false;
         await writes.update(work, current, { ai_summary: summary.summary, updated_at: clock.now() });

@@ -1,6 +1,7 @@
 // Every write of a conversation or a message goes through here (the API's import, PATCH and
 // replies, the widget's visitors and forms, announcements, summaries), so each records its event
-// in its transaction, and each message of a contact asks for the conversation's summary in it.
+// in its transaction, and each message of a contact asks for the conversation's summary in it
+// (the contact's first, for its triage too).
 import type { ContactRef } from '../../db/repositories/contact.repository.js';
 import type { ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow } from '../../db/repositories/conversation.repository.js';
 import type { Executor } from '../../db/repositories/executor.js';
@@ -29,9 +30,14 @@ export function createConversationWrites({ conversations, messages, outbox, jobs
   const recordMessage = (work: Work, row: MessageRow) =>
     outbox.record(work, { type: 'message.created', workspaceId: row.workspace_id, data: { ...toMessage(row), conversation_id: row.conversation_id } });
 
-  /** A contact's message asks for the conversation's summary; agents' replies and system messages do not. */
-  const summarizeLater = async (work: Work, row: MessageRow) => {
-    if (row.sender_type === 'contact') await jobs.request(work, 'summary', row);
+  /**
+   * A contact's message asks for the conversation's summary, and the contact's first also for its
+   * triage; agents' replies and system messages ask for neither.
+   */
+  const askForJobs = async (work: Work, row: MessageRow, first: () => Promise<boolean>) => {
+    if (row.sender_type !== 'contact') return;
+    await jobs.request(work, 'summary', row);
+    if (await first()) await jobs.request(work, 'triage', row);
   };
 
   return {
@@ -41,7 +47,7 @@ export function createConversationWrites({ conversations, messages, outbox, jobs
       await conversations.insert(row, tx);
       if (firstMessage) {
         await messages.insert(firstMessage, tx);
-        await summarizeLater(work, firstMessage);
+        await askForJobs(work, firstMessage, async () => true);
       }
       const detail: ConversationDetail = {
         ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null, contact_external_id: contact?.external_id ?? null }),
@@ -72,7 +78,7 @@ export function createConversationWrites({ conversations, messages, outbox, jobs
      */
     async addMessage(work: Work, row: MessageRow): Promise<Message> {
       // Before the message's own writes: the request locks the conversation first (its comment says why).
-      await summarizeLater(work, row);
+      await askForJobs(work, row, async () => !(await messages.firstOfContact(row.workspace_id, row.conversation_id, work.tx)));
       await messages.insert(row, work.tx);
       await conversations.touch(row.workspace_id, row.conversation_id, row.created_at, work.tx);
       await recordMessage(work, row);

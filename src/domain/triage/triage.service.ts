@@ -38,6 +38,10 @@ const RERUN_PAGE: Page = { limit: 200, offset: 0 };
  */
 export type HeadlineProvider = (conversation: { workspaceId: string; id: string; title: string; text: string | null }) => Promise<string | null>;
 
+/** Holds a run's right to write, in its transaction: a job's lease (see runTriage). */
+export type Claim = (work: Work) => Promise<boolean>;
+const CLAIMED: Claim = async () => true;
+
 export interface AcceptInput {
   title?: string;
   description?: string | null;
@@ -196,7 +200,7 @@ export function createTriageService(deps: TriageServiceDeps) {
    * conversation that already has suggestions is left as it is (the run happens once). `mode` auto
    * accepts the new suggestion at once. Null when nothing was suggested.
    */
-  async function run(conversation: ConversationRow, mode: 'suggest' | 'auto', rerun: boolean): Promise<Suggestion | null> {
+  async function run(conversation: ConversationRow, mode: 'suggest' | 'auto', rerun: boolean, claim: Claim): Promise<Suggestion | null> {
     const { workspace_id: workspaceId } = conversation;
     const report = await reportOf(conversation);
     const prepared = await matcher.prepare(report, DETECTION_FAILED);
@@ -204,6 +208,7 @@ export function createTriageService(deps: TriageServiceDeps) {
     return inTransaction(db, async (work) => {
       const { tx } = work;
       await dialect.lockKeyInTransaction(tx, triageLock(conversation.id));
+      if (!(await claim(work))) return null;
       if (!rerun && (await suggestions.existForConversation(workspaceId, conversation.id, tx))) return null;
       for (const open of await suggestions.openOfConversation(workspaceId, conversation.id, tx)) {
         await suggestionWrites.update(work, open, { status: 'dismissed', updated_at: clock.now() });
@@ -225,14 +230,19 @@ export function createTriageService(deps: TriageServiceDeps) {
     },
 
     /**
-     * The automatic run, once per conversation (when its first contact message is stored): nothing
-     * when the product's triage is off, the conversation is gone, or triage already ran for it.
+     * The automatic run, once per conversation (its job, asked for by the contact's first message):
+     * nothing when the product's triage is off, the conversation is gone, or triage already ran for
+     * it. `claim` runs in the transaction of the run's effect, or alone when there is none; false:
+     * the run writes nothing (its job was taken from it).
      */
-    async runTriage(workspaceId: string, conversationId: string): Promise<Suggestion | null> {
+    async runTriage(workspaceId: string, conversationId: string, claim: Claim = CLAIMED): Promise<Suggestion | null> {
       const conversation = await conversations.findById(workspaceId, conversationId);
       const product = conversation && (await products.findById(workspaceId, conversation.product_id));
-      if (!conversation || !product || product.triage === 'off') return null;
-      return run(conversation, product.triage as Exclude<TriageMode, 'off'>, false);
+      if (!conversation || !product || product.triage === 'off') {
+        await inTransaction(db, claim);
+        return null;
+      }
+      return run(conversation, product.triage as Exclude<TriageMode, 'off'>, false, claim);
     },
 
     /**
@@ -242,7 +252,7 @@ export function createTriageService(deps: TriageServiceDeps) {
     async rerun(actor: Actor, conversationId: string): Promise<{ page: PageOf<Suggestion>; limit: number; offset: number }> {
       const conversation = await findConversation(actor, conversationId);
       const product = (await products.findById(actor.workspaceId, conversation.product_id))!;
-      await run(conversation, product.triage === 'auto' ? 'auto' : 'suggest', true);
+      await run(conversation, product.triage === 'auto' ? 'auto' : 'suggest', true, CLAIMED);
       const page = await suggestions.listByConversation(actor.workspaceId, conversation.id, RERUN_PAGE);
       return { page: await shownPage(actor.workspaceId, page), ...RERUN_PAGE };
     },
