@@ -5,7 +5,7 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDatabase, MissingDatabaseError } from './db/database.js';
+import { createDatabase, MissingDatabaseError, NewerDatabaseError, type DatabaseHandle } from './db/database.js';
 import { MEMBER_ROLES, type MemberRole } from './domain/accounts/actor.js';
 import type { AdminService } from './domain/accounts/admin.service.js';
 import type { InvitationService } from './domain/accounts/invitation.service.js';
@@ -134,6 +134,14 @@ const withAdmin = <T>(fn: (admin: AdminService) => Promise<T>): Promise<T> => wi
 /** The base of links the CLI prints: LOOPDESK_PUBLIC_URL, else where the server listens (HOST and PORT). */
 const serverBase = ({ publicUrl, host, port }: Config): string => publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+/** `migrate --check`: the pending migrations, exit status 1 when there are any (or when a newer Loopdesk migrated the database). */
+async function checkMigrations(database: DatabaseHandle, json: boolean): Promise<void> {
+  const { pending, unknown } = await database.migrationStatus();
+  if (unknown.length > 0) throw new NewerDatabaseError(unknown);
+  print(json, { pending }, pending.length ? `pending: ${pending.join(', ')}` : 'up to date: no pending migrations');
+  if (pending.length > 0) process.exitCode = 1;
+}
+
 const COMMANDS: Command[] = [
   command({
     name: 'serve',
@@ -147,12 +155,13 @@ const COMMANDS: Command[] = [
   }),
   command({
     name: 'migrate',
-    summary: 'Apply pending migrations (creates a SQLite database that does not exist yet).',
-    options: { json: JSON_FLAG },
-    async run({ json }) {
+    summary: 'Apply pending migrations (creates a SQLite database that does not exist yet). With --check, only list them: exit 1 when any are pending.',
+    options: { check: { type: 'boolean', help: 'change nothing: list the pending migrations, exit 1 when there are any' }, json: JSON_FLAG },
+    async run({ check, json }) {
       const config = loadConfig();
-      const database = createDatabase(config.databaseUrl, config.database);
+      const database = createDatabase(config.databaseUrl, { ...config.database, createIfMissing: !check });
       try {
+        if (check) return await checkMigrations(database, json);
         const applied = await database.migrate();
         print(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
       } finally {
@@ -361,7 +370,7 @@ async function run(argv: string[]): Promise<void> {
 
 function failureMessage(error: unknown): string {
   if (error instanceof MissingDatabaseError) return `${error.message}; set DATABASE_URL`;
-  if (error instanceof AppError) return error.message;
+  if (error instanceof AppError || error instanceof NewerDatabaseError) return error.message;
   return `failed: ${(error as Error).message}`;
 }
 

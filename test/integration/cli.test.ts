@@ -118,7 +118,7 @@ describe('loopdesk CLI arguments', () => {
 // Every command's usage line, as docs/api.md lists them (plus the listings).
 const SYNOPSES: Record<string, string> = {
   serve: 'loopdesk serve',
-  migrate: 'loopdesk migrate [--json]',
+  migrate: 'loopdesk migrate [--check] [--json]',
   'workspace create': 'loopdesk workspace create --name NAME [--json]',
   'workspace list': 'loopdesk workspace list [--json]',
   'member create': 'loopdesk member create --workspace WS_ID --name NAME --role owner|admin|agent [--email EMAIL] [--json]',
