@@ -17,6 +17,11 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface OpenOptions extends DatabaseOptions {
   /** false: a SQLite file that does not exist is a MissingDatabaseError, and nothing is created. Default true. */
   readonly createIfMissing?: boolean;
+  /**
+   * Only reads (backup, the source of a copy): a SQLite file is opened read-only and nothing is
+   * written to it, not even statistics, so that the server writing it meanwhile never waits.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** The SQLite file the URL names does not exist (and was not to be created). */
@@ -39,8 +44,25 @@ export interface ColumnTypes {
   clusteredByKey: RawBuilder<unknown>;
 }
 
+/** How a live database is backed up: by Loopdesk itself into a file, or with the database's own tools. */
+export type Backup =
+  | {
+      readonly online: true;
+      /**
+       * Copies the database as one consistent snapshot into `file` (which must not exist) while
+       * others go on writing; returns what an integrity check of the copy finds wrong ([]: nothing).
+       */
+      copyTo(db: Kysely<any>, file: string): Promise<string[]>;
+    }
+  | {
+      readonly online: false;
+      /** The procedure with the database's own tools, for a person to follow. */
+      readonly procedure: string;
+    };
+
 export interface Dialect {
   readonly name: DialectName;
+  readonly backup: Backup;
   readonly columnTypes: ColumnTypes;
   /** Runs fn while no other process can migrate the same database. */
   withMigrationLock<T>(db: Kysely<any>, fn: (db: Kysely<any>) => Promise<T>): Promise<T>;
@@ -117,11 +139,11 @@ function withStatementCache(database: import('better-sqlite3').Database): Sqlite
   };
 }
 
-function openSqlite(path: string, createIfMissing: boolean): import('better-sqlite3').Database {
+function openSqlite(path: string, { createIfMissing = true, readOnly = false }: OpenOptions): import('better-sqlite3').Database {
   const Database = require('better-sqlite3') as typeof import('better-sqlite3');
-  if (!createIfMissing) {
+  if (!createIfMissing || readOnly) {
     try {
-      return new Database(path, { fileMustExist: true });
+      return new Database(path, { fileMustExist: true, readonly: readOnly });
     } catch (error) {
       if (!existsSync(path)) throw new MissingDatabaseError(resolve(path));
       throw error;
@@ -131,9 +153,39 @@ function openSqlite(path: string, createIfMissing: boolean): import('better-sqli
   return new Database(path);
 }
 
+/**
+ * `VACUUM INTO` reads the database in one transaction, so the copy is one consistent state even as
+ * the server goes on writing (WAL: its writes do not wait for the copy), and is compacted on the way.
+ * The copy is then opened on its own and checked page by page.
+ */
+async function sqliteBackup(db: Kysely<any>, file: string): Promise<string[]> {
+  await sql`vacuum into ${file}`.execute(db);
+  const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+  const copy = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = copy.pragma('integrity_check') as { integrity_check: string }[];
+    return rows.map((row) => row.integrity_check).filter((message) => message !== 'ok');
+  } finally {
+    copy.close();
+  }
+}
+
+const POSTGRES_BACKUP_PROCEDURE = [
+  'loopdesk backup copies SQLite databases; back PostgreSQL up with its own tools, which also read one consistent snapshot while the server writes:',
+  '',
+  '    pg_dump --format=custom --file=loopdesk-$(date +%Y-%m-%d).dump "$DATABASE_URL"',
+  '',
+  'Restore into a new, empty database, then point DATABASE_URL at it:',
+  '',
+  '    createdb loopdesk_restored',
+  '    pg_restore --no-owner --dbname=postgres://USER@HOST/loopdesk_restored loopdesk-YYYY-MM-DD.dump',
+  '',
+  'docs/operations.md ("Backups") says how often, where to keep them, and how to test a restore.',
+].join('\n');
+
 function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; kysely: KyselyDialect } {
-  const database = openSqlite(path, options.createIfMissing ?? true);
-  database.pragma('journal_mode = WAL');
+  const database = openSqlite(path, options);
+  if (!options.readOnly) database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
@@ -141,11 +193,12 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
   database.pragma(`cache_size = -${options.sqliteCacheMb * 1024}`);
   // Statistics for the planner from the start (0x10000: check every table; analysis limited, so
   // quick on a large file), as SQLite recommends on opening a long-lived connection.
-  database.pragma('optimize = 0x10002');
+  if (!options.readOnly) database.pragma('optimize = 0x10002');
   return {
     kysely: new SqliteDialect({ database: withStatementCache(database) }),
     dialect: {
       name: 'sqlite',
+      backup: { online: true, copyTo: sqliteBackup },
       columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob`, clusteredByKey: sql`without rowid` },
       // One process owns a SQLite file's writes; better-sqlite3 serializes them on its connection.
       withMigrationLock: (db, fn) => fn(db),
@@ -197,6 +250,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
     kysely: new PostgresDialect({ pool }),
     dialect: {
       name: 'postgres',
+      backup: { online: false, procedure: POSTGRES_BACKUP_PROCEDURE },
       columnTypes: { uuid: sql`uuid`, timestamp: sql`timestamptz(3)`, bytes: sql`bytea`, clusteredByKey: sql`` },
       withMigrationLock: (db, fn) =>
         db.connection().execute(async (connection) => {
