@@ -60,9 +60,17 @@ export type Backup =
       readonly procedure: string;
     };
 
+/** A table's primary key columns, in key order, and the tables its foreign keys reference. */
+export interface TableKeys {
+  readonly primaryKey: string[];
+  readonly references: string[];
+}
+
 export interface Dialect {
   readonly name: DialectName;
   readonly backup: Backup;
+  /** Every table's keys, by table name (`loopdesk copy` orders tables and pages rows by them). */
+  tableKeys(db: Kysely<any>): Promise<Map<string, TableKeys>>;
   readonly columnTypes: ColumnTypes;
   /** Runs fn while no other process can migrate the same database. */
   withMigrationLock<T>(db: Kysely<any>, fn: (db: Kysely<any>) => Promise<T>): Promise<T>;
@@ -199,6 +207,17 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
     dialect: {
       name: 'sqlite',
       backup: { online: true, copyTo: sqliteBackup },
+      tableKeys: async (db) => {
+        const tables = await sql<{ name: string }>`select name from sqlite_schema where type = 'table' and name not like 'sqlite_%'`.execute(db);
+        const entries = await Promise.all(tables.rows.map(async ({ name }) => {
+          const columns = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${name})`.execute(db);
+          const references = await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${name})`.execute(db);
+          const primaryKey = columns.rows.filter((column) => column.pk > 0).sort((x, y) => x.pk - y.pk).map((column) => column.name);
+          const keys: TableKeys = { primaryKey, references: [...new Set(references.rows.map((row) => row.table))] };
+          return [name, keys] as const;
+        }));
+        return new Map(entries);
+      },
       columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob`, clusteredByKey: sql`without rowid` },
       // One process owns a SQLite file's writes; better-sqlite3 serializes them on its connection.
       withMigrationLock: (db, fn) => fn(db),
@@ -251,6 +270,23 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
     dialect: {
       name: 'postgres',
       backup: { online: false, procedure: POSTGRES_BACKUP_PROCEDURE },
+      tableKeys: async (db) => {
+        const keys = await sql<{ table: string; column: string }>`
+          select t.relname as table, a.attname as column
+          from pg_index i join pg_class t on t.oid = i.indrelid join pg_attribute a on a.attrelid = t.oid and a.attnum = any(i.indkey)
+          where i.indisprimary and t.relnamespace = current_schema()::regnamespace
+          order by t.relname, array_position(i.indkey::int2[], a.attnum)`.execute(db);
+        const references = await sql<{ table: string; referenced: string }>`
+          select distinct t.relname as table, r.relname as referenced
+          from pg_constraint k join pg_class t on t.oid = k.conrelid join pg_class r on r.oid = k.confrelid
+          where k.contype = 'f' and t.relnamespace = current_schema()::regnamespace`.execute(db);
+        const tables = await sql<{ table: string }>`
+          select relname as table from pg_class where relkind in ('r', 'p') and relnamespace = current_schema()::regnamespace`.execute(db);
+        return new Map(tables.rows.map(({ table }) => [table, {
+          primaryKey: keys.rows.filter((row) => row.table === table).map((row) => row.column),
+          references: references.rows.filter((row) => row.table === table).map((row) => row.referenced),
+        }]));
+      },
       columnTypes: { uuid: sql`uuid`, timestamp: sql`timestamptz(3)`, bytes: sql`bytea`, clusteredByKey: sql`` },
       withMigrationLock: (db, fn) =>
         db.connection().execute(async (connection) => {

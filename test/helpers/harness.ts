@@ -101,11 +101,19 @@ export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<Servi
 /** Proof-of-work challenges of test apps hide a number up to this (a few ms to solve) unless a test asks otherwise. */
 const TEST_PROOF_OF_WORK_MAX = 1000;
 
-export async function createTestContext(
-  dialect: DialectName,
-  appOptions: TestAppOptions = {},
-): Promise<TestContext & { close(): Promise<void> }> {
-  const databaseUrl = await freshDatabaseUrl(dialect);
+/** An app on one database, as tests drive it in process. */
+export interface TestApp extends Pick<TestContext, 'databaseUrl' | 'app' | 'database' | 'services' | 'client'> {
+  /** From now on, every JSON answer is checked against the documents served to `key` (an API key). */
+  checkAnswers(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The app on the database at `databaseUrl` (migrated first), with clients whose every JSON answer
+ * is checked against the document that describes it once `checkAnswers` was called; the
+ * background workers are not started.
+ */
+export async function openTestApp(databaseUrl: string, appOptions: TestAppOptions = {}): Promise<TestApp> {
   const database = createDatabase(databaseUrl);
   await database.migrate();
   const services = createServices(database, {
@@ -136,14 +144,15 @@ export async function createTestContext(
     return clientOf(request);
   };
 
-  const a = await createWorkspaceFixture(services, client, 'Alpha');
-  const b = await createWorkspaceFixture(services, client, 'Beta');
-  const document = await a.api.get('/api/v1/openapi.json');
-  const widgetDocument = await a.api.get('/widget/v1/openapi.json');
-  checkers = { api: new ResponseChecker(document.body), widget: new ResponseChecker(widgetDocument.body) };
-
   return {
-    dialect, databaseUrl, app, database, services, a, b, client,
+    databaseUrl, app, database, services, client,
+    async checkAnswers(key) {
+      const api = client(key);
+      checkers = {
+        api: new ResponseChecker((await api.get('/api/v1/openapi.json')).body),
+        widget: new ResponseChecker((await api.get('/widget/v1/openapi.json')).body),
+      };
+    },
     async close() {
       await services.live.close();
       await app.close();
@@ -151,6 +160,17 @@ export async function createTestContext(
       await database.close();
     },
   };
+}
+
+export async function createTestContext(
+  dialect: DialectName,
+  appOptions: TestAppOptions = {},
+): Promise<TestContext & { close(): Promise<void> }> {
+  const opened = await openTestApp(await freshDatabaseUrl(dialect), appOptions);
+  const a = await createWorkspaceFixture(opened.services, opened.client, 'Alpha');
+  const b = await createWorkspaceFixture(opened.services, opened.client, 'Beta');
+  await opened.checkAnswers(a.key);
+  return { ...opened, dialect, a, b };
 }
 
 /**
