@@ -32,6 +32,8 @@ export interface Config {
   readonly streams: StreamConfig;
   /** LOOPDESK_EVENT_RETENTION_DAYS: how long events and finished webhook deliveries are kept (docs/events.md "Retention"); 0: forever. */
   readonly eventRetentionDays: number;
+  /** LOOPDESK_METRICS_TOKEN: the Bearer token GET /metrics is served to; null: no metrics (docs/operations.md). */
+  readonly metricsToken: string | null;
 }
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -301,5 +303,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
       maxStreamMs: integer(env, 'LOOPDESK_SSE_MAX_MS', STREAM_DEFAULTS.maxStreamMs, 0, 24 * HOUR),
     }),
     eventRetentionDays: integer(env, 'LOOPDESK_EVENT_RETENTION_DAYS', EVENT_RETENTION_DAYS_DEFAULT, 0, 36_500),
+    metricsToken: env.LOOPDESK_METRICS_TOKEN || null,
   });
 }

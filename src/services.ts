@@ -21,6 +21,7 @@ import { usedChallengeRepository } from './db/repositories/used-challenge.reposi
 import { widgetSessionRepository } from './db/repositories/widget-session.repository.js';
 import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
+import { operationsRepository } from './db/repositories/operations.repository.js';
 import { retentionRepository } from './db/repositories/retention.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
 import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
@@ -66,6 +67,7 @@ import { createOutbox } from './events/outbox.js';
 import { createUrlGuard } from './events/ssrf.js';
 import { createWebhookSender } from './events/webhook-sender.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createMetrics } from './lib/metrics.js';
 import { createRequestPressure } from './lib/request-pressure.js';
 
 export interface ServiceOptions {
@@ -115,6 +117,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     signInFailures: signInFailureRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
+  const metrics = createMetrics();
   // Opens its LISTEN connection (PostgreSQL) with the first stream; closed by the server's shutdown, which ends the streams.
   const live = createLiveChannel({ dialect, events: repositories.events, onError: onBackgroundError, settings: options.streams });
   const outbox = createOutbox({ events: repositories.events, live, clock });
@@ -164,6 +167,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     issues,
     issueDedup: createIssueDedupService({
       db, dialect, clock, detector, issues: repositories.issues, issueService: issues, issueWrites, dedupStore: repositories.embeddings,
+      observeDedupSeconds: (seconds) => metrics.dedupSeconds.observe(seconds),
     }),
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
@@ -178,6 +182,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
     /** The budgets of /api/v1 and the widget API: in memory on SQLite, shared through the database where processes share it. */
     rateLimits: createRateLimits({ clock, sharedBuckets: dialect.sharedByProcesses ? rateLimitRepository(db) : null }),
+    /** Observed here and by the HTTP layer; served by GET /metrics when it is on (src/http/plugins/metrics.ts). */
+    metrics,
+    /** What GET /metrics reads at each scrape. */
+    metricSources: {
+      operations: operationsRepository(db), eventStreams: () => live.subscriberCount(), poolUsage: () => dialect.poolUsage(), now: () => clock.now(),
+    },
     /** Fed by the HTTP server (src/app.ts): the dispatcher yields to requests that saturate the event loop. */
     requestPressure,
     /** Webhook delivery and release announcements; started by the server (src/main.ts) once it listens, idle everywhere else. */

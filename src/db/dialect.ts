@@ -60,6 +60,14 @@ export type Backup =
       readonly procedure: string;
     };
 
+export interface PoolUsage {
+  /** Connections open, idle or in use. */
+  readonly open: number;
+  readonly idle: number;
+  /** Queries waiting for a connection. */
+  readonly waiting: number;
+}
+
 /** A table's primary key columns, in key order, and the tables its foreign keys reference. */
 export interface TableKeys {
   readonly primaryKey: string[];
@@ -69,6 +77,8 @@ export interface TableKeys {
 export interface Dialect {
   readonly name: DialectName;
   readonly backup: Backup;
+  /** The connection pool's use (GET /metrics); null where there is no pool (SQLite's one connection). */
+  poolUsage(): PoolUsage | null;
   /** Every table's keys, by table name (`loopdesk copy` orders tables and pages rows by them). */
   tableKeys(db: Kysely<any>): Promise<Map<string, TableKeys>>;
   readonly columnTypes: ColumnTypes;
@@ -207,6 +217,7 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
     dialect: {
       name: 'sqlite',
       backup: { online: true, copyTo: sqliteBackup },
+      poolUsage: () => null,
       tableKeys: async (db) => {
         const tables = await sql<{ name: string }>`select name from sqlite_schema where type = 'table' and name not like 'sqlite_%'`.execute(db);
         const entries = await Promise.all(tables.rows.map(async ({ name }) => {
@@ -270,6 +281,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
     dialect: {
       name: 'postgres',
       backup: { online: false, procedure: POSTGRES_BACKUP_PROCEDURE },
+      poolUsage: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       tableKeys: async (db) => {
         const keys = await sql<{ table: string; column: string }>`
           select t.relname as table, a.attname as column

@@ -50,6 +50,8 @@ export interface IssueDedupServiceDeps {
   /** The product's dedup version and candidates. */
   dedupStore: Pick<EmbeddingRepository, 'productVersion' | 'openCandidates'>;
   clock: Clock;
+  /** Hears how long each decision took, the model's work included (GET /metrics). */
+  observeDedupSeconds?: (seconds: number) => void;
 }
 
 /** Turns any detector failure into the contract's 500, keeping the cause for the log. */
@@ -66,7 +68,9 @@ async function detecting<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createIssueDedupService({ db, dialect, issues, issueService, issueWrites, detector, dedupStore, clock }: IssueDedupServiceDeps) {
+export function createIssueDedupService({
+  db, dialect, issues, issueService, issueWrites, detector, dedupStore, clock, observeDedupSeconds = () => {},
+}: IssueDedupServiceDeps) {
   // Under the product lock: the version now (cheap), the candidates only if the detector asks.
   const scopeOf = async (workspaceId: string, productId: string, tx: Executor): Promise<DetectionScope> => ({
     workspaceId,
@@ -108,6 +112,7 @@ export function createIssueDedupService({ db, dialect, issues, issueService, iss
           ? null
           : await issueService.requireConversationOfProduct(actor, input.conversation_id, product.id);
       const report = { title: input.title, description: input.description || null };
+      const detectionStarted = performance.now();
       const prepared = await detecting(() => detector.prepare(report));
 
       const outcome = await inTransaction(db, async (work) => {
@@ -115,6 +120,7 @@ export function createIssueDedupService({ db, dialect, issues, issueService, iss
         await dialect.lockKeyInTransaction(tx, `dedup:${product.id}`);
         const scope = await scopeOf(actor.workspaceId, product.id, tx);
         const decision = await detecting(() => detector.decide(prepared, scope, tx));
+        observeDedupSeconds((performance.now() - detectionStarted) / 1000);
         const apiSourceId = newId();
         const recordSource = (row: IssueRow) =>
           issues.insertSource(
