@@ -10,6 +10,7 @@ import { WIDGET_PREFIX, widgetV1 } from './http/widget-v1.js';
 import { widgetEmbed } from './http/widget/embed-routes.js';
 import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
+import { registerMetrics } from './http/plugins/metrics.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
 import { registerOptionalBodies, registerValidationOrder } from './http/route.js';
@@ -39,6 +40,8 @@ export interface AppDeps {
   widgetDemo?: boolean;
   /** The team app's build (dist/web/app), served at /app; absent: no app (tests of the API alone). */
   webAppDir?: string;
+  /** LOOPDESK_METRICS_TOKEN: GET /metrics is served to requests bearing it; null or absent: no metrics at all. */
+  metricsToken?: string | null;
 }
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -89,6 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidationOrder(app);
   registerOptionalBodies(app);
   await registerOpenApi(app);
+  // Before the routes, so that its request hook sees every one of them.
+  registerMetrics(app, deps.metricsToken ?? null, services.metrics, services.metricSources);
 
   // Read at each probe: the `auto` matcher switches to the model once it is loaded.
   healthRoutes(app, database, () => ({ dedup: services.issueDedup.detectorName }));

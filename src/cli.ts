@@ -4,8 +4,10 @@
 // come from its option table, so `--help` cannot drift from what the command accepts.
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDatabase, MissingDatabaseError } from './db/database.js';
+import { ConfigError, databaseUrl, loadConfig, type Config } from './config.js';
+import { backUp, BackupError, ExternalBackupError } from './db/backup.js';
+import { copyDatabase, CopyRefusedError, type CopyReport } from './db/copy.js';
+import { createDatabase, MissingDatabaseError, NewerDatabaseError, type DatabaseHandle, type OpenOptions } from './db/database.js';
 import { MEMBER_ROLES, type MemberRole } from './domain/accounts/actor.js';
 import type { AdminService } from './domain/accounts/admin.service.js';
 import type { InvitationService } from './domain/accounts/invitation.service.js';
@@ -134,6 +136,36 @@ const withAdmin = <T>(fn: (admin: AdminService) => Promise<T>): Promise<T> => wi
 /** The base of links the CLI prints: LOOPDESK_PUBLIC_URL, else where the server listens (HOST and PORT). */
 const serverBase = ({ publicUrl, host, port }: Config): string => publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+/** fn on DATABASE_URL's database, closed afterwards. */
+async function withDatabase<T>(options: Pick<OpenOptions, 'createIfMissing' | 'readOnly'>, fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = createDatabase(config.databaseUrl, { ...config.database, ...options });
+  try {
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/** `migrate --check`: the pending migrations, exit status 1 when there are any (or when a newer Loopdesk migrated the database). */
+async function checkMigrations(database: DatabaseHandle, json: boolean): Promise<void> {
+  const { pending, unknown } = await database.migrationStatus();
+  if (unknown.length > 0) throw new NewerDatabaseError(unknown);
+  print(json, { pending }, pending.length ? `pending: ${pending.join(', ')}` : 'up to date: no pending migrations');
+  if (pending.length > 0) process.exitCode = 1;
+}
+
+function printCopyReport(json: boolean, report: CopyReport): void {
+  const rows = report.tables.map((t) => [
+    t.table, `${t.rows.source}`, `${t.rows.target}`, t.checksum.source.slice(0, 16), t.checksum.target.slice(0, 16), t.matches ? 'ok' : 'DIFFERS',
+  ]);
+  const verdict = report.matches
+    ? `copied ${report.tables.length} tables in ${report.duration_ms} ms; every count and checksum matches`
+    : 'the copy DIFFERS from the source (were writes stopped?); do not switch to it';
+  print(json, report, `${alignedLines([['table', 'source rows', 'target rows', 'source checksum', 'target checksum', ''], ...rows])}\n${verdict}`);
+  if (!report.matches) process.exitCode = 1;
+}
+
 const COMMANDS: Command[] = [
   command({
     name: 'serve',
@@ -147,17 +179,49 @@ const COMMANDS: Command[] = [
   }),
   command({
     name: 'migrate',
-    summary: 'Apply pending migrations (creates a SQLite database that does not exist yet).',
-    options: { json: JSON_FLAG },
-    async run({ json }) {
-      const config = loadConfig();
-      const database = createDatabase(config.databaseUrl, config.database);
-      try {
+    summary: 'Apply pending migrations (creates a SQLite database that does not exist yet). With --check, only list them: exit 1 when any are pending.',
+    options: { check: { type: 'boolean', help: 'change nothing: list the pending migrations, exit 1 when there are any' }, json: JSON_FLAG },
+    run: ({ check, json }) =>
+      withDatabase({ createIfMissing: !check }, async (database) => {
+        if (check) return checkMigrations(database, json);
         const applied = await database.migrate();
         print(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
-      } finally {
-        await database.close();
-      }
+      }),
+  }),
+  command({
+    name: 'backup',
+    summary:
+      'Copy the SQLite database, while the server runs, into FILE (a new file) as one consistent snapshot, and check the copy\'s ' +
+      'integrity before reporting success. On PostgreSQL it explains pg_dump and pg_restore instead (exit 2).',
+    options: {
+      file: { type: 'string', value: 'FILE', required: true, positional: true, parse: nonBlank, help: 'where to write the copy; never overwritten' },
+      json: JSON_FLAG,
+    },
+    async run({ file, json }) {
+      const report = await withDatabase({ readOnly: true }, (database) => backUp(database, file));
+      const megabytes = (report.bytes / 1024 / 1024).toFixed(1);
+      print(json, report, `backup written to ${report.file} (${megabytes} MB, integrity ok, ${report.duration_ms} ms)`);
+    },
+  }),
+  command({
+    name: 'copy',
+    summary:
+      'Copy every table of the database into an empty one at URL (SQLite to PostgreSQL or back), migrating it first; then compare ' +
+      'row counts and checksums table by table (exit 1 when any differs). Stop the server\'s writes first.',
+    options: {
+      to: { type: 'string', value: 'URL', required: true, parse: (text, label) => databaseUrl(label, nonBlank(text, label)), help: 'the target database: sqlite:PATH or postgres://…' },
+      json: JSON_FLAG,
+    },
+    async run({ to, json }) {
+      const report = await withDatabase({ readOnly: true }, async (source) => {
+        const target = createDatabase(to, loadConfig().database);
+        try {
+          return await copyDatabase(source, target);
+        } finally {
+          await target.close();
+        }
+      });
+      printCopyReport(json, report);
     },
   }),
   command({
@@ -361,7 +425,7 @@ async function run(argv: string[]): Promise<void> {
 
 function failureMessage(error: unknown): string {
   if (error instanceof MissingDatabaseError) return `${error.message}; set DATABASE_URL`;
-  if (error instanceof AppError) return error.message;
+  if (error instanceof AppError || error instanceof NewerDatabaseError || error instanceof BackupError || error instanceof CopyRefusedError) return error.message;
   return `failed: ${(error as Error).message}`;
 }
 
@@ -371,6 +435,10 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
       process.stderr.write(`loopdesk: ${error.message}${error instanceof UsageError ? ` (see ${error.helpCommand})` : ''}\n`);
+      process.exit(2);
+    }
+    if (error instanceof ExternalBackupError) {
+      process.stderr.write(`${error.procedure}\n`);
       process.exit(2);
     }
     process.stderr.write(`loopdesk: ${failureMessage(error).split('\n')[0]}\n`);

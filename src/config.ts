@@ -33,6 +33,8 @@ export interface Config {
   /** LOOPDESK_EVENT_RETENTION_DAYS: how long events and finished webhook deliveries are kept (docs/events.md "Retention"); 0: forever. */
   readonly eventRetentionDays: number;
   readonly summaries: SummaryConfig;
+  /** LOOPDESK_METRICS_TOKEN: the Bearer token GET /metrics is served to; null: no metrics (docs/operations.md). */
+  readonly metricsToken: string | null;
 }
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -306,16 +308,18 @@ function scale(env: NodeJS.ProcessEnv, name: string, fallback: number, max: numb
   return value;
 }
 
+/** A database URL as DATABASE_URL takes it; `name` names where it came from in the error. */
+export function databaseUrl(name: string, url: string): string {
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(url)) throw new ConfigError(`${name} must start with sqlite:, postgres:// or postgresql://`);
+  return url;
+}
+
 /** `terminal`: whether stdout is a TTY, which picks the default log format. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): Config {
-  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/loopdesk.db';
-  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must start with sqlite:, postgres:// or postgresql://');
-  }
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
-    databaseUrl,
+    databaseUrl: databaseUrl('DATABASE_URL', env.DATABASE_URL || 'sqlite:./data/loopdesk.db'),
     database: Object.freeze({
       pgPoolSize: integer(env, 'LOOPDESK_PG_POOL_SIZE', DATABASE_DEFAULTS.pgPoolSize, 2, 1000),
       sqliteCacheMb: integer(env, 'LOOPDESK_SQLITE_CACHE_MB', DATABASE_DEFAULTS.sqliteCacheMb, 1, 65_536),
@@ -338,5 +342,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     }),
     eventRetentionDays: integer(env, 'LOOPDESK_EVENT_RETENTION_DAYS', EVENT_RETENTION_DAYS_DEFAULT, 0, 36_500),
     summaries: summaryConfig(env),
+    metricsToken: env.LOOPDESK_METRICS_TOKEN || null,
   });
 }

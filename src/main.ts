@@ -117,7 +117,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
   const app = await buildApp({
     database, services, loggerInstance: logger, requestTimeoutMs: config.requestTimeoutMs,
     rateLimitPerMinute: config.rateLimitPerMinute, widgetRateLimitScale: config.widgetRateLimitScale, publicUrl: config.publicUrl,
-    webAppDir: WEB_APP_DIR, widgetBuild, widgetDemo: config.widgetDemo,
+    webAppDir: WEB_APP_DIR, widgetBuild, widgetDemo: config.widgetDemo, metricsToken: config.metricsToken,
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 

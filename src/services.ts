@@ -23,6 +23,7 @@ import { widgetSessionRepository } from './db/repositories/widget-session.reposi
 import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { suggestionRepository } from './db/repositories/suggestion.repository.js';
+import { operationsRepository } from './db/repositories/operations.repository.js';
 import { retentionRepository } from './db/repositories/retention.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
 import { webhookEndpointRepository } from './db/repositories/webhook-endpoint.repository.js';
@@ -77,6 +78,7 @@ import { createOutbox } from './events/outbox.js';
 import { createUrlGuard } from './events/ssrf.js';
 import { createWebhookSender } from './events/webhook-sender.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createMetrics } from './lib/metrics.js';
 import { createRequestPressure } from './lib/request-pressure.js';
 import { createChatModel } from './summaries/chat-model.js';
 import { createSummarizer, longestSummaryMs } from './summaries/summarizer.js';
@@ -134,6 +136,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     suggestions: suggestionRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
+  const metrics = createMetrics();
   // Opens its LISTEN connection (PostgreSQL) with the first stream; closed by the server's shutdown, which ends the streams.
   const live = createLiveChannel({ dialect, events: repositories.events, onError: onBackgroundError, settings: options.streams });
   const outbox = createOutbox({ events: repositories.events, live, clock });
@@ -172,7 +175,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       summary: {
         leaseMs: jobLeaseMs,
         run: createConversationSummaries({
-          db, clock, writes: conversationWrites, jobs: conversationJobs, observe: summaries.observe, ...repositories,
+          db, clock, writes: conversationWrites, jobs: conversationJobs, ...repositories,
+          observe: (observation) => {
+            metrics.summarySeconds.observe({ writer: observation.writer }, observation.latencyMs / 1000);
+            summaries.observe?.(observation);
+          },
           summarizer: createSummarizer({ chatModel, embedder: () => detector.embedder }),
         }).run,
       },
@@ -209,7 +216,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     issues,
-    issueDedup: createIssueDedupService({ db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher }),
+    issueDedup: createIssueDedupService({
+      db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher,
+      observeDedupSeconds: (seconds) => metrics.dedupSeconds.observe(seconds),
+    }),
     triage,
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
@@ -224,6 +234,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
     /** The budgets of /api/v1 and the widget API: in memory on SQLite, shared through the database where processes share it. */
     rateLimits: createRateLimits({ clock, sharedBuckets: dialect.sharedByProcesses ? rateLimitRepository(db) : null }),
+    /** Observed here and by the HTTP layer; served by GET /metrics when it is on (src/http/plugins/metrics.ts). */
+    metrics,
+    /** What GET /metrics reads at each scrape. */
+    metricSources: {
+      operations: operationsRepository(db), eventStreams: () => live.subscriberCount(), poolUsage: () => dialect.poolUsage(), now: () => clock.now(),
+    },
     /** Fed by the HTTP server (src/app.ts): the dispatcher yields to requests that saturate the event loop. */
     requestPressure,
     /** Webhook delivery, release announcements and conversation jobs (summaries); started by the server (src/main.ts) once it listens, idle everywhere else. */

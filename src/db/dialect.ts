@@ -17,6 +17,11 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface OpenOptions extends DatabaseOptions {
   /** false: a SQLite file that does not exist is a MissingDatabaseError, and nothing is created. Default true. */
   readonly createIfMissing?: boolean;
+  /**
+   * Only reads (backup, the source of a copy): a SQLite file is opened read-only and nothing is
+   * written to it, not even statistics, so that the server writing it meanwhile never waits.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** The SQLite file the URL names does not exist (and was not to be created). */
@@ -39,8 +44,43 @@ export interface ColumnTypes {
   clusteredByKey: RawBuilder<unknown>;
 }
 
+/** How a live database is backed up: by Loopdesk itself into a file, or with the database's own tools. */
+export type Backup =
+  | {
+      readonly online: true;
+      /**
+       * Copies the database as one consistent snapshot into `file` (which must not exist) while
+       * others go on writing; returns what an integrity check of the copy finds wrong ([]: nothing).
+       */
+      copyTo(db: Kysely<any>, file: string): Promise<string[]>;
+    }
+  | {
+      readonly online: false;
+      /** The procedure with the database's own tools, for a person to follow. */
+      readonly procedure: string;
+    };
+
+export interface PoolUsage {
+  /** Connections open, idle or in use. */
+  readonly open: number;
+  readonly idle: number;
+  /** Queries waiting for a connection. */
+  readonly waiting: number;
+}
+
+/** A table's primary key columns, in key order, and the tables its foreign keys reference. */
+export interface TableKeys {
+  readonly primaryKey: string[];
+  readonly references: string[];
+}
+
 export interface Dialect {
   readonly name: DialectName;
+  readonly backup: Backup;
+  /** The connection pool's use (GET /metrics); null where there is no pool (SQLite's one connection). */
+  poolUsage(): PoolUsage | null;
+  /** Every table's keys, by table name (`loopdesk copy` orders tables and pages rows by them). */
+  tableKeys(db: Kysely<any>): Promise<Map<string, TableKeys>>;
   readonly columnTypes: ColumnTypes;
   /** Runs fn while no other process can migrate the same database. */
   withMigrationLock<T>(db: Kysely<any>, fn: (db: Kysely<any>) => Promise<T>): Promise<T>;
@@ -117,11 +157,11 @@ function withStatementCache(database: import('better-sqlite3').Database): Sqlite
   };
 }
 
-function openSqlite(path: string, createIfMissing: boolean): import('better-sqlite3').Database {
+function openSqlite(path: string, { createIfMissing = true, readOnly = false }: OpenOptions): import('better-sqlite3').Database {
   const Database = require('better-sqlite3') as typeof import('better-sqlite3');
-  if (!createIfMissing) {
+  if (!createIfMissing || readOnly) {
     try {
-      return new Database(path, { fileMustExist: true });
+      return new Database(path, { fileMustExist: true, readonly: readOnly });
     } catch (error) {
       if (!existsSync(path)) throw new MissingDatabaseError(resolve(path));
       throw error;
@@ -131,9 +171,39 @@ function openSqlite(path: string, createIfMissing: boolean): import('better-sqli
   return new Database(path);
 }
 
+/**
+ * `VACUUM INTO` reads the database in one transaction, so the copy is one consistent state even as
+ * the server goes on writing (WAL: its writes do not wait for the copy), and is compacted on the way.
+ * The copy is then opened on its own and checked page by page.
+ */
+async function sqliteBackup(db: Kysely<any>, file: string): Promise<string[]> {
+  await sql`vacuum into ${file}`.execute(db);
+  const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+  const copy = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = copy.pragma('integrity_check') as { integrity_check: string }[];
+    return rows.map((row) => row.integrity_check).filter((message) => message !== 'ok');
+  } finally {
+    copy.close();
+  }
+}
+
+const POSTGRES_BACKUP_PROCEDURE = [
+  'loopdesk backup copies SQLite databases; back PostgreSQL up with its own tools, which also read one consistent snapshot while the server writes:',
+  '',
+  '    pg_dump --format=custom --file=loopdesk-$(date +%Y-%m-%d).dump "$DATABASE_URL"',
+  '',
+  'Restore into a new, empty database, then point DATABASE_URL at it:',
+  '',
+  '    createdb loopdesk_restored',
+  '    pg_restore --no-owner --dbname=postgres://USER@HOST/loopdesk_restored loopdesk-YYYY-MM-DD.dump',
+  '',
+  'docs/operations.md ("Backups") says how often, where to keep them, and how to test a restore.',
+].join('\n');
+
 function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; kysely: KyselyDialect } {
-  const database = openSqlite(path, options.createIfMissing ?? true);
-  database.pragma('journal_mode = WAL');
+  const database = openSqlite(path, options);
+  if (!options.readOnly) database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
@@ -141,11 +211,24 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
   database.pragma(`cache_size = -${options.sqliteCacheMb * 1024}`);
   // Statistics for the planner from the start (0x10000: check every table; analysis limited, so
   // quick on a large file), as SQLite recommends on opening a long-lived connection.
-  database.pragma('optimize = 0x10002');
+  if (!options.readOnly) database.pragma('optimize = 0x10002');
   return {
     kysely: new SqliteDialect({ database: withStatementCache(database) }),
     dialect: {
       name: 'sqlite',
+      backup: { online: true, copyTo: sqliteBackup },
+      poolUsage: () => null,
+      tableKeys: async (db) => {
+        const tables = await sql<{ name: string }>`select name from sqlite_schema where type = 'table' and name not like 'sqlite_%'`.execute(db);
+        const entries = await Promise.all(tables.rows.map(async ({ name }) => {
+          const columns = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${name})`.execute(db);
+          const references = await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${name})`.execute(db);
+          const primaryKey = columns.rows.filter((column) => column.pk > 0).sort((x, y) => x.pk - y.pk).map((column) => column.name);
+          const keys: TableKeys = { primaryKey, references: [...new Set(references.rows.map((row) => row.table))] };
+          return [name, keys] as const;
+        }));
+        return new Map(entries);
+      },
       columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob`, clusteredByKey: sql`without rowid` },
       // One process owns a SQLite file's writes; better-sqlite3 serializes them on its connection.
       withMigrationLock: (db, fn) => fn(db),
@@ -197,6 +280,25 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
     kysely: new PostgresDialect({ pool }),
     dialect: {
       name: 'postgres',
+      backup: { online: false, procedure: POSTGRES_BACKUP_PROCEDURE },
+      poolUsage: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      tableKeys: async (db) => {
+        const keys = await sql<{ table: string; column: string }>`
+          select t.relname as table, a.attname as column
+          from pg_index i join pg_class t on t.oid = i.indrelid join pg_attribute a on a.attrelid = t.oid and a.attnum = any(i.indkey)
+          where i.indisprimary and t.relnamespace = current_schema()::regnamespace
+          order by t.relname, array_position(i.indkey::int2[], a.attnum)`.execute(db);
+        const references = await sql<{ table: string; referenced: string }>`
+          select distinct t.relname as table, r.relname as referenced
+          from pg_constraint k join pg_class t on t.oid = k.conrelid join pg_class r on r.oid = k.confrelid
+          where k.contype = 'f' and t.relnamespace = current_schema()::regnamespace`.execute(db);
+        const tables = await sql<{ table: string }>`
+          select relname as table from pg_class where relkind in ('r', 'p') and relnamespace = current_schema()::regnamespace`.execute(db);
+        return new Map(tables.rows.map(({ table }) => [table, {
+          primaryKey: keys.rows.filter((row) => row.table === table).map((row) => row.column),
+          references: references.rows.filter((row) => row.table === table).map((row) => row.referenced),
+        }]));
+      },
       columnTypes: { uuid: sql`uuid`, timestamp: sql`timestamptz(3)`, bytes: sql`bytea`, clusteredByKey: sql`` },
       withMigrationLock: (db, fn) =>
         db.connection().execute(async (connection) => {

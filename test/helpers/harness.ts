@@ -110,11 +110,19 @@ function checkerFor(documentText: string): ResponseChecker {
   return checker;
 }
 
-export async function createTestContext(
-  dialect: DialectName,
-  appOptions: TestAppOptions = {},
-): Promise<TestContext & { close(): Promise<void> }> {
-  const databaseUrl = await freshDatabaseUrl(dialect);
+/** An app on one database, as tests drive it in process. */
+export interface TestApp extends Pick<TestContext, 'databaseUrl' | 'app' | 'database' | 'services' | 'client'> {
+  /** From now on, every JSON answer is checked against the documents served to `key` (an API key). */
+  checkAnswers(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The app on the database at `databaseUrl` (migrated first), with clients whose every JSON answer
+ * is checked against the document that describes it once `checkAnswers` was called; the
+ * background workers are not started.
+ */
+export async function openTestApp(databaseUrl: string, appOptions: TestAppOptions = {}): Promise<TestApp> {
   const database = createDatabase(databaseUrl);
   await database.migrate();
   const services = createServices(database, {
@@ -146,14 +154,15 @@ export async function createTestContext(
     return clientOf(request);
   };
 
-  const a = await createWorkspaceFixture(services, client, 'Alpha');
-  const b = await createWorkspaceFixture(services, client, 'Beta');
-  const document = await a.api.get('/api/v1/openapi.json');
-  const widgetDocument = await a.api.get('/widget/v1/openapi.json');
-  checkers = { api: checkerFor(document.text), widget: checkerFor(widgetDocument.text) };
-
   return {
-    dialect, databaseUrl, app, database, services, a, b, client,
+    databaseUrl, app, database, services, client,
+    async checkAnswers(key) {
+      const api = client(key);
+      checkers = {
+        api: checkerFor((await api.get('/api/v1/openapi.json')).text),
+        widget: checkerFor((await api.get('/widget/v1/openapi.json')).text),
+      };
+    },
     async close() {
       await services.live.close();
       await app.close();
@@ -161,6 +170,17 @@ export async function createTestContext(
       await database.close();
     },
   };
+}
+
+export async function createTestContext(
+  dialect: DialectName,
+  appOptions: TestAppOptions = {},
+): Promise<TestContext & { close(): Promise<void> }> {
+  const opened = await openTestApp(await freshDatabaseUrl(dialect), appOptions);
+  const a = await createWorkspaceFixture(opened.services, opened.client, 'Alpha');
+  const b = await createWorkspaceFixture(opened.services, opened.client, 'Beta');
+  await opened.checkAnswers(a.key);
+  return { ...opened, dialect, a, b };
 }
 
 /**

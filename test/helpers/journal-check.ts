@@ -120,3 +120,33 @@ export async function journalProblems(db: Db, journal: Journal): Promise<string[
     ...(await integrityProblems(db, { releasedIssuesStayReleased: true })),
   ];
 }
+
+/** Issues acknowledged as created are there, each at least as recent as its last acknowledged patch. */
+async function issuesPresent(db: Db, journal: Journal): Promise<string[]> {
+  const created = of(journal, 'issue').map((w) => w.response.data);
+  if (created.length === 0) return [];
+  const rows = await db.selectFrom('issues').select(['id', 'shortcode', 'updated_at']).where('id', 'in', created.map((issue) => issue.id)).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const latest = new Map(of(journal, 'patch').map((w) => [w.issueIds[0], w.response.data.updated_at as string]));
+  return created.flatMap((issue) => {
+    const row = byId.get(issue.id);
+    if (!row || row.shortcode !== issue.shortcode) return [`issue ${issue.shortcode} was acknowledged but is missing`];
+    const acknowledged = latest.get(issue.id) ?? issue.updated_at;
+    return row.updated_at < acknowledged ? [`issue ${issue.shortcode} is older (${row.updated_at}) than its acknowledged state (${acknowledged})`] : [];
+  });
+}
+
+/**
+ * Everything wrong with a copy taken while writes went on (a backup), given the writes acknowledged
+ * before it began: each of them is in it (an issue may carry later writes too), and the database's
+ * invariants hold.
+ */
+export async function snapshotProblems(db: Db, acknowledgedBefore: Journal): Promise<string[]> {
+  return [
+    ...(await issuesPresent(db, acknowledgedBefore)),
+    ...(await messageProblems(db, acknowledgedBefore)),
+    ...(await releaseProblems(db, acknowledgedBefore)),
+    ...(await recordProblems(db, acknowledgedBefore)),
+    ...(await integrityProblems(db)),
+  ];
+}

@@ -79,6 +79,11 @@ describe('loopdesk CLI arguments', () => {
       [['key', 'revoke', MISSING_ID, MISSING_ID], /exactly one KEY_ID/],
       [['serve', 'now'], /unexpected argument "now"/],
       [['migrate', 'now'], /unexpected argument "now"/],
+      [['migrate', '--check', 'now'], /unexpected argument "now"/],
+      [['backup'], /exactly one FILE/],
+      [['backup', 'a.db', 'b.db'], /exactly one FILE/],
+      [['copy'], /--to is required/],
+      [['copy', '--to', 'mysql://localhost/x'], /--to must start with sqlite:, postgres:\/\/ or postgresql:\/\//],
       [['workspace', 'list', 'extra'], /unexpected argument "extra"/],
       [['member', 'list'], /--workspace is required/],
       [['member', 'list', '--workspace', 'not-a-uuid'], /--workspace must be a UUID/],
@@ -118,7 +123,9 @@ describe('loopdesk CLI arguments', () => {
 // Every command's usage line, as docs/api.md lists them (plus the listings).
 const SYNOPSES: Record<string, string> = {
   serve: 'loopdesk serve',
-  migrate: 'loopdesk migrate [--json]',
+  migrate: 'loopdesk migrate [--check] [--json]',
+  backup: 'loopdesk backup FILE [--json]',
+  copy: 'loopdesk copy --to URL [--json]',
   'workspace create': 'loopdesk workspace create --name NAME [--json]',
   'workspace list': 'loopdesk workspace list [--json]',
   'member create': 'loopdesk member create --workspace WS_ID --name NAME --role owner|admin|agent [--email EMAIL] [--json]',

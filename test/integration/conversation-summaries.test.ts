@@ -227,8 +227,8 @@ describeEachDialect('summary jobs across processes', (ctx) => {
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,
         },
-        // Due a second after the summary: never within this test.
-        triage: { leaseMs: 30_000, run: async () => assert.fail('a triage job ran') },
+        // Earlier tests' triage jobs may be due on this clock: claimed and left to their lease.
+        triage: { leaseMs: 30_000, run: async () => {} },
       },
     });
     clock.advance(DEBOUNCE_MS);
@@ -238,7 +238,7 @@ describeEachDialect('summary jobs across processes', (ctx) => {
     assert.deepEqual([job.status, job.last_error, Date.parse(job.next_attempt_at!) - Date.parse(clock.now())], ['pending', 'summarizer down', JOB_RETRY_SCHEDULE_MS[0]]);
     assert.equal(await summaryOf(api, conversation.id), null);
     assert.deepEqual(await summaryEvents(ctx(), conversation.id), []);
-    await failing.stop(0);
+    await failing.stop(5_000);
   });
 }, { clock, summaries: { debounceMs: DEBOUNCE_MS } });
 

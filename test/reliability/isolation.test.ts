@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { assertNoNestedReferences, fieldResource, pathParameterResource, type Resource } from '../helpers/id-references.js';
 import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
 import { fillPath, operationsOf, typesOf, type JsonSchema, type Operation } from '../helpers/openapi-operations.js';
+import { readEverything } from '../helpers/read-everything.js';
 import { seedWorkspace, type SeededIds } from '../helpers/workspace-seed.js';
 
 /** A value that satisfies `schema`, with references taken from `ids`; fails loudly when it cannot. */
@@ -46,20 +47,9 @@ function pathValues(op: Operation, ids: SeededIds, override: Record<string, stri
 /** The body without `last_used_at`, which A's own reads move (once a minute). */
 const withoutLastUse = (body: unknown): unknown => JSON.parse(JSON.stringify(body, (name, value) => (name === 'last_used_at' ? undefined : value)));
 
-/** Everything A's key can read: every list (largest page) and every resource of A by id. */
-async function snapshot(clientFor: (op: Operation) => Client, operations: Operation[], ids: SeededIds): Promise<unknown[]> {
-  // A challenge is new at every request: it is not data.
-  const reads = operations.filter((op) => op.method === 'GET' && !op.streams && !/openapi\.json|llms\.txt|\/challenge$/.test(op.path));
-  const results: unknown[] = [];
-  for (const op of reads) {
-    const pathParameters = op.parameters.filter((p) => p.in === 'path');
-    const urls = pathParameters.length === 0
-      ? [`${op.path}${op.parameters.some((p) => p.name === 'limit') ? '?limit=200' : ''}`]
-      : ids[pathParameterResource(op, pathParameters[0].name)].map((id) => fillPath(op.path, pathValues(op, ids, { [pathParameters[0].name]: id })));
-    for (const url of urls) results.push([url, withoutLastUse((await clientFor(op).get(url)).body)]);
-  }
-  return results;
-}
+/** Everything A's credentials can read, without what reading moves. */
+const snapshot = async (clientFor: (op: Operation) => Client, operations: Operation[], ids: SeededIds): Promise<unknown[]> =>
+  (await readEverything(clientFor, operations, ids)).map(({ url, body }) => [url, withoutLastUse(body)]);
 
 interface Probe {
   /** Where the foreign id goes: `path id`, `body issue_ids`, `query product_id`. */

@@ -44,12 +44,14 @@ export interface IssueDedupServiceDeps {
   issueWrites: Pick<IssueWrites, 'create' | 'link'>;
   matcher: IssueMatcher;
   clock: Clock;
+  /** Hears how long each decision took, the model's work included (GET /metrics). */
+  observeDedupSeconds?: (seconds: number) => void;
 }
 
 const DETECTION_FAILED =
   'duplicate detection failed; nothing was written. Retry, or use POST /api/v1/issues to create the issue without detection';
 
-export function createIssueDedupService({ db, issues, issueService, issueWrites, matcher, clock }: IssueDedupServiceDeps) {
+export function createIssueDedupService({ db, issues, issueService, issueWrites, matcher, clock, observeDedupSeconds = () => {} }: IssueDedupServiceDeps) {
   return {
     /** The active matcher, as GET /readyz reports it (the `auto` matcher changes once its model loads). */
     get detectorName() {
@@ -66,11 +68,13 @@ export function createIssueDedupService({ db, issues, issueService, issueWrites,
           ? null
           : await issueService.requireConversationOfProduct(actor, input.conversation_id, product.id);
       const report = { title: input.title, description: input.description || null };
+      const detectionStarted = performance.now();
       const prepared = await matcher.prepare(report, DETECTION_FAILED);
 
       const outcome = await inTransaction(db, async (work) => {
         const { tx } = work;
         const match = await matcher.match(tx, actor.workspaceId, product.id, prepared, DETECTION_FAILED);
+        observeDedupSeconds((performance.now() - detectionStarted) / 1000);
         const apiSourceId = newId();
         const recordSource = (row: IssueRow) =>
           issues.insertSource(
