@@ -35,9 +35,9 @@ async function withDatabase<T>(url: string, fn: (database: DatabaseHandle) => Pr
 }
 
 /**
- * Waits until the server has fanned out the events seeding recorded (tens of thousands at 10k)
- * and posted the release announcements they planned: start-up work that would otherwise land in
- * the first scenario measured.
+ * Waits until the server has fanned out the events seeding recorded (tens of thousands at 10k),
+ * posted the release announcements they planned and summarized and triaged the seeded
+ * conversations: start-up work that would otherwise land in the first scenarios measured.
  */
 async function startupBacklogDone(url: string): Promise<void> {
   // Reads only (no migration: that would write next to the server).
@@ -47,7 +47,9 @@ async function startupBacklogDone(url: string): Promise<void> {
     for (;;) {
       const events = await count(db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('fanned_out_at', 'is', null).executeTakeFirstOrThrow());
       const jobs = await count(db.selectFrom('announcement_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow());
-      if (events === 0 && jobs === 0) return;
+      // The seeded conversations' summaries and triage: measured apart (bench/summary-latency.ts), not under the scenarios.
+      const conversationJobs = await count(db.selectFrom('conversation_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow());
+      if (events === 0 && jobs === 0 && conversationJobs === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } finally {
@@ -78,7 +80,7 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
     if (receiver) await subscribe(server.baseUrl, fixture.key, receiver.url);
     const backlogFrom = performance.now();
     await startupBacklogDone(url);
-    progress(`${scale.label}: the server worked through the outbox seeding left in ${((performance.now() - backlogFrom) / 1000).toFixed(1)} s`);
+    progress(`${scale.label}: the server worked through the outbox and conversation jobs seeding left in ${((performance.now() - backlogFrom) / 1000).toFixed(1)} s`);
     for (const scenario of scenarios.filter((s) => s.runsAt?.(scale) ?? true)) {
       const prepared = await scenario.prepare({ fixture, scale, baseUrl: server.baseUrl, own: own.get(scenario) });
       if ('skipped' in prepared) {

@@ -68,7 +68,9 @@ for (const dialect of DIALECTS) {
 
     for (const run of ['first', 'second']) {
       it(`runs top to bottom without an error (${run} run)`, () => {
-        const result = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', timeout: 60_000 });
+        // stdin not a socket, and no rc file: bash otherwise takes a socket on stdin for a remote
+        // shell's and runs the system's bashrc, whose `$PS1` fails under -u in some environments.
+        const result = spawnSync('bash', ['--norc', '-euo', 'pipefail', '-c', script], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
         assert.equal(result.status, 0, `exit ${result.status}\n${result.stdout}\n${result.stderr}`);
         assert.equal(result.stderr, '');
         assert.match(result.stdout, /"matched_existing": true/, 'the deduplicating create matched the issue');
@@ -81,7 +83,7 @@ for (const dialect of DIALECTS) {
     it('tries the widget: the block waits for the first message from the demo page, answers it and resolves the chat', async () => {
       const [widgetBlock] = shellBlocks('widget-try');
       assert.ok(widgetBlock, 'the README has the widget block');
-      const shell = spawn('bash', ['-euo', 'pipefail', '-c', `${script}\n${widgetBlock}`], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+      const shell = spawn('bash', ['--norc', '-euo', 'pipefail', '-c', `${script}\n${widgetBlock}`], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
       let stdout = '';
       let stderr = '';
       shell.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

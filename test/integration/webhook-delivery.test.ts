@@ -6,7 +6,7 @@
 // through real API writes, end to end.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { DomainEvent } from '../../src/events/event-types.js';
+import { EVENT_TYPES, type DomainEvent } from '../../src/events/event-types.js';
 import { inTransaction } from '../../src/domain/shared/unit-of-work.js';
 import { eventually, numberedEvents, recordEvents } from '../helpers/events.js';
 import { createIssue, createProduct, createRelease, importConversation } from '../helpers/factories.js';
@@ -47,6 +47,8 @@ async function oneEventOfEachType(context: TestContext): Promise<DomainEvent[]> 
   const message = (await api.post(`/api/v1/conversations/${conversation.id}/messages`, { body: 'Hi there' })).body.data;
   const detail = (await api.get(`/api/v1/conversations/${conversation.id}`)).body.data;
   const release = await createRelease(api, product.id, { issue_ids: [issue.id] });
+  const suggestion = (await api.post(`/api/v1/conversations/${conversation.id}/triage`)).body.data[0];
+  const dismissed = (await api.post(`/api/v1/suggestions/${suggestion.id}/dismiss`)).body.data;
   // An endpoint receives the events recorded from the millisecond it was created on: the writes'
   // own events stay before it.
   await new Promise((resolve) => setTimeout(resolve, 2));
@@ -57,6 +59,7 @@ async function oneEventOfEachType(context: TestContext): Promise<DomainEvent[]> 
     event('conversation.created', detail), event('conversation.updated', detail, { status: 'in_progress' }),
     event('message.created', { ...message, conversation_id: conversation.id }),
     event('release.created', release), event('release.updated', release, { title: 'Before' }), event('release.published', release),
+    event('suggestion.created', suggestion), event('suggestion.updated', dismissed, { status: 'open' }),
   ];
 }
 
@@ -72,6 +75,7 @@ describeEachDialect('webhook delivery', (ctx) => {
   it('delivers every event type once, signed, with the documented payload and headers', async () => {
     const context = ctx();
     const events = await oneEventOfEachType(context);
+    assert.deepEqual(events.map((event) => event.type).sort(), [...EVENT_TYPES].sort(), 'one event of every type there is');
     const all = await endpointAt(context, receiver);
     const issuesOnly = await endpointAt(context, receiver, { events: ['issue.created', 'issue.updated'] });
     const disabled = await endpointAt(context, receiver);
@@ -123,10 +127,12 @@ describeEachDialect('webhook delivery', (ctx) => {
     await api.patch(`/api/v1/conversations/${conversation.id}`, { status: 'resolved' });
     const draft = await createRelease(api, product.id, { released_at: null, issue_ids: [issue.id] });
     await api.patch(`/api/v1/releases/${draft.id}`, { released_at: '2026-11-23T12:00:00.000Z' });
-    // The contact's first message has the conversation summarized: a conversation.updated of its own.
+    // The contact's first message has the conversation summarized (a conversation.updated of its
+    // own), then triaged (the product's default, suggest: a suggestion.created).
     const expected = [
       'product.created', 'product.updated', 'issue.created', 'issue.updated', 'conversation.created', 'message.created',
       'message.created', 'conversation.updated', 'conversation.updated', 'issue.updated', 'release.created', 'release.updated', 'release.published',
+      'suggestion.created',
     ];
     await settledDeliveries(context, endpoint.id, expected.length);
     const check = webhookPayloadChecker((await api.get('/api/v1/openapi.json')).body);

@@ -35,7 +35,9 @@ const honeypotFilled = (payload: string | undefined): boolean => {
 
 /**
  * The rows a 2xx answer of each creating operation reports, by table. A form's receipt names its
- * conversation only: its first message is found by its conversation (`messages of`).
+ * conversation only: its first message is found by its conversation (`messages of`). An accepted
+ * suggestion names its issue (made by the accept when it was a draft) only: the provenance row the
+ * accept recorded is found by the issue (`triage sources of`).
  */
 const CREATES: Record<string, (body: any, status: number, request: FuzzRequest) => Created> = {
   createProduct: (body) => [['products', body.data.id]],
@@ -54,13 +56,36 @@ const CREATES: Record<string, (body: any, status: number, request: FuzzRequest) 
   startWidgetSession: () => [],
   startVisitorConversation: (body) => [['conversations', body.data.id], ...body.data.messages.map((m: { id: string }) => ['messages', m.id])],
   postVisitorMessage: (body) => [['messages', body.data.id]],
+  acceptSuggestion: (body) => accepted(body.data),
+  // A re-run accepts its new suggestion at once when the product's triage is auto.
+  triageConversation: (body) => body.data.filter((suggestion: any) => suggestion.status === 'accepted').flatMap(accepted),
   submitWidgetForm: (body, _status, request) =>
     honeypotFilled(request.payload) ? [] : [['conversations', body.data.id], ['messages of', body.data.id]],
 };
+function accepted(suggestion: { kind: string; issue: { id: string } }): Created {
+  return [...(suggestion.kind === 'create' ? ([['issues', suggestion.issue.id]] as Created) : []), ['triage sources of', suggestion.issue.id]];
+}
 const TABLES = ['products', 'issues', 'conversations', 'messages', 'releases', 'issue_api_sources', 'webhook_endpoints', 'invitations', 'api_keys'];
 const isWidget = (op: { path: string }) => op.path.startsWith('/widget/');
 
 const canonical = (operationId: string) => operationId.replace(/ViaDeprecatedAlias$/, '');
+
+/**
+ * The operation a request reached, by its method and path: the fuzzer also sends one operation's
+ * path with another method (a POST to a list's path is a create).
+ */
+function reachedOperation(operations: Operation[], request: FuzzRequest): string | undefined {
+  const path = request.url.split(/[?#]/)[0]!;
+  const segments = path.split('/');
+  const matching = operations.filter((op) => {
+    const template = op.path.split('/');
+    return op.method === request.method && template.length === segments.length &&
+      template.every((part, i) => part.startsWith('{') || part === segments[i]);
+  });
+  // A literal segment wins over a parameter (/issues/maybe before /issues/{id}).
+  const literal = (op: Operation) => op.path.split('/').filter((part) => !part.startsWith('{')).length;
+  return matching.sort((x, y) => literal(y) - literal(x))[0]?.operationId;
+}
 
 function assertCreatesKnown(operations: Operation[]): void {
   const unknown = operations.filter((op) => op.statuses.includes(201) && !CREATES[canonical(op.operationId)]);
@@ -124,6 +149,14 @@ async function messagesOf(context: TestContext, conversationIds: string[]): Prom
   return rows.map((row) => row.id);
 }
 
+/** The provenance rows accepted suggestions recorded for these issues. */
+async function triageSourcesOf(context: TestContext, issueIds: string[]): Promise<string[]> {
+  if (issueIds.length === 0) return [];
+  const rows = await context.database.db.selectFrom('issue_api_sources').select('id')
+    .where('issue_id', 'in', issueIds).where('origin', 'in', ['triage', 'triage_auto']).execute();
+  return rows.map((row) => row.id);
+}
+
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
@@ -146,7 +179,7 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
     const generation = await requestContexts(context);
     const requests = fc.oneof(...operations.map((op) => requestArbitrary(op, isWidget(op) ? generation.widget : generation.api)));
     const before = Object.fromEntries(await Promise.all(TABLES.map(async (table) => [table, await idsOf(context.database.db, table)])));
-    const created = new Map<string, Set<string>>([...TABLES, 'messages of'].map((table) => [table, new Set()]));
+    const created = new Map<string, Set<string>>([...TABLES, 'messages of', 'triage sources of'].map((table) => [table, new Set()]));
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     const api = context.client(null);
@@ -157,8 +190,9 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const problems = responseProblems(res.status, res.headers, res.text);
         if (problems.length) failures.push(`#${index} ${describeRequest(request)}\n  → ${res.status}: ${problems.join('; ')}`);
-        const creates = CREATES[canonical(request.operationId)];
-        if (creates && res.status >= 200 && res.status < 300 && request.method === 'POST') {
+        const reached = reachedOperation(operations, request);
+        const creates = reached && CREATES[canonical(reached)];
+        if (creates && res.status >= 200 && res.status < 300) {
           for (const [table, id] of creates(res.body, res.status, request)) created.get(table)!.add(id);
         }
       } catch (error) {
@@ -178,6 +212,7 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
     assert.deepEqual(failures, [], `replay with FUZZ_SEED=${SEED}`);
 
     for (const id of await messagesOf(context, [...created.get('messages of')!])) created.get('messages')!.add(id);
+    for (const id of await triageSourcesOf(context, [...created.get('triage sources of')!])) created.get('issue_api_sources')!.add(id);
     for (const table of TABLES) {
       const after = await idsOf(context.database.db, table);
       const added = [...after].filter((id) => !before[table].has(id)).sort();

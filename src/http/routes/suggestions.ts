@@ -28,7 +28,7 @@ export function suggestionRoutes(app: TypedApp, triage: TriageService, conversat
           'stay. Runs whatever the product\'s triage setting (`off` suggests as `suggest` does; `auto` accepts at once). ' +
           'Answers the conversation\'s suggestions, oldest first (the first 200). A detection failure is a 500 with nothing written.',
         params: ConversationParams,
-        response: { 200: ListOf(Suggestion, 'The conversation\'s suggestions, the new one last'), ...errorResponses(403, 404) },
+        response: { 200: ListOf(Suggestion, 'The conversation\'s suggestions, the new one last'), ...writeErrors(404) },
       }),
       handler: async (request) => {
         const { page, limit, offset } = await triage.rerun(request.actor, request.params.id);
@@ -105,7 +105,7 @@ export function suggestionRoutes(app: TypedApp, triage: TriageService, conversat
       summary: '[ext] Dismiss a suggestion',
       description: `Marks the suggestion dismissed; nothing else changes. ${NOT_OPEN}`,
       params: SuggestionParams,
-      response: { 200: DataOf(Suggestion, 'The dismissed suggestion'), ...errorResponses(403, 404) },
+      response: { 200: DataOf(Suggestion, 'The dismissed suggestion'), ...writeErrors(404) },
     },
     handler: async (request) => ({ data: await triage.dismiss(request.actor, request.params.id) }),
   });
