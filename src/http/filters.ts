@@ -17,12 +17,15 @@ export function enumFilter<T extends string>(param: string, raw: string | undefi
 }
 
 /**
- * The listed ids (canonical form) and which of the `literals` (e.g. `none`, `me`) were given.
+ * The listed ids (canonical form) and which of the `literals` (e.g. `none`, `me`) were given; more
+ * than `max` items is a validation_error.
  */
-export function idFilter<L extends string>(param: string, raw: string | undefined, literals: readonly L[] = []) {
+export function idFilter<L extends string>(param: string, raw: string | undefined, literals: readonly L[] = [], max = Infinity) {
+  const items = csvItems(raw);
+  if (items.length > max) throw invalidField(param, `at most ${max} values, got ${items.length}`);
   const ids: string[] = [];
   const given = new Set<L>();
-  for (const item of csvItems(raw)) {
+  for (const item of items) {
     if (literals.includes(item as L)) {
       given.add(item as L);
       continue;

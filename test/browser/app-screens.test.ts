@@ -1,4 +1,5 @@
-// Every screen of the team app, at 1280×800 and at 390×844, with something on it: no serious or
+// Every screen of the team app, at 1280×800 and at 390×844, with something on it (a conversation
+// with its summary and a triage draft, the Triage view with a link and a draft): no serious or
 // critical axe-core violation anywhere. Also what each role may see: settings are an owner's and
 // an admin's, not an agent's; an API key is shown once.
 import assert from 'node:assert/strict';
@@ -6,8 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { acceptInvitation, settled, startAppServer, type AppServer } from '../helpers/app-server.js';
 import { appContext, assertAccessible, launchBrowser, withScreenshots, type ViewportName } from '../helpers/browser.js';
-import { expect, expectGone } from '../helpers/browser-expect.js';
+import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { CSV_ISSUE, CSV_REPEAT } from '../helpers/triage.js';
 
 async function seed(app: AppServer) {
   const product = (await app.api('POST', '/api/v1/products', { name: 'Acme Mobile App' })).data;
@@ -18,10 +20,15 @@ async function seed(app: AppServer) {
   const issue = (await app.api('POST', '/api/v1/issues', { product_id: product.id, title: 'CSV export writes no rows', status: 'done' })).data;
   await app.api('POST', `/api/v1/issues/${issue.id}/conversations`, { conversation_id: conversation.id });
   await app.api('POST', '/api/v1/issues', { product_id: product.id, title: 'Dark mode', priority: 'high' });
+  // Triage: a draft for the first conversation, a link for a repeat of an open issue, both in the queue.
+  await app.api('POST', '/api/v1/issues', { product_id: product.id, ...CSV_ISSUE });
+  const repeat = (await app.api('POST', '/api/v1/conversations', { product_id: product.id, ...CSV_REPEAT, contact: { name: 'Bo Chen' } })).data;
+  for (const { id } of [conversation, repeat]) await app.api('POST', `/api/v1/conversations/${id}/triage`);
+  await eventually(async () => (await app.api('GET', `/api/v1/conversations/${conversation.id}`)).data.ai_summary !== null, 'the summary');
   const release = (await app.api('POST', '/api/v1/releases', { product_id: product.id, title: 'October fixes', version: '2.3.0', released_at: null })).data;
   const webhook = (await app.api('POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['*'], description: 'CRM sync' })).data;
   return [
-    '/app/inbox', `/app/inbox/${conversation.id}`, '/app/issues', `/app/issues/${issue.shortcode}`,
+    '/app/inbox', `/app/inbox/${conversation.id}`, '/app/triage', '/app/issues', `/app/issues/${issue.shortcode}`,
     '/app/releases', '/app/releases/new', `/app/releases/${release.id}`,
     '/app/settings/products', `/app/settings/products/${product.id}`, '/app/settings/members',
     '/app/settings/api-keys', '/app/settings/webhooks', `/app/settings/webhooks/${webhook.id}`,
@@ -50,7 +57,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       // One at a time: a server that fails to start must not leave a browser keeping the process alive.
       browser = await launchBrowser();
-      app = await startAppServer(dialect, { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1' });
+      app = await startAppServer(dialect, { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1', LOOPDESK_SUMMARY_DEBOUNCE_MS: '0' });
       screens = await seed(app);
     });
     after(async () => {

@@ -58,18 +58,25 @@ function unknownReference(op: Operation, where: string, name: string): never {
   );
 }
 
+function collectionResource(op: Operation, collection: string, where: string): Resource {
+  const collections = op.path.startsWith('/widget/') ? WIDGET_COLLECTIONS : COLLECTIONS;
+  return collections[collection] ?? unknownReference(op, where, 'id');
+}
+
 /** The resource a path parameter addresses: `{id}` is the collection before it. */
 export function pathParameterResource(op: Operation, name: string): Resource {
   if (name !== 'id') return FIELDS[name] ?? unknownReference(op, 'path parameter', name);
   const segments = op.path.split('/');
-  const collection = segments[segments.indexOf('{id}') - 1];
-  const collections = op.path.startsWith('/widget/') ? WIDGET_COLLECTIONS : COLLECTIONS;
-  return collections[collection] ?? unknownReference(op, 'path parameter', name);
+  return collectionResource(op, segments[segments.indexOf('{id}') - 1], 'path parameter');
 }
 
-/** The resource an id-bearing query parameter or body field names, or null when it names none. */
+/**
+ * The resource an id-bearing query parameter or body field names, or null when it names none. An
+ * `id` filter on a list (GET /conversations?id=…) names the list's own collection.
+ */
 export function fieldResource(op: Operation, name: string, schema: JsonSchema = {}): Resource | null {
   if (!isIdBearing(name, schema)) return null;
+  if (name === 'id') return collectionResource(op, op.path.split('/').at(-1)!, 'field');
   return FIELDS[name] ?? unknownReference(op, 'field', name);
 }
 

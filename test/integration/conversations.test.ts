@@ -229,6 +229,19 @@ describeEachDialect('GET /api/v1/conversations', (ctx) => {
     assert.deepEqual(beyond.body, { data: [], pagination: { total: 2, limit: 50, offset: 10 } });
   });
 
+  it('[ext] lists only the conversations named by id, upper case and repeats allowed, other filters still applying', async () => {
+    const [first, , third, , fifth] = created;
+    assert.deepEqual(ids(await list(`id=${first.id},${fifth.id.toUpperCase()},,${first.id}`)), [fifth.id, first.id]);
+    assert.deepEqual(ids(await list(`id=${first.id},${third.id}&status=open`)), [first.id]);
+    assert.deepEqual((await list(`id=${UNKNOWN_ID}`)).body.pagination.total, 0);
+  });
+
+  it('[ext] takes at most 200 ids', async () => {
+    const many = (n: number) => Array.from({ length: n }, () => created[0].id).join(',');
+    assert.deepEqual(ids(await list(`id=${many(200)}`)), [created[0].id]);
+    assertInvalid(await list(`id=${many(201)}`), 'id', 'at most 200');
+  });
+
   it('gives an empty list for a well-formed product_id that names nothing', async () => {
     const res = await ctx().a.api.get(`${BASE}?product_id=${UNKNOWN_ID}`);
     assert.deepEqual(res.body, { data: [], pagination: { total: 0, limit: 50, offset: 0 } });
@@ -236,7 +249,7 @@ describeEachDialect('GET /api/v1/conversations', (ctx) => {
 
   for (const [query, field, bad] of [
     ['type=ticket,bug', 'type', 'bug'], ['status=open,closed', 'status', 'closed'], ['priority=Normal', 'priority', 'Normal'],
-    ['product_id=abc', 'product_id', 'abc'], ['limit=0', 'limit', ''], ['limit=201', 'limit', ''], ['offset=-1', 'offset', ''],
+    ['product_id=abc', 'product_id', 'abc'], [`id=${UNKNOWN_ID},abc`, 'id', 'abc'], ['limit=0', 'limit', ''], ['limit=201', 'limit', ''], ['offset=-1', 'offset', ''],
   ]) {
     it(`rejects ${query}`, async () => {
       assertInvalid(await ctx().a.api.get(`${BASE}?${query}`), field, bad || undefined);
@@ -251,6 +264,8 @@ describeEachDialect('GET /api/v1/conversations', (ctx) => {
     assert.deepEqual(ids(fromB), [inB.id]);
     const byProduct = await ctx().b.api.get(`${BASE}?product_id=${productId}`);
     assert.equal(byProduct.body.pagination.total, 0);
+    const byId = await ctx().b.api.get(`${BASE}?id=${created[0].id},${inB.id}`);
+    assert.deepEqual(ids(byId), [inB.id]);
   });
 
   it('works with a read-only key', async () => {

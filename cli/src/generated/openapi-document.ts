@@ -5251,7 +5251,7 @@ export const openapiDocument = {
         "tags": [
           "Conversations"
         ],
-        "description": "Conversations of the workspace, newest first (created_at, then id, descending). type, status and priority take comma-separated values; an unknown value is a validation_error naming it. pagination.total counts every match.",
+        "description": "Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.",
         "parameters": [
           {
             "schema": {
@@ -5320,6 +5320,17 @@ export const openapiDocument = {
             "name": "priority",
             "required": false,
             "description": "Only these priorities. Comma-separated from: low, normal, high, urgent"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "id",
+            "required": false,
+            "description": "[ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue)"
           }
         ],
         "responses": {
@@ -9383,7 +9394,7 @@ export const openapiDocument = {
         "tags": [
           "Deprecated aliases"
         ],
-        "description": "Conversations of the workspace, newest first (created_at, then id, descending). type, status and priority take comma-separated values; an unknown value is a validation_error naming it. pagination.total counts every match.",
+        "description": "Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.",
         "parameters": [
           {
             "schema": {
@@ -9452,6 +9463,17 @@ export const openapiDocument = {
             "name": "priority",
             "required": false,
             "description": "Only these priorities. Comma-separated from: low, normal, high, urgent"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "id",
+            "required": false,
+            "description": "[ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue)"
           }
         ],
         "deprecated": true,

@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * List conversations
-         * @description Conversations of the workspace, newest first (created_at, then id, descending). type, status and priority take comma-separated values; an unknown value is a validation_error naming it. pagination.total counts every match.
+         * @description Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.
          */
         get: operations["listConversations"];
         put?: never;
@@ -502,7 +502,7 @@ export interface paths {
         /**
          * List conversations (deprecated alias of /api/v1/conversations)
          * @deprecated
-         * @description Conversations of the workspace, newest first (created_at, then id, descending). type, status and priority take comma-separated values; an unknown value is a validation_error naming it. pagination.total counts every match.
+         * @description Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.
          */
         get: operations["listConversationsViaDeprecatedAlias"];
         put?: never;
@@ -3935,6 +3935,8 @@ export interface operations {
                 status?: string;
                 /** @description Only these priorities. Comma-separated from: low, normal, high, urgent */
                 priority?: string;
+                /** @description [ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue) */
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -6253,6 +6255,8 @@ export interface operations {
                 status?: string;
                 /** @description Only these priorities. Comma-separated from: low, normal, high, urgent */
                 priority?: string;
+                /** @description [ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue) */
+                id?: string;
             };
             header?: never;
             path?: never;

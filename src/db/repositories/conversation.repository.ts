@@ -32,6 +32,7 @@ export interface ConversationFilters {
   types?: readonly string[];
   statuses?: readonly string[];
   priorities?: readonly string[];
+  ids?: readonly string[];
 }
 
 export function conversationRepository(db: Executor) {
@@ -41,6 +42,7 @@ export function conversationRepository(db: Executor) {
     if (filters.types?.length) query = query.where('c.type', 'in', filters.types);
     if (filters.statuses?.length) query = query.where('c.status', 'in', filters.statuses);
     if (filters.priorities?.length) query = query.where('c.priority', 'in', filters.priorities);
+    if (filters.ids?.length) query = query.where('c.id', 'in', filters.ids);
     return query;
   };
 

@@ -2,11 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { ConversationService } from '../../domain/conversations/conversation.service.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/shared/enums.js';
 import { checkAll } from '../../errors.js';
-import { enumFilter, singleIdFilter } from '../filters.js';
+import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import {
-  Conversation, ConversationDetail, CreateConversationBody, ListConversationsQuery, Message, PostMessageBody, UpdateConversationBody,
+  CONVERSATION_ID_FILTER_MAX, Conversation, ConversationDetail, CreateConversationBody, ListConversationsQuery, Message, PostMessageBody, UpdateConversationBody,
 } from '../schemas/conversation.js';
 
 const ConversationParams = IdParams('Conversation id (UUID)');
@@ -24,21 +24,23 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         tags: TAGS,
         summary: 'List conversations',
         description:
-          'Conversations of the workspace, newest first (created_at, then id, descending). type, status and priority take ' +
-          'comma-separated values; an unknown value is a validation_error naming it. pagination.total counts every match.',
+          'Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id ' +
+          'take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.',
         querystring: ListConversationsQuery,
         response: { 200: ListOf(Conversation, 'A page of conversations, each with its contact'), ...errorResponses() },
       }),
       handler: async (request) => {
-        const { product_id, type, status, priority } = request.query;
+        const { product_id, type, status, priority, id } = request.query;
         const page = pageOf(request.query);
-        const [productId, types, statuses, priorities] = await checkAll([
+        const [productId, types, statuses, priorities, listed] = await checkAll([
           () => singleIdFilter('product_id', product_id),
           () => enumFilter('type', type, CONVERSATION_TYPES),
           () => enumFilter('status', status, CONVERSATION_STATUSES),
           () => enumFilter('priority', priority, PRIORITIES),
+          () => idFilter('id', id, [], CONVERSATION_ID_FILTER_MAX),
         ] as const);
-        return listBody(await conversations.list(request.actor, { productId, types, statuses, priorities }, page), page);
+        const ids = listed.ids.length ? listed.ids : undefined;
+        return listBody(await conversations.list(request.actor, { productId, types, statuses, priorities, ids }, page), page);
       },
     });
 

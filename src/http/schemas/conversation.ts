@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
 import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/shared/enums.js';
-import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { CsvFilter, CsvIdFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
 export const ConversationSummary = Type.Object(
   {
@@ -117,12 +117,16 @@ export const ConversationDetail = Type.Object(
   },
 );
 
+/** The most ids the list's `id` filter takes: a page's worth. */
+export const CONVERSATION_ID_FILTER_MAX = 200;
+
 export const ListConversationsQuery = Type.Object({
   ...PageQuery,
   product_id: Type.Optional(IdFilter('Only conversations of this product (UUID)')),
   type: Type.Optional(CsvFilter('Only these types', CONVERSATION_TYPES)),
   status: Type.Optional(CsvFilter('Only these statuses', CONVERSATION_STATUSES)),
   priority: Type.Optional(CsvFilter('Only these priorities', PRIORITIES)),
+  id: Type.Optional(CsvIdFilter(`[ext] Only these conversations: comma-separated ids, at most ${CONVERSATION_ID_FILTER_MAX} (a client naming the conversations of a page of other records, such as the triage queue)`, [])),
 });
 
 export const UpdateConversationBody = Type.Object(

@@ -5,6 +5,7 @@ import { Inbox } from './screens/inbox/inbox.js';
 import { Board } from './screens/issues/board.js';
 import { Releases } from './screens/releases/releases.js';
 import { Settings } from './screens/settings/settings.js';
+import { TriageQueue } from './screens/triage/triage-queue.js';
 import { AcceptInvitation } from './screens/auth/invite.js';
 import { SignIn } from './screens/auth/sign-in.js';
 import { match, navigate, useLocation } from './router.js';
@@ -22,6 +23,7 @@ function Screen({ path }: { path: string }) {
   if (path === '/') return <Redirect to="/inbox" />;
   const section = path.split('/')[1];
   if (section === 'inbox') return <Inbox path={path} />;
+  if (section === 'triage') return <TriageQueue />;
   if (section === 'issues') return <Board path={path} />;
   if (section === 'releases') return <Releases path={path} />;
   if (section === 'settings') return <Settings path={path} />;

@@ -8,6 +8,7 @@ import { Icon, type IconName } from './ui/icons.js';
 
 const SECTIONS: { href: string; label: string; icon: IconName; settings?: boolean }[] = [
   { href: '/inbox', label: 'Inbox', icon: 'inbox' },
+  { href: '/triage', label: 'Triage', icon: 'triage' },
   { href: '/issues', label: 'Issues', icon: 'issues' },
   { href: '/releases', label: 'Releases', icon: 'releases' },
   { href: '/settings', label: 'Settings', icon: 'settings', settings: true },

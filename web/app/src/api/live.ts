@@ -17,7 +17,7 @@ export type LiveStatus = 'connecting' | 'live' | 'offline';
 
 const EVENT_TYPES: LiveEventType[] = [
   'product.created', 'product.updated', 'issue.created', 'issue.updated', 'conversation.created', 'conversation.updated',
-  'message.created', 'release.created', 'release.updated', 'release.published',
+  'message.created', 'release.created', 'release.updated', 'release.published', 'suggestion.created', 'suggestion.updated',
 ];
 const RETRY_AFTER_REFUSAL_MS = 15_000;
 

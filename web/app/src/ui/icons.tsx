@@ -2,6 +2,7 @@
 // each one names the action.
 const paths = {
   inbox: 'M3 13h5l2 3h4l2-3h5M5 5h14l2 8v6H3v-6z',
+  triage: 'M3 5h18l-7 8v5l-4 2v-7z',
   issues: 'M4 4h4v16H4zM10 4h4v10h-4zM16 4h4v7h-4z',
   releases: 'M12 3l2.5 5 5.5.8-4 3.9.9 5.5L12 15.6 7.1 18.2l.9-5.5-4-3.9 5.5-.8z',
   settings: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zM12 2v3M12 19v3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M2 12h3M19 12h3M4.9 19.1L7 17M17 7l2.1-2.1',

@@ -15,6 +15,12 @@ export const CONVERSATION_STATUSES: Record<ConversationStatus, string> = {
 export const PRIORITIES: Record<Priority, string> = { urgent: 'Urgent', high: 'High', normal: 'Normal', low: 'Low' };
 export const CONVERSATION_TYPES: Record<ConversationType, string> = { ticket: 'Ticket', chat: 'Chat', idea: 'Idea', feedback: 'Feedback' };
 
+export type SuggestionKind = Schemas['Suggestion']['kind'];
+export const SUGGESTION_KINDS: Record<SuggestionKind, string> = { link: 'Link', create: 'New issue' };
+
+/** A similarity (0–1) as a whole percentage: "77%". */
+export const percent = (score: number) => `${Math.round(score * 100)}%`;
+
 export const entries = <K extends string>(labels: Record<K, string>) => Object.entries(labels) as [K, string][];
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });

@@ -1,6 +1,7 @@
-// One conversation: who wrote, the messages, the reply box, its status and priority, the issues it
-// is linked to, and turning it into an issue. A customer's new message (a live event) appears
-// without a reload, and so does a linked issue's new status.
+// One conversation: who wrote, its automatic summary and triage suggestions, the messages, the
+// reply box, its status and priority, the issues it is linked to, and turning it into an issue. A
+// customer's new message (a live event) appears without a reload, and so do a new summary and a
+// linked issue's new status.
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { useLiveEvents } from '../../api/live.js';
@@ -13,6 +14,7 @@ import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, entries, fullDat
 import { ErrorState, Loading, useTitle } from '../../ui/page.js';
 import { announce } from '../../ui/toast.js';
 import { useResource } from '../../use-resource.js';
+import { ConversationTriage } from '../triage/conversation-triage.js';
 import { CreateIssueDialog } from './create-issue.js';
 import { MessageThread } from './message-thread.js';
 import { ReplyBox } from './reply-box.js';
@@ -101,6 +103,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
           </p>
         )}
       </header>
+      <ConversationTriage conversationId={id} summary={data.ai_summary} />
       <MessageThread messages={data.messages} myMemberId={session.me.member?.id ?? null} contactName={contact?.name ?? null} />
       <ReplyBox conversationId={id} sent={sent} />
       {creatingIssue && (

@@ -6,6 +6,7 @@ import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { Link } from '../../router.js';
 import { Button } from '../../ui/form.js';
 import { Dialog } from '../../ui/dialog.js';
+import { percent } from '../../ui/labels.js';
 import { announce } from '../../ui/toast.js';
 import { IssueDraftForm, type IssueDraft } from '../issues/issue-draft-form.js';
 
@@ -76,7 +77,7 @@ function Outcome({ result, conversationId, linked, close }: { result: Result; co
     <div class="stack">
       <div class={`alert ${result.matched_existing ? 'alert-info' : 'alert-success'}`}>
         {result.matched_existing
-          ? <>This report matches <strong>{issue.shortcode}</strong>{result.score !== null && <> (similarity {Math.round(result.score * 100)}%)</>}. The conversation is now linked to it; no new issue was created.</>
+          ? <>This report matches <strong>{issue.shortcode}</strong>{result.score !== null && <> (similarity {percent(result.score)})</>}. The conversation is now linked to it; no new issue was created.</>
           : <>Created <strong>{issue.shortcode}</strong> and linked the conversation to it.</>}
       </div>
       <p class="issue-ref"><Link href={`/issues/${issue.shortcode}`} onClick={close}>{issue.shortcode} · {issue.title}</Link></p>
@@ -87,7 +88,7 @@ function Outcome({ result, conversationId, linked, close }: { result: Result; co
             {result.possible_duplicates.map((duplicate) => (
               <li key={duplicate.id} class="duplicate-row">
                 <Link href={`/issues/${duplicate.shortcode}`} onClick={close}>{duplicate.shortcode} · {duplicate.title}</Link>
-                <span class="muted">{Math.round(duplicate.score * 100)}%</span>
+                <span class="muted">{percent(duplicate.score)}</span>
                 {alsoLinked.includes(duplicate.id)
                   ? <span class="muted">Linked</span>
                   : <Button small onClick={() => void link(duplicate)}>Link {duplicate.shortcode} too</Button>}

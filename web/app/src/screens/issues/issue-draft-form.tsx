@@ -1,5 +1,5 @@
-// The fields and buttons both issue-creating dialogs share: the board's "New issue" and the
-// inbox's deduplicating "Create issue".
+// The fields and buttons every issue-creating form shares: the board's "New issue", the inbox's
+// deduplicating "Create issue" and a triage draft edited before it is accepted.
 import type { ComponentChildren } from 'preact';
 import { ApiError, describeError } from '../../api/client.js';
 import { Button, FormError, Select, TextArea, TextField } from '../../ui/form.js';
@@ -22,9 +22,11 @@ interface Props {
   submit: (event: Event) => void;
   /** Fields shown before the title (the board's product choice). */
   children?: ComponentChildren;
+  /** The submit button's text, "Create issue" unless given. */
+  submitLabel?: string;
 }
 
-export function IssueDraftForm({ draft, change, error, busy, descriptionRows, close, submit, children }: Props) {
+export function IssueDraftForm({ draft, change, error, busy, descriptionRows, close, submit, children, submitLabel = 'Create issue' }: Props) {
   const fields = error instanceof ApiError ? error.fields : {};
   return (
     <form class="stack" onSubmit={submit} noValidate>
@@ -35,7 +37,7 @@ export function IssueDraftForm({ draft, change, error, busy, descriptionRows, cl
       <Select label="Priority" value={draft.priority} options={entries(PRIORITIES)} onChange={(priority) => change({ ...draft, priority })} />
       <div class="dialog-actions">
         <Button onClick={close}>Cancel</Button>
-        <Button type="submit" variant="primary" busy={busy} disabled={!draft.title.trim()}>Create issue</Button>
+        <Button type="submit" variant="primary" busy={busy} disabled={!draft.title.trim()}>{submitLabel}</Button>
       </div>
     </form>
   );
