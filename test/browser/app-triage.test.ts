@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { acceptInvitation, settled, startAppServer, type AppServer } from '../helpers/app-server.js';
-import { appContext, assertAccessible, launchBrowser, withScreenshots } from '../helpers/browser.js';
+import { closeAppPage, openAppPage, settled, type AppServer } from '../helpers/app-server.js';
+import { assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { CSV_ISSUE, CSV_PARAPHRASE, CSV_REPEAT, UNRELATED } from '../helpers/triage.js';
@@ -38,20 +38,10 @@ for (const dialect of DIALECTS) {
     const panel = () => page.getByRole('region', { name: 'Summary and triage' });
 
     before(async () => {
-      // One at a time: a server that fails to start must not leave a browser keeping the process alive.
-      browser = await launchBrowser();
-      app = await startAppServer(dialect);
+      ({ browser, app, context, page } = await openAppPage(dialect));
       acme = await productWithCsvIssue('Acme Mobile App');
-      context = await appContext(browser, app.baseUrl);
-      page = await context.newPage();
-      page.setDefaultTimeout(10_000);
-      await acceptInvitation(page, app.ownerInvitationUrl, 'Grace Hopper', 'grace@example.com');
     });
-    after(async () => {
-      await browser?.close();
-      app?.server.kill('SIGTERM');
-      await app?.server.process.exited;
-    });
+    after(() => closeAppPage({ browser, app }));
 
     step('shows the automatic summary on top of a conversation when it is written, without a reload', async () => {
       const product = (await app.api('POST', '/api/v1/products', { name: 'Summaries' })).data;

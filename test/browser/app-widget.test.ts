@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { acceptInvitation, startAppServer, type AppServer } from '../helpers/app-server.js';
-import { appContext, assertAccessible, launchBrowser, withScreenshots } from '../helpers/browser.js';
+import { closeAppPage, openAppPage, type AppServer } from '../helpers/app-server.js';
+import { assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { expect } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { signIdentity } from '../helpers/widget.js';
@@ -37,19 +37,10 @@ for (const dialect of DIALECTS) {
     }
 
     before(async () => {
-      browser = await launchBrowser();
-      app = await startAppServer(dialect);
+      ({ browser, app, context, page } = await openAppPage(dialect));
       product = (await app.api('POST', '/api/v1/products', { name: 'Acme Mobile App', widget_config: { proof_of_work: false } })).data;
-      context = await appContext(browser, app.baseUrl);
-      page = await context.newPage();
-      page.setDefaultTimeout(10_000);
-      await acceptInvitation(page, app.ownerInvitationUrl, 'Grace Hopper', 'grace@example.com');
     });
-    after(async () => {
-      await browser?.close();
-      app?.server.kill('SIGTERM');
-      await app?.server.process.exited;
-    });
+    after(() => closeAppPage({ browser, app }));
 
     step('shows the server\'s embed snippet and an identity secret once, after a confirmation', async () => {
       await page.goto(`/app/settings/products/${product.id}`);

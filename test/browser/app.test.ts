@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { acceptInvitation, startAppServer, type AppServer } from '../helpers/app-server.js';
-import { appContext, assertAccessible, launchBrowser, withScreenshots } from '../helpers/browser.js';
+import { acceptInvitation, closeAppPage, openAppPage, type AppServer } from '../helpers/app-server.js';
+import { assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
 
@@ -23,19 +23,11 @@ for (const dialect of DIALECTS) {
       it(name, () => withScreenshots(`${dialect} ${name}`, () => context?.pages() ?? [], body));
 
     before(async () => {
-      // One at a time: a server that fails to start must not leave a browser keeping the process alive.
-      browser = await launchBrowser();
-      app = await startAppServer(dialect);
+      // Not signed in: the first step signs in through the page the first start's link opens.
+      ({ browser, app, context, page } = await openAppPage(dialect, { signedIn: false }));
       productId = (await app.api('POST', '/api/v1/products', { name: 'Acme Mobile App' })).data.id;
-      context = await appContext(browser, app.baseUrl);
-      page = await context.newPage();
-      page.setDefaultTimeout(10_000);
     });
-    after(async () => {
-      await browser?.close();
-      app?.server.kill('SIGTERM');
-      await app?.server.process.exited;
-    });
+    after(() => closeAppPage({ browser, app }));
 
     step('signs in the owner through the link the first start printed', async () => {
       await page.goto(app.ownerInvitationUrl);

@@ -1,7 +1,8 @@
 // What the team app's browser tests share: a real server on a fresh database, its first-start key
 // for arranging data through /api/v1, and people signed in through the app's own pages.
 import { expect } from './browser-expect.js';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { appContext, launchBrowser } from './browser.js';
 import { freshDatabaseUrl, type DialectName } from './databases.js';
 import { startServer, type RunningServer } from './server-process.js';
 
@@ -30,6 +31,38 @@ export async function startAppServer(dialect: DialectName, env: Record<string, s
   };
   const ownerInvitationUrl = /(http\S+\/app\/invite\/\S+)/.exec(server.process.stdout)![1];
   return { server, baseUrl: server.baseUrl, key, ownerInvitationUrl, api };
+}
+
+/** A browser page on a fresh app server, with the owner signed in unless told otherwise. */
+export interface AppPage {
+  browser: Browser;
+  app: AppServer;
+  context: BrowserContext;
+  page: Page;
+}
+
+export async function openAppPage(dialect: DialectName, { signedIn = true } = {}): Promise<AppPage> {
+  const opened: Partial<AppPage> = {};
+  try {
+    opened.browser = await launchBrowser();
+    opened.app = await startAppServer(dialect);
+    opened.context = await appContext(opened.browser, opened.app.baseUrl);
+    opened.page = await opened.context.newPage();
+    opened.page.setDefaultTimeout(10_000);
+    if (signedIn) await acceptInvitation(opened.page, opened.app.ownerInvitationUrl, 'Grace Hopper', 'grace@example.com');
+    return opened as AppPage;
+  } catch (error) {
+    // Nothing left behind to keep the test process alive.
+    await closeAppPage(opened);
+    throw error;
+  }
+}
+
+/** Closes what openAppPage opened (whatever part of it did open). */
+export async function closeAppPage(opened: Partial<AppPage>): Promise<void> {
+  await opened.browser?.close();
+  opened.app?.server.kill('SIGTERM');
+  await opened.app?.server.process.exited;
 }
 
 export const PASSWORD = 'correct horse battery staple';

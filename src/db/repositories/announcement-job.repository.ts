@@ -4,6 +4,7 @@
 // so processes sharing the database never claim the same job.
 import type { Dialect } from '../dialect.js';
 import type { Executor } from './executor.js';
+import { claimDueJobs } from './job-claims.js';
 import type { AnnouncementJobTable } from '../schema.js';
 
 export type AnnouncementJobRow = AnnouncementJobTable;
@@ -13,6 +14,8 @@ export type AnnouncementKind = AnnouncementJobTable['kind'];
 export type ClaimedJob = Pick<AnnouncementJobTable, 'id' | 'workspace_id' | 'release_id' | 'target_id' | 'content' | 'attempts'> & {
   next_attempt_at: string;
 };
+
+const CLAIMED_COLUMNS = ['id', 'workspace_id', 'release_id', 'target_id', 'content', 'attempts'] as const;
 
 /** What a job's run changes. */
 export type JobOutcome = Pick<AnnouncementJobTable, 'status' | 'attempts' | 'last_error' | 'next_attempt_at' | 'updated_at'>;
@@ -76,19 +79,7 @@ export function announcementJobRepository(db: Executor, dialect: Pick<Dialect, '
      * again by itself.
      */
     async claimDue(kind: AnnouncementKind, now: string, leaseUntil: string, limit: number, tx: Executor): Promise<ClaimedJob[]> {
-      const query = tx
-        .selectFrom('announcement_jobs')
-        .select(['id', 'workspace_id', 'release_id', 'target_id', 'content', 'attempts'])
-        .where('kind', '=', kind)
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .orderBy('next_attempt_at', 'asc')
-        .orderBy('id', 'asc')
-        .limit(limit);
-      const rows = await dialect.forUpdateSkipLocked(query).execute();
-      if (rows.length === 0) return [];
-      await tx.updateTable('announcement_jobs').set({ next_attempt_at: leaseUntil }).where('id', 'in', rows.map((row) => row.id)).execute();
-      return rows.map((row) => ({ ...row, next_attempt_at: leaseUntil }));
+      return claimDueJobs<ClaimedJob>(dialect, tx, 'announcement_jobs', CLAIMED_COLUMNS, { kind, now, leaseUntil, limit });
     },
 
     /**

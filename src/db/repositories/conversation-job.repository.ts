@@ -3,6 +3,7 @@
 // database never claim the same job), deleted with their effect.
 import type { Dialect } from '../dialect.js';
 import type { Executor } from './executor.js';
+import { claimDueJobs } from './job-claims.js';
 import type { ConversationJobTable } from '../schema.js';
 
 export type ConversationJobRow = ConversationJobTable;
@@ -13,13 +14,15 @@ export type ClaimedConversationJob = Pick<ConversationJobTable, 'id' | 'workspac
   next_attempt_at: string;
 };
 
-/** What a failed run changes. */
+const CLAIMED_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'kind', 'attempts', 'requested_at'] as const;
+
 /**
  * A claim's lease: the due time it set and the request it ran for. A later request may set the
  * same due time to the millisecond, but never with the same request time as well.
  */
 type Lease = Pick<ClaimedConversationJob, 'id' | 'next_attempt_at' | 'requested_at'>;
 
+/** What a failed run changes. */
 export type ConversationJobOutcome = Pick<ConversationJobTable, 'status' | 'attempts' | 'last_error' | 'next_attempt_at' | 'updated_at'>;
 
 export function conversationJobRepository(db: Executor, dialect: Pick<Dialect, 'forUpdateSkipLocked'>) {
@@ -50,19 +53,7 @@ export function conversationJobRepository(db: Executor, dialect: Pick<Dialect, '
      * again by itself.
      */
     async claimDue(kind: ConversationJobKind, now: string, leaseUntil: string, limit: number, tx: Executor): Promise<ClaimedConversationJob[]> {
-      const query = tx
-        .selectFrom('conversation_jobs')
-        .select(['id', 'workspace_id', 'conversation_id', 'kind', 'attempts', 'requested_at'])
-        .where('kind', '=', kind)
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .orderBy('next_attempt_at', 'asc')
-        .orderBy('id', 'asc')
-        .limit(limit);
-      const rows = await dialect.forUpdateSkipLocked(query).execute();
-      if (rows.length === 0) return [];
-      await tx.updateTable('conversation_jobs').set({ next_attempt_at: leaseUntil }).where('id', 'in', rows.map((row) => row.id)).execute();
-      return rows.map((row) => ({ ...row, next_attempt_at: leaseUntil }));
+      return claimDueJobs<ClaimedConversationJob>(dialect, tx, 'conversation_jobs', CLAIMED_COLUMNS, { kind, now, leaseUntil, limit });
     },
 
     /**

@@ -8,31 +8,19 @@ export type MessageRow = MessageTable;
 
 export function messageRepository(db: Executor) {
   const insert = compileOnce(MESSAGE_COLUMNS, (row: MessageRow) => db.insertInto('messages').values(row));
-  const ofConversation = compileOnce(
-    ['workspaceId', 'conversationId'],
-    ({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }) =>
-      db
-        .selectFrom('messages')
-        .select(MESSAGE_COLUMNS)
-        .where('workspace_id', '=', workspaceId)
-        .where('conversation_id', '=', conversationId)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc'),
-  );
-
-  const firstOfContact = compileOnce(
-    ['workspaceId', 'conversationId'],
-    ({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }) =>
-      db
-        .selectFrom('messages')
-        .select(MESSAGE_COLUMNS)
-        .where('workspace_id', '=', workspaceId)
-        .where('conversation_id', '=', conversationId)
-        .where('sender_type', '=', 'contact')
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .limit(1),
-  );
+  type ConversationKey = { workspaceId: string; conversationId: string };
+  /** The conversation's messages, oldest first. */
+  const inConversation = ({ workspaceId, conversationId }: ConversationKey) =>
+    db
+      .selectFrom('messages')
+      .select(MESSAGE_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('conversation_id', '=', conversationId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc');
+  const ofConversation = compileOnce(['workspaceId', 'conversationId'], inConversation);
+  const firstOfContact = compileOnce(['workspaceId', 'conversationId'], (key: ConversationKey) =>
+    inConversation(key).where('sender_type', '=', 'contact').limit(1));
 
   return {
     async insert(row: MessageRow, tx: Executor = db): Promise<void> {
