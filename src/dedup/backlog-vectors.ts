@@ -36,7 +36,9 @@ export async function storeBacklogVectors(
       for (const [i, issue] of batch.entries()) {
         const vector = unit(vectors[i]);
         if (!vector) throw new Error(`the embedder returned an empty or non-finite vector for issue ${issue.id}`);
-        await store.upsert({ issueId: issue.id, workspaceId: scope.workspaceId, productId: scope.productId, model: scope.model, vector, textHash: textHash(texts[i]), updatedAt }, tx);
+        await store.upsert({
+          issueId: issue.id, workspaceId: scope.workspaceId, productId: scope.productId, model: scope.model, vector, textHash: textHash(texts[i]), updatedAt,
+        }, tx);
       }
     });
     progress(start + batch.length, issues.length);
