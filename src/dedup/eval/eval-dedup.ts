@@ -6,9 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { DEDUP_PROVIDERS, loadConfig, type DedupConfig } from '../../config.js';
-import { createDuplicateDetector } from '../create-detector.js';
 import type { DuplicateDetector } from '../detector.js';
+import { evalDetector } from './eval-detector.js';
 import { memoryStore } from './memory-store.js';
 import { atThreshold, bySet, highestThresholdWithRecall, lowestSafeThreshold, percentile, precisionAtRecall, quality, type PairResult, type Quality } from './metrics.js';
 import { readPairs, type Pair } from './pairs.js';
@@ -102,11 +101,7 @@ function summary(detector: DuplicateDetector, results: PairResult[]) {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { pairs: { type: 'string' }, provider: { type: 'string' }, json: { type: 'string' } } });
   if (!values.pairs) throw new Error('usage: npm run eval:dedup -- --pairs FILE [--provider auto|local|openai|lexical] [--json OUT]');
-  const config = loadConfig().dedup;
-  const provider = (values.provider ?? config.provider) as DedupConfig['provider'];
-  if (!DEDUP_PROVIDERS.includes(provider)) throw new Error(`--provider must be one of ${DEDUP_PROVIDERS.join(', ')}`);
-  const logger = { info: (_: object, message: string) => process.stderr.write(`${message}\n`), warn: (_: object, message: string) => process.stderr.write(`warning: ${message}\n`) };
-  const detector = await createDuplicateDetector({ ...config, provider }, { store: memoryStore(), logger });
+  const { detector } = await evalDetector(values.provider, memoryStore());
   try {
     const pairs = readPairs(values.pairs);
     const started = performance.now();

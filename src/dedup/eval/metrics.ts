@@ -33,16 +33,26 @@ export function quality(results: readonly PairResult[], predicted: (r: PairResul
       else fp++;
     }
   }
-  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
-  const recall = positives === 0 ? 0 : tp / positives;
+  return qualityOf({ predicted: tp + fp, right: tp, found: tp, positives, n: results.length });
+}
+
+/**
+ * Quality from counts: `right` of the `predicted` were correct, and `found` of the `positives`
+ * (of `n` cases) were among them. The two differ when one case can be predicted wrongly and
+ * found elsewhere (triage links a conversation to some issue, the pair names one). Precision is 1
+ * when nothing was predicted (see quality).
+ */
+export function qualityOf({ predicted, right, found, positives, n }: { predicted: number; right: number; found: number; positives: number; n: number }): Quality {
+  const precision = predicted === 0 ? 1 : right / predicted;
+  const recall = positives === 0 ? 0 : found / positives;
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { precision, recall, f1, n: results.length, positives };
+  return { precision, recall, f1, n, positives };
 }
 
 export const atThreshold = (threshold: number) => (r: PairResult) => r.score !== null && r.score >= threshold;
 
-export function bySet(results: readonly PairResult[]): Map<string, PairResult[]> {
-  const sets = new Map<string, PairResult[]>();
+export function bySet<T extends { set: string }>(results: readonly T[]): Map<string, T[]> {
+  const sets = new Map<string, T[]>();
   for (const r of [...results].sort((a, b) => a.set.localeCompare(b.set))) {
     const list = sets.get(r.set) ?? [];
     list.push(r);

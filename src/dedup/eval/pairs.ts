@@ -23,3 +23,16 @@ export function readPairs(file: string): Pair[] {
     return { set: fields[set], a: fields[a], b: fields[b], label: fields[label] === '1' ? 1 : 0 };
   });
 }
+
+/**
+ * A fixed sample: of each set (in name order), in file order, every (size / perSet)th pair, at
+ * most `perSet` of them. The same file gives the same sample.
+ */
+export function samplePerSet(pairs: readonly Pair[], perSet: number): Pair[] {
+  const sets = [...new Set(pairs.map((p) => p.set))].sort();
+  return sets.flatMap((set) => {
+    const list = pairs.filter((p) => p.set === set);
+    const step = Math.max(1, Math.floor(list.length / perSet));
+    return list.filter((_, i) => i % step === 0).slice(0, perSet);
+  });
+}
