@@ -23,6 +23,10 @@ import { widgetSessionRepository } from './db/repositories/widget-session.reposi
 import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { suggestionRepository } from './db/repositories/suggestion.repository.js';
+import { tagRepository } from './db/repositories/tag.repository.js';
+import { erasureRepository } from './db/repositories/erasure.repository.js';
+import { createContactService } from './domain/contacts/contact.service.js';
+import { createTagService } from './domain/tags/tag.service.js';
 import { operationsRepository } from './db/repositories/operations.repository.js';
 import { retentionRepository } from './db/repositories/retention.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
@@ -134,6 +138,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     invitations: invitationRepository(db),
     signInFailures: signInFailureRepository(db),
     suggestions: suggestionRepository(db),
+    tags: tagRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -215,6 +220,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), ...repositories }),
+    tags: createTagService(repositories),
     issues,
     issueDedup: createIssueDedupService({
       db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher,

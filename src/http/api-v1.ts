@@ -10,6 +10,7 @@ import { discoveryDocuments } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import type { TypedApp } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { contactRoutes } from './routes/contacts.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { eventRoutes } from './routes/events.js';
@@ -47,6 +48,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   identityRoutes(api, services.identity);
   productRoutes(api, services.products, publicUrl);
   conversationRoutes(api, services.conversations);
+  contactRoutes(api, services.contacts, services.tags);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
   suggestionRoutes(api, services.triage, services.conversations);

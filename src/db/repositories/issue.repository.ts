@@ -1,19 +1,20 @@
 import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
+import { taggedIds } from './tag.repository.js';
 import type { Database, IssueApiSourceTable, IssueTable, IssueTallyTable } from '../schema.js';
 
 const ISSUE_COLUMNS = [
   'issues.id', 'issues.workspace_id', 'issues.product_id', 'issues.shortcode', 'issues.title', 'issues.description',
   'issues.status', 'issues.priority', 'issues.assignee_id', 'issues.resolution_comment', 'issues.is_ai_generated',
-  'issues.created_at', 'issues.updated_at',
+  'issues.tags', 'issues.created_at', 'issues.updated_at',
 ] as const;
 
 export type IssueRow = IssueTable;
 export type IssueListRow = IssueRow & { linked_conversations_count: number; sources_count: number };
 const ISSUE_FIELDS = ISSUE_COLUMNS.map((column) => column.slice('issues.'.length) as keyof IssueTable);
 /** The columns a PATCH may change. */
-const MUTABLE_FIELDS = ['title', 'description', 'status', 'priority', 'assignee_id', 'resolution_comment', 'updated_at'] as const;
+const MUTABLE_FIELDS = ['title', 'description', 'status', 'priority', 'assignee_id', 'resolution_comment', 'tags', 'updated_at'] as const;
 export type IssueChanges = Partial<Pick<IssueTable, (typeof MUTABLE_FIELDS)[number]>>;
 
 export interface IssueFilters {
@@ -23,6 +24,8 @@ export interface IssueFilters {
   assigneeIds?: string[];
   /** Include unassigned issues (the `none` filter value). */
   unassigned?: boolean;
+  /** Issues carrying any of these tags (lowercase keys). */
+  tagKeys?: string[];
 }
 
 export interface LinkedConversationRow {
@@ -198,8 +201,16 @@ export function issueRepository(db: Executor) {
         ]),
       );
     }
+    if (filters.tagKeys?.length) query = query.where('issues.id', 'in', taggedIds(tx, workspaceId, 'issue', filters.tagKeys));
     return query;
   }
+
+  /** issue_tallies know nothing of tags: a tag filter is counted from its matching rows. */
+  const countOf = async (tx: Executor, workspaceId: string, filters: IssueFilters): Promise<number> => {
+    if (!filters.tagKeys?.length) return countMatching(tx, workspaceId, filters);
+    const row = await filtered(tx, workspaceId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
 
   return {
     /** The next number for (workspace, prefix); the row lock it takes holds until the transaction ends. */
@@ -270,7 +281,7 @@ export function issueRepository(db: Executor) {
           .orderBy('issues.created_at', 'desc')
           .orderBy('issues.id', 'desc')
           .execute(),
-        countMatching(tx, workspaceId, filters),
+        countOf(tx, workspaceId, filters),
       ]);
       return {
         rows: rows.map((row) => ({

@@ -11,6 +11,7 @@ import type { Clock } from '../../lib/clock.js';
 import { parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
 import { updateUnderLock } from '../shared/changes.js';
+import { normalizeTags } from '../tags/tags.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
 import { toIssueBase, toIssueDetail, type IssueDetail, type IssueListItem } from './issue.shapes.js';
 import type { IssueWrites, NewIssue } from './issue.writes.js';
@@ -37,6 +38,7 @@ export interface UpdateIssueInput {
   priority?: Priority;
   assignee_id?: AssigneeRef;
   resolution_comment?: string | null;
+  tags?: string[];
 }
 
 export interface IssueListFilters {
@@ -49,6 +51,8 @@ export interface IssueListFilters {
   assignedToMe?: boolean;
   /** The `none` value: unassigned issues. */
   unassigned?: boolean;
+  /** [ext] Issues carrying any of these tags (lowercase keys). */
+  tagKeys?: string[];
 }
 
 /** Conversation lookups the issue rules need (implemented by the conversation repository). */
@@ -165,6 +169,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
         priorities: filters.priorities,
         assigneeIds,
         unassigned: filters.unassigned,
+        tagKeys: filters.tagKeys,
       };
       const { rows, total } = await issues.list(actor.workspaceId, query, page);
       return {
@@ -195,6 +200,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
       if (input.priority !== undefined) wanted.priority = input.priority;
       if (input.assignee_id !== undefined) wanted.assignee_id = await resolveAssignee(actor, input.assignee_id);
       if (input.resolution_comment !== undefined) wanted.resolution_comment = clearable(input.resolution_comment);
+      if (input.tags !== undefined) wanted.tags = JSON.stringify(normalizeTags(input.tags));
 
       let updated: IssueDetail | null = null;
       const { current } = await updateUnderLock({ db, dialect, clock }, {
