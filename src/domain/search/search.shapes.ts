@@ -1,0 +1,65 @@
+// What a search answers: a result per issue, conversation or contact, with an excerpt of the
+// text that matched and where in it the matches are.
+import { MATCH_END, MATCH_START, type SearchType } from '../../db/full-text.js';
+import type { SearchContactRow } from '../../db/repositories/search.repository.js';
+import type { Conversation } from '../conversations/conversation.shapes.js';
+import type { IssueListItem } from '../issues/issue.shapes.js';
+
+export const SEARCH_TYPES = ['issue', 'conversation', 'contact'] as const satisfies readonly SearchType[];
+
+/** A match in a snippet: offsets in Unicode code points, `end` excluded. */
+export interface Highlight {
+  start: number;
+  end: number;
+}
+
+/** A contact as its profile shows it. */
+export interface SearchContact {
+  id: string;
+  name: string | null;
+  email: string | null;
+  verified: boolean;
+  created_at: string;
+  last_seen_at: string | null;
+  conversations_count: number;
+}
+
+export interface SearchResult {
+  type: SearchType;
+  id: string;
+  title: string;
+  snippet: string;
+  highlights: Highlight[];
+  issue?: IssueListItem;
+  conversation?: Conversation;
+  contact?: SearchContact;
+}
+
+/** A snippet whose matches the database marked, as plain text and the matches' offsets. */
+export function highlighted(marked: string): { snippet: string; highlights: Highlight[] } {
+  const highlights: Highlight[] = [];
+  let snippet = '';
+  let length = 0;
+  let start: number | null = null;
+  for (const character of marked) {
+    if (character === MATCH_START) start = length;
+    else if (character === MATCH_END) {
+      if (start !== null && length > start) highlights.push({ start, end: length });
+      start = null;
+    } else {
+      snippet += character;
+      length++;
+    }
+  }
+  return { snippet, highlights };
+}
+
+export const toSearchContact = (row: SearchContactRow): SearchContact => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  verified: row.external_id !== null,
+  created_at: row.created_at,
+  last_seen_at: row.last_seen_at,
+  conversations_count: row.conversations_count,
+});
