@@ -60,6 +60,8 @@ import { createVisitorConversationService } from './domain/widget/visitor-conver
 import { createWidgetSessionService } from './domain/widget/widget-session.service.js';
 import { createWidgetService } from './domain/widget/widget.service.js';
 import { createReleaseService } from './domain/releases/release.service.js';
+import { createSearchService } from './domain/search/search.service.js';
+import { searchRepository } from './db/repositories/search.repository.js';
 import { createSessionService } from './domain/accounts/session.service.js';
 import { createSignInLockout } from './domain/accounts/sign-in-lockout.js';
 import { createSuggestionWrites } from './domain/triage/suggestion.writes.js';
@@ -229,6 +231,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     triage,
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
+    search: createSearchService({ search: searchRepository(db, dialect.fullText), ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
     widget,

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { DatabaseOptions } from '../config.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { postgresFullText, sqliteFullText, type FullTextSearch } from './full-text.js';
 import { listenOn, type ListenHandlers, type NotificationListener } from './pg-listener.js';
 import {
   Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type RawBuilder, type SelectQueryBuilder, type SqliteDatabase,
@@ -121,6 +122,8 @@ export interface Dialect {
    * null where one process owns it (SQLite), which tells its own parts directly.
    */
   readonly notifications: Notifications | null;
+  /** Search over the full-text index of migration 0020: FTS5 on SQLite, tsvector on PostgreSQL (src/db/full-text.ts). */
+  readonly fullText: FullTextSearch;
 }
 
 export interface Notifications {
@@ -219,7 +222,8 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  // Deleted and overwritten content is zeroed, not left in free space (an erased person's data).
+  // Deleted and overwritten content is zeroed, not left in free space: text a row no longer holds
+  // (an erased person's messages, their words in the search index) is gone from the file.
   if (!options.readOnly) database.pragma('secure_delete = ON');
   // Negative: in KiB. SQLite's default (2 MiB) made lookups at 100k issues read the file.
   database.pragma(`cache_size = -${options.sqliteCacheMb * 1024}`);
@@ -261,6 +265,7 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
       },
       sharedByProcesses: false,
       notifications: null,
+      fullText: sqliteFullText,
     },
   };
 }
@@ -344,6 +349,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
         },
         listen: (channel, handlers) => listenOn(pg.Client, url, channel, handlers),
       },
+      fullText: postgresFullText,
     },
   };
 }

@@ -19,6 +19,7 @@ import { issueRoutes } from './routes/issues.js';
 import { memberSettingsRoutes } from './routes/members.js';
 import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
+import { searchRoutes } from './routes/search.js';
 import { suggestionRoutes } from './routes/suggestions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
@@ -51,6 +52,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   contactRoutes(api, services.contacts, services.tags);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
+  searchRoutes(api, services.search);
   suggestionRoutes(api, services.triage, services.conversations);
   eventRoutes(api, services.live);
   // Settings, each its own plugin: their settings-role hooks apply to their routes alone.

@@ -125,7 +125,7 @@ describeEachDialect('pagination.total of GET /api/v1/issues (issue tallies)', (c
     const { dialect } = ctx();
     const database = createDatabase(await freshDatabaseUrl(dialect));
     try {
-      const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes) } });
+      const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes, database.dialect.name) } });
       const before = await migrator.migrateTo('0004_bench_indexes');
       assert.equal(before.error, undefined);
       const { db } = database;

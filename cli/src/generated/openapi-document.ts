@@ -2542,6 +2542,90 @@ export const openapiDocument = {
           }
         }
       },
+      "SearchResult": {
+        "additionalProperties": false,
+        "description": "[ext] An issue, conversation or contact that matches a search",
+        "examples": [
+          {
+            "type": "conversation",
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+            "title": "Export does nothing",
+            "snippet": "The export button does nothing on Android.",
+            "highlights": [
+              {
+                "start": 4,
+                "end": 10
+              }
+            ]
+          }
+        ],
+        "type": "object",
+        "required": [
+          "type",
+          "id",
+          "title",
+          "snippet",
+          "highlights"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "issue",
+              "conversation",
+              "contact"
+            ],
+            "description": "Which record this is; the record itself is under the key of that name"
+          },
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The record's id",
+            "type": "string"
+          },
+          "title": {
+            "description": "The issue's or conversation's title, the contact's name (or email)",
+            "type": "string"
+          },
+          "snippet": {
+            "description": "Plain text: an excerpt of the text that matched best (a title, description, message, note, name or email); render it as text, never as HTML",
+            "type": "string"
+          },
+          "highlights": {
+            "description": "The matches in `snippet`, in order: offsets in Unicode code points, `end` excluded",
+            "type": "array",
+            "items": {
+              "additionalProperties": false,
+              "type": "object",
+              "required": [
+                "start",
+                "end"
+              ],
+              "properties": {
+                "start": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "end": {
+                  "minimum": 0,
+                  "type": "integer"
+                }
+              }
+            }
+          },
+          "issue": {
+            "$ref": "#/components/schemas/IssueListItem"
+          },
+          "conversation": {
+            "$ref": "#/components/schemas/Conversation"
+          },
+          "contact": {
+            "$ref": "#/components/schemas/ContactProfile"
+          }
+        }
+      },
       "WebhookEndpoint": {
         "additionalProperties": false,
         "description": "A webhook endpoint (its secret is never shown here)",
@@ -9682,6 +9766,175 @@ export const openapiDocument = {
           },
           "415": {
             "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/search": {
+      "get": {
+        "operationId": "search",
+        "summary": "Search issues, conversations and contacts",
+        "tags": [
+          "Search"
+        ],
+        "description": "[ext] Full-text search of the workspace: issue titles and descriptions, conversation titles and messages (internal notes included), contact names and emails. Every word of q must match, ignoring case and accents; the last word also matches as a prefix. Best match first; an exact shortcode puts its issue first. Each result carries its record under the key its type names (the shapes GET /issues and GET /conversations list).",
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 200,
+              "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+              "type": "string"
+            },
+            "in": "query",
+            "name": "q",
+            "required": true,
+            "description": "The words to find (at most 200 characters, not blank): all of them, case and accents ignored, the last also as the start of a word; an exact shortcode (APP-12) puts its issue first"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:issue|conversation|contact)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:issue|conversation|contact)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "types",
+            "required": false,
+            "description": "Only these kinds of records. Comma-separated from: issue, conversation, contact"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only issues and conversations of this product, and contacts with a conversation in it (UUID)"
+          },
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of results, best first",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of results, best first",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/SearchResult"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
             "content": {
               "application/json": {
                 "schema": {

@@ -64,6 +64,13 @@ export function contactRepository(db: Executor) {
       return row && withCount(row);
     },
 
+    /** The workspace's contacts among `ids`, as their profiles show them (in no particular order; others are simply absent). */
+    async findProfiles(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<ContactProfileRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await profiles(tx, workspaceId).select(PROFILE_COLUMNS).select(conversationsCount).where('ct.id', 'in', ids).execute();
+      return rows.map(withCount);
+    },
+
     /**
      * Newest first; `prefix` (lowercase) keeps the contacts whose name or email starts with it: two
      * ranges of the key indexes.

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
+import { sql, type ExpressionBuilder, type InferResult, type SelectQueryBuilder } from 'kysely';
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
 import { taggedIds } from './tag.repository.js';
@@ -86,6 +86,19 @@ const perIssueCount = <Alias extends string>(table: 'issue_conversations' | 'iss
       .select((inner) => inner.fn.countAll<number>().as('n'))
       .whereRef('issue_id', '=', 'issues.id')
       .as(alias);
+
+/** An issue's columns and the counts the list shows, for the issues `from` selects. */
+const listRows = (from: SelectQueryBuilder<Database, 'issues', object>) =>
+  from
+    .select(ISSUE_COLUMNS)
+    .select(perIssueCount('issue_conversations', 'linked_conversations_count'))
+    .select(perIssueCount('issue_api_sources', 'sources_count'));
+
+const toListRow = (row: InferResult<ReturnType<typeof listRows>>[number]): IssueListRow => ({
+  ...row,
+  linked_conversations_count: Number(row.linked_conversations_count ?? 0),
+  sources_count: Number(row.sources_count ?? 0),
+});
 
 const LINKED_COLUMNS = ['c.id', 'c.title', 'c.type', 'c.status', 'c.priority', 'c.ai_summary', 'c.created_at'] as const;
 
@@ -272,25 +285,20 @@ export function issueRepository(db: Executor) {
         .limit(page.limit)
         .offset(page.offset);
       const [rows, count] = await Promise.all([
-        tx
-          .selectFrom('issues')
-          .where('issues.id', 'in', pageIds)
-          .select(ISSUE_COLUMNS)
-          .select(perIssueCount('issue_conversations', 'linked_conversations_count'))
-          .select(perIssueCount('issue_api_sources', 'sources_count'))
+        listRows(tx.selectFrom('issues').where('issues.id', 'in', pageIds))
           .orderBy('issues.created_at', 'desc')
           .orderBy('issues.id', 'desc')
           .execute(),
         countOf(tx, workspaceId, filters),
       ]);
-      return {
-        rows: rows.map((row) => ({
-          ...row,
-          linked_conversations_count: Number(row.linked_conversations_count ?? 0),
-          sources_count: Number(row.sources_count ?? 0),
-        })),
-        total: count,
-      };
+      return { rows: rows.map(toListRow), total: count };
+    },
+
+    /** The workspace's issues among `ids` as the list shows them (in no particular order; others are simply absent). */
+    async findListRows(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<IssueListRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await listRows(tx.selectFrom('issues').where('issues.workspace_id', '=', workspaceId).where('issues.id', 'in', ids)).execute();
+      return rows.map(toListRow);
     },
 
     /**

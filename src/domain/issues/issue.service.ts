@@ -13,7 +13,7 @@ import type { Actor } from '../accounts/actor.js';
 import { updateUnderLock } from '../shared/changes.js';
 import { normalizeTags } from '../tags/tags.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
-import { toIssueBase, toIssueDetail, type IssueDetail, type IssueListItem } from './issue.shapes.js';
+import { toIssueDetail, toIssueListItem, type IssueDetail, type IssueListItem } from './issue.shapes.js';
 import type { IssueWrites, NewIssue } from './issue.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 
@@ -60,7 +60,8 @@ export interface ConversationLookup {
   findIdsInWorkspace(workspaceId: string, ids: readonly string[], tx?: Executor): Promise<{ id: string; product_id: string }[]>;
 }
 
-const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
+/** An issue shortcode as a path or a search may name it (case-insensitive). */
+export const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
 
 /** "" and null both clear an optional text. */
 const clearable = (value: string | null): string | null => (value === '' ? null : value);
@@ -172,14 +173,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
         tagKeys: filters.tagKeys,
       };
       const { rows, total } = await issues.list(actor.workspaceId, query, page);
-      return {
-        rows: rows.map((row) => ({
-          ...toIssueBase(row),
-          linked_conversations_count: row.linked_conversations_count,
-          sources_count: row.sources_count,
-        })),
-        total,
-      };
+      return { rows: rows.map(toIssueListItem), total };
     },
 
     async create(actor: Actor, input: CreateIssueInput): Promise<IssueDetail> {

@@ -8,6 +8,7 @@ import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { IdentitySecret, Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
+import { SearchResult } from './search.js';
 import { IssueBase, Suggestion } from './suggestion.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
 import { Tag } from './tag.js';
@@ -22,6 +23,7 @@ export const SHARED_SCHEMAS = [
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   IssueBase, Suggestion,
+  SearchResult,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
   SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
   ...UPDATED_RESOURCES,

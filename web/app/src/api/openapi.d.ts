@@ -460,6 +460,26 @@ export interface paths {
         patch: operations["updateRelease"];
         trace?: never;
     };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search issues, conversations and contacts
+         * @description [ext] Full-text search of the workspace: issue titles and descriptions, conversation titles and messages (internal notes included), contact names and emails. Every word of q must match, ignoring case and accents; the last word also matches as a prefix. Best match first; an exact shortcode puts its issue first. Each result carries its record under the key its type names (the shapes GET /issues and GET /conversations list).
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations/{id}/triage": {
         parameters: {
             query?: never;
@@ -2527,6 +2547,46 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             updated_at: string;
+        };
+        /**
+         * @description [ext] An issue, conversation or contact that matches a search
+         * @example {
+         *       "type": "conversation",
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+         *       "title": "Export does nothing",
+         *       "snippet": "The export button does nothing on Android.",
+         *       "highlights": [
+         *         {
+         *           "start": 4,
+         *           "end": 10
+         *         }
+         *       ]
+         *     }
+         */
+        SearchResult: {
+            /**
+             * @description Which record this is; the record itself is under the key of that name
+             * @enum {string}
+             */
+            type: "issue" | "conversation" | "contact";
+            /**
+             * Format: uuid
+             * @description The record's id
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /** @description The issue's or conversation's title, the contact's name (or email) */
+            title: string;
+            /** @description Plain text: an excerpt of the text that matched best (a title, description, message, note, name or email); render it as text, never as HTML */
+            snippet: string;
+            /** @description The matches in `snippet`, in order: offsets in Unicode code points, `end` excluded */
+            highlights: {
+                start: number;
+                end: number;
+            }[];
+            issue?: components["schemas"]["IssueListItem"];
+            conversation?: components["schemas"]["Conversation"];
+            contact?: components["schemas"]["ContactProfile"];
         };
         /**
          * @description A webhook endpoint (its secret is never shown here)
@@ -6534,6 +6594,84 @@ export interface operations {
             };
             /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description The words to find (at most 200 characters, not blank): all of them, case and accents ignored, the last also as the start of a word; an exact shortcode (APP-12) puts its issue first */
+                q: string;
+                /** @description Only these kinds of records. Comma-separated from: issue, conversation, contact */
+                types?: string;
+                /** @description Only issues and conversations of this product, and contacts with a conversation in it (UUID) */
+                product_id?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SearchResult"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
