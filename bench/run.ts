@@ -81,14 +81,30 @@ interface FloorRun {
   durationSeconds: number;
 }
 
+const IDLE_POLL_MS = 100;
+
+/** Waits until the process used no CPU between two looks (/proc counts in 10 ms ticks). */
+async function idle(pid: number): Promise<void> {
+  for (let before = cpuMs(pid); ; ) {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    const now = cpuMs(pid);
+    if (now === before) return;
+    before = now;
+  }
+}
+
 /**
  * The floor's rate for the scenario, measured right after Loopdesk's (`rps`), and their ratio; or
  * why there is none. Loopdesk is paused meanwhile (SIGSTOP): its dispatcher would otherwise fan out
  * the floor's events as they are written, taking a core and SQLite's write lock from the floor.
- * It works through them once resumed, before the next scenario.
+ * It is paused only once idle (the requests autocannon stopped waiting for have committed and
+ * released their locks, or the floor would wait on them), and works through the floor's events
+ * once resumed, before the next scenario.
  */
 async function measureFloor({ floor, server, url, key, requests, durationSeconds }: FloorRun, rps: number, unanswered: string | null) {
   if (unanswered !== null) return { floor_rps: null, floor_ratio: null, floor_skipped: unanswered };
+  await backlogDone(url);
+  await idle(server.pid);
   process.kill(server.pid, 'SIGSTOP');
   let load;
   try {
@@ -97,7 +113,7 @@ async function measureFloor({ floor, server, url, key, requests, durationSeconds
     process.kill(server.pid, 'SIGCONT');
   }
   await backlogDone(url);
-  return { floor_rps: load.rps, floor_ratio: Number((rps / load.rps).toFixed(3)) };
+  return { floor_rps: load.rps, floor_ratio: load.rps > 0 ? Number((rps / load.rps).toFixed(3)) : null };
 }
 
 async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling, options: BenchOptions): Promise<ScenarioResult[]> {

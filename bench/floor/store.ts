@@ -59,20 +59,21 @@ function sqliteStore(path: string): Store {
     run: async (sql, params) => void prepared(sql).run(...params),
   };
   // One connection: a transaction's statements must not interleave with another request's, so
-  // transactions queue, and a statement outside one waits for the open one to end.
-  let open: Promise<unknown> = Promise.resolve();
-  let inTransaction = false;
-  const waitForOpen = async () => {
-    while (inTransaction) await open.catch(() => {});
-  };
+  // transactions queue (first come, first served), and while any is queued a statement queues too.
+  let tail: Promise<unknown> = Promise.resolve();
+  let queued = 0;
+  function serialized<T>(work: () => Promise<T>): Promise<T> {
+    queued++;
+    const run = tail.then(work).finally(() => queued--);
+    tail = run.catch(() => {});
+    return run;
+  }
   return {
-    all: async (sql, params) => (await waitForOpen(), direct.all(sql, params)),
-    one: async (sql, params) => (await waitForOpen(), direct.one(sql, params)),
-    run: async (sql, params) => (await waitForOpen(), direct.run(sql, params)),
-    async transaction(body) {
-      await waitForOpen();
-      inTransaction = true;
-      const done = (async () => {
+    all: (sql, params) => (queued ? serialized(() => direct.all(sql, params)) : direct.all(sql, params)),
+    one: (sql, params) => (queued ? serialized(() => direct.one(sql, params)) : direct.one(sql, params)),
+    run: (sql, params) => (queued ? serialized(() => direct.run(sql, params)) : direct.run(sql, params)),
+    transaction: (body) =>
+      serialized(async () => {
         // IMMEDIATE: the write lock up front, so a concurrent writer in another process makes this wait, not fail.
         database.exec('begin immediate');
         try {
@@ -82,13 +83,8 @@ function sqliteStore(path: string): Store {
         } catch (error) {
           database.exec('rollback');
           throw error;
-        } finally {
-          inTransaction = false;
         }
-      })();
-      open = done;
-      return done;
-    },
+      }),
     tableNames: async () =>
       (await direct.all<{ name: string }>("select name from sqlite_schema where type = 'table' and name not like 'sqlite_%'", [])).map(({ name }) => name),
     close: async () => void database.close(),
