@@ -1,5 +1,5 @@
 // The processes the bench starts: the Loopdesk server under test (`bin/loopdesk.js serve`), the
-// bare-Fastify ceiling server, and (shared with the reliability suite) the peak-RSS sampler.
+// bare-Fastify ceiling server, the floor server (the same answers by hand, on the same database), and (shared with the reliability suite) the peak-RSS sampler.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -108,3 +108,6 @@ export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir, env = {} }
 
 export const startCeiling = (): Promise<ServerProcess> =>
   startProcess(['--import', 'tsx', fileURLToPath(new URL('./ceiling-server.ts', import.meta.url))], {}, '/');
+
+export const startFloor = (databaseUrl: string): Promise<ServerProcess> =>
+  startProcess(['--import', 'tsx', fileURLToPath(new URL('./floor-server.ts', import.meta.url))], { DATABASE_URL: databaseUrl }, '/healthz');

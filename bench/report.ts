@@ -23,6 +23,12 @@ export interface ScenarioResult {
   peak_rss_mb: number | null;
   /** The server's CPU time (user + system) per 2xx answer, warm-up included; with webhooks, until the scenario's deliveries arrived. */
   server_cpu_us_per_request?: number;
+  /** The floor's req/s for the same requests on the same database (bench/floor-server.ts); null when it does not answer them. */
+  floor_rps: number | null;
+  /** rps / floor_rps: what Loopdesk's code costs over doing the same work by hand (1.0: nothing). */
+  floor_ratio: number | null;
+  /** Why the scenario has no floor (the floor does not answer it). */
+  floor_skipped?: string;
   /** With --webhooks, for a write scenario: one delivery per event. */
   deliveries?: WriteDeliveries;
   skipped?: string;
@@ -88,11 +94,14 @@ export function markdown(report: BenchReport, seeding: { scale: string; summary:
     `Ceiling (bare Fastify, same settings): ${show(ceiling.rps)} req/s, p50 ${ceiling.p50_ms} ms, p99 ${ceiling.p99_ms} ms`,
     '',
     table(
-      ['scenario', 'scale', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'errors', 'peak RSS MB', 'server CPU µs/req'],
+      ['scenario', 'scale', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'floor req/s', 'of floor', 'errors', 'peak RSS MB', 'server CPU µs/req'],
       scenarios.map((s) =>
         s.skipped
-          ? [s.name, s.scale, `skipped: ${s.skipped}`, '', '', '', '', '', '']
-          : [s.name, s.scale, show(s.rps), show(s.p50_ms, 1), show(s.p99_ms, 1), show(s.ratio, 2), show(s.errors), show(s.peak_rss_mb), show(s.server_cpu_us_per_request ?? null)],
+          ? [s.name, s.scale, `skipped: ${s.skipped}`, '', '', '', '', '', '', '', '']
+          : [
+            s.name, s.scale, show(s.rps), show(s.p50_ms, 1), show(s.p99_ms, 1), show(s.ratio, 2), show(s.floor_rps), show(s.floor_ratio, 2),
+            show(s.errors), show(s.peak_rss_mb), show(s.server_cpu_us_per_request ?? null),
+          ],
       ),
     ),
     ...(growth.length

@@ -1,13 +1,15 @@
 // `npm run bench`: seeds a fresh database per scale through the services, measures the bare
 // Fastify ceiling, then runs every scenario against `bin/loopdesk.js serve` (one server process
-// per scale) with autocannon in a separate process. See docs/benchmarks.md.
+// per scale) and against the floor (bench/floor-server.ts, the same answers by hand, on the same
+// database; checked equal first) with autocannon in a separate process. See docs/benchmarks.md.
 import { mkdirSync } from 'node:fs';
 import { sql } from 'kysely';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { USAGE, UsageError, parseBenchArgs, scenarioKey, type BenchOptions, type Scale } from './args.js';
 import { databaseFactory } from './databases.js';
-import { CONNECTIONS, runLoad } from './load.js';
-import { cpuMs, startCeiling, startLoopdesk } from './processes.js';
+import { CONNECTIONS, runLoad, type RequestSpec } from './load.js';
+import { checkFloor } from './floor-check.js';
+import { cpuMs, startCeiling, startFloor, startLoopdesk, type ServerProcess } from './processes.js';
 import { describeMachine, markdown, writeReport, type Ceiling, type ScenarioResult, type WriteDeliveries } from './report.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { seedMain, type Fixture, type SeedSummary } from './seed.js';
@@ -35,11 +37,12 @@ async function withDatabase<T>(url: string, fn: (database: DatabaseHandle) => Pr
 }
 
 /**
- * Waits until the server has fanned out the events seeding recorded (tens of thousands at 10k),
- * posted the release announcements they planned and summarized and triaged the seeded
- * conversations: start-up work that would otherwise land in the first scenarios measured.
+ * Waits until the server has fanned out the events recorded without it (tens of thousands by
+ * seeding at 10k, or by the floor's writes), posted the release announcements they planned and
+ * summarized and triaged the seeded conversations: work that would otherwise land in the next
+ * scenarios measured.
  */
-async function startupBacklogDone(url: string): Promise<void> {
+async function backlogDone(url: string): Promise<void> {
   // Reads only (no migration: that would write next to the server).
   const { db, close } = createDatabase(url);
   try {
@@ -68,6 +71,51 @@ async function measureCeiling(durationSeconds: number): Promise<Ceiling> {
   }
 }
 
+interface FloorRun {
+  floor: ServerProcess;
+  /** Loopdesk's server, paused while the floor is measured. */
+  server: ServerProcess;
+  url: string;
+  key: string;
+  requests: RequestSpec[];
+  durationSeconds: number;
+}
+
+const IDLE_POLL_MS = 100;
+
+/** Waits until the process used no CPU between two looks (/proc counts in 10 ms ticks). */
+async function idle(pid: number): Promise<void> {
+  for (let before = cpuMs(pid); ; ) {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    const now = cpuMs(pid);
+    if (now === before) return;
+    before = now;
+  }
+}
+
+/**
+ * The floor's rate for the scenario, measured right after Loopdesk's (`rps`), and their ratio; or
+ * why there is none. Loopdesk is paused meanwhile (SIGSTOP): its dispatcher would otherwise fan out
+ * the floor's events as they are written, taking a core and SQLite's write lock from the floor.
+ * It is paused only once idle (the requests autocannon stopped waiting for have committed and
+ * released their locks, or the floor would wait on them), and works through the floor's events
+ * once resumed, before the next scenario.
+ */
+async function measureFloor({ floor, server, url, key, requests, durationSeconds }: FloorRun, rps: number, unanswered: string | null) {
+  if (unanswered !== null) return { floor_rps: null, floor_ratio: null, floor_skipped: unanswered };
+  await backlogDone(url);
+  await idle(server.pid);
+  process.kill(server.pid, 'SIGSTOP');
+  let load;
+  try {
+    load = await runLoad(floor, key, requests, durationSeconds);
+  } finally {
+    process.kill(server.pid, 'SIGCONT');
+  }
+  await backlogDone(url);
+  return { floor_rps: load.rps, floor_ratio: load.rps > 0 ? Number((rps / load.rps).toFixed(3)) : null };
+}
+
 async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling, options: BenchOptions): Promise<ScenarioResult[]> {
   const { scale, url, fixture, own } = seeded;
   const receiver = options.webhooks ? await startWebhookReceiver() : null;
@@ -76,18 +124,31 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
     env: { LOOPDESK_RATE_LIMIT: String(options.rateLimit), ...(receiver ? { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1' } : {}) },
   });
   const results: ScenarioResult[] = [];
+  let floor: ServerProcess | null = null;
   try {
     if (receiver) await subscribe(server.baseUrl, fixture.key, receiver.url);
     const backlogFrom = performance.now();
-    await startupBacklogDone(url);
+    await backlogDone(url);
     progress(`${scale.label}: the server worked through the outbox and conversation jobs seeding left in ${((performance.now() - backlogFrom) / 1000).toFixed(1)} s`);
+    floor = await startFloor(url);
     for (const scenario of scenarios.filter((s) => s.runsAt?.(scale) ?? true)) {
       const prepared = await scenario.prepare({ fixture, scale, baseUrl: server.baseUrl, own: own.get(scenario) });
       if ('skipped' in prepared) {
         progress(`${scale.label} ${scenario.name}: skipped (${prepared.skipped})`);
-        results.push({ name: scenario.name, scale: scale.label, rps: null, p50_ms: null, p99_ms: null, ratio: null, errors: null, peak_rss_mb: null, skipped: prepared.skipped });
+        results.push({
+          name: scenario.name, scale: scale.label, rps: null, p50_ms: null, p99_ms: null, ratio: null, errors: null, peak_rss_mb: null,
+          floor_rps: null, floor_ratio: null, skipped: prepared.skipped,
+        });
         continue;
       }
+      // With webhooks, Loopdesk's writes also deliver (in the background, racing the check's row
+      // counts), which the floor does not do: no floor to compare with.
+      const unanswered = options.webhooks
+        ? 'not measured with --webhooks: the floor does not deliver'
+        : await checkFloor({
+          loopdesk: { name: 'Loopdesk', baseUrl: server.baseUrl }, floor: { name: 'floor', baseUrl: floor.baseUrl },
+          key: prepared.key, requests: prepared.requests, writes: scenario.writes, databaseUrl: url,
+        });
       const cpuBefore = cpuMs(server.pid);
       const benchCpuBefore = process.cpuUsage();
       const receivedBefore = receiver?.received() ?? 0;
@@ -105,18 +166,24 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
       }
       const cpuUsPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, load.succeeded);
       const ratio = load.rps / ceiling.rps;
+      const floorLoad = await measureFloor(
+        { floor, server, url, key: prepared.key, requests: prepared.requests, durationSeconds: options.durationSeconds }, load.rps, unanswered,
+      );
       const lag = deliveries ? `; ${deliveries.in_window}/${deliveries.expected} delivered during the load, the rest ${deliveries.drain_seconds.toFixed(1)} s later` : '';
       progress(
-        `${scale.label} ${scenario.name}: ${Math.round(load.rps)} req/s (${ratio.toFixed(2)} of ceiling), p99 ${load.p99_ms} ms, ${load.errors} errors, ` +
-          `server CPU ${Math.round(cpuUsPerRequest)} µs/request${lag}`,
+        `${scale.label} ${scenario.name}: ${Math.round(load.rps)} req/s (${ratio.toFixed(2)} of ceiling, ` +
+          `${floorLoad.floor_ratio === null ? `no floor: ${floorLoad.floor_skipped}` : `${floorLoad.floor_ratio.toFixed(2)} of its floor's ${Math.round(floorLoad.floor_rps!)}`}), ` +
+          `p99 ${load.p99_ms} ms, ${load.errors} errors, server CPU ${Math.round(cpuUsPerRequest)} µs/request${lag}`,
       );
       results.push({
         name: scenario.name, scale: scale.label, rps: load.rps, p50_ms: load.p50_ms, p99_ms: load.p99_ms,
         ratio: Number(ratio.toFixed(3)), errors: load.errors, peak_rss_mb: load.peak_rss_mb, server_cpu_us_per_request: Math.round(cpuUsPerRequest),
+        ...floorLoad,
         ...(deliveries ? { deliveries } : {}),
       });
     }
   } finally {
+    await floor?.stop();
     await server.stop();
     if (receiver) {
       progress(`${scale.label} webhooks: ${receiver.received()} deliveries received`);

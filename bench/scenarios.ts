@@ -59,6 +59,12 @@ export const SCENARIOS: Scenario[] = [
     prepare: ({ fixture }) => ({ key: fixture.key, requests: [get('/api/v1/issues?status=pending,in_progress&limit=50')] }),
   },
   {
+    // The page the deep offset is held against: its p99 is what a deep page should stay within 2× of.
+    name: 'GET /issues (first page)',
+    writes: false,
+    prepare: ({ fixture }) => ({ key: fixture.key, requests: [get('/api/v1/issues?limit=50&offset=0')] }),
+  },
+  {
     // 90 % into the workspace's issues: the deepest page a client walking the list would reach.
     name: 'GET /issues (deep offset)',
     writes: false,

@@ -1,0 +1,118 @@
+// The floor's reads: the bodies of GET /me, an issue's detail, a page of issues and a conversation's
+// detail, each from a few prepared statements and the shapes' hand-built JSON.
+import { parseUuid } from '../../src/lib/ids.js';
+import { array, CONVERSATION, CONVERSATION_SUMMARY, ISSUE, json, LINKED_ISSUE, MEMBER, MESSAGE, object } from './shapes.js';
+import type { Queries, Row } from './store.js';
+
+export interface Actor {
+  workspaceId: string;
+  keyId: string;
+  readOnly: boolean;
+  member: Row | null;
+}
+
+/** A response: its status and its JSON text. */
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+export const ok = (body: string, status = 200): Answer => ({ status, body });
+export const failure = (status: number, errorCode: string, detail: string): Answer =>
+  ({ status, body: `{"error_code":"${errorCode}","detail":${JSON.stringify(detail)}}` });
+export const notFound = (what: string) => failure(404, 'not_found', `${what} not found`);
+
+const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
+const ISSUE_STATUSES = new Set(['pending', 'in_progress', 'icebox', 'done', 'released', 'dismissed']);
+
+const ISSUE_WITH_SOURCES =
+  `select ${ISSUE.columns('i')}, (select count(*) from issue_api_sources s where s.issue_id = i.id) as sources_count from issues i`;
+const LINKED_CONVERSATIONS =
+  `select ${CONVERSATION_SUMMARY.columns('c')} from issue_conversations link join conversations c on c.id = link.conversation_id ` +
+  'where link.issue_id = ? order by link.created_at asc, c.id asc';
+
+/** An issue's row (with its sources_count) and its linked conversations as JSON text. */
+export interface IssueDetail {
+  issue: Row;
+  linked: string;
+}
+
+export async function readIssueDetail(db: Queries, workspaceId: string, by: 'id' | 'shortcode', value: string): Promise<IssueDetail | undefined> {
+  const issue = await db.one(`${ISSUE_WITH_SOURCES} where i.workspace_id = ? and i.${by} = ?`, [workspaceId, value]);
+  if (!issue) return undefined;
+  return { issue, linked: array(CONVERSATION_SUMMARY, await db.all(LINKED_CONVERSATIONS, [issue.id])) };
+}
+
+/** The detail as the API shows it: linked conversations after the sources count. */
+export const detailJson = ({ issue, linked }: IssueDetail): string =>
+  `{${ISSUE.fields(issue)},"sources_count":${issue.sources_count},"linked_conversations":${linked}}`;
+
+/** The id or (case-insensitive) shortcode a path names, as the server reads it. */
+export function issueKey(idOrShortcode: string): ['id' | 'shortcode', string] | undefined {
+  const id = parseUuid(idOrShortcode);
+  if (id) return ['id', id];
+  return SHORTCODE.test(idOrShortcode) ? ['shortcode', idOrShortcode.toUpperCase()] : undefined;
+}
+
+export function me(actor: Actor): Answer {
+  const member = actor.member ? object(MEMBER, actor.member) : 'null';
+  return ok(`{"data":{"workspace_id":"${actor.workspaceId}","api_key_id":"${actor.keyId}","member":${member}}}`);
+}
+
+export async function getIssue(db: Queries, actor: Actor, idOrShortcode: string): Promise<Answer> {
+  const key = issueKey(idOrShortcode);
+  const detail = key && (await readIssueDetail(db, actor.workspaceId, ...key));
+  return detail ? ok(`{"data":${detailJson(detail)}}`) : notFound('issue');
+}
+
+/** The page's ids from the listing index, then their columns and counts; the total from issue_tallies. */
+export async function listIssues(db: Queries, actor: Actor, query: URLSearchParams): Promise<Answer> {
+  const statuses = [...new Set((query.get('status') ?? '').split(',').map((item) => item.trim()).filter(Boolean))];
+  if (statuses.some((status) => !ISSUE_STATUSES.has(status))) return failure(400, 'validation_error', 'status: not a status');
+  const limit = Number(query.get('limit') ?? 50);
+  const offset = Number(query.get('offset') ?? 0);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200 || !Number.isInteger(offset) || offset < 0) {
+    return failure(400, 'validation_error', 'limit or offset out of range');
+  }
+  const byStatus = statuses.length ? ` and status in (${statuses.map(() => '?').join(', ')})` : '';
+  const rows = await db.all(
+    `select ${ISSUE.columns('i')}, (select count(*) from issue_conversations l where l.issue_id = i.id) as linked_conversations_count, ` +
+      '(select count(*) from issue_api_sources s where s.issue_id = i.id) as sources_count from issues i ' +
+      `where i.id in (select id from issues where workspace_id = ?${byStatus} order by created_at desc, id desc limit ? offset ?) ` +
+      'order by i.created_at desc, i.id desc',
+    [actor.workspaceId, ...statuses, limit, offset],
+  );
+  const total = await db.one<{ n: number | string | null }>(`select sum(issue_count) as n from issue_tallies where workspace_id = ?${byStatus}`, [actor.workspaceId, ...statuses]);
+  const items = rows.map((row) => `{${ISSUE.fields(row)},"sources_count":${row.sources_count},"linked_conversations_count":${row.linked_conversations_count}}`);
+  return ok(`{"data":[${items.join(',')}],"pagination":{"total":${Number(total?.n ?? 0)},"limit":${limit},"offset":${offset}}}`);
+}
+
+export const CONVERSATION_WITH_CONTACT =
+  `select ${CONVERSATION.columns('c')}, ct.name as contact_name, ct.email as contact_email, ct.external_id as contact_external_id ` +
+  'from conversations c left join contacts ct on ct.id = c.contact_id and ct.workspace_id = c.workspace_id where c.workspace_id = ? and c.id = ?';
+
+/** The conversation's own fields and its contact, without braces. */
+export const conversationFields = (row: Row): string => {
+  const contact = row.contact_id === null
+    ? 'null'
+    : `{"id":"${row.contact_id}","name":${json.nullable(json.text)(row.contact_name)},"email":${json.nullable(json.text)(row.contact_email)},` +
+      `"verified":${row.contact_external_id !== null}}`;
+  return `${CONVERSATION.fields(row)},"contact":${contact}`;
+};
+
+export async function getConversation(db: Queries, actor: Actor, rawId: string): Promise<Answer> {
+  const id = parseUuid(rawId);
+  const conversation = id && (await db.one(CONVERSATION_WITH_CONTACT, [actor.workspaceId, id]));
+  if (!conversation) return notFound('conversation');
+  const [messages, issues] = await Promise.all([
+    db.all(`select ${MESSAGE.columns('m')} from messages m where m.workspace_id = ? and m.conversation_id = ? order by m.created_at asc, m.id asc`, [actor.workspaceId, id]),
+    // From the conversation's links to each issue by id (a cross join keeps SQLite's planner on that side).
+    db.all(
+      `select ${LINKED_ISSUE.columns('i')} from issue_conversations link cross join issues i ` +
+        'where i.id = link.issue_id and i.workspace_id = link.workspace_id and link.workspace_id = ? and link.conversation_id = ? ' +
+        'order by link.created_at asc, i.id asc',
+      [actor.workspaceId, id],
+    ),
+  ]);
+  return ok(`{"data":{${conversationFields(conversation)},"messages":${array(MESSAGE, messages)},"linked_issues":${array(LINKED_ISSUE, issues)}}}`);
+}

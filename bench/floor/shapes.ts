@@ -1,0 +1,65 @@
+// The JSON the floor writes, built by hand from rows: each shape is its fields in the order the API
+// serializes them, each with how its column becomes JSON text. The same lists give the floor's
+// select lists, so a field the API gains (a column of its own) is one line here: its name and its
+// encoder, in its place. Fields that are not plain columns (nested lists, counts) are added by
+// the reads and writes around the shape's text.
+import type { Row } from './store.js';
+
+type Encode = (value: unknown) => string;
+
+const text: Encode = (value) => JSON.stringify(value);
+const nullable = (encode: Encode): Encode => (value) => (value === null ? 'null' : encode(value));
+const number: Encode = (value) => String(value);
+const flag: Encode = (value) => (value === 1 ? 'true' : 'false');
+/** JSON stored as text, written as it is stored (compact, as JSON.stringify wrote it). */
+const storedJson: Encode = (value) => (value === null ? 'null' : (value as string));
+
+export interface Shape {
+  /** The columns to select, `alias.` prefixed. */
+  columns(alias: string): string;
+  /** `"field":value,…` without braces, so callers can add fields around it. */
+  fields(row: Row): string;
+}
+
+function shape(fields: [name: string, encode: Encode][]): Shape {
+  const keys = fields.map(([name], i) => `${i ? ',' : ''}"${name}":`);
+  return {
+    columns: (alias) => fields.map(([name]) => `${alias}.${name}`).join(', '),
+    fields(row) {
+      let out = '';
+      for (let i = 0; i < fields.length; i++) out += keys[i] + fields[i]![1](row[fields[i]![0]]);
+      return out;
+    },
+  };
+}
+
+export const object = (shape: Shape, row: Row): string => `{${shape.fields(row)}}`;
+export const array = (shape: Shape, rows: readonly Row[]): string => `[${rows.map((row) => object(shape, row)).join(',')}]`;
+export const json = { text, nullable, number, flag, storedJson };
+
+/** An issue's own columns, in the order both the detail and the list item start with. */
+export const ISSUE = shape([
+  ['id', text], ['product_id', text], ['shortcode', text], ['title', text], ['description', nullable(text)],
+  ['status', text], ['priority', text], ['assignee_id', nullable(text)], ['resolution_comment', nullable(text)],
+  ['is_ai_generated', flag], ['created_at', text], ['updated_at', text],
+]);
+
+/** A conversation as an issue's detail lists it. */
+export const CONVERSATION_SUMMARY = shape([
+  ['id', text], ['title', text], ['type', text], ['status', text], ['priority', text], ['ai_summary', nullable(text)], ['created_at', text],
+]);
+
+/** A conversation's own columns; its contact follows (read through a join). */
+export const CONVERSATION = shape([
+  ['id', text], ['product_id', text], ['contact_id', nullable(text)], ['type', text], ['source', text], ['status', text],
+  ['priority', text], ['title', text], ['ai_summary', nullable(text)], ['rating', nullable(number)], ['upvotes', number],
+  ['form_fields', storedJson], ['created_at', text], ['updated_at', text],
+]);
+
+export const MESSAGE = shape([
+  ['id', text], ['sender_type', text], ['sender_id', text], ['body', text], ['sender_name', nullable(text)], ['created_at', text],
+]);
+
+export const LINKED_ISSUE = shape([['id', text], ['shortcode', text], ['title', text], ['status', text]]);
+
+export const MEMBER = shape([['id', text], ['user_id', nullable(text)], ['role', text], ['display_name', nullable(text)], ['avatar_url', nullable(text)]]);

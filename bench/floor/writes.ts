@@ -1,0 +1,156 @@
+// The floor's writes: the rows the server's write units write, in one transaction each (the lock,
+// the numbering, the dedup version, the row, its tally, the event in the outbox and its note to the
+// live channel), and the body it answers with.
+import { v7 as newId } from 'uuid';
+import { parseUuid } from '../../src/lib/ids.js';
+import { CONVERSATION_WITH_CONTACT, detailJson, failure, issueKey, notFound, ok, readIssueDetail, type Actor, type Answer, type IssueDetail } from './reads.js';
+import { ISSUE, MESSAGE, object } from './shapes.js';
+import type { Queries, Row, Store, Transaction } from './store.js';
+
+const PRIORITIES = new Set(['low', 'normal', 'high', 'urgent']);
+const LIVE_CHANNEL = 'loopdesk_events';
+
+type Body = Record<string, unknown>;
+const invalid = (field: string, message: string) => failure(400, 'validation_error', `${field}: ${message}`);
+
+/** One event row, as the outbox records it (`data` is JSON text already), and the live channel's note. */
+async function recordEvent(tx: Transaction, workspaceId: string, type: string, data: string, conversationId: string | null): Promise<void> {
+  const id = newId();
+  const timestamp = new Date().toISOString();
+  await tx.run(
+    'insert into events (id, workspace_id, type, payload, created_at, fanned_out_at) values (?, ?, ?, ?, ?, null)',
+    [id, workspaceId, type, `{"type":"${type}","timestamp":"${timestamp}","data":${data}}`, timestamp],
+  );
+  await tx.notify(LIVE_CHANNEL, JSON.stringify([id, workspaceId, type, conversationId]));
+}
+
+const TALLY_UPSERT = 'insert into issue_tallies (workspace_id, product_id, status, priority, assignee_key, issue_count) values ';
+const TALLY_CONFLICT =
+  ' on conflict (workspace_id, status, priority, product_id, assignee_key) do update set issue_count = issue_tallies.issue_count + excluded.issue_count';
+
+/** Moves issues between tallies: -1 where they were, +1 where they are, in the server's key order. */
+async function adjustTallies(tx: Queries, before: Row[], after: Row[]): Promise<void> {
+  const changes = new Map<string, unknown[]>();
+  const add = (issue: Row, delta: number) => {
+    const row = [issue.workspace_id, issue.product_id, issue.status, issue.priority, issue.assignee_id ?? '', delta];
+    const key = [row[0], row[2], row[3], row[1], row[4]].join(' ');
+    const known = changes.get(key);
+    if (known) (known[5] as number) += delta;
+    else changes.set(key, row);
+  };
+  for (const issue of before) add(issue, -1);
+  for (const issue of after) add(issue, 1);
+  const rows = [...changes].filter(([, row]) => row[5] !== 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+  if (rows.length === 0) return;
+  await tx.run(TALLY_UPSERT + rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ') + TALLY_CONFLICT, rows.flat());
+}
+
+const bumpDedupVersion = (tx: Queries, workspaceId: string, productId: string) =>
+  tx.run(
+    'insert into dedup_versions (product_id, workspace_id, version) values (?, ?, 1) on conflict (product_id) do update set version = dedup_versions.version + 1',
+    [productId, workspaceId],
+  );
+
+const lockProductIssues = (tx: Transaction, productId: string) => tx.lock(`product-issues:${productId}`);
+
+/** An issue's detail as its events carry it: linked conversations before the sources count, then what else the event adds. */
+const eventDetail = ({ issue, linked }: IssueDetail, more = '') =>
+  `{${ISSUE.fields(issue)},"linked_conversations":${linked},"sources_count":${issue.sources_count}${more}}`;
+
+/** A title as the server takes it: trimmed, 1–500 characters. */
+function title(value: unknown): string | undefined {
+  const trimmed = typeof value === 'string' ? value.trim() : '';
+  return trimmed.length >= 1 && trimmed.length <= 500 ? trimmed : undefined;
+}
+
+/** POST /issues with a product, a title and a priority (what the bench sends; no assignee). */
+export async function createIssue(store: Store, actor: Actor, body: Body): Promise<Answer> {
+  const issueTitle = title(body.title);
+  if (!issueTitle) return invalid('title', 'must be 1–500 characters after trimming');
+  const priority = body.priority ?? 'normal';
+  if (!PRIORITIES.has(priority as string)) return invalid('priority', 'not a priority');
+  const productId = typeof body.product_id === 'string' ? parseUuid(body.product_id) : null;
+  const product = productId && (await store.one('select id, issue_prefix from products where workspace_id = ? and id = ?', [actor.workspaceId, productId]));
+  if (!product) return invalid('product_id', 'is not a product of this workspace');
+  const issue = await store.transaction(async (tx) => {
+    await lockProductIssues(tx, productId);
+    const counter = await tx.one<{ last_number: number }>(
+      'insert into issue_counters (workspace_id, prefix, last_number) values (?, ?, 1) ' +
+        'on conflict (workspace_id, prefix) do update set last_number = issue_counters.last_number + 1 returning last_number',
+      [actor.workspaceId, product.issue_prefix],
+    );
+    await bumpDedupVersion(tx, actor.workspaceId, productId);
+    const now = new Date().toISOString();
+    const row: Row = {
+      id: newId(), workspace_id: actor.workspaceId, product_id: productId, shortcode: `${product.issue_prefix}-${counter!.last_number}`,
+      title: issueTitle, description: null, status: 'pending', priority, assignee_id: null, resolution_comment: null,
+      is_ai_generated: 0, created_at: now, updated_at: now,
+    };
+    const columns = Object.keys(row);
+    await tx.run(`insert into issues (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`, Object.values(row));
+    await adjustTallies(tx, [], [row]);
+    const detail = { issue: { ...row, sources_count: 0 }, linked: '[]' };
+    await recordEvent(tx, actor.workspaceId, 'issue.created', eventDetail(detail), null);
+    return detail;
+  });
+  return ok(`{"data":${detailJson(issue)}}`, 201);
+}
+
+/** The fields a PATCH of the bench sends, as the server compares them (in its order). */
+const PATCHABLE = ['priority', 'resolution_comment'] as const;
+const TALLIED = new Set(['status', 'priority', 'assignee_id']);
+
+/** PATCH /issues/{id} of priority and resolution_comment: effective changes only, under the issue's lock. */
+export async function updateIssue(store: Store, actor: Actor, idOrShortcode: string, body: Body): Promise<Answer> {
+  if (body.priority !== undefined && !PRIORITIES.has(body.priority as string)) return invalid('priority', 'not a priority');
+  const key = issueKey(idOrShortcode);
+  const readIssue = (db: Queries, by: string, value: string) =>
+    db.one(`select workspace_id, ${ISSUE.columns('i')} from issues i where i.workspace_id = ? and i.${by} = ?`, [actor.workspaceId, value]);
+  const found = key && (await readIssue(store, ...key));
+  if (!found) return notFound('issue');
+  const detail = await store.transaction(async (tx) => {
+    await tx.lock(`issue:${found.id}`);
+    const current = (await readIssue(tx, 'id', found.id as string))!;
+    const changes: Row = {};
+    for (const field of PATCHABLE) {
+      // "" clears a text, as null does.
+      const wanted = field === 'resolution_comment' && body[field] === '' ? null : body[field];
+      if (wanted !== undefined && current[field] !== wanted) changes[field] = wanted;
+    }
+    if (Object.keys(changes).length === 0) return (await readIssueDetail(tx, actor.workspaceId, 'id', current.id as string))!;
+    changes.updated_at = new Date().toISOString();
+    if (Object.keys(changes).some((field) => TALLIED.has(field))) await lockProductIssues(tx, current.product_id as string);
+    const next = { ...current, ...changes };
+    await tx.run(
+      'update issues set title = ?, description = ?, status = ?, priority = ?, assignee_id = ?, resolution_comment = ?, updated_at = ? where workspace_id = ? and id = ?',
+      [next.title, next.description, next.status, next.priority, next.assignee_id, next.resolution_comment, next.updated_at, next.workspace_id, next.id],
+    );
+    await adjustTallies(tx, [current], [next]);
+    const shown = (await readIssueDetail(tx, actor.workspaceId, 'id', current.id as string))!;
+    const previous = Object.keys(changes).map((field) => `"${field}":${JSON.stringify(current[field])}`).join(',');
+    await recordEvent(tx, actor.workspaceId, 'issue.updated', eventDetail(shown, `,"previous":{${previous}}`), null);
+    return shown;
+  });
+  return ok(`{"data":${detailJson(detail)}}`);
+}
+
+/** POST /conversations/{id}/messages: an agent's reply, sent as the key's member (or the key). */
+export async function postMessage(store: Store, actor: Actor, rawId: string, body: Body): Promise<Answer> {
+  const id = parseUuid(rawId);
+  const conversation = id && (await store.one(CONVERSATION_WITH_CONTACT, [actor.workspaceId, id]));
+  if (!conversation) return notFound('conversation');
+  if (typeof body.body !== 'string' || body.body.trim() === '') return invalid('body', 'must not be empty');
+  const row: Row = {
+    id: newId(), workspace_id: actor.workspaceId, conversation_id: id, sender_type: 'agent',
+    sender_id: actor.member?.id ?? actor.keyId, sender_name: actor.member?.display_name ?? null, body: body.body,
+    created_at: new Date().toISOString(),
+  };
+  await store.transaction(async (tx) => {
+    const columns = Object.keys(row);
+    await tx.run(`insert into messages (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`, Object.values(row));
+    await tx.run('update conversations set updated_at = ? where workspace_id = ? and id = ?', [row.created_at, actor.workspaceId, id]);
+    const message = object(MESSAGE, row);
+    await recordEvent(tx, actor.workspaceId, 'message.created', `${message.slice(0, -1)},"conversation_id":"${id}"}`, id);
+  });
+  return ok(`{"data":${object(MESSAGE, row)}}`, 201);
+}
