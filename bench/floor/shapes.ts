@@ -41,7 +41,7 @@ export const json = { text, nullable, number, flag, storedJson };
 export const ISSUE = shape([
   ['id', text], ['product_id', text], ['shortcode', text], ['title', text], ['description', nullable(text)],
   ['status', text], ['priority', text], ['assignee_id', nullable(text)], ['resolution_comment', nullable(text)],
-  ['is_ai_generated', flag], ['created_at', text], ['updated_at', text],
+  ['is_ai_generated', flag], ['tags', storedJson], ['created_at', text], ['updated_at', text],
 ]);
 
 /** A conversation as an issue's detail lists it. */
@@ -53,7 +53,7 @@ export const CONVERSATION_SUMMARY = shape([
 export const CONVERSATION = shape([
   ['id', text], ['product_id', text], ['contact_id', nullable(text)], ['type', text], ['source', text], ['status', text],
   ['priority', text], ['title', text], ['ai_summary', nullable(text)], ['rating', nullable(number)], ['upvotes', number],
-  ['form_fields', storedJson], ['created_at', text], ['updated_at', text],
+  ['form_fields', storedJson], ['tags', storedJson], ['created_at', text], ['updated_at', text],
 ]);
 
 export const MESSAGE = shape([

@@ -84,7 +84,7 @@ export async function createIssue(store: Store, actor: Actor, body: Body): Promi
     const row: Row = {
       id: newId(), workspace_id: actor.workspaceId, product_id: productId, shortcode: `${product.issue_prefix}-${counter!.last_number}`,
       title: issueTitle, description: null, status: 'pending', priority, assignee_id: null, resolution_comment: null,
-      is_ai_generated: 0, created_at: now, updated_at: now,
+      is_ai_generated: 0, tags: '[]', created_at: now, updated_at: now,
     };
     const columns = Object.keys(row);
     await tx.run(`insert into issues (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`, Object.values(row));
