@@ -2,6 +2,7 @@
 // key needed) and, where it calls the API, --json.
 import { Command } from 'commander';
 import { defineCompletionCommand } from './commands/completion.js';
+import { defineContactCommands } from './commands/contacts.js';
 import { defineConversationCommands } from './commands/conversations.js';
 import { defineIssueCommands } from './commands/issues.js';
 import { defineMcpCommand } from './commands/mcp.js';
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   defineProductCommands(program);
   defineIssueCommands(program);
   defineConversationCommands(program);
+  defineContactCommands(program);
   defineSearchCommand(program);
   defineTriageCommands(program);
   defineReleaseCommands(program);
