@@ -7,7 +7,7 @@ import { SEARCH_TYPES } from '../document.js';
 import { addPageOptions, ListOption, type PageOptions } from '../options.js';
 import { type Column, highlight, pageSummary, table } from '../output.js';
 import { contactName, conversationStatusStyle, issueStatusStyle } from '../render.js';
-import { findProduct, isUuid } from '../resolve.js';
+import { productIdOf } from '../resolve.js';
 
 type Result = Schemas['SearchResult'];
 
@@ -41,8 +41,7 @@ interface SearchOptions extends PageOptions {
 
 async function search(api: Api, words: string[], options: SearchOptions): Promise<HumanOutput> {
   const { product, type, limit, offset } = options;
-  const productId = product === undefined || isUuid(product) ? product : (await findProduct(api, product)).id;
-  const query = { q: words.join(' '), types: type, product_id: productId, limit, offset };
+  const query = { q: words.join(' '), types: type, product_id: product === undefined ? undefined : await productIdOf(api, product), limit, offset };
   const page = await api.call(api.client.GET('/api/v1/search', { params: { query } }));
   return () => {
     const groups = SEARCH_TYPES.flatMap((name) => {
