@@ -57,3 +57,4 @@ export const SUGGESTION_KINDS = schemas.Suggestion.properties.kind.enum;
 /** A deduplicating create may not file an issue as released. */
 export const NEW_ISSUE_STATUSES =
   openapiDocument.paths['/api/v1/issues/maybe'].post.requestBody.content['application/json'].schema.properties.status.enum;
+export const SEARCH_TYPES = schemas.SearchResult.properties.type.enum;

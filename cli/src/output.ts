@@ -18,9 +18,36 @@ export function paint(style: Style | undefined, text: string): string {
 const ANSI = /\x1b\[\d+m/g;
 const visibleLength = (text: string): number => [...text.replace(ANSI, '')].length;
 
+/**
+ * `text` cut to `width` visible characters, the last an ellipsis. Styles inside the text (a search
+ * match in bold) are kept, those after the cut too, so every style it opens is closed again.
+ */
 function truncate(text: string, width: number): string {
+  if (visibleLength(text) <= width) return text;
+  let room = Math.max(width - 1, 0);
+  const kept = text.split(/(\x1b\[\d+m)/).map((part, i) => {
+    if (i % 2 === 1) return part; // the split's captured separators: the escape sequences
+    const characters = [...part].slice(0, room);
+    room -= characters.length;
+    return characters.join('');
+  });
+  return `${kept.join('')}…`;
+}
+
+/**
+ * `text` with the parts `ranges` name (offsets in code points, end excluded) marked: in bold where
+ * there is colour, else between [ and ], so a pipe or a NO_COLOR terminal still shows them.
+ */
+export function highlight(text: string, ranges: readonly { start: number; end: number }[]): string {
   const characters = [...text];
-  return characters.length <= width ? text : `${characters.slice(0, Math.max(width - 1, 0)).join('')}…`;
+  let marked = '';
+  let at = 0;
+  for (const { start, end } of ranges) {
+    const match = characters.slice(start, end).join('');
+    marked += characters.slice(at, start).join('') + (colours ? paint('bold', match) : `[${match}]`);
+    at = end;
+  }
+  return marked + characters.slice(at).join('');
 }
 
 export interface Column<Row> {

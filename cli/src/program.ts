@@ -2,11 +2,13 @@
 // key needed) and, where it calls the API, --json.
 import { Command } from 'commander';
 import { defineCompletionCommand } from './commands/completion.js';
+import { defineContactCommands } from './commands/contacts.js';
 import { defineConversationCommands } from './commands/conversations.js';
 import { defineIssueCommands } from './commands/issues.js';
 import { defineMcpCommand } from './commands/mcp.js';
 import { defineProductCommands } from './commands/products.js';
 import { defineReleaseCommands } from './commands/releases.js';
+import { defineSearchCommand } from './commands/search.js';
 import { defineSessionCommands } from './commands/session.js';
 import { defineTriageCommands } from './commands/triage.js';
 import { VERSION } from './version.js';
@@ -23,6 +25,7 @@ Examples:
   ldk issue start APP-12
   ldk issue done APP-12 --comment "Fixed in the payment SDK update"
   ldk triage list                            what triage suggests, oldest first
+  ldk search checkout android --type issue   find records by words
   ldk release create --title "November fixes" --version 2.4.0 --all-done
 
 Environment: LOOPDESK_URL and LOOPDESK_API_KEY override what ldk login saved.
@@ -48,6 +51,8 @@ export function buildProgram(): Command {
   defineProductCommands(program);
   defineIssueCommands(program);
   defineConversationCommands(program);
+  defineContactCommands(program);
+  defineSearchCommand(program);
   defineTriageCommands(program);
   defineReleaseCommands(program);
   defineMcpCommand(program);

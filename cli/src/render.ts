@@ -1,6 +1,6 @@
-// How resources read on a terminal: styles for statuses and priorities, names for member ids.
+// How resources read on a terminal: styles for statuses and priorities, names for member ids and contacts.
 import type { Api, Schemas } from './api.js';
-import { paint, type Style } from './output.js';
+import { paint, type Style, table } from './output.js';
 
 type IssueStatus = Schemas['Issue']['status'];
 type ConversationStatus = Schemas['Conversation']['status'];
@@ -45,3 +45,18 @@ export async function memberNames(api: Api, ids: (string | null)[]): Promise<(id
 
 /** `APP-12 "Title"`, how commands name the issue they acted on. */
 export const issueName = (issue: { shortcode: string; title: string }) => `${paint('bold', issue.shortcode)} "${issue.title}"`;
+
+/** `Ana <ana@example.com>`: a contact as commands name them; its id when it has neither name nor email. */
+export const contactName = (contact: { id: string; name: string | null; email: string | null } | null): string =>
+  contact === null ? '—' : [contact.name, contact.email && `<${contact.email}>`].filter(Boolean).join(' ') || contact.id;
+
+/** The conversations of what is shown above them (an issue's linked ones, a contact's), or `none` when there are none. */
+export function conversationsTable(conversations: { id: string; status: ConversationStatus; type: string; title: string }[], none: string): string {
+  if (conversations.length === 0) return paint('dim', none);
+  return table(conversations, [
+    { header: 'CONVERSATION', value: (conversation) => conversation.id },
+    { header: 'STATUS', value: (conversation) => conversation.status, style: (conversation) => conversationStatusStyle(conversation.status) },
+    { header: 'TYPE', value: (conversation) => conversation.type },
+    { header: 'TITLE', value: (conversation) => conversation.title, shrinks: true },
+  ]);
+}

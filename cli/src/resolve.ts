@@ -29,11 +29,15 @@ export async function findProduct(api: Api, ref: string): Promise<Schemas['Produ
   throw new CliError(`no product with the slug ${ref}`);
 }
 
+/** A product's id, from its UUID (no request) or its slug. */
+export async function productIdOf(api: Api, ref: string): Promise<string> {
+  return isUuid(ref) ? ref : (await findProduct(api, ref)).id;
+}
+
 /** The product a command works on: --product, else this folder's; null when neither names one. */
 export async function scopedProductId(api: Api, ref: string | undefined): Promise<string | null> {
   const chosen = ref ?? findFolderProduct()?.productId;
-  if (chosen === undefined) return null;
-  return isUuid(chosen) ? chosen : (await findProduct(api, chosen)).id;
+  return chosen === undefined ? null : productIdOf(api, chosen);
 }
 
 export async function requiredProductId(api: Api, ref: string | undefined): Promise<string> {

@@ -15,7 +15,7 @@ import { createIssue, createProduct, importConversation } from '../helpers/facto
 import { LDK, ldkEnvironment, type ListeningContext, listeningContext, tempDir } from '../helpers/ldk.js';
 
 const TOOLS = [
-  'whoami', 'list_products', 'list_members', 'list_issues', 'get_issue', 'create_issue', 'update_issue',
+  'whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'create_issue', 'update_issue',
   'list_conversations', 'get_conversation', 'update_conversation', 'reply_to_conversation',
   'list_suggestions', 'accept_suggestion', 'dismiss_suggestion', 'list_releases', 'create_release',
 ];
@@ -76,7 +76,7 @@ describe('ldk mcp', () => {
       for (const tool of tools) assert.ok((tool.description ?? '').length > 60, `${tool.name} is described`);
       assert.match(tools.find((tool) => tool.name === 'create_issue')!.description!, /default.*matched_existing/s);
       assert.deepEqual(tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name),
-        ['whoami', 'list_products', 'list_members', 'list_issues', 'get_issue', 'list_conversations', 'get_conversation', 'list_suggestions', 'list_releases']);
+        ['whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'list_conversations', 'get_conversation', 'list_suggestions', 'list_releases']);
     });
 
     it('has input and output schemas that are valid JSON Schema (2020-12, strict)', () => {
@@ -120,6 +120,9 @@ describe('ldk mcp', () => {
       assert.deepEqual(Object.keys(input('accept_suggestion').properties), ['id', ...Object.keys(accept.properties)]);
       assert.deepEqual(input('accept_suggestion').required, ['id']);
       assert.deepEqual(input('accept_suggestion').properties.priority.enum, accept.properties.priority.enum);
+      const search = operation('/api/v1/search', 'get');
+      assert.deepEqual(Object.keys(input('search').properties).sort(), search.parameters.map((parameter: any) => parameter.name).sort());
+      assert.deepEqual(input('search').required, ['q']);
       const queue = operation('/api/v1/suggestions', 'get');
       assert.deepEqual(Object.keys(input('list_suggestions').properties).sort(), queue.parameters.map((parameter: any) => parameter.name).sort());
       for (const tool of tools) assert.doesNotMatch(JSON.stringify(tool.inputSchema), /"x-/, `${tool.name} carries no x- keywords`);
@@ -131,6 +134,16 @@ describe('ldk mcp', () => {
       assert.deepEqual(answer(await call('whoami')), (await server.a.api.get('/api/v1/me')).body);
       assert.deepEqual(answer(await call('list_products', { limit: 10 })), (await server.a.api.get('/api/v1/products?limit=10')).body);
       assert.deepEqual(answer(await call('list_members')), (await server.a.api.get('/api/v1/members')).body);
+    });
+
+    it('search finds records by words, accents ignored, and answers with the API\'s body; a blank q never reaches the API', async () => {
+      const elsewhere = await createProduct(server.a.api);
+      const conversation = await importConversation(server.a.api, elsewhere.id, { title: 'Payment broken', body: 'El botón de pago no funciona' });
+      const found = answer(await call('search', { q: 'boton pago', types: 'conversation' }));
+      assert.deepEqual(found, (await server.a.api.get('/api/v1/search?q=boton%20pago&types=conversation')).body);
+      assert.deepEqual(found.data.map((result: any) => [result.type, result.id]), [['conversation', conversation.id]]);
+      assert.match(toolError(await call('search', { q: ' ' })), /^invalid arguments for search: .*q must match pattern/);
+      assert.match(toolError(await call('search', {})), /required property 'q'/);
     });
 
     it('create_issue deduplicates: the same report twice lands on one issue', async () => {

@@ -1,19 +1,17 @@
-// ldk conversation list|show|update|reply
+// ldk conversation list|show|update|reply|tag
 import { createInterface } from 'node:readline/promises';
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { type HumanOutput, withApi } from '../action.js';
 import type { Api, Schemas } from '../api.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../document.js';
 import { CliError, UsageError } from '../errors.js';
 import { addPageOptions, choiceOption, ListOption, nothingGiven, type PageOptions, productOption } from '../options.js';
 import { fields, pageSummary, paint, relativeTime, table } from '../output.js';
-import { conversationStatusStyle, priorityStyle, showConversationStatus, showPriority } from '../render.js';
+import { contactName, conversationStatusStyle, priorityStyle, showConversationStatus, showPriority } from '../render.js';
 import { scopedProductId } from '../resolve.js';
+import { defineTagCommand } from './tags.js';
 
 type Conversation = Schemas['Conversation'];
-
-const contactName = (contact: Conversation['contact']) =>
-  contact === null ? '—' : [contact.name, contact.email && `<${contact.email}>`].filter(Boolean).join(' ') || contact.id;
 
 const getConversation = (api: Api, id: string) =>
   api.call(api.client.GET('/api/v1/conversations/{id}', { params: { path: { id } } }));
@@ -125,4 +123,12 @@ export function defineConversationCommands(program: Command): void {
     .argument('<text>', 'the message')
     .option('-y, --yes', 'send without asking')
     .action(withApi(reply));
+
+  defineTagCommand<Conversation>(conversation, {
+    argument: new Argument('<id>', 'conversation UUID'),
+    read: async (api, id) => (await getConversation(api, id)).data,
+    write: async (api, id, tags) =>
+      (await api.call(api.client.PATCH('/api/v1/conversations/{id}', { params: { path: { id } }, body: { tags } }))).data,
+    name: (record) => `"${record.title}"`,
+  });
 }

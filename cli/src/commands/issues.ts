@@ -1,4 +1,4 @@
-// ldk issue list|show|create|update|start|done|dismiss|reopen|assign
+// ldk issue list|show|create|update|start|done|dismiss|reopen|assign|tag
 import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import { type HumanOutput, withApi } from '../action.js';
 import type { Api, RequestBody, Schemas } from '../api.js';
@@ -6,8 +6,9 @@ import { ISSUE_STATUSES, NEW_ISSUE_STATUSES, PRIORITIES } from '../document.js';
 import { UsageError } from '../errors.js';
 import { addPageOptions, assigneeFilterOption, choiceOption, ListOption, nothingGiven, type PageOptions, productOption } from '../options.js';
 import { fields, pageSummary, paint, relativeTime, table } from '../output.js';
-import { issueName, issueStatusStyle, memberNames, priorityStyle, showConversationStatus, showIssueStatus, showPriority } from '../render.js';
+import { conversationsTable, issueName, issueStatusStyle, memberNames, priorityStyle, showIssueStatus, showPriority } from '../render.js';
 import { isUuid, requiredProductId, scopedProductId } from '../resolve.js';
+import { defineTagCommand } from './tags.js';
 
 type Issue = Schemas['Issue'];
 type IssueStatus = Issue['status'];
@@ -76,12 +77,7 @@ async function showIssue(api: Api, ref: string): Promise<HumanOutput> {
       ['id', issue.id],
       ['product', issue.product_id],
     ]);
-    const conversations = issue.linked_conversations.length === 0 ? paint('dim', 'No linked conversations.') : table(issue.linked_conversations, [
-      { header: 'CONVERSATION', value: (conversation) => conversation.id },
-      { header: 'STATUS', value: (conversation) => showConversationStatus(conversation.status) },
-      { header: 'TYPE', value: (conversation) => conversation.type },
-      { header: 'TITLE', value: (conversation) => conversation.title, shrinks: true },
-    ]);
+    const conversations = conversationsTable(issue.linked_conversations, 'No linked conversations.');
     return [header, facts, issue.description, conversations].filter((part) => part !== null && part !== '').join('\n\n');
   };
 }
@@ -198,4 +194,11 @@ export function defineIssueCommands(program: Command): void {
   issue.command('assign').description('assign an issue to a member, to yourself (me), or to nobody (none)').addArgument(issueArgument())
     .addArgument(new Argument('<member>', 'a member id (ldk member list), me or none').argParser(memberArgument))
     .action(withApi(assignIssue));
+
+  defineTagCommand<Issue>(issue, {
+    argument: issueArgument(),
+    read: async (api, ref) => (await getIssue(api, ref)).data,
+    write: async (api, id, tags) => (await patchIssue(api, id, { tags })).data,
+    name: issueName,
+  });
 }

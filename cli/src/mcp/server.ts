@@ -17,7 +17,8 @@ distils them into issues (shortcodes like APP-12), works them (pending → in_pr
 done issues in releases. File issues with create_issue: it returns the existing issue when the
 report is a duplicate. Start work with update_issue (status in_progress, assignee_id "me"), finish
 with status done and a resolution_comment, ship with create_release. reply_to_conversation writes to
-a customer: only with the user's approval of the exact text (confirm: true).`;
+a customer: only with the user's approval of the exact text (confirm: true). To find an issue,
+conversation or contact from a few words (a customer's complaint, a name, an email), use search.`;
 
 function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };

@@ -1,6 +1,7 @@
 // The MCP tools: cli/README.md's operations (plus list_products, list_members and
 // update_conversation, which an agent needs to fill in product_id, assignee_id and a conversation's
-// status), each an API operation whose schemas come from the OpenAPI document.
+// status, and search, to find a record it has only words for), each an API operation whose schemas
+// come from the OpenAPI document.
 import type { Api, Query, RequestBody } from '../api.js';
 import { issueIds } from '../resolve.js';
 import { inputSchemaOf, type ObjectSchema, outputSchemaOf } from './schemas.js';
@@ -51,6 +52,13 @@ const DEFINITIONS: Definition[] = [
     description: 'List the workspace\'s members (id, display_name, role): a member\'s id is what assignee_id takes.',
     readOnly: true,
     call: async (api, args) => api.call(api.client.GET('/api/v1/members', { params: { query: args as Query<'listMembers'> } })),
+  },
+  {
+    name: 'search',
+    operationId: 'search',
+    description: 'Find issues, conversations and contacts by words, best match first: every word must match (case and accents ignored, the last word also as a prefix); an exact shortcode (APP-12) puts its issue first. Each result has a snippet of what matched (highlights: code point ranges in it) and the record under the key its type names. Narrow with types (e.g. "issue") and product_id.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/search', { params: { query: args as Query<'search'> } })),
   },
   {
     name: 'list_issues',
