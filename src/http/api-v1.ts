@@ -18,6 +18,7 @@ import { issueRoutes } from './routes/issues.js';
 import { memberSettingsRoutes } from './routes/members.js';
 import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
+import { savedReplyRoutes } from './routes/saved-replies.js';
 import { suggestionRoutes } from './routes/suggestions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
@@ -47,6 +48,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   identityRoutes(api, services.identity);
   productRoutes(api, services.products, publicUrl);
   conversationRoutes(api, services.conversations);
+  savedReplyRoutes(api, services.savedReplies);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
   suggestionRoutes(api, services.triage, services.conversations);

@@ -33,6 +33,7 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     assert.deepEqual(rest, {
       product_id: productId, contact_id: null, type: 'ticket', source: 'chat', status: 'open', priority: 'normal',
       title: 'Export does nothing', ai_summary: null, rating: null, upvotes: 0, form_fields: null, updated_at: created_at, contact: null, messages: [], linked_issues: [],
+      assignee_id: null, last_message: null, waiting_since: null,
     });
   });
 
@@ -48,7 +49,14 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     const [message] = data.messages;
     assert.deepEqual(
       { ...message, id: undefined },
-      { id: undefined, sender_type: 'contact', sender_id: data.contact_id, sender_name: 'Ada Lovelace', body: '  Dark mode, please.\n', created_at: data.created_at },
+      {
+        id: undefined, sender_type: 'contact', sender_id: data.contact_id, sender_name: 'Ada Lovelace', body: '  Dark mode, please.\n',
+        created_at: data.created_at, internal: false,
+      },
+    );
+    assert.deepEqual(
+      [data.assignee_id, data.last_message, data.waiting_since],
+      [null, { sender_type: 'contact', excerpt: 'Dark mode, please.', created_at: data.created_at }, data.created_at],
     );
     const detail = await ctx().a.api.get(`${BASE}/${data.id}`);
     assert.deepEqual(detail.body.data, data);
@@ -389,7 +397,7 @@ describeEachDialect('POST /api/v1/conversations/{id}/messages', (ctx) => {
     const res = await ctx().a.api.post(`${BASE}/${data.id}/messages`, { body: '  Looking into it.\n' });
     assert.equal(res.status, 201);
     const { id, created_at, ...rest } = res.body.data;
-    assert.deepEqual(rest, { sender_type: 'agent', sender_id: ctx().a.owner.id, sender_name: 'Alpha Owner', body: '  Looking into it.\n' });
+    assert.deepEqual(rest, { sender_type: 'agent', sender_id: ctx().a.owner.id, sender_name: 'Alpha Owner', body: '  Looking into it.\n', internal: false });
     const detail = (await ctx().a.api.get(`${BASE}/${data.id}`)).body.data;
     assert.deepEqual(detail.messages, [res.body.data]);
     assert.equal(detail.updated_at, created_at);

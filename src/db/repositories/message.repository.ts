@@ -2,7 +2,7 @@ import { compileOnce } from './compiled-query.js';
 import type { Executor } from './executor.js';
 import type { MessageTable } from '../schema.js';
 
-const MESSAGE_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'sender_type', 'sender_id', 'sender_name', 'body', 'created_at'] as const;
+const MESSAGE_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'sender_type', 'sender_id', 'sender_name', 'body', 'created_at', 'internal'] as const;
 
 export type MessageRow = MessageTable;
 
@@ -19,6 +19,7 @@ export function messageRepository(db: Executor) {
       .orderBy('created_at', 'asc')
       .orderBy('id', 'asc');
   const ofConversation = compileOnce(['workspaceId', 'conversationId'], inConversation);
+  const forContact = compileOnce(['workspaceId', 'conversationId'], (key: ConversationKey) => inConversation(key).where('internal', '=', 0));
   const firstOfContact = compileOnce(['workspaceId', 'conversationId'], (key: ConversationKey) =>
     inConversation(key).where('sender_type', '=', 'contact').limit(1));
 
@@ -30,6 +31,10 @@ export function messageRepository(db: Executor) {
     /** A conversation's messages, oldest first. */
     listByConversation: (workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow[]> =>
       ofConversation(tx, { workspaceId, conversationId }),
+
+    /** What the contact may see of a conversation's messages (never the team's internal notes), oldest first. */
+    listForContact: (workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow[]> =>
+      forContact(tx, { workspaceId, conversationId }),
 
     /** The conversation's first message from its contact, if any. */
     async firstOfContact(workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow | undefined> {
