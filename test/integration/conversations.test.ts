@@ -1,23 +1,12 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { assertInvalid, assertNotFound } from '../helpers/answers.js';
 import { apiKeyIdOf, createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, unique } from '../helpers/harness.js';
 
 const BASE = '/api/v1/conversations';
 const UNKNOWN_ID = '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f0000';
-
-function assertInvalid(res: { status: number; body: any }, field: string, mentions?: string) {
-  assert.equal(res.status, 400, JSON.stringify(res.body));
-  assert.equal(res.body.error_code, 'validation_error');
-  assert.ok(res.body.fields?.[field], `fields.${field} in ${JSON.stringify(res.body)}`);
-  if (mentions) assert.ok(res.body.fields[field].includes(mentions), res.body.fields[field]);
-}
-
-function assertNotFound(res: { status: number; body: any }) {
-  assert.equal(res.status, 404, JSON.stringify(res.body));
-  assert.equal(res.body.error_code, 'not_found');
-}
 
 /** Lets the clock move on, so a changed updated_at is visible. */
 const tick = () => sleep(5);

@@ -57,6 +57,25 @@ describeEachDialect('the widget\'s conversation stream', (ctx) => {
     stream.close();
   });
 
+  it('[ext] never sends the team\'s internal notes, live or replayed after Last-Event-ID', async () => {
+    const { id, open } = await conversation(ctx());
+    const live = await open();
+    await ctx().a.api.post(`/api/v1/conversations/${id}/notes`, { body: 'Internal: refund is not due' });
+    await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body: 'Seen' });
+    const [reply] = await live.waitFor((events) => events.length === 1, 'the reply');
+    assert.equal(JSON.parse(reply.data).body, 'Seen');
+    live.close();
+    await ctx().a.api.post(`/api/v1/conversations/${id}/notes`, { body: 'Internal: while away' });
+    await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body: 'Missed' });
+    const again = await open({ 'last-event-id': live.lastEventId });
+    await ctx().a.api.post(`/api/v1/conversations/${id}/notes`, { body: 'Internal: live again' });
+    await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body: 'Live' });
+    const events = await again.waitFor((all) => all.length === 2, 'the missed reply and the live one');
+    assert.deepEqual(events.map((event) => JSON.parse(event.data).body), ['Missed', 'Live']);
+    assert.ok(![...live.events, ...again.events].some((event) => event.data.includes('Internal')));
+    again.close();
+  });
+
   it('replays what was missed after Last-Event-ID, once', async () => {
     const { id, open } = await conversation(ctx());
     const first = await open();
