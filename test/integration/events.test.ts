@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createIssue, createProduct, createRelease, importConversation } from '../helpers/factories.js';
 import { recorded } from '../helpers/events.js';
-import { describeEachDialect } from '../helpers/harness.js';
+import { describeEachDialect, type ApiResponse } from '../helpers/harness.js';
 
 describeEachDialect('events recorded by writes', (ctx) => {
   it('product.created and product.updated carry the product and the changed fields\' old values', async () => {
@@ -142,7 +142,7 @@ describeEachDialect('events recorded by writes', (ctx) => {
   it('records one event per write under 200 concurrent writes', async () => {
     const { api } = ctx().a;
     const product = await createProduct(api);
-    let results: Awaited<ReturnType<typeof api.post>>[] = [];
+    let results: ApiResponse[] = [];
     const events = await recorded(ctx(), async () => {
       results = await Promise.all(Array.from({ length: 200 }, (_, i) => api.post('/api/v1/issues', { product_id: product.id, title: `Concurrent ${i}` })));
     });

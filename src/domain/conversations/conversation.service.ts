@@ -12,7 +12,7 @@ import type { SavedReplyRepository } from '../../db/repositories/saved-reply.rep
 import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
 import type { MessageRepository, MessageRow } from '../../db/repositories/message.repository.js';
 import type { ProductRepository } from '../../db/repositories/product.repository.js';
-import { AppError, invalidField, notFound } from '../../errors.js';
+import { invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import { actingId, type Actor } from '../accounts/actor.js';
@@ -46,11 +46,8 @@ export interface ConversationUpdate {
   assignee_id?: MemberRef;
 }
 
-/** An agent's message: its text, or [ext] a saved reply to fill in; exactly one of the two. */
-export interface MessageInput {
-  body?: string;
-  saved_reply_id?: string;
-}
+/** An agent's message: its text, or [ext] a saved reply to fill in. */
+export type MessageInput = { body: string } | { saved_reply_id: string };
 
 export interface ConversationImport {
   product_id: string;
@@ -66,13 +63,6 @@ export interface ConversationImport {
 function messageBody(body: string, field = 'body'): string {
   if (body.trim() === '') throw invalidField(field, 'must not be empty');
   return body;
-}
-
-/** Exactly one of body and saved_reply_id. */
-function oneMessageSource(input: MessageInput): void {
-  if ((input.body === undefined) !== (input.saved_reply_id === undefined)) return;
-  const message = input.body === undefined ? 'give body or saved_reply_id' : 'give body or saved_reply_id, not both';
-  throw new AppError('validation_error', message, { fields: { body: message, saved_reply_id: message } });
 }
 
 /** Names are trimmed; emails are lowercased, so one address is one contact. */
@@ -187,8 +177,7 @@ export function createConversationService({
     /** An agent's reply, sent as the key's member (or as the key itself when it has none): typed, or a saved reply filled in. */
     async postMessage(actor: Actor, id: string, input: MessageInput): Promise<Message> {
       const conversation = await find(actor, id);
-      oneMessageSource(input);
-      const body = input.body !== undefined ? messageBody(input.body) : await savedReplyText(actor, conversation, input.saved_reply_id!);
+      const body = 'body' in input ? messageBody(input.body) : await savedReplyText(actor, conversation, input.saved_reply_id);
       return postAsAgent(actor, conversation.id, body, false);
     },
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ConversationService } from '../../domain/conversations/conversation.service.js';
+import type { ConversationService, MessageInput } from '../../domain/conversations/conversation.service.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/shared/enums.js';
 import { checkAll } from '../../errors.js';
 import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
@@ -112,7 +112,8 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
       config: { ensureExists },
       handler: async (request, reply) => {
         reply.code(201);
-        return { data: await conversations.postMessage(request.actor, request.params.id, request.body) };
+        // The schema's oneOf lets exactly one of body and saved_reply_id through.
+        return { data: await conversations.postMessage(request.actor, request.params.id, request.body as MessageInput) };
       },
     });
 

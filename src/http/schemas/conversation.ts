@@ -182,6 +182,7 @@ export const PostMessageBody = Type.Object(
   },
   {
     additionalProperties: false,
+    oneOf: [{ required: ['body'] }, { required: ['saved_reply_id'] }],
     description: 'Exactly one of body and saved_reply_id',
     examples: [{ body: 'Thanks! A fix ships in the next release.' }, { saved_reply_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1' }],
   },
