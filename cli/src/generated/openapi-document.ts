@@ -6565,7 +6565,7 @@ export const openapiDocument = {
     "/api/v1/conversations/{id}/notes": {
       "post": {
         "operationId": "addConversationNote",
-        "summary": "Add an internal note",
+        "summary": "[ext] Add an internal note",
         "tags": [
           "Conversations"
         ],
@@ -11795,7 +11795,7 @@ export const openapiDocument = {
     "/api/v1/items/{id}/notes": {
       "post": {
         "operationId": "addConversationNoteViaDeprecatedAlias",
-        "summary": "Add an internal note (deprecated alias of /api/v1/conversations)",
+        "summary": "[ext] Add an internal note (deprecated alias of /api/v1/conversations)",
         "tags": [
           "Deprecated aliases"
         ],

@@ -226,7 +226,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add an internal note
+         * [ext] Add an internal note
          * @description [ext] Adds a note for the team, sent like a message (sender_type agent) with internal true. The team sees it in the conversation, its event stream and webhooks (message.created); the contact never does: not in the widget, its stream or any email. A note answers nobody: waiting_since stays as it is. The conversation's updated_at changes.
          */
         post: operations["addConversationNote"];
@@ -647,7 +647,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add an internal note (deprecated alias of /api/v1/conversations)
+         * [ext] Add an internal note (deprecated alias of /api/v1/conversations)
          * @deprecated
          * @description [ext] Adds a note for the team, sent like a message (sender_type agent) with internal true. The team sees it in the conversation, its event stream and webhooks (message.created); the contact never does: not in the widget, its stream or any email. A note answers nobody: waiting_since stays as it is. The conversation's updated_at changes.
          */

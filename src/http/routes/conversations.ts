@@ -121,7 +121,7 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
       schema: mount.schema({
         operationId: 'addConversationNote',
         tags: TAGS,
-        summary: 'Add an internal note',
+        summary: '[ext] Add an internal note',
         description:
           '[ext] Adds a note for the team, sent like a message (sender_type agent) with internal true. The team sees it in the ' +
           'conversation, its event stream and webhooks (message.created); the contact never does: not in the widget, its stream ' +
