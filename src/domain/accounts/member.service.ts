@@ -37,7 +37,9 @@ export interface MemberServiceDeps {
 /** The one rule, one answer, for demoting and for removing: a workspace keeps at least one owner. */
 const lastOwner = () => new AppError('forbidden', 'a workspace keeps at least one owner, and this is its last: make another member an owner first');
 
-export function createMemberService({ accountsLock, members, apiKeys, sessions, issues, issueWrites, conversations, conversationWrites, clock }: MemberServiceDeps) {
+export function createMemberService({
+  accountsLock, members, apiKeys, sessions, issues, issueWrites, conversations, conversationWrites, clock,
+}: MemberServiceDeps) {
   async function find(actor: Actor, id: string, tx?: Executor): Promise<MemberTable> {
     requireSettingsRole(actor);
     const memberId = parseUuid(id);
