@@ -74,6 +74,17 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
   {
+    // The inbox's Unassigned view, and its longest-waiting-first order (docs/inbox.md).
+    name: 'GET /conversations (unassigned)',
+    writes: false,
+    prepare: ({ fixture }) => ({ key: fixture.key, requests: [get('/api/v1/conversations?assignee_id=none&status=open&limit=50')] }),
+  },
+  {
+    name: 'GET /conversations (sort=waiting)',
+    writes: false,
+    prepare: ({ fixture }) => ({ key: fixture.key, requests: [get('/api/v1/conversations?status=open,in_progress&sort=waiting&limit=50')] }),
+  },
+  {
     name: 'GET /conversations/{id}',
     writes: false,
     prepare: ({ fixture }) => ({ key: fixture.key, requests: fixture.conversationIds.map((id) => get(`/api/v1/conversations/${id}`)) }),

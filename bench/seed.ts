@@ -128,7 +128,7 @@ async function seedConversations(services: Services, actor: Actor, products: See
     });
     ids.push(conversation.id);
     const total = 10 + Math.floor(random() * 21);
-    for (let m = 1; m < total; m++) await services.conversations.postMessage(actor, conversation.id, messageBody(random));
+    for (let m = 1; m < total; m++) await services.conversations.postMessage(actor, conversation.id, { body: messageBody(random) });
     messages += total;
     const candidates = byProduct[product];
     for (const i of sampleIndexes(random, candidates.length, 1 + (index % 2))) {

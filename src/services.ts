@@ -12,6 +12,7 @@ import { invitationRepository } from './db/repositories/invitation.repository.js
 import { conversationRepository } from './db/repositories/conversation.repository.js';
 import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
+import { savedReplyRepository } from './db/repositories/saved-reply.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
 import { rateLimitRepository } from './db/repositories/rate-limit.repository.js';
@@ -50,6 +51,7 @@ import { createIssueService } from './domain/issues/issue.service.js';
 import { createInvitationService } from './domain/accounts/invitation.service.js';
 import { createIssueWrites } from './domain/issues/issue.writes.js';
 import { createMemberService } from './domain/accounts/member.service.js';
+import { createSavedReplyService } from './domain/saved-replies/saved-reply.service.js';
 import { createPasswordHasher, type ScryptParams } from './domain/accounts/passwords.js';
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
 import { createProductService } from './domain/products/product.service.js';
@@ -141,6 +143,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     signInFailures: signInFailureRepository(db),
     suggestions: suggestionRepository(db),
     tags: tagRepository(db),
+    savedReplies: savedReplyRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -212,7 +215,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     admin: createAdminService({ db, accountsLock, clock, ownerLinks: invitations, ...repositories }),
     sessions,
     invitations,
-    members: createMemberService({ accountsLock, clock, issueWrites, ...repositories }),
+    members: createMemberService({ accountsLock, clock, issueWrites, conversationWrites, ...repositories }),
     apiKeys: createApiKeyService({ accountsLock, clock, ...repositories }),
     identity: createIdentityService({
       apiKeys: repositories.apiKeys,
@@ -224,6 +227,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), ...repositories }),
     tags: createTagService(repositories),
+    savedReplies: createSavedReplyService({ db, dialect, clock, ...repositories }),
     issues,
     issueDedup: createIssueDedupService({
       db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher,

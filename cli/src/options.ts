@@ -23,6 +23,13 @@ export class ListOption extends Option {
   }
 }
 
+/** MEMBER as the API takes it: a member id, `me`, or null for `none`. */
+export function memberArgument(text: string): string | null {
+  if (text === 'none') return null;
+  if (text === 'me' || isUuid(text)) return text;
+  throw new InvalidArgumentError('expected a member id, me or none');
+}
+
 export const assigneeFilterOption = (): Option =>
   new Option('--assignee <members>', 'assignees, comma-separated: member ids, me, none (unassigned)').argParser(
     commaSeparated((item) => isUuid(item) || item === 'me' || item === 'none', 'member ids, me or none'),

@@ -121,6 +121,14 @@ export interface ConversationTable {
   tags: string;
   created_at: string;
   updated_at: string;
+  /** The member who owns the conversation (migration 0018); null: unassigned. */
+  assignee_id: string | null;
+  /** The latest message's sender type, excerpt and time (migration 0018); null until the first message. */
+  last_message_sender_type: string | null;
+  last_message_excerpt: string | null;
+  last_message_at: string | null;
+  /** The first contact message no agent reply has answered yet (migration 0018); null: nobody waits. */
+  waiting_since: string | null;
 }
 
 export interface MessageTable {
@@ -132,6 +140,8 @@ export interface MessageTable {
   sender_name: string | null;
   body: string;
   created_at: string;
+  /** 1: an internal note, which the contact never sees (migration 0018). */
+  internal: number;
 }
 
 export interface IssueConversationTable {
@@ -278,6 +288,7 @@ export interface Database {
   suggestions: SuggestionTable;
   record_tags: RecordTagTable;
   tags: TagTable;
+  saved_replies: SavedReplyTable;
 }
 
 export type TaggedRecordType = 'issue' | 'conversation';
@@ -297,6 +308,16 @@ export interface TagTable {
   name: string;
   conversations: number;
   issues: number;
+}
+
+/** A team's saved answer, with placeholders filled when it is posted (migration 0018). */
+export interface SavedReplyTable {
+  id: string;
+  workspace_id: string;
+  title: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A visitor's session of a product's widget (migration 0008). */

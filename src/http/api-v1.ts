@@ -20,6 +20,7 @@ import { memberSettingsRoutes } from './routes/members.js';
 import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
 import { searchRoutes } from './routes/search.js';
+import { savedReplyRoutes } from './routes/saved-replies.js';
 import { suggestionRoutes } from './routes/suggestions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
@@ -50,6 +51,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   productRoutes(api, services.products, publicUrl);
   conversationRoutes(api, services.conversations);
   contactRoutes(api, services.contacts, services.tags);
+  savedReplyRoutes(api, services.savedReplies);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
   searchRoutes(api, services.search);

@@ -186,14 +186,26 @@ function message(error: ErrorObject): string {
 /** How many problems `detail` spells out; `fields` always holds every one. */
 const DETAIL_PROBLEMS_MAX = 10;
 
+/**
+ * The fields of a `oneOf` whose branches each require one field ("exactly one of body and
+ * saved_reply_id"), or null for any other `oneOf`.
+ */
+function exactlyOneOf(error: ErrorObject): string[] | null {
+  if (error.keyword !== 'oneOf') return null;
+  const branches = ((error.parentSchema as { oneOf?: { required?: string[] }[] })?.oneOf ?? []).map((branch) => branch.required ?? []);
+  return branches.length > 0 && branches.every((required) => required.length === 1) ? branches.flat() : null;
+}
+
 /** Field messages for Ajv errors; for a field with several errors the last (outermost) wins. */
 export function fieldErrors(errors: readonly ErrorObject[], part: string): { fields?: FieldErrors; detail: string } {
   // Without a prototype, a field named `__proto__` is an entry like any other.
   const fields: FieldErrors = Object.create(null);
   const unnamed = new Set<string>();
   for (const error of errors) {
+    const alternatives = exactlyOneOf(error);
     const name = fieldName(error);
-    if (name) fields[name] = message(error);
+    if (alternatives) for (const field of alternatives) fields[name ? `${name}.${field}` : field] = `give exactly one of: ${alternatives.join(', ')}`;
+    else if (name) fields[name] = message(error);
     else unnamed.add(`${part} ${message(error)}`);
   }
   const problems = [...Object.entries(fields).map(([name, text]) => `${name} ${text}`), ...unnamed];

@@ -49,6 +49,30 @@ describe('ldk conversation', () => {
     assert.equal((await shell.run('conversation', 'update', conversation.id)).code, 2);
   });
 
+  it('assign: a member, me or none, named in the answer; anything else is a usage error', async () => {
+    assert.equal(await shell.text('conversation', 'assign', conversation.id, 'me'), 'Assigned "Checkout button does nothing" to Alpha Owner.\n');
+    assert.equal((await shell.json('conversation', 'list', '--assignee', 'me')).data[0].id, conversation.id);
+    assert.match(await shell.text('conversation', 'show', conversation.id), /^assignee +Alpha Owner$/m);
+    assert.equal((await shell.json('conversation', 'assign', conversation.id, server.a.owner.id)).data.assignee_id, server.a.owner.id);
+    assert.equal(await shell.text('conversation', 'assign', conversation.id, 'none'), 'Unassigned "Checkout button does nothing".\n');
+    assert.equal((await shell.run('conversation', 'assign', conversation.id, 'someone')).code, 2);
+  });
+
+  it('note: an internal note, sent without confirmation, marked in show', async () => {
+    const before = await messageCount();
+    assert.match(await shell.text('conversation', 'note', conversation.id, 'Card declined twice per Stripe'), /^Noted \(message [0-9a-f-]{36}\); the team sees it, the customer does not\.\n$/);
+    const body = await shell.json('conversation', 'note', conversation.id, 'Second note');
+    assert.deepEqual([body.data.internal, body.data.body], [true, 'Second note']);
+    assert.equal(await messageCount(), before + 2);
+    assert.match(await shell.text('conversation', 'show', conversation.id), /^Alpha Owner \(internal note\) · just now\n {4}Card declined twice per Stripe$/m);
+  });
+
+  it('list --sort waiting: the longest waiting first', async () => {
+    const waiting = await shell.json('conversation', 'list', '--sort', 'waiting');
+    assert.deepEqual(waiting, (await server.a.api.get(`/api/v1/conversations?product_id=${product.id}&sort=waiting`)).body);
+    assert.equal((await shell.run('conversation', 'list', '--sort', 'oldest')).code, 2);
+  });
+
   it('reply, not on a terminal and without --yes: refuses, exit 1, sends nothing', async () => {
     const before = await messageCount();
     const result = await shell.run('conversation', 'reply', conversation.id, 'We are on it');

@@ -16,7 +16,7 @@ import { LDK, ldkEnvironment, type ListeningContext, listeningContext, tempDir }
 
 const TOOLS = [
   'whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'create_issue', 'update_issue',
-  'list_conversations', 'get_conversation', 'update_conversation', 'reply_to_conversation',
+  'list_conversations', 'get_conversation', 'update_conversation', 'assign_conversation', 'add_note', 'reply_to_conversation',
   'list_suggestions', 'accept_suggestion', 'dismiss_suggestion', 'list_releases', 'create_release',
 ];
 
@@ -113,6 +113,12 @@ describe('ldk mcp', () => {
       assert.deepEqual(Object.keys(input('update_issue').properties), ['id', ...Object.keys(update.properties)]);
       assert.deepEqual(input('update_issue').required, ['id']);
       assert.deepEqual(input('reply_to_conversation').required, ['id', 'body', 'confirm']);
+      assert.equal('saved_reply_id' in input('reply_to_conversation').properties, false);
+      const patchConversation = bodyOf('/api/v1/conversations/{id}', 'patch');
+      assert.deepEqual(input('assign_conversation').properties.assignee_id, patchConversation.properties.assignee_id);
+      assert.deepEqual([Object.keys(input('assign_conversation').properties), input('assign_conversation').required], [['id', 'assignee_id'], ['id', 'assignee_id']]);
+      assert.deepEqual(input('add_note').properties.body, bodyOf('/api/v1/conversations/{id}/notes', 'post').properties.body);
+      assert.deepEqual(input('add_note').required, ['id', 'body']);
       assert.deepEqual(input('reply_to_conversation').properties.confirm, {
         type: 'boolean', const: true, description: 'Must be true: the user has approved this exact text for the customer',
       });
@@ -177,6 +183,17 @@ describe('ldk mcp', () => {
       assert.deepEqual(listed.data.map((item: any) => item.id), [conversation.id]);
       assert.deepEqual(answer(await call('get_conversation', { id: conversation.id })), (await server.a.api.get(`/api/v1/conversations/${conversation.id}`)).body);
       assert.equal(answer(await call('update_conversation', { id: conversation.id, status: 'resolved' })).data.status, 'resolved');
+    });
+
+    it('assign_conversation (a member, me, null) and add_note (internal, no confirmation)', async () => {
+      const conversation = await importConversation(server.a.api, product.id, { title: 'Invoice in the wrong name', body: 'Please fix.' });
+      assert.equal(answer(await call('assign_conversation', { id: conversation.id, assignee_id: 'me' })).data.assignee_id, server.a.owner.id);
+      assert.equal(answer(await call('assign_conversation', { id: conversation.id, assignee_id: null })).data.assignee_id, null);
+      assert.match(toolError(await call('assign_conversation', { id: conversation.id })), /required property 'assignee_id'/);
+      const note = answer(await call('add_note', { id: conversation.id, body: 'Billing name comes from the CRM.' }));
+      assert.deepEqual({ internal: note.data.internal, sender: note.data.sender_type }, { internal: true, sender: 'agent' });
+      const detail = (await server.a.api.get(`/api/v1/conversations/${conversation.id}`)).body.data;
+      assert.deepEqual(detail.messages.map((message: any) => message.internal), [false, true]);
     });
 
     it('reply_to_conversation sends only with confirm: true', async () => {

@@ -6,6 +6,28 @@ import { inTransaction } from '../../src/domain/shared/unit-of-work.js';
 import type { DomainEvent } from '../../src/events/event-types.js';
 import type { Services } from '../../src/services.js';
 
+export interface RecordedEvent {
+  type: string;
+  workspace_id: string;
+  payload: { type: string; timestamp: string; data: Record<string, any> };
+}
+
+/** Events recorded since `mark` (a count of the events table), oldest first. */
+async function eventsSince({ database }: Pick<EventContext, 'database'>, mark: number): Promise<RecordedEvent[]> {
+  const rows = await database.db.selectFrom('events').select(['id', 'type', 'workspace_id', 'payload', 'created_at']).orderBy('created_at').orderBy('id').execute();
+  return rows.slice(mark).map((row) => ({ type: row.type, workspace_id: row.workspace_id, payload: JSON.parse(row.payload) }));
+}
+
+const countEvents = async ({ database }: Pick<EventContext, 'database'>) =>
+  Number((await database.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+/** Runs `write` and returns the events it recorded. */
+export async function recorded(context: Pick<EventContext, 'database'>, write: () => Promise<unknown>): Promise<RecordedEvent[]> {
+  const mark = await countEvents(context);
+  await write();
+  return eventsSince(context, mark);
+}
+
 export interface EventContext {
   database: DatabaseHandle;
   services: Services;

@@ -5,7 +5,7 @@ import type { JsonSchema, Operation } from './openapi-operations.js';
 
 export type Resource =
   | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
-  | 'suggestion'
+  | 'suggestion' | 'saved_reply' | 'contact'
   | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
@@ -23,6 +23,8 @@ const COLLECTIONS: Record<string, Resource> = {
   invitations: 'invitation',
   'api-keys': 'api_key',
   suggestions: 'suggestion',
+  'saved-replies': 'saved_reply',
+  contacts: 'contact',
 };
 
 /** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */
@@ -45,6 +47,8 @@ const FIELDS: Record<string, Resource> = {
   // An invitation's token in /auth/invitations/{token}: a credential, not a workspace's id.
   token: 'invitation_token',
   widget_key: 'widget',
+  saved_reply_id: 'saved_reply',
+  contact_id: 'contact',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {

@@ -7,6 +7,7 @@ export interface JsonSchema {
   enum?: unknown[];
   const?: unknown;
   anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
   pattern?: string;
   minLength?: number;
   maxLength?: number;

@@ -14,8 +14,8 @@ export interface Read {
   text: string;
 }
 
-/** Reads of every operation that answers the same twice: no stream, no document, no fresh challenge. */
-const isStableRead = (op: Operation) => op.method === 'GET' && !op.streams && !/openapi\.json|llms\.txt|\/challenge$/.test(op.path);
+/** Reads of every operation that answers the same twice: no stream, no document, no fresh challenge, no export (stamped with its time). */
+const isStableRead = (op: Operation) => op.method === 'GET' && !op.streams && !/openapi\.json|llms\.txt|\/challenge$|\/export$/.test(op.path);
 
 export async function readEverything(clientFor: (op: Operation) => Client, operations: Operation[], ids: SeededIds): Promise<Read[]> {
   const reads: Read[] = [];

@@ -1,7 +1,7 @@
 // A small, complete set of resources in one workspace, created through the public API: products,
 // issues (one done, one released), conversations with a message and a link, a release, webhook
-// endpoints with a delivery; members joined through invitations, pending invitations and API keys;
-// and in each product's widget, a visitor with a conversation and an idea, and another visitor with
+// endpoints with a delivery; members joined through invitations, pending invitations, API keys and
+// saved replies; contacts; and in each product's widget, a visitor with a conversation and an idea, and another visitor with
 // a conversation of their own. The reliability suites address these by resource kind (see
 // id-references.ts).
 import assert from 'node:assert/strict';
@@ -37,6 +37,25 @@ async function seedPeople(workspace: WorkspaceFixture, anonymous: Client, ids: S
     const res = await workspace.api.post('/api/v1/api-keys', { label: `seed ${k}` });
     assert.equal(res.status, 201, res.text);
     ids.api_key.push(res.body.data.id);
+  }
+}
+
+/** Saved replies: one, and one per control that deletes. */
+async function seedSavedReplies(api: Client, prefix: string, ids: SeededIds): Promise<void> {
+  for (let r = 0; r <= SPARES; r++) {
+    const res = await api.post('/api/v1/saved-replies', { title: `${prefix} reply ${r}`, body: 'Hello {{contact.first_name}}' });
+    assert.equal(res.status, 201, res.text);
+    ids.saved_reply.push(res.body.data.id);
+  }
+}
+
+/** Contacts, each writing in through an imported conversation: one, and one per control that erases. */
+async function seedContacts(api: Client, productId: string, prefix: string, ids: SeededIds): Promise<void> {
+  for (let c = 0; c <= SPARES; c++) {
+    const conversation = await importConversation(api, productId, {
+      title: `${prefix} contact ${c}'s question`, contact: { name: `${prefix} Contact ${c}`, email: `contact-${c}-${prefix.toLowerCase()}@example.com` }, body: 'Hello',
+    });
+    ids.contact.push(conversation.contact.id);
   }
 }
 
@@ -101,7 +120,7 @@ export async function seedWorkspace(
   const { api } = workspace;
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
-    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [],
+    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [], saved_reply: [], contact: [],
     widget: [], visitorConversation: [], idea: [], visitorToken: [], siblingConversation: [],
   };
   for (let p = 1; p <= products; p++) {
@@ -127,5 +146,7 @@ export async function seedWorkspace(
   }
   await seedWebhooks(workspace, prefix, context, ids);
   await seedPeople(workspace, context.client(null), ids);
+  await seedSavedReplies(api, prefix, ids);
+  await seedContacts(api, ids.product[0]!, prefix, ids);
   return ids;
 }

@@ -94,6 +94,19 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('[ext] never mails or announces the team\'s internal notes', async () => {
+      const noted = await buildScenario(api, 'Notes');
+      const note = 'Internal: Ada threatened to churn, handle with care';
+      for (const id of noted.conversations) assert.equal((await api.post(`/api/v1/conversations/${id}/notes`, { body: note })).status, 201);
+      await publishScenario(api, noted);
+      const messages = await announcedIn(api, noted.conversations);
+      assert.deepEqual(messages.map((list) => list.map((message) => message.body)), expectedMessages(noted).map((text) => [text]));
+      await smtp.waitUntil(() => mailTo(smtp.accepted, noted.ada).length + mailTo(smtp.accepted, noted.bob).length === 2, '2 emails');
+      for (const { mail } of [...mailTo(smtp.accepted, noted.ada), ...mailTo(smtp.accepted, noted.bob)]) {
+        assert.ok(![mail.subject, mail.text, mail.html].some((part) => String(part ?? '').includes('Internal')), String(mail.text));
+      }
+    });
+
     it('announces nothing again when the release is retitled or republished', async () => {
       assert.equal((await api.patch(`/api/v1/releases/${release.id}`, { title: 'November fixes, retitled' })).status, 200);
       assert.equal((await api.patch(`/api/v1/releases/${release.id}`, { released_at: null })).status, 200);

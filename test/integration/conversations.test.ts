@@ -1,23 +1,12 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { assertInvalid, assertNotFound } from '../helpers/answers.js';
 import { apiKeyIdOf, createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, unique } from '../helpers/harness.js';
 
 const BASE = '/api/v1/conversations';
 const UNKNOWN_ID = '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f0000';
-
-function assertInvalid(res: { status: number; body: any }, field: string, mentions?: string) {
-  assert.equal(res.status, 400, JSON.stringify(res.body));
-  assert.equal(res.body.error_code, 'validation_error');
-  assert.ok(res.body.fields?.[field], `fields.${field} in ${JSON.stringify(res.body)}`);
-  if (mentions) assert.ok(res.body.fields[field].includes(mentions), res.body.fields[field]);
-}
-
-function assertNotFound(res: { status: number; body: any }) {
-  assert.equal(res.status, 404, JSON.stringify(res.body));
-  assert.equal(res.body.error_code, 'not_found');
-}
 
 /** Lets the clock move on, so a changed updated_at is visible. */
 const tick = () => sleep(5);
@@ -33,6 +22,7 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     assert.deepEqual(rest, {
       product_id: productId, contact_id: null, type: 'ticket', source: 'chat', status: 'open', priority: 'normal',
       title: 'Export does nothing', ai_summary: null, rating: null, upvotes: 0, form_fields: null, tags: [], updated_at: created_at, contact: null, messages: [], linked_issues: [],
+      assignee_id: null, last_message: null, waiting_since: null,
     });
   });
 
@@ -48,7 +38,14 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     const [message] = data.messages;
     assert.deepEqual(
       { ...message, id: undefined },
-      { id: undefined, sender_type: 'contact', sender_id: data.contact_id, sender_name: 'Ada Lovelace', body: '  Dark mode, please.\n', created_at: data.created_at },
+      {
+        id: undefined, sender_type: 'contact', sender_id: data.contact_id, sender_name: 'Ada Lovelace', body: '  Dark mode, please.\n',
+        created_at: data.created_at, internal: false,
+      },
+    );
+    assert.deepEqual(
+      [data.assignee_id, data.last_message, data.waiting_since],
+      [null, { sender_type: 'contact', excerpt: 'Dark mode, please.', created_at: data.created_at }, data.created_at],
     );
     const detail = await ctx().a.api.get(`${BASE}/${data.id}`);
     assert.deepEqual(detail.body.data, data);
@@ -389,7 +386,7 @@ describeEachDialect('POST /api/v1/conversations/{id}/messages', (ctx) => {
     const res = await ctx().a.api.post(`${BASE}/${data.id}/messages`, { body: '  Looking into it.\n' });
     assert.equal(res.status, 201);
     const { id, created_at, ...rest } = res.body.data;
-    assert.deepEqual(rest, { sender_type: 'agent', sender_id: ctx().a.owner.id, sender_name: 'Alpha Owner', body: '  Looking into it.\n' });
+    assert.deepEqual(rest, { sender_type: 'agent', sender_id: ctx().a.owner.id, sender_name: 'Alpha Owner', body: '  Looking into it.\n', internal: false });
     const detail = (await ctx().a.api.get(`${BASE}/${data.id}`)).body.data;
     assert.deepEqual(detail.messages, [res.body.data]);
     assert.equal(detail.updated_at, created_at);

@@ -247,6 +247,12 @@ describeEachDialect('GET /api/v1/llms.txt', (ctx) => {
     }
   });
 
+  it('says when a body takes exactly one of several fields (a message: body or [ext] saved_reply_id)', async () => {
+    const lines = (await ctx().a.api.get('/api/v1/llms.txt')).text.split('\n');
+    const at = lines.findIndex((line) => line.startsWith('- POST /api/v1/conversations/{id}/messages:'));
+    assert.match(lines[at + 1], /^ {2}body: body \(string, max 50000 chars\); saved_reply_id \(uuid\) — exactly one of: body, saved_reply_id$/);
+  });
+
   it('lists no deprecated operation', async () => {
     const document: Document = (await ctx().a.api.get('/api/v1/openapi.json')).body;
     const text = (await ctx().a.api.get('/api/v1/llms.txt')).text;

@@ -4,29 +4,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createIssue, createProduct, createRelease, importConversation } from '../helpers/factories.js';
-import { describeEachDialect, type TestContext } from '../helpers/harness.js';
-
-interface RecordedEvent {
-  type: string;
-  workspace_id: string;
-  payload: { type: string; timestamp: string; data: Record<string, any> };
-}
-
-/** Events recorded since `mark` (a count of the events table), oldest first. */
-async function eventsSince(ctx: TestContext, mark: number): Promise<RecordedEvent[]> {
-  const rows = await ctx.database.db.selectFrom('events').select(['id', 'type', 'workspace_id', 'payload', 'created_at']).orderBy('created_at').orderBy('id').execute();
-  return rows.slice(mark).map((row) => ({ type: row.type, workspace_id: row.workspace_id, payload: JSON.parse(row.payload) }));
-}
-
-const countEvents = async (ctx: TestContext) =>
-  Number((await ctx.database.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-
-/** Runs `write` and returns the events it recorded. */
-async function recorded(ctx: TestContext, write: () => Promise<unknown>): Promise<RecordedEvent[]> {
-  const mark = await countEvents(ctx);
-  await write();
-  return eventsSince(ctx, mark);
-}
+import { recorded } from '../helpers/events.js';
+import { describeEachDialect, type ApiResponse } from '../helpers/harness.js';
 
 describeEachDialect('events recorded by writes', (ctx) => {
   it('product.created and product.updated carry the product and the changed fields\' old values', async () => {
@@ -163,10 +142,11 @@ describeEachDialect('events recorded by writes', (ctx) => {
   it('records one event per write under 200 concurrent writes', async () => {
     const { api } = ctx().a;
     const product = await createProduct(api);
-    const mark = await countEvents(ctx());
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => api.post('/api/v1/issues', { product_id: product.id, title: `Concurrent ${i}` })));
+    let results: ApiResponse[] = [];
+    const events = await recorded(ctx(), async () => {
+      results = await Promise.all(Array.from({ length: 200 }, (_, i) => api.post('/api/v1/issues', { product_id: product.id, title: `Concurrent ${i}` })));
+    });
     assert.ok(results.every((res) => res.status === 201));
-    const events = await eventsSince(ctx(), mark);
     assert.equal(events.length, 200);
     assert.deepEqual(new Set(events.map((e) => e.payload.data.id)), new Set(results.map((res) => res.body.data.id)));
   });

@@ -57,6 +57,26 @@ describeEachDialect('the widget\'s conversation stream', (ctx) => {
     stream.close();
   });
 
+  it('[ext] never sends the team\'s internal notes, live or replayed after Last-Event-ID', async () => {
+    const { id, open } = await conversation(ctx());
+    const live = await open();
+    await ctx().a.api.post(`/api/v1/conversations/${id}/notes`, { body: 'Internal: refund is not due' });
+    await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body: 'Seen' });
+    const [reply] = await live.waitFor((events) => events.length === 1, 'the reply');
+    assert.equal(JSON.parse(reply.data).body, 'Seen');
+    live.close();
+    await ctx().a.api.post(`/api/v1/conversations/${id}/notes`, { body: 'Internal: while away' });
+    await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body: 'Missed' });
+    const again = await open({ 'last-event-id': live.lastEventId });
+    await ctx().a.api.post(`/api/v1/conversations/${id}/notes`, { body: 'Internal: live again' });
+    await ctx().a.api.post(`/api/v1/conversations/${id}/messages`, { body: 'Live' });
+    // Waits for the live reply, which comes after every note: whatever else arrived came before it.
+    const events = await again.waitFor((all) => all.some((event) => JSON.parse(event.data).body === 'Live'), 'the live reply');
+    assert.ok(events.some((event) => JSON.parse(event.data).body === 'Missed'), 'the missed reply');
+    assert.ok(![...live.events, ...again.events].some((event) => event.data.includes('Internal')));
+    again.close();
+  });
+
   it('replays what was missed after Last-Event-ID, once', async () => {
     const { id, open } = await conversation(ctx());
     const first = await open();

@@ -48,6 +48,8 @@ const CREATES: Record<string, (body: any, status: number, request: FuzzRequest) 
   ],
   createConversation: (body) => [['conversations', body.data.id], ...body.data.messages.map((m: { id: string }) => ['messages', m.id])],
   postConversationMessage: (body) => [['messages', body.data.id]],
+  addConversationNote: (body) => [['messages', body.data.id]],
+  createSavedReply: (body) => [['saved_replies', body.data.id]],
   createRelease: (body) => [['releases', body.data.id]],
   createWebhook: (body) => [['webhook_endpoints', body.data.id]],
   createInvitation: (body) => [['invitations', body.data.id]],
@@ -65,7 +67,9 @@ const CREATES: Record<string, (body: any, status: number, request: FuzzRequest) 
 function accepted(suggestion: { kind: string; issue: { id: string } }): Created {
   return [...(suggestion.kind === 'create' ? ([['issues', suggestion.issue.id]] as Created) : []), ['triage sources of', suggestion.issue.id]];
 }
-const TABLES = ['products', 'issues', 'conversations', 'messages', 'releases', 'issue_api_sources', 'webhook_endpoints', 'invitations', 'api_keys'];
+const TABLES = [
+  'products', 'issues', 'conversations', 'messages', 'releases', 'issue_api_sources', 'webhook_endpoints', 'invitations', 'api_keys', 'saved_replies',
+];
 const isWidget = (op: { path: string }) => op.path.startsWith('/widget/');
 
 const canonical = (operationId: string) => operationId.replace(/ViaDeprecatedAlias$/, '');

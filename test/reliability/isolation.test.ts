@@ -33,8 +33,10 @@ function validValue(op: Operation, name: string, schema: JsonSchema, ids: Seeded
   throw new Error(`${op.operationId}: no value known for ${name} (${JSON.stringify(schema)})`);
 }
 
+/** The required fields, and the first alternative of a `oneOf` that requires one of several ("body or saved_reply_id"). */
 function requiredBody(op: Operation, schema: JsonSchema, ids: SeededIds): Record<string, unknown> {
-  return Object.fromEntries((schema.required ?? []).map((name) => [name, validValue(op, name, schema.properties![name], ids)]));
+  const required = [...(schema.required ?? []), ...(schema.oneOf?.[0]?.required ?? [])];
+  return Object.fromEntries(required.map((name) => [name, validValue(op, name, schema.properties![name], ids)]));
 }
 
 function pathValues(op: Operation, ids: SeededIds, override: Record<string, string> = {}): Record<string, string> {
@@ -79,6 +81,13 @@ function controlId(op: Operation, resource: Resource, theirs: SeededIds, spares:
   return { id };
 }
 
+/** `body` with `name` chosen among the alternatives of a `oneOf` it is one of: the others left out. */
+function choosing(schema: JsonSchema, body: Record<string, unknown> | undefined, name: string): Record<string, unknown> {
+  const alternatives = (schema.oneOf ?? []).flatMap((branch) => branch.required ?? []);
+  if (!alternatives.includes(name)) return { ...body };
+  return Object.fromEntries(Object.entries(body ?? {}).filter(([field]) => !alternatives.includes(field)));
+}
+
 function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds, spares: Spares = {}): Probe[] {
   // Only operations with something to probe send a body: a create without references has none.
   const hasProbes = op.parameters.some((p) => p.in === 'path' || fieldResource(op, p.name, p.schema)) ||
@@ -115,15 +124,18 @@ function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds, spares: Sp
     probes.push({
       parameter: `body ${name}`,
       what: `body ${name} = A's ${resource}`,
-      foreign: { url, body: { ...body, [name]: reference(ours) } },
-      control: { url: controlUrl, body: { ...body, [name]: reference(theirs) } },
+      foreign: { url, body: { ...choosing(op.body!, body, name), [name]: reference(ours) } },
+      control: { url: controlUrl, body: { ...choosing(op.body!, body, name), [name]: reference(theirs) } },
       expect: (status, res) => (status === 400 && res.fields?.[name] ? null : `expected 400 with fields.${name}`),
     });
   }
   for (const parameter of op.parameters.filter((p) => p.in === 'query')) {
     const resource = fieldResource(op, parameter.name, parameter.schema);
     if (!resource) continue;
-    const url = (ids: SeededIds) => `${fillPath(op.path, pathValues(op, theirs))}?${parameter.name}=${ids[resource][0]}`;
+    // The operation's other required parameters (a search's `q`) with valid values.
+    const required = op.parameters.filter((p) => p.in === 'query' && p.required && p.name !== parameter.name)
+      .map((p) => `&${p.name}=${encodeURIComponent(String(validValue(op, p.name, p.schema, theirs)))}`).join('');
+    const url = (ids: SeededIds) => `${fillPath(op.path, pathValues(op, theirs))}?${parameter.name}=${ids[resource][0]}${required}`;
     probes.push({
       parameter: `query ${parameter.name}`,
       what: `query ${parameter.name} = A's ${resource}`,
@@ -148,12 +160,12 @@ async function runProbe(b: Client, op: Operation, probe: Probe): Promise<string[
 describe('the isolation suite\'s coverage', () => {
   it('fails loudly on an id-bearing parameter or field it does not know how to fill', () => {
     const op: Operation = {
-      operationId: 'newRoute', method: 'POST', path: '/api/v1/widgets/{id}', deprecated: false, statuses: [201], streams: false,
+      operationId: 'newRoute', method: 'POST', path: '/api/v1/gadgets/{id}', deprecated: false, statuses: [201], streams: false,
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-      body: { type: 'object', properties: { contact_id: { type: 'string', format: 'uuid' } } },
+      body: { type: 'object', properties: { gadget_id: { type: 'string', format: 'uuid' } } },
     };
     assert.throws(() => probesFor(op, {} as SeededIds, {} as SeededIds), /does not know which resource/);
-    assert.throws(() => fieldResource(op, 'contact_id', { type: 'string' }), /does not know which resource/);
+    assert.throws(() => fieldResource(op, 'gadget_id', { type: 'string' }), /does not know which resource/);
   });
 });
 

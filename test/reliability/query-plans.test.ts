@@ -28,6 +28,12 @@ const hotReads = (fixture: Fixture): string[] => [
   '/api/v1/issues?priority=high&limit=50',
   '/api/v1/conversations?limit=50',
   '/api/v1/conversations?status=open&limit=50',
+  // The inbox's views (docs/inbox.md): Mine, Unassigned, and the longest waiting first.
+  '/api/v1/conversations?assignee_id=me&status=open,in_progress&limit=50',
+  '/api/v1/conversations?assignee_id=none&limit=50',
+  '/api/v1/conversations?sort=waiting&limit=50',
+  '/api/v1/conversations?status=open&sort=waiting&limit=50',
+  '/api/v1/saved-replies',
   '/api/v1/releases?limit=50',
   '/api/v1/products',
   '/api/v1/members',

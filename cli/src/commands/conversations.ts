@@ -1,13 +1,15 @@
-// ldk conversation list|show|update|reply|tag
+// ldk conversation list|show|update|reply|assign|note|tag
 import { createInterface } from 'node:readline/promises';
 import { Argument, type Command } from 'commander';
 import { type HumanOutput, withApi } from '../action.js';
 import type { Api, Schemas } from '../api.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../document.js';
 import { CliError, UsageError } from '../errors.js';
-import { addPageOptions, choiceOption, ListOption, nothingGiven, type PageOptions, productOption } from '../options.js';
+import {
+  addPageOptions, assigneeFilterOption, choiceOption, ListOption, memberArgument, nothingGiven, type PageOptions, productOption,
+} from '../options.js';
 import { fields, pageSummary, paint, relativeTime, table } from '../output.js';
-import { contactName, conversationStatusStyle, priorityStyle, showConversationStatus, showPriority } from '../render.js';
+import { contactName, conversationStatusStyle, memberNames, priorityStyle, showConversationStatus, showPriority } from '../render.js';
 import { scopedProductId } from '../resolve.js';
 import { defineTagCommand } from './tags.js';
 
@@ -20,13 +22,15 @@ interface ListOptions extends PageOptions {
   status?: string;
   type?: string;
   priority?: string;
+  assignee?: string;
+  sort?: 'newest' | 'waiting';
   product?: string;
 }
 
 async function listConversations(api: Api, options: ListOptions): Promise<HumanOutput> {
   const productId = await scopedProductId(api, options.product);
-  const { status, type, priority, limit, offset } = options;
-  const query = { product_id: productId ?? undefined, status, type, priority, limit, offset };
+  const { status, type, priority, assignee, sort, limit, offset } = options;
+  const query = { product_id: productId ?? undefined, status, type, priority, assignee_id: assignee, sort, limit, offset };
   const page = await api.call(api.client.GET('/api/v1/conversations', { params: { query } }));
   return () => {
     const summary = pageSummary(page.pagination, page.data.length);
@@ -50,7 +54,7 @@ function transcript(messages: Schemas['Message'][]): string {
   if (messages.length === 0) return paint('dim', 'No messages yet.');
   return messages
     .map((message) => {
-      const sender = paint('bold', `${message.sender_name ?? message.sender_id} (${message.sender_type})`);
+      const sender = paint('bold', `${message.sender_name ?? message.sender_id} (${message.internal ? 'internal note' : message.sender_type})`);
       return `${sender} ${paint('dim', `· ${relativeTime(message.created_at)}`)}\n${indent(message.body)}`;
     })
     .join('\n\n');
@@ -58,12 +62,14 @@ function transcript(messages: Schemas['Message'][]): string {
 
 async function showConversation(api: Api, id: string): Promise<HumanOutput> {
   const conversation = (await getConversation(api, id)).data;
-  return () => {
+  return async () => {
+    const assignee = await memberNames(api, [conversation.assignee_id]);
     const facts = fields([
       ['status', showConversationStatus(conversation.status)],
       ['priority', showPriority(conversation.priority)],
       ['type', `${conversation.type} (via ${conversation.source})`],
       ['contact', contactName(conversation.contact)],
+      ['assignee', assignee(conversation.assignee_id)],
       ['rating', conversation.rating === null ? null : String(conversation.rating)],
       ['upvotes', String(conversation.upvotes)],
       ['created', relativeTime(conversation.created_at)],
@@ -100,12 +106,28 @@ async function reply(api: Api, id: string, text: string, options: { yes?: boolea
   return () => `Sent (message ${data.id}).`;
 }
 
+async function assignConversation(api: Api, id: string, member: string | null): Promise<HumanOutput> {
+  const { data } = await api.call(api.client.PATCH('/api/v1/conversations/{id}', { params: { path: { id } }, body: { assignee_id: member } }));
+  return async () => {
+    if (data.assignee_id === null) return `Unassigned "${data.title}".`;
+    return `Assigned "${data.title}" to ${(await memberNames(api, [data.assignee_id]))(data.assignee_id)}.`;
+  };
+}
+
+/** A note is for the team only, so unlike a reply it needs no confirmation. */
+async function addNote(api: Api, id: string, text: string): Promise<HumanOutput> {
+  const { data } = await api.call(api.client.POST('/api/v1/conversations/{id}/notes', { params: { path: { id } }, body: { body: text } }));
+  return () => `Noted (message ${data.id}); the team sees it, the customer does not.`;
+}
+
 export function defineConversationCommands(program: Command): void {
   const conversation = program.command('conversation').description('customers\' conversations: read, triage and reply');
   const list = conversation.command('list').description('list conversations, newest first')
     .addOption(new ListOption('--status <statuses>', 'only these statuses', CONVERSATION_STATUSES))
     .addOption(new ListOption('--type <types>', 'only these types', CONVERSATION_TYPES))
     .addOption(new ListOption('--priority <priorities>', 'only these priorities', PRIORITIES))
+    .addOption(assigneeFilterOption())
+    .addOption(choiceOption('--sort <order>', 'newest first (default), or the longest waiting first', ['newest', 'waiting']))
     .addOption(productOption('only conversations of this product'));
   addPageOptions(list, 'listConversations').action(withApi(listConversations));
 
@@ -123,6 +145,16 @@ export function defineConversationCommands(program: Command): void {
     .argument('<text>', 'the message')
     .option('-y, --yes', 'send without asking')
     .action(withApi(reply));
+
+  conversation.command('assign').description('assign a conversation to a member, to yourself (me), or to nobody (none)')
+    .argument('<id>', 'conversation UUID')
+    .addArgument(new Argument('<member>', 'a member id (ldk member list), me or none').argParser(memberArgument))
+    .action(withApi(assignConversation));
+
+  conversation.command('note').description('add an internal note: the team sees it, the customer never does')
+    .argument('<id>', 'conversation UUID')
+    .argument('<text>', 'the note')
+    .action(withApi(addNote));
 
   defineTagCommand<Conversation>(conversation, {
     argument: new Argument('<id>', 'conversation UUID'),

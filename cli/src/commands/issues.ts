@@ -4,9 +4,11 @@ import { type HumanOutput, withApi } from '../action.js';
 import type { Api, RequestBody, Schemas } from '../api.js';
 import { ISSUE_STATUSES, NEW_ISSUE_STATUSES, PRIORITIES } from '../document.js';
 import { UsageError } from '../errors.js';
-import { addPageOptions, assigneeFilterOption, choiceOption, ListOption, nothingGiven, type PageOptions, productOption } from '../options.js';
+import {
+  addPageOptions, assigneeFilterOption, choiceOption, ListOption, memberArgument, nothingGiven, type PageOptions, productOption,
+} from '../options.js';
 import { fields, pageSummary, paint, relativeTime, table } from '../output.js';
-import { conversationsTable, issueName, issueStatusStyle, memberNames, priorityStyle, showIssueStatus, showPriority } from '../render.js';
+import { conversationsTable, issueName, issueStatusStyle, memberNames, priorityStyle, showConversationStatus, showIssueStatus, showPriority } from '../render.js';
 import { isUuid, requiredProductId, scopedProductId } from '../resolve.js';
 import { defineTagCommand } from './tags.js';
 
@@ -15,13 +17,6 @@ type IssueStatus = Issue['status'];
 type IssueUpdate = RequestBody<'updateIssue'>;
 
 const issueArgument = () => new Argument('<issue>', 'the issue: its shortcode (APP-12) or UUID');
-
-/** MEMBER as the API takes it: a member id, `me`, or null for `none`. */
-function memberArgument(text: string): string | null {
-  if (text === 'none') return null;
-  if (text === 'me' || isUuid(text)) return text;
-  throw new InvalidArgumentError('expected a member id, me or none');
-}
 
 const getIssue = (api: Api, id: string) => api.call(api.client.GET('/api/v1/issues/{id}', { params: { path: { id } } }));
 const patchIssue = (api: Api, id: string, body: IssueUpdate) =>

@@ -510,7 +510,8 @@ export const openapiDocument = {
             "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
             "body": "The export button does nothing on Android.",
             "sender_name": "Ada Lovelace",
-            "created_at": "2026-11-21T10:25:00.000Z"
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "internal": false
           }
         ],
         "type": "object",
@@ -520,7 +521,8 @@ export const openapiDocument = {
           "sender_id",
           "body",
           "sender_name",
-          "created_at"
+          "created_at",
+          "internal"
         ],
         "properties": {
           "id": {
@@ -559,6 +561,10 @@ export const openapiDocument = {
               "2026-11-21T10:25:00.000Z"
             ],
             "type": "string"
+          },
+          "internal": {
+            "description": "[ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, in the widget, its stream or any email; false for every other message",
+            "type": "boolean"
           }
         }
       },
@@ -573,6 +579,7 @@ export const openapiDocument = {
             "body": "The export button does nothing on Android.",
             "sender_name": "Ada Lovelace",
             "created_at": "2026-11-21T10:25:00.000Z",
+            "internal": false,
             "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1"
           }
         ],
@@ -584,6 +591,7 @@ export const openapiDocument = {
           "body",
           "sender_name",
           "created_at",
+          "internal",
           "conversation_id"
         ],
         "properties": {
@@ -623,6 +631,10 @@ export const openapiDocument = {
               "2026-11-21T10:25:00.000Z"
             ],
             "type": "string"
+          },
+          "internal": {
+            "description": "[ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, in the widget, its stream or any email; false for every other message",
+            "type": "boolean"
           },
           "conversation_id": {
             "format": "uuid",
@@ -711,6 +723,45 @@ export const openapiDocument = {
           }
         }
       },
+      "LastMessage": {
+        "additionalProperties": false,
+        "examples": [
+          {
+            "sender_type": "contact",
+            "excerpt": "The export button does nothing on Android.",
+            "created_at": "2026-11-21T10:25:00.000Z"
+          }
+        ],
+        "description": "[ext] The conversation's latest message as a list row shows it; internal notes count (the team sees them)",
+        "type": "object",
+        "required": [
+          "sender_type",
+          "excerpt",
+          "created_at"
+        ],
+        "properties": {
+          "sender_type": {
+            "type": "string",
+            "enum": [
+              "agent",
+              "contact",
+              "system"
+            ]
+          },
+          "excerpt": {
+            "maxLength": 140,
+            "description": "The body on one line, at most 140 characters (an ellipsis ends a cut one)",
+            "type": "string"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          }
+        }
+      },
       "Conversation": {
         "additionalProperties": false,
         "description": "A conversation with a customer",
@@ -736,7 +787,14 @@ export const openapiDocument = {
               "name": "Ada Lovelace",
               "email": "ada@example.com",
               "verified": false
-            }
+            },
+            "assignee_id": null,
+            "last_message": {
+              "sender_type": "contact",
+              "excerpt": "The export button does nothing on Android.",
+              "created_at": "2026-11-21T10:25:00.000Z"
+            },
+            "waiting_since": "2026-11-21T10:25:00.000Z"
           }
         ],
         "type": "object",
@@ -756,7 +814,10 @@ export const openapiDocument = {
           "tags",
           "created_at",
           "updated_at",
-          "contact"
+          "contact",
+          "assignee_id",
+          "last_message",
+          "waiting_since"
         ],
         "properties": {
           "id": {
@@ -884,6 +945,39 @@ export const openapiDocument = {
                 "type": "null"
               }
             ]
+          },
+          "assignee_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "[ext] The member who owns the conversation; null when unassigned",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "last_message": {
+            "description": "[ext] The latest message; null until the first",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/LastMessage"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "waiting_since": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing",
+            "type": [
+              "string",
+              "null"
+            ]
           }
         }
       },
@@ -958,6 +1052,13 @@ export const openapiDocument = {
               "email": "ada@example.com",
               "verified": false
             },
+            "assignee_id": null,
+            "last_message": {
+              "sender_type": "contact",
+              "excerpt": "The export button does nothing on Android.",
+              "created_at": "2026-11-21T10:25:00.000Z"
+            },
+            "waiting_since": "2026-11-21T10:25:00.000Z",
             "messages": [
               {
                 "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -965,7 +1066,8 @@ export const openapiDocument = {
                 "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
                 "body": "The export button does nothing on Android.",
                 "sender_name": "Ada Lovelace",
-                "created_at": "2026-11-21T10:25:00.000Z"
+                "created_at": "2026-11-21T10:25:00.000Z",
+                "internal": false
               }
             ],
             "linked_issues": []
@@ -989,6 +1091,9 @@ export const openapiDocument = {
           "created_at",
           "updated_at",
           "contact",
+          "assignee_id",
+          "last_message",
+          "waiting_since",
           "messages",
           "linked_issues"
         ],
@@ -1119,6 +1224,39 @@ export const openapiDocument = {
               }
             ]
           },
+          "assignee_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "[ext] The member who owns the conversation; null when unassigned",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "last_message": {
+            "description": "[ext] The latest message; null until the first",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/LastMessage"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "waiting_since": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "messages": {
             "description": "Ordered by created_at ascending",
             "type": "array",
@@ -1132,6 +1270,58 @@ export const openapiDocument = {
             "items": {
               "$ref": "#/components/schemas/LinkedIssue"
             }
+          }
+        }
+      },
+      "SavedReply": {
+        "additionalProperties": false,
+        "description": "[ext] A saved reply of the team",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+            "title": "Fix shipped",
+            "body": "Hi {{contact.first_name}}, the fix is live in {{product.name}}. Thanks for your patience! {{agent.name}}",
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "title",
+          "body",
+          "created_at",
+          "updated_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "body": {
+            "description": "The text, with its placeholders as written: {{contact.name}}, {{contact.first_name}}, {{agent.name}}, {{product.name}}",
+            "type": "string"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Changes on every effective change",
+            "type": "string"
           }
         }
       },
@@ -1353,6 +1543,9 @@ export const openapiDocument = {
                 "tags",
                 "created_at",
                 "updated_at",
+                "assignee_id",
+                "last_message",
+                "waiting_since",
                 "messages"
               ],
               "properties": {
@@ -1471,6 +1664,39 @@ export const openapiDocument = {
                   ],
                   "description": "Changes on every effective change and when a message is posted",
                   "type": "string"
+                },
+                "assignee_id": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "description": "[ext] The member who owns the conversation; null when unassigned",
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "last_message": {
+                  "description": "[ext] The latest message; null until the first",
+                  "anyOf": [
+                    {
+                      "$ref": "#/components/schemas/LastMessage"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "waiting_since": {
+                  "format": "date-time",
+                  "examples": [
+                    "2026-11-21T10:25:00.000Z"
+                  ],
+                  "description": "[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing",
+                  "type": [
+                    "string",
+                    "null"
+                  ]
                 },
                 "messages": {
                   "description": "Oldest first; internal notes are never exported",
@@ -3789,6 +4015,13 @@ export const openapiDocument = {
               "email": "ada@example.com",
               "verified": false
             },
+            "assignee_id": null,
+            "last_message": {
+              "sender_type": "contact",
+              "excerpt": "The export button does nothing on Android.",
+              "created_at": "2026-11-21T10:25:00.000Z"
+            },
+            "waiting_since": "2026-11-21T10:25:00.000Z",
             "messages": [
               {
                 "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -3796,7 +4029,8 @@ export const openapiDocument = {
                 "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
                 "body": "The export button does nothing on Android.",
                 "sender_name": "Ada Lovelace",
-                "created_at": "2026-11-21T10:25:00.000Z"
+                "created_at": "2026-11-21T10:25:00.000Z",
+                "internal": false
               }
             ],
             "linked_issues": [],
@@ -3823,6 +4057,9 @@ export const openapiDocument = {
           "created_at",
           "updated_at",
           "contact",
+          "assignee_id",
+          "last_message",
+          "waiting_since",
           "messages",
           "linked_issues",
           "previous"
@@ -3952,6 +4189,39 @@ export const openapiDocument = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "assignee_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "[ext] The member who owns the conversation; null when unassigned",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "last_message": {
+            "description": "[ext] The latest message; null until the first",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/LastMessage"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "waiting_since": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing",
+            "type": [
+              "string",
+              "null"
             ]
           },
           "messages": {
@@ -4096,6 +4366,39 @@ export const openapiDocument = {
                   {
                     "type": "null"
                   }
+                ]
+              },
+              "assignee_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "description": "[ext] The member who owns the conversation; null when unassigned",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "last_message": {
+                "description": "[ext] The latest message; null until the first",
+                "anyOf": [
+                  {
+                    "$ref": "#/components/schemas/LastMessage"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "waiting_since": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "description": "[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing",
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "messages": {
@@ -5921,7 +6224,7 @@ export const openapiDocument = {
         "tags": [
           "Conversations"
         ],
-        "description": "Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.",
+        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.",
         "parameters": [
           {
             "schema": {
@@ -6010,6 +6313,31 @@ export const openapiDocument = {
             "name": "id",
             "required": false,
             "description": "[ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "assignee_id",
+            "required": false,
+            "description": "[ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned"
+          },
+          {
+            "schema": {
+              "type": "string",
+              "enum": [
+                "newest",
+                "waiting"
+              ],
+              "default": "newest"
+            },
+            "in": "query",
+            "name": "sort",
+            "required": false,
+            "description": "[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last"
           }
         ],
         "responses": {
@@ -6504,7 +6832,7 @@ export const openapiDocument = {
         "tags": [
           "Conversations"
         ],
-        "description": "Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.",
+        "description": "Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.",
         "requestBody": {
           "required": true,
           "content": {
@@ -6541,6 +6869,27 @@ export const openapiDocument = {
                       "type": "string",
                       "pattern": "^[^\\u0000]*$"
                     }
+                  },
+                  "assignee_id": {
+                    "description": "[ext] A member id of this workspace, the literal `me` for the caller's member, or null to unassign",
+                    "anyOf": [
+                      {
+                        "format": "uuid",
+                        "examples": [
+                          "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                        ],
+                        "type": "string"
+                      },
+                      {
+                        "type": "string",
+                        "enum": [
+                          "me"
+                        ]
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
                   }
                 }
               },
@@ -6554,6 +6903,11 @@ export const openapiDocument = {
                   "value": {
                     "status": "resolved",
                     "priority": "low"
+                  }
+                },
+                "example3": {
+                  "value": {
+                    "assignee_id": "me"
                   }
                 }
               }
@@ -6712,17 +7066,27 @@ export const openapiDocument = {
         "tags": [
           "Conversations"
         ],
-        "description": "Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has no member). body is stored as sent and must not be blank. The conversation's updated_at changes.",
+        "description": "Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has no member). body is stored as sent and must not be blank. [ext] Instead of body, saved_reply_id posts a saved reply with its placeholders filled ({{agent.name}} is empty for a key without a member); exactly one of the two. The conversation's updated_at changes, and [ext] its waiting_since is cleared: the contact has an answer.",
         "requestBody": {
           "required": true,
           "content": {
             "application/json": {
               "schema": {
                 "additionalProperties": false,
-                "type": "object",
-                "required": [
-                  "body"
+                "oneOf": [
+                  {
+                    "required": [
+                      "body"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "saved_reply_id"
+                    ]
+                  }
                 ],
+                "description": "Exactly one of body and saved_reply_id",
+                "type": "object",
                 "properties": {
                   "body": {
                     "minLength": 1,
@@ -6730,14 +7094,32 @@ export const openapiDocument = {
                     "maxLength": 50000,
                     "description": "Message text, at most 50000 characters, not blank; stored as sent (not trimmed)",
                     "type": "string"
+                  },
+                  "saved_reply_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "description": "[ext] Instead of body: a saved reply of this workspace, posted with its placeholders filled",
+                    "type": "string"
                   }
                 }
               },
-              "example": {
-                "body": "Thanks! A fix ships in the next release."
+              "examples": {
+                "example1": {
+                  "value": {
+                    "body": "Thanks! A fix ships in the next release."
+                  }
+                },
+                "example2": {
+                  "value": {
+                    "saved_reply_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1"
+                  }
+                }
               }
             }
-          }
+          },
+          "description": "Exactly one of body and saved_reply_id"
         },
         "parameters": [
           {
@@ -6779,6 +7161,206 @@ export const openapiDocument = {
                 "schema": {
                   "additionalProperties": false,
                   "description": "The created message",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Message"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/conversations/{id}/notes": {
+      "post": {
+        "operationId": "addConversationNote",
+        "summary": "[ext] Add an internal note",
+        "tags": [
+          "Conversations"
+        ],
+        "description": "[ext] Adds a note for the team, sent like a message (sender_type agent) with internal true. The team sees it in the conversation, its event stream and webhooks (message.created); the contact never does: not in the widget, its stream or any email. A note answers nobody: waiting_since stays as it is. The conversation's updated_at changes.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "body"
+                ],
+                "properties": {
+                  "body": {
+                    "minLength": 1,
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "maxLength": 50000,
+                    "description": "Message text, at most 50000 characters, not blank; stored as sent (not trimmed)",
+                    "type": "string"
+                  }
+                }
+              },
+              "example": {
+                "body": "Customer is on the legacy plan; check with billing before refunding."
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Conversation id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The created note",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The created note",
                   "type": "object",
                   "required": [
                     "data"
@@ -7420,6 +8002,26 @@ export const openapiDocument = {
               }
             }
           },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
           "429": {
             "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
             "headers": {
@@ -7640,6 +8242,769 @@ export const openapiDocument = {
           },
           "401": {
             "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/saved-replies": {
+      "get": {
+        "operationId": "listSavedReplies",
+        "summary": "[ext] List saved replies",
+        "tags": [
+          "Saved replies"
+        ],
+        "description": "The workspace's saved replies, oldest first (created_at, then id).",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of saved replies",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of saved replies",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/SavedReply"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "createSavedReply",
+        "summary": "[ext] Create a saved reply",
+        "tags": [
+          "Saved replies"
+        ],
+        "description": "A ready answer the team posts with POST /conversations/{id}/messages and saved_reply_id. Needs an owner or admin key or session, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "title",
+                  "body"
+                ],
+                "properties": {
+                  "title": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "body": {
+                    "minLength": 1,
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "maxLength": 50000,
+                    "description": "At most 50000 characters, not blank; stored as sent. Placeholders {{contact.name}}, {{contact.first_name}} (the name's first word), {{agent.name}} (the posting member's name) and {{product.name}} (the conversation's product) are filled when it is posted; a missing value becomes empty",
+                    "type": "string"
+                  }
+                }
+              },
+              "example": {
+                "title": "Fix shipped",
+                "body": "Hi {{contact.first_name}}, the fix is live in {{product.name}}. Thanks for your patience! {{agent.name}}"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The created saved reply",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The created saved reply",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SavedReply"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/saved-replies/{id}": {
+      "get": {
+        "operationId": "getSavedReply",
+        "summary": "[ext] Get a saved reply",
+        "tags": [
+          "Saved replies"
+        ],
+        "description": "One saved reply, its placeholders as written.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Saved reply id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The saved reply",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The saved reply",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SavedReply"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateSavedReply",
+        "summary": "[ext] Update a saved reply",
+        "tags": [
+          "Saved replies"
+        ],
+        "description": "Changes its title and/or body; updated_at changes only when a value changes. Needs an owner or admin key or session, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "properties": {
+                  "title": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "body": {
+                    "minLength": 1,
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "maxLength": 50000,
+                    "description": "At most 50000 characters, not blank; stored as sent. Placeholders {{contact.name}}, {{contact.first_name}} (the name's first word), {{agent.name}} (the posting member's name) and {{product.name}} (the conversation's product) are filled when it is posted; a missing value becomes empty",
+                    "type": "string"
+                  }
+                }
+              },
+              "example": {
+                "title": "Fix shipped (short)"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Saved reply id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The updated saved reply",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The updated saved reply",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SavedReply"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteSavedReply",
+        "summary": "[ext] Delete a saved reply",
+        "tags": [
+          "Saved replies"
+        ],
+        "description": "Deletes it; messages already posted from it stay as they are. Needs an owner or admin key or session, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Saved reply id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
             "content": {
               "application/json": {
                 "schema": {
@@ -11107,7 +12472,7 @@ export const openapiDocument = {
         "tags": [
           "Deprecated aliases"
         ],
-        "description": "Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.",
+        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.",
         "parameters": [
           {
             "schema": {
@@ -11196,6 +12561,31 @@ export const openapiDocument = {
             "name": "id",
             "required": false,
             "description": "[ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "assignee_id",
+            "required": false,
+            "description": "[ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned"
+          },
+          {
+            "schema": {
+              "type": "string",
+              "enum": [
+                "newest",
+                "waiting"
+              ],
+              "default": "newest"
+            },
+            "in": "query",
+            "name": "sort",
+            "required": false,
+            "description": "[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last"
           }
         ],
         "deprecated": true,
@@ -11693,7 +13083,7 @@ export const openapiDocument = {
         "tags": [
           "Deprecated aliases"
         ],
-        "description": "Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.",
+        "description": "Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.",
         "requestBody": {
           "required": true,
           "content": {
@@ -11730,6 +13120,27 @@ export const openapiDocument = {
                       "type": "string",
                       "pattern": "^[^\\u0000]*$"
                     }
+                  },
+                  "assignee_id": {
+                    "description": "[ext] A member id of this workspace, the literal `me` for the caller's member, or null to unassign",
+                    "anyOf": [
+                      {
+                        "format": "uuid",
+                        "examples": [
+                          "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                        ],
+                        "type": "string"
+                      },
+                      {
+                        "type": "string",
+                        "enum": [
+                          "me"
+                        ]
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
                   }
                 }
               },
@@ -11743,6 +13154,11 @@ export const openapiDocument = {
                   "value": {
                     "status": "resolved",
                     "priority": "low"
+                  }
+                },
+                "example3": {
+                  "value": {
+                    "assignee_id": "me"
                   }
                 }
               }
@@ -11902,17 +13318,27 @@ export const openapiDocument = {
         "tags": [
           "Deprecated aliases"
         ],
-        "description": "Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has no member). body is stored as sent and must not be blank. The conversation's updated_at changes.",
+        "description": "Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has no member). body is stored as sent and must not be blank. [ext] Instead of body, saved_reply_id posts a saved reply with its placeholders filled ({{agent.name}} is empty for a key without a member); exactly one of the two. The conversation's updated_at changes, and [ext] its waiting_since is cleared: the contact has an answer.",
         "requestBody": {
           "required": true,
           "content": {
             "application/json": {
               "schema": {
                 "additionalProperties": false,
-                "type": "object",
-                "required": [
-                  "body"
+                "oneOf": [
+                  {
+                    "required": [
+                      "body"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "saved_reply_id"
+                    ]
+                  }
                 ],
+                "description": "Exactly one of body and saved_reply_id",
+                "type": "object",
                 "properties": {
                   "body": {
                     "minLength": 1,
@@ -11920,14 +13346,32 @@ export const openapiDocument = {
                     "maxLength": 50000,
                     "description": "Message text, at most 50000 characters, not blank; stored as sent (not trimmed)",
                     "type": "string"
+                  },
+                  "saved_reply_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "description": "[ext] Instead of body: a saved reply of this workspace, posted with its placeholders filled",
+                    "type": "string"
                   }
                 }
               },
-              "example": {
-                "body": "Thanks! A fix ships in the next release."
+              "examples": {
+                "example1": {
+                  "value": {
+                    "body": "Thanks! A fix ships in the next release."
+                  }
+                },
+                "example2": {
+                  "value": {
+                    "saved_reply_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1"
+                  }
+                }
               }
             }
-          }
+          },
+          "description": "Exactly one of body and saved_reply_id"
         },
         "parameters": [
           {
@@ -11970,6 +13414,207 @@ export const openapiDocument = {
                 "schema": {
                   "additionalProperties": false,
                   "description": "The created message",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Message"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/items/{id}/notes": {
+      "post": {
+        "operationId": "addConversationNoteViaDeprecatedAlias",
+        "summary": "[ext] Add an internal note (deprecated alias of /api/v1/conversations)",
+        "tags": [
+          "Deprecated aliases"
+        ],
+        "description": "[ext] Adds a note for the team, sent like a message (sender_type agent) with internal true. The team sees it in the conversation, its event stream and webhooks (message.created); the contact never does: not in the widget, its stream or any email. A note answers nobody: waiting_since stays as it is. The conversation's updated_at changes.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "body"
+                ],
+                "properties": {
+                  "body": {
+                    "minLength": 1,
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "maxLength": 50000,
+                    "description": "Message text, at most 50000 characters, not blank; stored as sent (not trimmed)",
+                    "type": "string"
+                  }
+                }
+              },
+              "example": {
+                "body": "Customer is on the legacy plan; check with billing before refunding."
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Conversation id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "deprecated": true,
+        "responses": {
+          "201": {
+            "description": "The created note",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The created note",
                   "type": "object",
                   "required": [
                     "data"

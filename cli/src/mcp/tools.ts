@@ -1,7 +1,7 @@
 // The MCP tools: cli/README.md's operations (plus list_products, list_members and
 // update_conversation, which an agent needs to fill in product_id, assignee_id and a conversation's
 // status, and search, to find a record it has only words for), each an API operation whose schemas
-// come from the OpenAPI document.
+// come from the OpenAPI document (assign_conversation takes only the assignee of updateConversation's).
 import type { Api, Query, RequestBody } from '../api.js';
 import { issueIds } from '../resolve.js';
 import { inputSchemaOf, type ObjectSchema, outputSchemaOf } from './schemas.js';
@@ -109,12 +109,33 @@ const DEFINITIONS: Definition[] = [
       api.call(api.client.PATCH('/api/v1/conversations/{id}', { ...byId(args), body: withoutId(args) as RequestBody<'updateConversation'> })),
   },
   {
+    name: 'assign_conversation',
+    operationId: 'updateConversation',
+    description: 'Give a conversation (by UUID) an owner: assignee_id is a member id (list_members), "me" for your member, or null to unassign.',
+    adjust(schema) {
+      schema.properties = { id: schema.properties.id, assignee_id: schema.properties.assignee_id };
+      schema.required = ['id', 'assignee_id'];
+    },
+    call: async (api, { id, assignee_id }) =>
+      api.call(api.client.PATCH('/api/v1/conversations/{id}', { ...byId({ id }), body: { assignee_id } as RequestBody<'updateConversation'> })),
+  },
+  {
+    name: 'add_note',
+    operationId: 'addConversationNote',
+    description: 'Add an internal note to a conversation (by UUID): for the team only, never shown or sent to the customer. Use it to record findings, context or hand-over notes; it does not answer the customer.',
+    call: async (api, args) =>
+      api.call(api.client.POST('/api/v1/conversations/{id}/notes', { ...byId(args), body: withoutId(args) as RequestBody<'addConversationNote'> })),
+  },
+  {
     name: 'reply_to_conversation',
     operationId: 'postConversationMessage',
     description: 'Send a message to the customer in a conversation, as your member. The customer reads it: show the user the exact text first, and set confirm: true only once they have approved it.',
+    // The agent writes the text (saved replies are the team app's); the API's oneOf of body and
+    // saved_reply_id becomes a required body, as some clients refuse a oneOf at a tool's top level.
     adjust(schema) {
+      delete schema.properties.saved_reply_id;
       schema.properties.confirm = { type: 'boolean', const: true, description: 'Must be true: the user has approved this exact text for the customer' };
-      schema.required.push('confirm');
+      schema.required.push('body', 'confirm');
     },
     // The input schema requires confirm: true, so a call without it never gets here.
     call: async (api, { confirm: _confirmed, ...args }) => {

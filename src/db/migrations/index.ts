@@ -17,6 +17,7 @@ import { issueCandidatesIndex } from './0014_issue_candidates_index.js';
 import { upvoteVoters } from './0015_upvote_voters.js';
 import { conversationJobs } from './0016_conversation_jobs.js';
 import { triage } from './0017_triage.js';
+import { inbox } from './0018_inbox.js';
 import { tagsContacts } from './0019_tags_contacts.js';
 import { search } from './0020_search.js';
 
@@ -40,6 +41,7 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0015_upvote_voters': upvoteVoters(types),
     '0016_conversation_jobs': conversationJobs(types),
     '0017_triage': triage(types),
+    '0018_inbox': inbox(types),
     '0019_tags_contacts': tagsContacts(types),
     '0020_search': search(dialect),
   };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
 import { taggedIds } from './tag.repository.js';
@@ -6,10 +7,26 @@ import type { ConversationTable } from '../schema.js';
 const CONVERSATION_COLUMNS = [
   'c.id', 'c.workspace_id', 'c.product_id', 'c.contact_id', 'c.type', 'c.source', 'c.status', 'c.priority', 'c.title',
   'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.tags', 'c.created_at', 'c.updated_at',
+  'c.assignee_id', 'c.last_message_sender_type', 'c.last_message_excerpt', 'c.last_message_at', 'c.waiting_since',
 ] as const;
 
 export type ConversationRow = ConversationTable;
-export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'updated_at'>>;
+/** The columns the conversations' write path derives from the messages (and a new conversation's unassigned state). */
+export type InboxColumns = 'assignee_id' | 'last_message_sender_type' | 'last_message_excerpt' | 'last_message_at' | 'waiting_since';
+/** A conversation as its creators describe it; the write path fills the rest. */
+export type NewConversationRow = Omit<ConversationTable, InboxColumns>;
+export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'assignee_id' | 'updated_at'>>;
+
+/** What a new message does to its conversation's waiting_since: a contact's starts the wait, an agent's reply ends it, others leave it. */
+export type WaitEffect = 'asks' | 'answers' | 'none';
+
+/** A new message's mark on its conversation: updated_at, the latest message, the wait. */
+export interface MessageMark {
+  at: string;
+  senderType: string;
+  excerpt: string;
+  wait: WaitEffect;
+}
 
 /** A conversation with the name, email and external id of its contact (null when there is none). */
 export interface ConversationWithContactRow extends ConversationRow {
@@ -36,7 +53,13 @@ export interface ConversationFilters {
   ids?: readonly string[];
   /** Conversations carrying any of these tags (lowercase keys). */
   tagKeys?: readonly string[];
+  /** Assigned to one of these members (or unassigned, with `unassigned`). */
+  assigneeIds?: readonly string[];
+  unassigned?: boolean;
 }
+
+/** newest: created_at descending; waiting: the longest waiting first, then those nobody waits on. */
+export type ConversationSort = 'newest' | 'waiting';
 
 export function conversationRepository(db: Executor) {
   const filtered = (tx: Executor, workspaceId: string, filters: ConversationFilters) => {
@@ -47,6 +70,13 @@ export function conversationRepository(db: Executor) {
     if (filters.priorities?.length) query = query.where('c.priority', 'in', filters.priorities);
     if (filters.ids?.length) query = query.where('c.id', 'in', filters.ids);
     if (filters.tagKeys?.length) query = query.where('c.id', 'in', taggedIds(tx, workspaceId, 'conversation', filters.tagKeys));
+    const { assigneeIds = [], unassigned = false } = filters;
+    if (assigneeIds.length || unassigned) {
+      query = query.where((eb) => eb.or([
+        ...(assigneeIds.length ? [eb('c.assignee_id', 'in', assigneeIds)] : []),
+        ...(unassigned ? [eb('c.assignee_id', 'is', null)] : []),
+      ]));
+    }
     return query;
   };
 
@@ -78,14 +108,25 @@ export function conversationRepository(db: Executor) {
         .orderBy('link.created_at', 'asc')
         .orderBy('i.id', 'asc'),
   );
-  const touch = compileOnce(
-    ['workspaceId', 'id', 'updatedAt'],
-    ({ workspaceId, id, updatedAt }: { workspaceId: string; id: string; updatedAt: string }) =>
-      db.updateTable('conversations').set({ updated_at: updatedAt }).where('workspace_id', '=', workspaceId).where('id', '=', id),
+  type MarkArgs = { workspaceId: string; id: string; at: string; senderType: string; excerpt: string };
+  // One statement per effect on the wait, each compiled once: the wait is decided in the row itself,
+  // so concurrent messages never read a stale waiting_since.
+  const markWith = (waiting: (at: string) => unknown) => compileOnce(
+    ['workspaceId', 'id', 'at', 'senderType', 'excerpt'],
+    ({ workspaceId, id, at, senderType, excerpt }: MarkArgs) =>
+      db.updateTable('conversations')
+        .set({ updated_at: at, last_message_at: at, last_message_sender_type: senderType, last_message_excerpt: excerpt, waiting_since: waiting(at) as never })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id),
   );
+  const marks: Record<WaitEffect, ReturnType<typeof markWith>> = {
+    asks: markWith((at) => sql`coalesce(waiting_since, ${at})`),
+    answers: markWith(() => null),
+    none: markWith(() => sql.ref('waiting_since')),
+  };
 
   return {
-    async insert(row: ConversationRow, tx: Executor = db): Promise<void> {
+    async insert(row: ConversationRow | NewConversationRow, tx: Executor = db): Promise<void> {
       await tx.insertInto('conversations').values(row).execute();
     },
 
@@ -98,17 +139,27 @@ export function conversationRepository(db: Executor) {
       return linkedIssues(tx, { workspaceId, conversationId });
     },
 
-    /** Marks the conversation as changed now (a new message), leaving its other columns alone. */
-    async touch(workspaceId: string, id: string, updatedAt: string, tx: Executor = db): Promise<void> {
-      await touch(tx, { workspaceId, id, updatedAt });
+    /** Marks a new message on its conversation (updated_at, the latest message, the wait), leaving its other columns alone. */
+    async markMessage(workspaceId: string, id: string, { wait, ...mark }: MessageMark, tx: Executor = db): Promise<void> {
+      await marks[wait](tx, { workspaceId, id, ...mark });
     },
 
-    /** Newest first; `total` counts every row matching the filters. */
-    async list(workspaceId: string, filters: ConversationFilters, page: Page, tx: Executor = db): Promise<PageOf<ConversationWithContactRow>> {
+    /** The conversations assigned to a member, for unassigning them. */
+    async assignedTo(workspaceId: string, memberId: string, tx: Executor = db): Promise<ConversationWithContactRow[]> {
+      return withContact(tx, workspaceId, { assigneeIds: [memberId] }).execute();
+    },
+
+    /** In `sort` order (id the last tie-breaker); `total` counts every row matching the filters. */
+    async list(
+      workspaceId: string, filters: ConversationFilters, sort: ConversationSort, page: Page, tx: Executor = db,
+    ): Promise<PageOf<ConversationWithContactRow>> {
+      const unsorted = withContact(tx, workspaceId, filters);
+      // `(waiting_since is null)` first, as the conversations_waiting index orders them (migration 0018).
+      const sorted = sort === 'waiting'
+        ? unsorted.orderBy(sql`(c.waiting_since is null)`).orderBy('c.waiting_since', 'asc').orderBy('c.id', 'asc')
+        : unsorted.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc');
       const [rows, count] = await Promise.all([
-        withContact(tx, workspaceId, filters)
-          .orderBy('c.created_at', 'desc')
-          .orderBy('c.id', 'desc')
+        sorted
           .limit(page.limit)
           .offset(page.offset)
           .execute(),
@@ -169,10 +220,12 @@ export function conversationRepository(db: Executor) {
       return withContact(tx, workspaceId, {}).where('c.contact_id', '=', contactId).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').execute();
     },
 
-    /** Erasure: the conversation loses its contact, its session, its summary, its form fields and its title (the person's words). */
-    async erase(workspaceId: string, id: string, title: string, updatedAt: string, tx: Executor): Promise<void> {
+    /** Erasure: the conversation loses its contact, its session, its summary, its form fields, its title and its latest message's excerpt (the person's words), each replaced by `erased`. */
+    async erase(workspaceId: string, id: string, erased: string, updatedAt: string, tx: Executor): Promise<void> {
       await tx.updateTable('conversations')
-        .set({ contact_id: null, widget_session_id: null, ai_summary: null, form_fields: null, title, updated_at: updatedAt })
+        // The latest message's excerpt quotes a message whose body the erasure replaces: it reads as that body now does.
+        .set({ contact_id: null, widget_session_id: null, ai_summary: null, form_fields: null, title: erased, updated_at: updatedAt })
+        .set((eb) => ({ last_message_excerpt: eb.case().when('last_message_sender_type', '=', 'system').then(eb.ref('last_message_excerpt')).else(erased).end() }))
         .where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
 

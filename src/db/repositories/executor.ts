@@ -16,11 +16,11 @@ export interface PageOf<T> {
 
 /**
  * One page of a workspace's rows of `table`, oldest first (id breaks ties), and how many there
- * are: the listing shared by the resources ordered that way (members, products, webhook endpoints).
+ * are: the listing shared by the resources ordered that way (members, products, webhook endpoints, saved replies).
  */
 export async function oldestFirstPage<Row>(
   tx: Executor,
-  table: 'members' | 'products' | 'webhook_endpoints',
+  table: 'members' | 'products' | 'webhook_endpoints' | 'saved_replies',
   columns: readonly (keyof Row & string)[],
   workspaceId: string,
   page: Page,

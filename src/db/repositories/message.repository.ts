@@ -2,7 +2,7 @@ import { compileOnce } from './compiled-query.js';
 import type { Executor } from './executor.js';
 import type { MessageTable } from '../schema.js';
 
-const MESSAGE_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'sender_type', 'sender_id', 'sender_name', 'body', 'created_at'] as const;
+const MESSAGE_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'sender_type', 'sender_id', 'sender_name', 'body', 'created_at', 'internal'] as const;
 
 export type MessageRow = MessageTable;
 
@@ -22,6 +22,7 @@ export function messageRepository(db: Executor) {
       .orderBy('created_at', 'asc')
       .orderBy('id', 'asc');
   const ofConversation = compileOnce(['workspaceId', 'conversationId'], inConversation);
+  const forContact = compileOnce(['workspaceId', 'conversationId'], (key: ConversationKey) => inConversation(key).where('internal', '=', 0));
   const firstOfContact = compileOnce(['workspaceId', 'conversationId'], (key: ConversationKey) =>
     inConversation(key).where('sender_type', '=', 'contact').limit(1));
 
@@ -34,6 +35,10 @@ export function messageRepository(db: Executor) {
     listByConversation: (workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow[]> =>
       ofConversation(tx, { workspaceId, conversationId }),
 
+    /** What the contact may see of a conversation's messages (never the team's internal notes), oldest first. */
+    listForContact: (workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow[]> =>
+      forContact(tx, { workspaceId, conversationId }),
+
     /**
      * What a contact's export shows of their conversations' messages, oldest first per conversation.
      * The one query of it: notes (internal messages) are left out here.
@@ -41,7 +46,7 @@ export function messageRepository(db: Executor) {
     async exportMessages(workspaceId: string, conversationIds: readonly string[], tx: Executor = db): Promise<MessageRow[]> {
       if (conversationIds.length === 0) return [];
       return tx.selectFrom('messages').select(MESSAGE_COLUMNS)
-        .where('workspace_id', '=', workspaceId).where('conversation_id', 'in', conversationIds)
+        .where('workspace_id', '=', workspaceId).where('conversation_id', 'in', conversationIds).where('internal', '=', 0)
         .orderBy('conversation_id').orderBy('created_at', 'asc').orderBy('id', 'asc')
         .execute();
     },

@@ -2,10 +2,11 @@
 // A workspace always keeps an owner (demoting or removing the last one is 403, the same rule), and
 // only owner rank touches owners (src/domain/accounts/roles.ts). Both run under the workspace's
 // accounts lock, as the actor is then (src/domain/accounts/accounts-lock.ts).
-// Removing a member unassigns their issues through the issue write path (an issue.updated each,
-// tallies kept right), revokes their API keys and ends their sessions; their messages keep their
-// sender_id and name.
+// Removing a member unassigns their issues and conversations through their write paths (an
+// issue.updated or conversation.updated each, tallies kept right), revokes their API keys and ends
+// their sessions; their messages keep their sender_id and name.
 import type { ApiKeyRepository } from '../../db/repositories/api-key.repository.js';
+import type { ConversationRepository } from '../../db/repositories/conversation.repository.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { IssueRepository } from '../../db/repositories/issue.repository.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
@@ -14,6 +15,7 @@ import type { MemberTable } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { parseUuid } from '../../lib/ids.js';
+import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import type { IssueWrites } from '../issues/issue.writes.js';
 import type { AccountsLock } from './accounts-lock.js';
 import type { Actor, Member, MemberRole } from './actor.js';
@@ -27,13 +29,17 @@ export interface MemberServiceDeps {
   sessions: SessionRepository;
   issues: IssueRepository;
   issueWrites: Pick<IssueWrites, 'update'>;
+  conversations: Pick<ConversationRepository, 'assignedTo'>;
+  conversationWrites: Pick<ConversationWrites, 'update'>;
   clock: Clock;
 }
 
 /** The one rule, one answer, for demoting and for removing: a workspace keeps at least one owner. */
 const lastOwner = () => new AppError('forbidden', 'a workspace keeps at least one owner, and this is its last: make another member an owner first');
 
-export function createMemberService({ accountsLock, members, apiKeys, sessions, issues, issueWrites, clock }: MemberServiceDeps) {
+export function createMemberService({
+  accountsLock, members, apiKeys, sessions, issues, issueWrites, conversations, conversationWrites, clock,
+}: MemberServiceDeps) {
   async function find(actor: Actor, id: string, tx?: Executor): Promise<MemberTable> {
     requireSettingsRole(actor);
     const memberId = parseUuid(id);
@@ -68,6 +74,9 @@ export function createMemberService({ accountsLock, members, apiKeys, sessions, 
         const now = clock.now();
         for (const issue of await issues.assignedTo(actor.workspaceId, current.id, tx)) {
           await issueWrites.update(work, issue, { assignee_id: null, updated_at: now });
+        }
+        for (const conversation of await conversations.assignedTo(actor.workspaceId, current.id, tx)) {
+          await conversationWrites.update(work, conversation, { assignee_id: null, updated_at: now });
         }
         await apiKeys.revokeForMember(actor.workspaceId, current.id, now, tx);
         await sessions.revokeForMember(current.id, now, tx);

@@ -1,11 +1,14 @@
 // Conversations and their messages: workspace scoping, permissive status moves, agent replies
-// and the [ext] import of conversations from other channels.
+// (typed, or [ext] a saved reply with its placeholders filled), [ext] assignees and internal notes
+// (docs/inbox.md), and the [ext] import of conversations from other channels.
 import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { ContactRef, ContactRepository } from '../../db/repositories/contact.repository.js';
 import type {
-  ConversationChanges, ConversationFilters, ConversationRepository, ConversationRow, ConversationWithContactRow,
+  ConversationChanges, ConversationFilters, ConversationRepository, ConversationSort, ConversationWithContactRow, NewConversationRow,
 } from '../../db/repositories/conversation.repository.js';
+import type { MemberRepository } from '../../db/repositories/member.repository.js';
+import type { SavedReplyRepository } from '../../db/repositories/saved-reply.repository.js';
 import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
 import type { MessageRepository, MessageRow } from '../../db/repositories/message.repository.js';
 import type { ProductRepository } from '../../db/repositories/product.repository.js';
@@ -13,6 +16,8 @@ import { invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import { actingId, type Actor } from '../accounts/actor.js';
+import { resolveMemberRef, type MemberRef } from '../accounts/member-ref.js';
+import { fillPlaceholders, placeholderValues } from '../saved-replies/placeholders.js';
 import { updateUnderLock } from '../shared/changes.js';
 import { normalizeTags } from '../tags/tags.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
@@ -20,22 +25,31 @@ import type { ConversationWrites } from './conversation.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 
 export type { Conversation, ConversationContact, ConversationDetail, LinkedIssue, Message } from './conversation.shapes.js';
-import type { ConversationSource, ConversationStatus, ConversationType, Priority, SenderType } from '../shared/enums.js';
+import type { ConversationSource, ConversationStatus, ConversationType, Priority } from '../shared/enums.js';
 
 export const CONVERSATION_DEFAULTS = { type: 'ticket', source: 'chat', priority: 'normal' } as const;
 export const MESSAGE_BODY_MAX = 50_000;
+/** [ext] The orders GET /conversations offers (the repository's ConversationSort). */
+export const CONVERSATION_SORTS = ['newest', 'waiting'] as const satisfies readonly ConversationSort[];
 
 export interface ConversationListFilters extends ConversationFilters {
   types?: ConversationType[];
   statuses?: ConversationStatus[];
   priorities?: Priority[];
+  /** [ext] The `me` value of the assignee_id filter: the caller's member. */
+  assignedToMe?: boolean;
 }
 
 export interface ConversationUpdate {
   status?: ConversationStatus;
   priority?: Priority;
   tags?: string[];
+  /** [ext] A member id, `me`, or null to unassign. */
+  assignee_id?: MemberRef;
 }
+
+/** An agent's message: its text, or [ext] a saved reply to fill in. */
+export type MessageInput = { body: string } | { saved_reply_id: string };
 
 export interface ConversationImport {
   product_id: string;
@@ -48,8 +62,8 @@ export interface ConversationImport {
 }
 
 /** Message bodies are stored as sent; only a blank one is refused (length is the schema's). */
-function messageBody(body: string): string {
-  if (body.trim() === '') throw invalidField('body', 'must not be empty');
+function messageBody(body: string, field = 'body'): string {
+  if (body.trim() === '') throw invalidField(field, 'must not be empty');
   return body;
 }
 
@@ -67,12 +81,16 @@ export interface ConversationServiceDeps {
   contacts: ContactRepository;
   messages: MessageRepository;
   products: Pick<ProductRepository, 'findById'>;
+  members: Pick<MemberRepository, 'findById'>;
+  savedReplies: Pick<SavedReplyRepository, 'findById'>;
   /** The one path every conversation and message write takes. */
   writes: ConversationWrites;
   clock: Clock;
 }
 
-export function createConversationService({ db, dialect, conversations, contacts, messages, products, writes, clock }: ConversationServiceDeps) {
+export function createConversationService({
+  db, dialect, conversations, contacts, messages, products, members, savedReplies, writes, clock,
+}: ConversationServiceDeps) {
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ConversationWithContactRow> {
     const conversationId = parseUuid(id);
     const row = conversationId ? await conversations.findById(actor.workspaceId, conversationId, tx) : undefined;
@@ -87,6 +105,36 @@ export function createConversationService({ db, dialect, conversations, contacts
     if (email !== null) return contacts.upsertByEmail({ ...row, email }, tx);
     await contacts.insert(row, tx);
     return { id: row.id, name, email, external_id: null };
+  }
+
+  /** A saved reply's body with its placeholders filled for this conversation and sender. */
+  async function savedReplyText(actor: Actor, conversation: ConversationWithContactRow, savedReplyId: string): Promise<string> {
+    const id = parseUuid(savedReplyId);
+    const [reply, product] = await Promise.all([
+      id ? savedReplies.findById(actor.workspaceId, id) : undefined,
+      products.findById(actor.workspaceId, conversation.product_id),
+    ]);
+    if (!reply) throw invalidField('saved_reply_id', 'is not a saved reply of this workspace');
+    const values = placeholderValues({ contactName: conversation.contact_name, agentName: actor.member?.display_name ?? null, productName: product?.name ?? '' });
+    const text = fillPlaceholders(reply.body, values);
+    if ([...text].length > MESSAGE_BODY_MAX) throw invalidField('saved_reply_id', `fills to more than ${MESSAGE_BODY_MAX} characters`);
+    return messageBody(text, 'saved_reply_id');
+  }
+
+  /** A message of the actor's (its member, or the key itself when it has none): a reply, or an internal note. */
+  async function postAsAgent(actor: Actor, conversationId: string, body: string, internal: boolean): Promise<Message> {
+    const row: MessageRow = {
+      id: newId(),
+      workspace_id: actor.workspaceId,
+      conversation_id: conversationId,
+      sender_type: 'agent',
+      sender_id: actingId(actor),
+      sender_name: actor.member?.display_name ?? null,
+      body,
+      created_at: clock.now(),
+      internal: internal ? 1 : 0,
+    };
+    return inTransaction(db, (work) => writes.addMessage(work, row));
   }
 
   return {
@@ -104,8 +152,10 @@ export function createConversationService({ db, dialect, conversations, contacts
       return { ...toConversation(row), messages: messageRows.map(toMessage), linked_issues: issueRows.map(toLinkedIssue) };
     },
 
-    async list(actor: Actor, filters: ConversationListFilters, page: Page): Promise<PageOf<Conversation>> {
-      const { rows, total } = await conversations.list(actor.workspaceId, filters, page);
+    async list(actor: Actor, { assignedToMe, ...filters }: ConversationListFilters, sort: ConversationSort, page: Page): Promise<PageOf<Conversation>> {
+      const assigneeIds = [...(filters.assigneeIds ?? [])];
+      if (assignedToMe) assigneeIds.push((await resolveMemberRef(members, actor, 'me', 'assignee_id'))!);
+      const { rows, total } = await conversations.list(actor.workspaceId, { ...filters, assigneeIds }, sort, page);
       return { rows: rows.map(toConversation), total };
     },
 
@@ -115,6 +165,7 @@ export function createConversationService({ db, dialect, conversations, contacts
       const wanted: ConversationChanges = {
         status: input.status, priority: input.priority, tags: input.tags === undefined ? undefined : JSON.stringify(normalizeTags(input.tags)),
       };
+      if (input.assignee_id !== undefined) wanted.assignee_id = await resolveMemberRef(members, actor, input.assignee_id, 'assignee_id');
       let updated: Conversation | null = null;
       const { current } = await updateUnderLock({ db, dialect, clock }, {
         lockKey: `conversation:${conversationId}`,
@@ -127,21 +178,17 @@ export function createConversationService({ db, dialect, conversations, contacts
       return updated ?? toConversation(current);
     },
 
-    /** An agent's reply, sent as the key's member (or as the key itself when it has none). */
-    async postMessage(actor: Actor, id: string, body: string): Promise<Message> {
+    /** An agent's reply, sent as the key's member (or as the key itself when it has none): typed, or a saved reply filled in. */
+    async postMessage(actor: Actor, id: string, input: MessageInput): Promise<Message> {
       const conversation = await find(actor, id);
-      const now = clock.now();
-      const row: MessageRow = {
-        id: newId(),
-        workspace_id: actor.workspaceId,
-        conversation_id: conversation.id,
-        sender_type: 'agent',
-        sender_id: actingId(actor),
-        sender_name: actor.member?.display_name ?? null,
-        body: messageBody(body),
-        created_at: now,
-      };
-      return inTransaction(db, (work) => writes.addMessage(work, row));
+      const body = 'body' in input ? messageBody(input.body) : await savedReplyText(actor, conversation, input.saved_reply_id);
+      return postAsAgent(actor, conversation.id, body, false);
+    },
+
+    /** [ext] An internal note: the team sees it, the contact never does; it answers nobody (waiting_since stays). */
+    async addNote(actor: Actor, id: string, body: string): Promise<Message> {
+      const conversation = await find(actor, id);
+      return postAsAgent(actor, conversation.id, messageBody(body), true);
     },
 
     /**
@@ -158,7 +205,7 @@ export function createConversationService({ db, dialect, conversations, contacts
         const { tx } = work;
         const now = clock.now();
         const contact = input.contact ? await saveContact(actor, input.contact, now, tx) : null;
-        const row: ConversationRow = {
+        const row: NewConversationRow = {
           id: newId(),
           workspace_id: actor.workspaceId,
           product_id: productId,
@@ -179,7 +226,7 @@ export function createConversationService({ db, dialect, conversations, contacts
         };
         const firstMessage: MessageRow | null = body === null ? null : {
           id: newId(), workspace_id: actor.workspaceId, conversation_id: row.id, sender_type: 'contact',
-          sender_id: contact?.id ?? actor.apiKeyId ?? actingId(actor), sender_name: contact?.name ?? null, body, created_at: now,
+          sender_id: contact?.id ?? actor.apiKeyId ?? actingId(actor), sender_name: contact?.name ?? null, body, created_at: now, internal: 0,
         };
         return writes.create(work, row, contact, firstMessage);
       });

@@ -13,6 +13,13 @@ export interface ConversationContact {
   verified: boolean;
 }
 
+/** [ext] The latest message, as a list row shows it (docs/inbox.md). */
+export interface LastMessage {
+  sender_type: SenderType;
+  excerpt: string;
+  created_at: string;
+}
+
 export interface Conversation {
   id: string;
   product_id: string;
@@ -32,6 +39,12 @@ export interface Conversation {
   created_at: string;
   updated_at: string;
   contact: ConversationContact | null;
+  /** [ext] The member who owns it; null: unassigned. */
+  assignee_id: string | null;
+  /** [ext] Null until the first message. */
+  last_message: LastMessage | null;
+  /** [ext] The first contact message no agent reply has answered yet; null when nobody waits. */
+  waiting_since: string | null;
 }
 
 export interface Message {
@@ -41,6 +54,8 @@ export interface Message {
   body: string;
   sender_name: string | null;
   created_at: string;
+  /** [ext] An internal note of the team: never shown to the contact. */
+  internal: boolean;
 }
 
 /** [ext] An issue the conversation is linked to. */
@@ -75,6 +90,11 @@ export const toConversation = (row: ConversationWithContactRow): Conversation =>
   contact: row.contact_id === null
     ? null
     : { id: row.contact_id, name: row.contact_name, email: row.contact_email, verified: row.contact_external_id !== null },
+  assignee_id: row.assignee_id,
+  last_message: row.last_message_at === null
+    ? null
+    : { sender_type: row.last_message_sender_type as SenderType, excerpt: row.last_message_excerpt ?? '', created_at: row.last_message_at },
+  waiting_since: row.waiting_since,
 });
 
 export const toMessage = (row: MessageRow): Message => ({
@@ -84,6 +104,7 @@ export const toMessage = (row: MessageRow): Message => ({
   body: row.body,
   sender_name: row.sender_name,
   created_at: row.created_at,
+  internal: row.internal === 1,
 });
 
 

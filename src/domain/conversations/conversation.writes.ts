@@ -1,15 +1,19 @@
 // Every write of a conversation or a message goes through here (the API's import, PATCH and
 // replies, the widget's visitors and forms, announcements, summaries), so each records its event
 // in its transaction, and each message of a contact asks for the conversation's summary in it
-// (the contact's first, for its triage too).
+// (the contact's first, for its triage too). It also keeps the list fields on the conversation's
+// row (the latest message, since when the contact waits), so no list reads the messages.
 import type { ContactRef, ContactRepository } from '../../db/repositories/contact.repository.js';
-import type { ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow } from '../../db/repositories/conversation.repository.js';
+import type {
+  ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow, NewConversationRow, WaitEffect,
+} from '../../db/repositories/conversation.repository.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { TagRepository } from '../../db/repositories/tag.repository.js';
 import { ERASED, type MessageRepository, type MessageRow } from '../../db/repositories/message.repository.js';
 import type { Outbox } from '../../events/outbox.js';
 import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
+import { messageExcerpt } from './message-excerpt.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { Work } from '../shared/unit-of-work.js';
 import { parseTags, retag } from '../tags/tags.js';
@@ -21,6 +25,24 @@ export interface ConversationWritesDeps {
   jobs: Pick<ConversationJobQueue, 'request'>;
   tags: Pick<TagRepository, 'retag'>;
   contacts: Pick<ContactRepository, 'seen'>;
+}
+
+/**
+ * A contact's message starts the wait (unless one is already waiting), an agent's reply ends it;
+ * an internal note is no answer, and system messages (announcements) are none either.
+ */
+const waitEffectOf = (row: MessageRow): WaitEffect =>
+  row.sender_type === 'contact' ? 'asks' : row.sender_type === 'agent' && row.internal === 0 ? 'answers' : 'none';
+
+/** A new conversation's list fields: unassigned, its first message (if any) the latest, waiting if the contact wrote it. */
+function inboxFieldsOf(firstMessage: MessageRow | null): Omit<ConversationRow, keyof NewConversationRow> {
+  return {
+    assignee_id: null,
+    last_message_sender_type: firstMessage?.sender_type ?? null,
+    last_message_excerpt: firstMessage ? messageExcerpt(firstMessage.body) : null,
+    last_message_at: firstMessage?.created_at ?? null,
+    waiting_since: firstMessage && waitEffectOf(firstMessage) === 'asks' ? firstMessage.created_at : null,
+  };
 }
 
 export function createConversationWrites({ conversations, messages, outbox, jobs, tags, contacts }: ConversationWritesDeps) {
@@ -48,8 +70,9 @@ export function createConversationWrites({ conversations, messages, outbox, jobs
 
   return {
     /** A new conversation, with its contact's first message when there is one. */
-    async create(work: Work, row: ConversationRow, contact: ContactRef | null, firstMessage: MessageRow | null): Promise<ConversationDetail> {
+    async create(work: Work, newRow: NewConversationRow, contact: ContactRef | null, firstMessage: MessageRow | null): Promise<ConversationDetail> {
       const { tx } = work;
+      const row: ConversationRow = { ...newRow, ...inboxFieldsOf(firstMessage) };
       await conversations.insert(row, tx);
       if (firstMessage) {
         await messages.insert(firstMessage, tx);
@@ -95,14 +118,16 @@ export function createConversationWrites({ conversations, messages, outbox, jobs
     },
 
     /**
-     * A message in a conversation; the conversation's updated_at moves with it (that is part of
-     * message.created, not a conversation.updated of its own).
+     * A message in a conversation, an internal note included; the conversation's updated_at, latest
+     * message and wait move with it (that is part of message.created, not a conversation.updated of its own).
      */
     async addMessage(work: Work, row: MessageRow): Promise<Message> {
       // Before the message's own writes: the request locks the conversation first (its comment says why).
       await askForJobs(work, row, async () => !(await messages.firstOfContact(row.workspace_id, row.conversation_id, work.tx)));
       await messages.insert(row, work.tx);
-      await conversations.touch(row.workspace_id, row.conversation_id, row.created_at, work.tx);
+      await conversations.markMessage(row.workspace_id, row.conversation_id, {
+        at: row.created_at, senderType: row.sender_type, excerpt: messageExcerpt(row.body), wait: waitEffectOf(row),
+      }, work.tx);
       await recordMessage(work, row);
       return toMessage(row);
     },

@@ -10,6 +10,7 @@ import { checkAll, invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
+import { resolveMemberRef, type MemberRef } from '../accounts/member-ref.js';
 import { updateUnderLock } from '../shared/changes.js';
 import { normalizeTags } from '../tags/tags.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
@@ -20,7 +21,7 @@ import { inTransaction } from '../shared/unit-of-work.js';
 export type { IssueDetail, IssueListItem } from './issue.shapes.js';
 
 /** `me`, a member id, or null (unassigned). */
-export type AssigneeRef = string | null;
+export type AssigneeRef = MemberRef;
 
 export interface CreateIssueInput {
   product_id: string;
@@ -125,16 +126,8 @@ export function createIssueService({ db, dialect, issues, products, members, con
   const detail = (actor: Actor, row: Pick<IssueRow, 'id'>, tx: Executor = db): Promise<IssueDetail> => detailOf(actor, row.id, tx);
 
   /** The member id an assignee reference names, checked against the workspace. */
-  async function resolveAssignee(actor: Actor, ref: AssigneeRef, field = 'assignee_id'): Promise<string | null> {
-    if (ref === null) return null;
-    if (ref === 'me') {
-      if (!actor.member) throw invalidField(field, '"me" needs an API key that belongs to a member');
-      return actor.member.id;
-    }
-    const id = parseUuid(ref);
-    if (!id || !(await members.findById(actor.workspaceId, id))) throw invalidField(field, 'is not a member of this workspace');
-    return id;
-  }
+  const resolveAssignee = (actor: Actor, ref: AssigneeRef, field = 'assignee_id'): Promise<string | null> =>
+    resolveMemberRef(members, actor, ref, field);
 
   async function requireProduct(actor: Actor, productId: string) {
     const id = parseUuid(productId);

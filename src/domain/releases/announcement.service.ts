@@ -143,7 +143,7 @@ export function createAnnouncementService({ db, announcementJobs, conversationWr
         if (!(await announcementJobs.recordOutcome(job.id, job.next_attempt_at, done, work.tx))) return false;
         await conversationWrites.addMessage(work, {
           id: newId(), workspace_id: job.workspace_id, conversation_id: job.target_id, sender_type: 'system', sender_id: job.release_id,
-          sender_name: content.sender_name, body: content.body, created_at: now,
+          sender_name: content.sender_name, body: content.body, created_at: now, internal: 0,
         });
         return true;
       });

@@ -49,7 +49,7 @@ export function createSearchService({ search, issues, conversations, contacts }:
       issues.findListRows(actor.workspaceId, idsOf('issue')),
       conversationIds.length === 0
         ? { rows: [] }
-        : conversations.list(actor.workspaceId, { ids: conversationIds }, { limit: conversationIds.length, offset: 0 }),
+        : conversations.list(actor.workspaceId, { ids: conversationIds }, 'newest', { limit: conversationIds.length, offset: 0 }),
       contacts.findProfiles(actor.workspaceId, idsOf('contact')),
     ]);
     const issueById = new Map(issueRows.map((row) => [row.id, toIssueListItem(row)]));

@@ -3,7 +3,7 @@
 // normal-looking answer and stores nothing; proof of work is checked after it, so a bot learns
 // nothing from the answer either way.
 import type { Db } from '../../db/database.js';
-import type { ConversationRow } from '../../db/repositories/conversation.repository.js';
+import type { NewConversationRow } from '../../db/repositories/conversation.repository.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
@@ -47,14 +47,14 @@ export function createFormService({ db, writes, visitorContacts, proofOfWork, cl
       if (product.settings.proof_of_work) await proofOfWork.verifyOnce(product.id, input.altcha);
       const contact = await visitorContacts.unverified(product, input.name?.trim() || null, input.email?.toLowerCase() ?? null);
       const now = clock.now();
-      const row: ConversationRow = {
+      const row: NewConversationRow = {
         id: newId(), workspace_id: product.workspace_id, product_id: product.id, contact_id: contact.id,
         type: input.type ?? 'ticket', source: 'form', status: 'open', priority: 'normal', title: input.title,
         ai_summary: null, rating: null, upvotes: 0, widget_session_id: null, form_fields: fields, tags: '[]', created_at: now, updated_at: now,
       };
       const created = await inTransaction(db, (work) => writes.create(work, row, contact, {
         id: newId(), workspace_id: product.workspace_id, conversation_id: row.id, sender_type: 'contact',
-        sender_id: contact.id, sender_name: input.name?.trim() || null, body: input.body, created_at: now,
+        sender_id: contact.id, sender_name: input.name?.trim() || null, body: input.body, created_at: now, internal: 0,
       }));
       return { id: created.id, status: created.status };
     },

@@ -5,7 +5,9 @@
 import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { ContactRepository } from '../../db/repositories/contact.repository.js';
-import type { ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow } from '../../db/repositories/conversation.repository.js';
+import type {
+  ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow, NewConversationRow,
+} from '../../db/repositories/conversation.repository.js';
 import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
 import type { MessageRepository, MessageRow } from '../../db/repositories/message.repository.js';
 import { notFound } from '../../errors.js';
@@ -42,7 +44,7 @@ const sees = (visitor: Visitor, row: ConversationRow): boolean =>
 /** A message from the visitor, as their contact. */
 export const visitorMessageRow = (visitor: Visitor, conversationId: string, body: string, now: string): MessageRow => ({
   id: newId(), workspace_id: visitor.workspaceId, conversation_id: conversationId, sender_type: 'contact',
-  sender_id: visitor.contactId, sender_name: visitor.name, body, created_at: now,
+  sender_id: visitor.contactId, sender_name: visitor.name, body, created_at: now, internal: 0,
 });
 
 export function createVisitorConversationService({ db, dialect, conversations, messages, contacts, writes, clock }: VisitorConversationDeps) {
@@ -54,7 +56,7 @@ export function createVisitorConversationService({ db, dialect, conversations, m
   }
 
   async function detail(visitor: Visitor, row: ConversationRow, tx: Executor = db): Promise<VisitorConversation> {
-    const rows = await messages.listByConversation(visitor.workspaceId, row.id, tx);
+    const rows = await messages.listForContact(visitor.workspaceId, row.id, tx);
     return { ...toVisitorSummary(row), messages: rows.map(toVisitorMessage) };
   }
 
@@ -80,7 +82,7 @@ export function createVisitorConversationService({ db, dialect, conversations, m
         const now = clock.now();
         const contact = await contacts.findById(visitor.workspaceId, visitor.contactId, work.tx);
         if (!contact) throw notFound('contact');
-        const row: ConversationRow = {
+        const row: NewConversationRow = {
           id: newId(), workspace_id: visitor.workspaceId, product_id: visitor.productId, contact_id: contact.id,
           type: input.type ?? 'chat', source: 'chat', status: 'open', priority: 'normal', title: input.title ?? titleFromBody(input.body),
           ai_summary: null, rating: null, upvotes: 0, widget_session_id: visitor.sessionId, form_fields: null, tags: '[]', created_at: now, updated_at: now,

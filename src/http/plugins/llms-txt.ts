@@ -13,6 +13,7 @@ interface SchemaLike {
   maximum?: number;
   properties?: Record<string, SchemaLike>;
   required?: string[];
+  oneOf?: SchemaLike[];
   items?: SchemaLike;
   description?: string;
 }
@@ -57,6 +58,12 @@ function fieldList(properties: Record<string, SchemaLike>, required: string[] = 
     .join('; ');
 }
 
+/** `exactly one of: body, saved_reply_id` for a body whose oneOf requires one field of several. */
+function alternatives(schema: SchemaLike): string {
+  const fields = (schema.oneOf ?? []).map((branch) => branch.required ?? []);
+  return fields.length > 0 && fields.every((required) => required.length === 1) ? ` — exactly one of: ${fields.flat().join(', ')}` : '';
+}
+
 function describeResource(name: string, schema: SchemaLike): string[] {
   return [`- ${name}${schema.description ? `: ${schema.description}` : ''}`, `  fields: ${fieldList(schema.properties ?? {}, schema.required)}`];
 }
@@ -75,7 +82,7 @@ function describeOperation(method: string, path: string, operation: Operation): 
   const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
   if (query.length) lines.push(`  query: ${query.map((p) => `${p.name} (${typeOf(p.schema)})`).join('; ')}`);
   const body = operation.requestBody?.content?.['application/json']?.schema;
-  if (body?.properties) lines.push(`  body: ${fieldList(body.properties, body.required)}`);
+  if (body?.properties) lines.push(`  body: ${fieldList(body.properties, body.required)}${alternatives(body)}`);
   const success = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
   if (success.length) lines.push(`  returns: ${success.map(([status, r]) => `${status} ${r.description ?? ''}${shapeOf(r)}`.trim()).join('; ')}`);
   return lines;

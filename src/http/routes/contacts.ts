@@ -64,7 +64,7 @@ export function contactRoutes(app: TypedApp, contacts: ContactService, tags: Tag
       description: 'Erases the person in one transaction (docs/privacy.md): the contact, their widget sessions and upvotes go; their ' +
         'conversations stay without contact, summary or title, their messages\' bodies `[erased]`. Needs an owner or admin key, or a key without a member (403 otherwise).',
       params: ContactParams,
-      response: { 204: Type.Null({ description: 'Erased' }), ...errorResponses(403, 404) },
+      response: { 204: Type.Null({ description: 'Erased' }), ...writeErrors(404) },
     },
     handler: async (request, reply) => {
       await contacts.erase(request.actor, request.params.id);

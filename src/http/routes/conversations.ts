@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import type { ConversationService } from '../../domain/conversations/conversation.service.js';
+import type { ConversationService, MessageInput } from '../../domain/conversations/conversation.service.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/shared/enums.js';
 import { checkAll } from '../../errors.js';
 import { enumFilter, idFilter, singleIdFilter, tagFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import {
-  CONVERSATION_ID_FILTER_MAX, Conversation, ConversationDetail, CreateConversationBody, ListConversationsQuery, Message, PostMessageBody, UpdateConversationBody,
+  CONVERSATION_ID_FILTER_MAX, Conversation, ConversationDetail, CreateConversationBody, ListConversationsQuery, Message, PostMessageBody, PostNoteBody,
+  UpdateConversationBody,
 } from '../schemas/conversation.js';
 
 const ConversationParams = IdParams('Conversation id (UUID)');
@@ -24,23 +25,28 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         tags: TAGS,
         summary: 'List conversations',
         description:
-          'Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id ' +
-          'take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.',
+          'Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest ' +
+          'waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a ' +
+          'malformed id is a validation_error naming it. pagination.total counts every match.',
         querystring: ListConversationsQuery,
         response: { 200: ListOf(Conversation, 'A page of conversations, each with its contact'), ...errorResponses() },
       }),
       handler: async (request) => {
-        const { product_id, type, status, priority, id, tag } = request.query;
+        const { product_id, type, status, priority, id, tag, assignee_id, sort = 'newest' } = request.query;
         const page = pageOf(request.query);
-        const [productId, types, statuses, priorities, listed] = await checkAll([
+        const [productId, types, statuses, priorities, listed, assignees] = await checkAll([
           () => singleIdFilter('product_id', product_id),
           () => enumFilter('type', type, CONVERSATION_TYPES),
           () => enumFilter('status', status, CONVERSATION_STATUSES),
           () => enumFilter('priority', priority, PRIORITIES),
           () => idFilter('id', id, [], CONVERSATION_ID_FILTER_MAX),
+          () => idFilter('assignee_id', assignee_id, ['none', 'me'] as const),
         ] as const);
-        const ids = listed.ids.length ? listed.ids : undefined;
-        return listBody(await conversations.list(request.actor, { productId, types, statuses, priorities, ids, tagKeys: tagFilter(tag) }, page), page);
+        const filters = {
+          productId, types, statuses, priorities, ids: listed.ids.length ? listed.ids : undefined,
+          assigneeIds: assignees.ids, assignedToMe: assignees.given.has('me'), unassigned: assignees.given.has('none'), tagKeys: tagFilter(tag),
+        };
+        return listBody(await conversations.list(request.actor, filters, sort, page), page);
       },
     });
 
@@ -79,7 +85,8 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         tags: TAGS,
         summary: 'Update a conversation',
         description:
-          'Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.',
+          'Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; ' +
+          'updated_at changes only when a value changes.',
         params: ConversationParams,
         body: UpdateConversationBody,
         response: { 200: DataOf(Conversation, 'The updated conversation'), ...writeErrors(404) },
@@ -95,7 +102,9 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         summary: 'Post a message',
         description:
           'Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has ' +
-          'no member). body is stored as sent and must not be blank. The conversation\'s updated_at changes.',
+          'no member). body is stored as sent and must not be blank. [ext] Instead of body, saved_reply_id posts a saved reply ' +
+          'with its placeholders filled ({{agent.name}} is empty for a key without a member); exactly one of the two. ' +
+          'The conversation\'s updated_at changes, and [ext] its waiting_since is cleared: the contact has an answer.',
         params: ConversationParams,
         body: PostMessageBody,
         response: { 201: DataOf(Message, 'The created message'), ...writeErrors(404) },
@@ -103,7 +112,28 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
       config: { ensureExists },
       handler: async (request, reply) => {
         reply.code(201);
-        return { data: await conversations.postMessage(request.actor, request.params.id, request.body.body) };
+        // The schema's oneOf lets exactly one of body and saved_reply_id through.
+        return { data: await conversations.postMessage(request.actor, request.params.id, request.body as MessageInput) };
+      },
+    });
+
+    app.post(`${mount.path}/:id/notes`, {
+      schema: mount.schema({
+        operationId: 'addConversationNote',
+        tags: TAGS,
+        summary: '[ext] Add an internal note',
+        description:
+          '[ext] Adds a note for the team, sent like a message (sender_type agent) with internal true. The team sees it in the ' +
+          'conversation, its event stream and webhooks (message.created); the contact never does: not in the widget, its stream ' +
+          'or any email. A note answers nobody: waiting_since stays as it is. The conversation\'s updated_at changes.',
+        params: ConversationParams,
+        body: PostNoteBody,
+        response: { 201: DataOf(Message, 'The created note'), ...writeErrors(404) },
+      }),
+      config: { ensureExists },
+      handler: async (request, reply) => {
+        reply.code(201);
+        return { data: await conversations.addNote(request.actor, request.params.id, request.body.body) };
       },
     });
   });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
+import { CONVERSATION_DEFAULTS, CONVERSATION_SORTS, MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
+import { EXCERPT_MAX } from '../../domain/conversations/message-excerpt.js';
 import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/shared/enums.js';
 import { TagFilter, TagNames, TagsInput } from './tag.js';
 import { CsvFilter, CsvIdFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
@@ -26,12 +27,14 @@ export const ConversationSummary = Type.Object(
 const EXAMPLE_CONTACT = { id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1', name: 'Ada Lovelace', email: 'ada@example.com', verified: false };
 const EXAMPLE_MESSAGE = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1', sender_type: 'contact', sender_id: EXAMPLE_CONTACT.id,
-  body: 'The export button does nothing on Android.', sender_name: 'Ada Lovelace', created_at: '2026-11-21T10:25:00.000Z',
+  body: 'The export button does nothing on Android.', sender_name: 'Ada Lovelace', created_at: '2026-11-21T10:25:00.000Z', internal: false,
 };
+const EXAMPLE_LAST_MESSAGE = { sender_type: 'contact', excerpt: 'The export button does nothing on Android.', created_at: '2026-11-21T10:25:00.000Z' };
 const EXAMPLE_CONVERSATION = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', contact_id: EXAMPLE_CONTACT.id,
   type: 'ticket', source: 'chat', status: 'open', priority: 'normal', title: 'Export does nothing', ai_summary: null,
   rating: null, upvotes: 0, form_fields: null, tags: [], created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
+  assignee_id: null, last_message: EXAMPLE_LAST_MESSAGE, waiting_since: '2026-11-21T10:25:00.000Z',
 };
 
 export const Contact = Type.Object(
@@ -58,6 +61,10 @@ export const Message = Type.Object(
     body: Type.String({ description: 'The message text, exactly as sent' }),
     sender_name: Nullable(Type.String(), { description: 'The member\'s display name or the contact\'s name; null when unknown' }),
     created_at: Timestamp(),
+    internal: Type.Boolean({
+      description: '[ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, ' +
+        'in the widget, its stream or any email; false for every other message',
+    }),
   },
   { $id: 'Message', additionalProperties: false, description: 'A message in a conversation', examples: [EXAMPLE_MESSAGE] },
 );
@@ -68,6 +75,18 @@ export const MessageEvent = Type.Object(
   {
     $id: 'MessageEvent', additionalProperties: false, description: 'A message and the conversation it belongs to',
     examples: [{ ...EXAMPLE_MESSAGE, conversation_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1' }],
+  },
+);
+
+export const LastMessage = Type.Object(
+  {
+    sender_type: StringEnum(SENDER_TYPES),
+    excerpt: Type.String({ maxLength: EXCERPT_MAX, description: `The body on one line, at most ${EXCERPT_MAX} characters (an ellipsis ends a cut one)` }),
+    created_at: Timestamp(),
+  },
+  {
+    $id: 'LastMessage', additionalProperties: false, examples: [EXAMPLE_LAST_MESSAGE],
+    description: '[ext] The conversation\'s latest message as a list row shows it; internal notes count (the team sees them)',
   },
 );
 
@@ -90,6 +109,10 @@ export const conversationProperties = {
   created_at: Timestamp(),
   updated_at: Timestamp('Changes on every effective change and when a message is posted'),
   contact: Nullable(Ref(Contact)),
+  assignee_id: Nullable(Uuid('[ext] The member who owns the conversation; null when unassigned')),
+  last_message: Nullable(Ref(LastMessage), { description: '[ext] The latest message; null until the first' }),
+  waiting_since: Nullable(Timestamp('[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. ' +
+    'Internal notes and system messages answer nothing')),
 };
 
 export const Conversation = Type.Object(conversationProperties, {
@@ -130,6 +153,11 @@ export const ListConversationsQuery = Type.Object({
   priority: Type.Optional(CsvFilter('Only these priorities', PRIORITIES)),
   tag: Type.Optional(TagFilter()),
   id: Type.Optional(CsvIdFilter(`[ext] Only these conversations: comma-separated ids, at most ${CONVERSATION_ID_FILTER_MAX} (a client naming the conversations of a page of other records, such as the triage queue)`, [])),
+  assignee_id: Type.Optional(CsvIdFilter('[ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller\'s member, `none` for unassigned', ['none', 'me'])),
+  sort: Type.Optional(StringEnum(CONVERSATION_SORTS, {
+    default: 'newest',
+    description: '[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last',
+  })),
 });
 
 export const UpdateConversationBody = Type.Object(
@@ -137,8 +165,11 @@ export const UpdateConversationBody = Type.Object(
     status: Type.Optional(StringEnum(CONVERSATION_STATUSES, { description: 'Any status may be set from any status' })),
     priority: Type.Optional(StringEnum(PRIORITIES)),
     tags: Type.Optional(TagsInput()),
+    assignee_id: Type.Optional(Type.Union([Uuid(), Type.Literal('me'), Type.Null()], {
+      description: '[ext] A member id of this workspace, the literal `me` for the caller\'s member, or null to unassign',
+    })),
   },
-  { additionalProperties: false, examples: [{ status: 'in_progress' }, { status: 'resolved', priority: 'low' }] },
+  { additionalProperties: false, examples: [{ status: 'in_progress' }, { status: 'resolved', priority: 'low' }, { assignee_id: 'me' }] },
 );
 
 const MessageBody = Type.String({
@@ -149,8 +180,21 @@ const MessageBody = Type.String({
 });
 
 export const PostMessageBody = Type.Object(
+  {
+    body: Type.Optional(MessageBody),
+    saved_reply_id: Type.Optional(Uuid('[ext] Instead of body: a saved reply of this workspace, posted with its placeholders filled')),
+  },
+  {
+    additionalProperties: false,
+    oneOf: [{ required: ['body'] }, { required: ['saved_reply_id'] }],
+    description: 'Exactly one of body and saved_reply_id',
+    examples: [{ body: 'Thanks! A fix ships in the next release.' }, { saved_reply_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1' }],
+  },
+);
+
+export const PostNoteBody = Type.Object(
   { body: MessageBody },
-  { additionalProperties: false, examples: [{ body: 'Thanks! A fix ships in the next release.' }] },
+  { additionalProperties: false, examples: [{ body: 'Customer is on the legacy plan; check with billing before refunding.' }] },
 );
 
 export const CreateConversationBody = Type.Object(

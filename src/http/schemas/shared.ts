@@ -3,11 +3,12 @@
 import { ApiKey, CreatedApiKey, Invitation, InvitationPreview, IssuedInvitation, SignedIn } from './account.js';
 import { ErrorBody, Pagination } from './common.js';
 import { ContactDetail, ContactExport, ContactProfile } from './contact.js';
-import { Contact, Conversation, ConversationDetail, ConversationSummary, LinkedIssue, Message, MessageEvent } from './conversation.js';
+import { Contact, Conversation, ConversationDetail, ConversationSummary, LastMessage, LinkedIssue, Message, MessageEvent } from './conversation.js';
 import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { IdentitySecret, Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
+import { SavedReply } from './saved-reply.js';
 import { SearchResult } from './search.js';
 import { IssueBase, Suggestion } from './suggestion.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
@@ -18,7 +19,7 @@ export const SHARED_SCHEMAS = [
   ErrorBody, Pagination,
   Member, KeyMember, Me,
   Product, IdentitySecret,
-  Contact, Message, MessageEvent, ConversationSummary, Conversation, LinkedIssue, ConversationDetail,
+  Contact, Message, MessageEvent, ConversationSummary, LastMessage, Conversation, LinkedIssue, ConversationDetail, SavedReply,
   ContactProfile, ContactDetail, ContactExport, Tag,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,

@@ -15,10 +15,13 @@ import { visitorOf } from '../visitor-auth.js';
 
 const TYPES: EventType[] = ['message.created', 'conversation.updated'];
 
-/** What the visitor is shown of an event of their conversation; null for changes they do not see (priority, upvotes). */
+/**
+ * What the visitor is shown of an event of their conversation; null for what they do not see: the
+ * team's internal notes, and changes of priority, assignee or upvotes.
+ */
 function visitorFrame({ type, payload }: LiveEvent): SseFrame | null {
   const data = payload.data as Record<string, any>;
-  if (type === 'message.created') return { event: 'message', data: toVisitorMessage(data as never) };
+  if (type === 'message.created') return data.internal === true ? null : { event: 'message', data: toVisitorMessage(data as never) };
   if (type === 'conversation.updated' && data.previous && 'status' in data.previous) return { event: 'status', data: { status: data.status } };
   return null;
 }

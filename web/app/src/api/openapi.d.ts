@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * List conversations
-         * @description Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.
+         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.
          */
         get: operations["listConversations"];
         put?: never;
@@ -191,7 +191,7 @@ export interface paths {
         head?: never;
         /**
          * Update a conversation
-         * @description Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.
+         * @description Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.
          */
         patch: operations["updateConversation"];
         trace?: never;
@@ -207,9 +207,29 @@ export interface paths {
         put?: never;
         /**
          * Post a message
-         * @description Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has no member). body is stored as sent and must not be blank. The conversation's updated_at changes.
+         * @description Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has no member). body is stored as sent and must not be blank. [ext] Instead of body, saved_reply_id posts a saved reply with its placeholders filled ({{agent.name}} is empty for a key without a member); exactly one of the two. The conversation's updated_at changes, and [ext] its waiting_since is cleared: the contact has an answer.
          */
         post: operations["postConversationMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Add an internal note
+         * @description [ext] Adds a note for the team, sent like a message (sender_type agent) with internal true. The team sees it in the conversation, its event stream and webhooks (message.created); the contact never does: not in the widget, its stream or any email. A note answers nobody: waiting_since stays as it is. The conversation's updated_at changes.
+         */
+        post: operations["addConversationNote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -302,6 +322,58 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/saved-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List saved replies
+         * @description The workspace's saved replies, oldest first (created_at, then id).
+         */
+        get: operations["listSavedReplies"];
+        put?: never;
+        /**
+         * [ext] Create a saved reply
+         * @description A ready answer the team posts with POST /conversations/{id}/messages and saved_reply_id. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        post: operations["createSavedReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/saved-replies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get a saved reply
+         * @description One saved reply, its placeholders as written.
+         */
+        get: operations["getSavedReply"];
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Delete a saved reply
+         * @description Deletes it; messages already posted from it stay as they are. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        delete: operations["deleteSavedReply"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Update a saved reply
+         * @description Changes its title and/or body; updated_at changes only when a value changes. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        patch: operations["updateSavedReply"];
         trace?: never;
     };
     "/api/v1/issues": {
@@ -610,7 +682,7 @@ export interface paths {
         /**
          * List conversations (deprecated alias of /api/v1/conversations)
          * @deprecated
-         * @description Conversations of the workspace, newest first (created_at, then id, descending). type, status, priority and [ext] id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.
+         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.
          */
         get: operations["listConversationsViaDeprecatedAlias"];
         put?: never;
@@ -647,7 +719,7 @@ export interface paths {
         /**
          * Update a conversation (deprecated alias of /api/v1/conversations)
          * @deprecated
-         * @description Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.
+         * @description Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.
          */
         patch: operations["updateConversationViaDeprecatedAlias"];
         trace?: never;
@@ -664,9 +736,30 @@ export interface paths {
         /**
          * Post a message (deprecated alias of /api/v1/conversations)
          * @deprecated
-         * @description Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has no member). body is stored as sent and must not be blank. The conversation's updated_at changes.
+         * @description Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has no member). body is stored as sent and must not be blank. [ext] Instead of body, saved_reply_id posts a saved reply with its placeholders filled ({{agent.name}} is empty for a key without a member); exactly one of the two. The conversation's updated_at changes, and [ext] its waiting_since is cleared: the contact has an answer.
          */
         post: operations["postConversationMessageViaDeprecatedAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/items/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Add an internal note (deprecated alias of /api/v1/conversations)
+         * @deprecated
+         * @description [ext] Adds a note for the team, sent like a message (sender_type agent) with internal true. The team sees it in the conversation, its event stream and webhooks (message.created); the contact never does: not in the widget, its stream or any email. A note answers nobody: waiting_since stays as it is. The conversation's updated_at changes.
+         */
+        post: operations["addConversationNoteViaDeprecatedAlias"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1554,7 +1647,8 @@ export interface components {
          *       "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *       "body": "The export button does nothing on Android.",
          *       "sender_name": "Ada Lovelace",
-         *       "created_at": "2026-11-21T10:25:00.000Z"
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "internal": false
          *     }
          */
         Message: {
@@ -1576,6 +1670,8 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             created_at: string;
+            /** @description [ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, in the widget, its stream or any email; false for every other message */
+            internal: boolean;
         };
         /**
          * @description A message and the conversation it belongs to
@@ -1586,6 +1682,7 @@ export interface components {
          *       "body": "The export button does nothing on Android.",
          *       "sender_name": "Ada Lovelace",
          *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "internal": false,
          *       "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1"
          *     }
          */
@@ -1608,6 +1705,8 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             created_at: string;
+            /** @description [ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, in the widget, its stream or any email; false for every other message */
+            internal: boolean;
             /**
              * Format: uuid
              * @description The conversation the message belongs to
@@ -1648,6 +1747,25 @@ export interface components {
             created_at: string;
         };
         /**
+         * @description [ext] The conversation's latest message as a list row shows it; internal notes count (the team sees them)
+         * @example {
+         *       "sender_type": "contact",
+         *       "excerpt": "The export button does nothing on Android.",
+         *       "created_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        LastMessage: {
+            /** @enum {string} */
+            sender_type: "agent" | "contact" | "system";
+            /** @description The body on one line, at most 140 characters (an ellipsis ends a cut one) */
+            excerpt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+        };
+        /**
          * @description A conversation with a customer
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
@@ -1670,7 +1788,14 @@ export interface components {
          *         "name": "Ada Lovelace",
          *         "email": "ada@example.com",
          *         "verified": false
-         *       }
+         *       },
+         *       "assignee_id": null,
+         *       "last_message": {
+         *         "sender_type": "contact",
+         *         "excerpt": "The export button does nothing on Android.",
+         *         "created_at": "2026-11-21T10:25:00.000Z"
+         *       },
+         *       "waiting_since": "2026-11-21T10:25:00.000Z"
          *     }
          */
         Conversation: {
@@ -1730,6 +1855,20 @@ export interface components {
              */
             updated_at: string;
             contact: components["schemas"]["Contact"] | null;
+            /**
+             * Format: uuid
+             * @description [ext] The member who owns the conversation; null when unassigned
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            assignee_id: string | null;
+            /** @description [ext] The latest message; null until the first */
+            last_message: components["schemas"]["LastMessage"] | null;
+            /**
+             * Format: date-time
+             * @description [ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            waiting_since: string | null;
         };
         /**
          * @description [ext] An issue a conversation is linked to
@@ -1775,6 +1914,13 @@ export interface components {
          *         "email": "ada@example.com",
          *         "verified": false
          *       },
+         *       "assignee_id": null,
+         *       "last_message": {
+         *         "sender_type": "contact",
+         *         "excerpt": "The export button does nothing on Android.",
+         *         "created_at": "2026-11-21T10:25:00.000Z"
+         *       },
+         *       "waiting_since": "2026-11-21T10:25:00.000Z",
          *       "messages": [
          *         {
          *           "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -1782,7 +1928,8 @@ export interface components {
          *           "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *           "body": "The export button does nothing on Android.",
          *           "sender_name": "Ada Lovelace",
-         *           "created_at": "2026-11-21T10:25:00.000Z"
+         *           "created_at": "2026-11-21T10:25:00.000Z",
+         *           "internal": false
          *         }
          *       ],
          *       "linked_issues": []
@@ -1845,10 +1992,55 @@ export interface components {
              */
             updated_at: string;
             contact: components["schemas"]["Contact"] | null;
+            /**
+             * Format: uuid
+             * @description [ext] The member who owns the conversation; null when unassigned
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            assignee_id: string | null;
+            /** @description [ext] The latest message; null until the first */
+            last_message: components["schemas"]["LastMessage"] | null;
+            /**
+             * Format: date-time
+             * @description [ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            waiting_since: string | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
             /** @description [ext] The issues this conversation is linked to, in the order they were linked */
             linked_issues: components["schemas"]["LinkedIssue"][];
+        };
+        /**
+         * @description [ext] A saved reply of the team
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+         *       "title": "Fix shipped",
+         *       "body": "Hi {{contact.first_name}}, the fix is live in {{product.name}}. Thanks for your patience! {{agent.name}}",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        SavedReply: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            title: string;
+            /** @description The text, with its placeholders as written: {{contact.name}}, {{contact.first_name}}, {{agent.name}}, {{product.name}} */
+            body: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Changes on every effective change
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
         };
         /**
          * @description [ext] A contact as the contacts' list shows it
@@ -2011,6 +2203,20 @@ export interface components {
                  * @example 2026-11-21T10:25:00.000Z
                  */
                 updated_at: string;
+                /**
+                 * Format: uuid
+                 * @description [ext] The member who owns the conversation; null when unassigned
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                assignee_id: string | null;
+                /** @description [ext] The latest message; null until the first */
+                last_message: components["schemas"]["LastMessage"] | null;
+                /**
+                 * Format: date-time
+                 * @description [ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                waiting_since: string | null;
                 /** @description Oldest first; internal notes are never exported */
                 messages: components["schemas"]["Message"][];
             }[];
@@ -3185,6 +3391,13 @@ export interface components {
          *         "email": "ada@example.com",
          *         "verified": false
          *       },
+         *       "assignee_id": null,
+         *       "last_message": {
+         *         "sender_type": "contact",
+         *         "excerpt": "The export button does nothing on Android.",
+         *         "created_at": "2026-11-21T10:25:00.000Z"
+         *       },
+         *       "waiting_since": "2026-11-21T10:25:00.000Z",
          *       "messages": [
          *         {
          *           "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -3192,7 +3405,8 @@ export interface components {
          *           "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *           "body": "The export button does nothing on Android.",
          *           "sender_name": "Ada Lovelace",
-         *           "created_at": "2026-11-21T10:25:00.000Z"
+         *           "created_at": "2026-11-21T10:25:00.000Z",
+         *           "internal": false
          *         }
          *       ],
          *       "linked_issues": [],
@@ -3258,6 +3472,20 @@ export interface components {
              */
             updated_at: string;
             contact: components["schemas"]["Contact"] | null;
+            /**
+             * Format: uuid
+             * @description [ext] The member who owns the conversation; null when unassigned
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            assignee_id: string | null;
+            /** @description [ext] The latest message; null until the first */
+            last_message: components["schemas"]["LastMessage"] | null;
+            /**
+             * Format: date-time
+             * @description [ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            waiting_since: string | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
             /** @description [ext] The issues this conversation is linked to, in the order they were linked */
@@ -3320,6 +3548,20 @@ export interface components {
                  */
                 updated_at?: string;
                 contact?: components["schemas"]["Contact"] | null;
+                /**
+                 * Format: uuid
+                 * @description [ext] The member who owns the conversation; null when unassigned
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                assignee_id?: string | null;
+                /** @description [ext] The latest message; null until the first */
+                last_message?: components["schemas"]["LastMessage"] | null;
+                /**
+                 * Format: date-time
+                 * @description [ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                waiting_since?: string | null;
                 /** @description Ordered by created_at ascending */
                 messages?: components["schemas"]["Message"][];
                 /** @description [ext] The issues this conversation is linked to, in the order they were linked */
@@ -4386,6 +4628,10 @@ export interface operations {
                 tag?: string;
                 /** @description [ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue) */
                 id?: string;
+                /** @description [ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned */
+                assignee_id?: string;
+                /** @description [ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last */
+                sort?: "newest" | "waiting";
             };
             header?: never;
             path?: never;
@@ -4702,6 +4948,8 @@ export interface operations {
                     priority?: "low" | "normal" | "high" | "urgent";
                     /** @description [ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
                     tags?: string[];
+                    /** @description [ext] A member id of this workspace, the literal `me` for the caller's member, or null to unassign */
+                    assignee_id?: string | "me" | null;
                 };
             };
         };
@@ -4812,11 +5060,135 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Exactly one of body and saved_reply_id */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Message text, at most 50000 characters, not blank; stored as sent (not trimmed) */
+                    body?: string;
+                    /**
+                     * Format: uuid
+                     * @description [ext] Instead of body: a saved reply of this workspace, posted with its placeholders filled
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    saved_reply_id?: string;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description The created message */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Message"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addConversationNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "body": "Thanks! A fix ships in the next release."
+                 *       "body": "Customer is on the legacy plan; check with billing before refunding."
                  *     }
                  */
                 "application/json": {
@@ -4826,7 +5198,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created message */
+            /** @description The created note */
             201: {
                 headers: {
                     /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
@@ -5128,6 +5500,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -5388,6 +5778,489 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSavedReplies: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of saved replies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedReply"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSavedReply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Fix shipped",
+                 *       "body": "Hi {{contact.first_name}}, the fix is live in {{product.name}}. Thanks for your patience! {{agent.name}}"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–200 characters after trimming */
+                    title: string;
+                    /** @description At most 50000 characters, not blank; stored as sent. Placeholders {{contact.name}}, {{contact.first_name}} (the name's first word), {{agent.name}} (the posting member's name) and {{product.name}} (the conversation's product) are filled when it is posted; a missing value becomes empty */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The created saved reply */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedReply"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSavedReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Saved reply id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved reply */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedReply"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSavedReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Saved reply id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSavedReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Saved reply id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Fix shipped (short)"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–200 characters after trimming */
+                    title?: string;
+                    /** @description At most 50000 characters, not blank; stored as sent. Placeholders {{contact.name}}, {{contact.first_name}} (the name's first word), {{agent.name}} (the posting member's name) and {{product.name}} (the conversation's product) are filled when it is posted; a missing value becomes empty */
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated saved reply */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedReply"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7330,6 +8203,10 @@ export interface operations {
                 tag?: string;
                 /** @description [ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue) */
                 id?: string;
+                /** @description [ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned */
+                assignee_id?: string;
+                /** @description [ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last */
+                sort?: "newest" | "waiting";
             };
             header?: never;
             path?: never;
@@ -7646,6 +8523,8 @@ export interface operations {
                     priority?: "low" | "normal" | "high" | "urgent";
                     /** @description [ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
                     tags?: string[];
+                    /** @description [ext] A member id of this workspace, the literal `me` for the caller's member, or null to unassign */
+                    assignee_id?: string | "me" | null;
                 };
             };
         };
@@ -7756,11 +8635,135 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Exactly one of body and saved_reply_id */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Message text, at most 50000 characters, not blank; stored as sent (not trimmed) */
+                    body?: string;
+                    /**
+                     * Format: uuid
+                     * @description [ext] Instead of body: a saved reply of this workspace, posted with its placeholders filled
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    saved_reply_id?: string;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description The created message */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Message"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addConversationNoteViaDeprecatedAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "body": "Thanks! A fix ships in the next release."
+                 *       "body": "Customer is on the legacy plan; check with billing before refunding."
                  *     }
                  */
                 "application/json": {
@@ -7770,7 +8773,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created message */
+            /** @description The created note */
             201: {
                 headers: {
                     /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
