@@ -12,18 +12,19 @@
 //    dimension: the model's own cost is measured by `npm run eval:dedup`).
 // 3. (`--only recall`) What the lexical index's budgeted cosine search finds of a full scan's:
 //    the share of the full scan's shortlist it returns, and how often the best match and its
-//    score are the same.
+//    score, and the review band's matches (the possible duplicates), are the same.
 // Run: node --expose-gc --import tsx bench/dedup-backlog.ts [--scales 1000,10000,100000] [--reports 300] [--only stream|table|recall]
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Candidate, DuplicateDetector } from '../src/dedup/detector.js';
 import { createEmbeddingDetector, type Embedder } from '../src/dedup/embedding-detector.js';
 import { memoryStore } from '../src/dedup/eval/memory-store.js';
-import { LexicalIndex } from '../src/dedup/lexical-index.js';
+import { LexicalIndex, type LexicalMatch } from '../src/dedup/lexical-index.js';
 import { FULL_SCAN, SHORTLIST } from '../src/dedup/lexical-shortlist.js';
 import { terms } from '../src/dedup/lexical-terms.js';
 import { createLexicalDetector } from '../src/dedup/lexical.js';
 import { issueText } from '../src/dedup/text.js';
+import { LEXICAL_BAND, POSSIBLE_DUPLICATES } from '../src/dedup/thresholds.js';
 import { textSource, type TextKind } from './texts.js';
 
 const { values } = parseArgs({
@@ -116,7 +117,7 @@ async function measure(label: string, detector: DuplicateDetector, candidates: C
   console.log(`| ${label} | ${candidates.length} | ${first.toFixed(1)} | ${times[10].toFixed(2)} | ${(heap / 2 ** 20).toFixed(1)} |`);
 }
 
-/** Recall of the full scan's shortlist, and agreement on the best match, over REPORTS reports. */
+/** Recall of the full scan's shortlist, and agreement on the best match and the review band, over REPORTS reports. */
 function recall(kind: TextKind, n: number): void {
   const backlogText = textSource(kind, 1);
   const index = new LexicalIndex();
@@ -125,6 +126,8 @@ function recall(kind: TextKind, n: number): void {
   let found = 0;
   let listed = 0;
   let sameBest = 0;
+  let sameBand = 0;
+  const reviewBand = (matches: LexicalMatch[]) => JSON.stringify(matches.slice(0, POSSIBLE_DUPLICATES).filter((match) => match.score >= LEXICAL_BAND.review));
   for (let i = 0; i < REPORTS; i++) {
     const report = terms(issueText(reportText()));
     const exact = index.top(report, SHORTLIST, FULL_SCAN);
@@ -133,14 +136,15 @@ function recall(kind: TextKind, n: number): void {
     found += exact.filter((match) => ids.has(match.id)).length;
     listed += exact.length;
     if (got[0].id === exact[0].id && got[0].score === exact[0].score) sameBest++;
+    if (reviewBand(got) === reviewBand(exact)) sameBand++;
   }
-  console.log(`| ${kind} | ${n} | ${(found / listed).toFixed(3)} | ${sameBest} of ${REPORTS} |`);
+  console.log(`| ${kind} | ${n} | ${(found / listed).toFixed(3)} | ${sameBest} of ${REPORTS} | ${sameBand} of ${REPORTS} |`);
 }
 
 if (values.only === 'recall') {
   console.log(`lexical, budgeted search against a full scan, ${REPORTS} reports\n`);
-  console.log('| texts | open issues | recall of the full scan\'s shortlist | same best match and score |');
-  console.log('|---|---:|---:|---:|');
+  console.log('| texts | open issues | recall of the full scan\'s shortlist | same best match and score | same review band |');
+  console.log('|---|---:|---:|---:|---:|');
   for (const kind of ['tickets', 'long tail'] as const) for (const n of SCALES) recall(kind, n);
 } else if (values.only !== 'table') {
   console.log(`lexical, ${REPORTS} reports in a stream (decide, then take in the created issue)\n`);
