@@ -8,14 +8,14 @@
 // The index is kept up to date one document at a time: a created, changed or closed issue costs
 // the terms of that one text. Document frequencies are exact counts, but the n-gram weights
 // (every gram's IDF, so every document's norm) come from a snapshot, refreshed in one pass over
-// the documents' grams before the first report scored after the documents changed by more than
-// 1/64 of the snapshot's count (one change in a product of fewer than 64 issues), and a new
-// document gets its norm from the snapshot when it comes in. So a change costs its own terms
-// plus, amortised, 64 of the grams of a document, whatever the backlog; right after a refresh
-// the cosines are those of an index built from scratch, to the last bit, and in between they
-// are those of the snapshot's weights, which a document count moved by at most 1/64 and each
-// gram's document frequency by as many changes at most. The word coverage always uses the
-// current counts. Which documents get a cosine at all is lexical-shortlist.ts's business.
+// the documents' grams before the first report scored after more than 1/64 of the snapshot's
+// count of documents came in or went (every change, under 64 documents); a document coming in
+// between gets its norm from the snapshot at once. So a change costs its own terms plus,
+// amortised, the grams of 64 documents, whatever the backlog. Right after a refresh the
+// cosines are those of an index built from scratch, to the last bit; in between they are those
+// of the snapshot's weights, whose document count is off by at most 1/64 and each gram's
+// document frequency by as many changes. The word coverage always uses the current counts.
+// Which documents get a cosine at all is lexical-shortlist.ts's business.
 import { fitting, Grams, idf } from './lexical-grams.js';
 import { CosineShortlist, DEFAULT_LIMITS, logTf, type CosineSpace, type SearchLimits } from './lexical-shortlist.js';
 import { someTypo, terms, type Terms } from './lexical-terms.js';
