@@ -1,5 +1,6 @@
 // Deterministic, realistic-looking data for the bench: a seeded PRNG and support-ticket texts,
 // so two runs seed the same data and the lexical duplicate matcher sees plausible titles.
+import type { IssueText } from '../src/dedup/detector.js';
 
 export type Random = () => number;
 
@@ -52,3 +53,35 @@ export const issueDescription = (random: Random): string =>
   `Reported by ${1 + Math.floor(random() * 9)} customers. ${pick(random, REPLIES)}`;
 
 export const messageBody = (random: Random): string => pick(random, REPLIES);
+
+/** A vocabulary of made-up words whose use follows Zipf's law (the k-th word is used ∝ 1/k), letters as frequent as in English. */
+function zipfWords(random: Random, size: number): () => string {
+  const letters = 'eeeeeeeeeeeettttttttttaaaaaaaaoooooooiiiiiiinnnnnnnsssssshhhhhhrrrrrrddddllllcccuuummmwwffggyyppbbvkjxqz';
+  const words = Array.from({ length: size }, () =>
+    Array.from({ length: 3 + Math.floor(random() * 7) }, () => letters[Math.floor(random() * letters.length)]).join(''));
+  const cumulative = new Float64Array(size);
+  let total = 0;
+  for (let k = 0; k < size; k++) cumulative[k] = total += 1 / (k + 1);
+  return () => {
+    const target = random() * total;
+    let low = 0;
+    let high = size - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (cumulative[mid] < target) low = mid + 1;
+      else high = mid;
+    }
+    return words[low];
+  };
+}
+
+/** The dedup benches' texts: the tickets above, or a long tail of Zipf-distributed made-up words. */
+export type TextKind = 'tickets' | 'long tail';
+
+export function textSource(kind: TextKind, seed: number): () => IssueText {
+  const random = seededRandom(seed);
+  if (kind === 'tickets') return () => ({ title: issueTitle(random), description: issueDescription(random) });
+  const word = zipfWords(seededRandom(7), 50_000);
+  const words = (min: number, spread: number) => Array.from({ length: min + Math.floor(random() * spread) }, word).join(' ');
+  return () => ({ title: words(5, 5), description: words(10, 15) });
+}

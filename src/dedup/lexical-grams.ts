@@ -1,5 +1,5 @@
 // The n-gram vocabulary of the lexical index: an id per gram, its document frequency, its
-// postings (which documents use it, with 1 + ln(tf)) and its IDF.
+// postings (which documents use it, with 1 + ln(tf)) and its IDF as of the last refresh.
 
 // Smoothed so that with very few issues every term weighs about the same, and a term the
 // issues never use weighs the most.
@@ -13,18 +13,35 @@ export function fitting<A extends Int32Array | Float64Array>(array: A, size: num
   return bigger;
 }
 
-/** Every gram the documents use: an id each, its document frequency, postings and IDF. */
+/**
+ * Every gram the documents use: an id each, its document frequency and postings, and its IDF
+ * in the snapshot taken by the last `refresh` (the number of documents and every gram's document
+ * frequency then). A gram that appeared since weighs as one no document used then. A gram whose
+ * last document went away keeps its id (and so its snapshot IDF, should it come back) until the
+ * next refresh.
+ */
 export class Grams {
   private readonly ids = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly unused: number[] = [];
   readonly postings: { docs: number[]; logTfs: number[] }[] = [];
-  private df = new Int32Array(64);
-  /** IDF by gram id, as of the last `weigh`. */
+  private dfs = new Int32Array(64);
+  /** IDF by gram id, in the snapshot. */
   idfs = new Float64Array(64);
+  /** How many documents the snapshot counted. */
+  private documents = 0;
 
   id(gram: string): number | undefined {
     return this.ids.get(gram);
+  }
+
+  df(id: number): number {
+    return this.dfs[id];
+  }
+
+  /** The snapshot IDF of a gram the documents do not use. */
+  get unknownIdf(): number {
+    return idf(this.documents, 0);
   }
 
   add(gram: string, doc: number, weight: number): number {
@@ -34,9 +51,11 @@ export class Grams {
       this.ids.set(gram, id);
       this.names[id] = gram;
       this.postings[id] = { docs: [], logTfs: [] };
-      this.df = fitting(this.df, id + 1);
+      this.dfs = fitting(this.dfs, id + 1);
+      this.idfs = fitting(this.idfs, id + 1);
+      this.idfs[id] = this.unknownIdf;
     }
-    this.df[id]++;
+    this.dfs[id]++;
     this.postings[id].docs.push(doc);
     this.postings[id].logTfs.push(weight);
     return id;
@@ -49,14 +68,18 @@ export class Grams {
     logTfs[at] = logTfs[logTfs.length - 1];
     docs.pop();
     logTfs.pop();
-    if (--this.df[id] > 0) return;
-    this.ids.delete(this.names[id]);
-    this.unused.push(id);
+    this.dfs[id]--;
   }
 
-  /** Computes every gram's IDF among `documents` documents. */
-  weigh(documents: number): void {
-    this.idfs = fitting(this.idfs, this.names.length);
-    for (let id = 0; id < this.names.length; id++) this.idfs[id] = idf(documents, this.df[id]);
+  /** Takes a new snapshot among `documents` documents: every gram's IDF; unused grams' ids are freed. */
+  refresh(documents: number): void {
+    this.documents = documents;
+    for (let id = 0; id < this.names.length; id++) {
+      if (this.dfs[id] > 0) this.idfs[id] = idf(documents, this.dfs[id]);
+      else if (this.ids.get(this.names[id]) === id) {
+        this.ids.delete(this.names[id]);
+        this.unused.push(id);
+      }
+    }
   }
 }

@@ -5,20 +5,23 @@
 // added or missing on either side ("select coupon" / "coupon", "no visa card" / "visa card")
 // pulls the coverage down, and two different issues on one topic differ in some word.
 //
-// The index is kept up to date one document at a time (a created, changed or closed issue
-// costs the terms of that one text) and scores exactly as an index built from scratch over the
-// same documents would, to the last bit: document frequencies are exact counts, and what
-// depends on them and on the number of documents (every IDF, every document's norm) is
-// recomputed, with the same operations in the same order, in one pass over the documents'
-// grams the first time a report is scored after a change.
+// The index is kept up to date one document at a time: a created, changed or closed issue costs
+// the terms of that one text. Document frequencies are exact counts, but the n-gram weights
+// (every gram's IDF, so every document's norm) come from a snapshot, refreshed in one pass over
+// the documents' grams before the first report scored after more than 1/64 of the snapshot's
+// count of documents came in or went (every change, under 64 documents); a document coming in
+// between gets its norm from the snapshot at once. So a change costs its own terms plus,
+// amortised, the grams of 64 documents, whatever the backlog. Right after a refresh the
+// cosines are those of an index built from scratch, to the last bit; in between they are those
+// of the snapshot's weights, whose document count is off by at most 1/64 and each gram's
+// document frequency by as many changes. The word coverage always uses the current counts.
+// Which documents get a cosine at all is lexical-shortlist.ts's business.
 import { fitting, Grams, idf } from './lexical-grams.js';
+import { CosineShortlist, DEFAULT_LIMITS, logTf, type CosineSpace, type SearchLimits } from './lexical-shortlist.js';
 import { someTypo, terms, type Terms } from './lexical-terms.js';
 
-// How many of the best n-gram matches get the (slower) word comparison.
-const SHORTLIST = 10;
-
-/** 1 + ln(tf), the n-gram weight before IDF. */
-const logTf = (tf: number): number => 1 + Math.log(tf);
+// The share of the snapshot's documents that may change before the weights are refreshed.
+const REFRESH_EVERY = 1 / 64;
 
 interface Doc {
   readonly id: string;
@@ -44,10 +47,10 @@ export interface IndexedText {
 }
 
 /** The documents (candidate issue texts) of one product, ready to score reports against. */
-export class LexicalIndex {
-  private readonly grams = new Grams();
+export class LexicalIndex implements CosineSpace {
+  readonly grams = new Grams();
   private readonly words = new Map<string, number>();
-  private readonly slots = new Map<string, number>();
+  private readonly slotsById = new Map<string, number>();
   private readonly docs: (Doc | undefined)[] = [];
   private readonly unused: number[] = [];
   // Every document's gram ids and 1 + ln(tf), one stretch per document; removed documents leave
@@ -56,22 +59,43 @@ export class LexicalIndex {
   private logTfs = new Float64Array(256);
   private used = 0;
   private garbage = 0;
-  // Moves on with every change; IDF and norms are recomputed when `weighedAt` falls behind.
-  private generation = 0;
-  private weighedAt = 0;
+  // Documents added or removed since the snapshot, and how many documents it counted.
+  private changes = 0;
+  private snapshotSize = 0;
   private norms = new Float64Array(16);
   private nextRank = 0;
   private syncs = 0;
-  // Scratch space of `best`: dot products by slot (all zero between calls) and the slots touched.
-  private dots = new Float64Array(16);
-  private touched = new Int32Array(16);
+  private readonly search = new CosineShortlist(this);
+  private refreshCount = 0;
+
+  /** How many times the weights were refreshed (tests follow the snapshot with it). */
+  get refreshes(): number {
+    return this.refreshCount;
+  }
 
   get size(): number {
-    return this.slots.size;
+    return this.slotsById.size;
   }
 
   has(id: string): boolean {
-    return this.slots.has(id);
+    return this.slotsById.has(id);
+  }
+
+  get slots(): number {
+    return this.docs.length;
+  }
+
+  norm(slot: number): number {
+    return this.norms[slot];
+  }
+
+  rank(slot: number): number {
+    return this.docs[slot]!.rank;
+  }
+
+  gramsOf(slot: number) {
+    const { start, length } = this.docs[slot]!;
+    return { ids: this.gramIds, logTfs: this.logTfs, start, end: start + length };
   }
 
   /** Makes the documents exactly `docs` (oldest first), analysing only new or changed texts. */
@@ -79,7 +103,7 @@ export class LexicalIndex {
     const pass = ++this.syncs;
     let listed = 0;
     docs.forEach(({ id, text }, rank) => {
-      const slot = this.slots.get(id);
+      const slot = this.slotsById.get(id);
       let doc = slot === undefined ? undefined : this.docs[slot]!;
       if (doc?.text !== text) {
         if (doc?.syncedAt === pass) listed--;
@@ -90,7 +114,7 @@ export class LexicalIndex {
       if (doc.syncedAt !== pass) listed++;
       doc.syncedAt = pass;
     });
-    if (this.slots.size > listed) for (const doc of this.docs) if (doc && doc.syncedAt !== pass) this.remove(doc);
+    if (this.slotsById.size > listed) for (const doc of this.docs) if (doc && doc.syncedAt !== pass) this.remove(doc);
     this.nextRank = docs.length;
   }
 
@@ -107,23 +131,21 @@ export class LexicalIndex {
   /**
    * The `count` best-scoring documents, best first, the older first among equals; the oldest
    * document with score 0 when none shares a word with the report; empty when there are none.
+   * `limits` bound the cosine search (lexical-shortlist.ts).
    */
-  top(report: Terms, count: number): LexicalMatch[] {
-    if (this.slots.size === 0) return [];
-    const touched = this.cosines(report.grams);
-    try {
-      const scored = this.shortlist(touched)
-        .map((slot) => {
-          const doc = this.docs[slot]!;
-          return { id: doc.id, score: Math.min(this.dots[slot], this.coverage(report.words, doc.words), this.coverage(doc.words, report.words)) };
-        })
-        .filter((match) => match.score > 0);
-      // A stable sort: the shortlist's order (cosine, then age) breaks ties.
-      scored.sort((a, b) => b.score - a.score);
-      return scored.length > 0 ? scored.slice(0, count) : [{ id: this.oldest().id, score: 0 }];
-    } finally {
-      for (let t = 0; t < touched; t++) this.dots[this.touched[t]] = 0;
-    }
+  top(report: Terms, count: number, limits: SearchLimits = DEFAULT_LIMITS): LexicalMatch[] {
+    if (this.slotsById.size === 0) return [];
+    if (this.refreshDue) this.refresh();
+    const scored = this.search
+      .find(report, limits)
+      .map(({ slot, cosine }) => {
+        const doc = this.docs[slot]!;
+        return { id: doc.id, score: Math.min(cosine, this.coverage(report.words, doc.words), this.coverage(doc.words, report.words)) };
+      })
+      .filter((match) => match.score > 0);
+    // A stable sort: the shortlist's order (cosine, then age) breaks ties.
+    scored.sort((a, b) => b.score - a.score);
+    return scored.length > 0 ? scored.slice(0, count) : [{ id: this.oldest().id, score: 0 }];
   }
 
   private insert(id: string, text: string, rank: number): Doc {
@@ -140,16 +162,16 @@ export class LexicalIndex {
     for (const word of words) this.words.set(word, (this.words.get(word) ?? 0) + 1);
     const doc: Doc = { id, text, rank, start, length: grams.size, words, syncedAt: 0 };
     this.docs[slot] = doc;
-    this.slots.set(id, slot);
+    this.slotsById.set(id, slot);
     this.norms = fitting(this.norms, slot + 1);
-    this.dots = fitting(this.dots, slot + 1);
-    this.touched = fitting(this.touched, slot + 1);
-    this.generation++;
+    this.changes++;
+    // When a refresh is due, it computes the norm.
+    if (!this.refreshDue) this.norms[slot] = this.normOf(doc);
     return doc;
   }
 
   private remove(doc: Doc): void {
-    const slot = this.slots.get(doc.id)!;
+    const slot = this.slotsById.get(doc.id)!;
     for (let k = doc.start; k < doc.start + doc.length; k++) this.grams.remove(this.gramIds[k], slot);
     for (const word of doc.words) {
       const df = this.words.get(word)! - 1;
@@ -157,11 +179,11 @@ export class LexicalIndex {
       else this.words.delete(word);
     }
     this.docs[slot] = undefined;
-    this.slots.delete(doc.id);
+    this.slotsById.delete(doc.id);
     this.unused.push(slot);
     this.garbage += doc.length;
     if (this.garbage > this.used / 2) this.compact();
-    this.generation++;
+    this.changes++;
   }
 
   private compact(): void {
@@ -178,68 +200,28 @@ export class LexicalIndex {
     [this.gramIds, this.logTfs, this.used, this.garbage] = [gramIds, logTfs, used, 0];
   }
 
-  // Every gram's IDF and every document's TF-IDF norm, in one pass over the gram arrays.
-  private weigh(): void {
-    if (this.weighedAt === this.generation) return;
-    this.grams.weigh(this.slots.size);
-    const { docs, gramIds, logTfs, norms } = this;
+  // A new snapshot: every gram's IDF and every document's norm, in one pass over the gram arrays.
+  private refresh(): void {
+    this.grams.refresh(this.slotsById.size);
+    for (const [slot, doc] of this.docs.entries()) if (doc) this.norms[slot] = this.normOf(doc);
+    [this.snapshotSize, this.changes] = [this.slotsById.size, 0];
+    this.refreshCount++;
+  }
+
+  private get refreshDue(): boolean {
+    return this.changes > this.snapshotSize * REFRESH_EVERY;
+  }
+
+  // The document's TF-IDF norm under the snapshot's IDFs, summed in its grams' order.
+  private normOf(doc: Doc): number {
+    const { gramIds, logTfs } = this;
     const { idfs } = this.grams;
-    for (let slot = 0; slot < docs.length; slot++) {
-      const doc = docs[slot];
-      if (!doc) continue;
-      let squares = 0;
-      for (let k = doc.start, end = doc.start + doc.length; k < end; k++) {
-        const weight = logTfs[k] * idfs[gramIds[k]];
-        squares += weight * weight;
-      }
-      norms[slot] = Math.sqrt(squares);
-    }
-    this.weighedAt = this.generation;
-  }
-
-  // The TF-IDF cosine of the query against every document sharing a gram with it, into
-  // `dots`; returns how many slots it wrote to `touched`.
-  private cosines(query: Map<string, number>): number {
-    this.weigh();
-    const { dots, touched, norms } = this;
-    const { idfs, postings } = this.grams;
-    let count = 0;
     let squares = 0;
-    for (const [gram, tf] of query) {
-      const id = this.grams.id(gram);
-      const gramIdf = id === undefined ? idf(this.slots.size, 0) : idfs[id];
-      const weight = logTf(tf) * gramIdf;
+    for (let k = doc.start, end = doc.start + doc.length; k < end; k++) {
+      const weight = logTfs[k] * idfs[gramIds[k]];
       squares += weight * weight;
-      if (id === undefined) continue;
-      const { docs, logTfs } = postings[id];
-      for (let p = 0; p < docs.length; p++) {
-        const slot = docs[p];
-        if (dots[slot] === 0) touched[count++] = slot;
-        dots[slot] += weight * (logTfs[p] * gramIdf);
-      }
     }
-    const norm = Math.sqrt(squares);
-    for (let t = 0; t < count; t++) {
-      const slot = touched[t];
-      dots[slot] = norm && norms[slot] ? dots[slot] / (norm * norms[slot]) : 0;
-    }
-    return count;
-  }
-
-  // The SHORTLIST touched slots of highest cosine, best first, the older first among equals.
-  private shortlist(count: number): number[] {
-    const { dots, docs } = this;
-    const ahead = (a: number, b: number) => dots[a] > dots[b] || (dots[a] === dots[b] && docs[a]!.rank < docs[b]!.rank);
-    const top: number[] = [];
-    for (let t = 0; t < count; t++) {
-      const slot = this.touched[t];
-      if (dots[slot] <= 0 || (top.length === SHORTLIST && !ahead(slot, top[SHORTLIST - 1]))) continue;
-      if (top.length === SHORTLIST) top.pop();
-      let at = top.length;
-      while (at > 0 && ahead(slot, top[at - 1])) at--;
-      top.splice(at, 0, slot);
-    }
-    return top;
+    return Math.sqrt(squares);
   }
 
   // The IDF-weighted share of `from`'s words found in `to`, exactly or with a typo.
@@ -247,7 +229,7 @@ export class LexicalIndex {
     let found = 0;
     let total = 0;
     for (const word of from) {
-      const weight = idf(this.slots.size, this.words.get(word) ?? 0);
+      const weight = idf(this.slotsById.size, this.words.get(word) ?? 0);
       total += weight;
       if (to.has(word) || someTypo(word, to)) found += weight;
     }

@@ -21,15 +21,19 @@ export interface Terms {
 export function terms(text: string): Terms {
   const grams = new Map<string, number>();
   const words = new Set<string>();
-  const count = (gram: string) => grams.set(gram, (grams.get(gram) ?? 0) + 1);
   for (const word of normalize(text).split(' ')) {
     if (word === '' || ARTICLES.has(word)) continue;
     words.add(word);
-    const padded = ` ${word} `;
-    if (padded.length <= GRAM) count(padded);
-    else for (let i = 0; i + GRAM <= padded.length; i++) count(padded.slice(i, i + GRAM));
+    for (const gram of wordGrams(word)) grams.set(gram, (grams.get(gram) ?? 0) + 1);
   }
   return { grams, words };
+}
+
+/** A word's trigrams, padded with a space on each side (the whole padded word when shorter). */
+export function wordGrams(word: string): string[] {
+  const padded = ` ${word} `;
+  if (padded.length <= GRAM) return [padded];
+  return Array.from({ length: padded.length - GRAM + 1 }, (_, i) => padded.slice(i, i + GRAM));
 }
 
 /** Whether two different words are the same word with one typo (two in long words). */

@@ -1,6 +1,8 @@
 // The lexical scorer as it was before the index became incremental, rebuilt from scratch for
 // every call, written as plainly as possible: the oracle the incremental index must agree with
 // to the last bit (same operations in the same order, so the same floating-point results).
+// The n-gram IDFs may come from other texts than the candidates (`weightsFrom`, the texts of
+// the index's last weight snapshot); the word IDFs always come from the candidates.
 import { terms, typo, type Terms } from '../../src/dedup/lexical-terms.js';
 
 const SHORTLIST = 10;
@@ -18,13 +20,14 @@ export interface ReferenceMatch {
 }
 
 /** The best of `texts` (oldest first) for the report, or null when there are none. */
-export function referenceBest(texts: readonly string[], report: Terms): ReferenceMatch | null {
+export function referenceBest(texts: readonly string[], report: Terms, weightsFrom: readonly string[] = texts): ReferenceMatch | null {
   if (texts.length === 0) return null;
   const docs = texts.map(terms);
-  const idf = (df: Map<string, number>, term: string) => Math.log(1 + (docs.length + 1) / ((df.get(term) ?? 0) + 1));
-  const gramDf = documentFrequencies(docs.map((d) => d.grams.keys()));
+  const idfAmong = (documents: number, df: Map<string, number>, term: string) => Math.log(1 + (documents + 1) / ((df.get(term) ?? 0) + 1));
+  const idf = (df: Map<string, number>, term: string) => idfAmong(docs.length, df, term);
+  const gramDf = documentFrequencies(weightsFrom.map((text) => terms(text).grams.keys()));
   const wordDf = documentFrequencies(docs.map((d) => d.words));
-  const weight = (gram: string, tf: number) => (1 + Math.log(tf)) * idf(gramDf, gram);
+  const weight = (gram: string, tf: number) => (1 + Math.log(tf)) * idfAmong(weightsFrom.length, gramDf, gram);
 
   const dots = new Float64Array(docs.length);
   let squares = 0;
