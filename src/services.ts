@@ -1,10 +1,14 @@
 // The composition root: repositories wired into services. The server (src/main.ts), the admin
 // CLI, the tests and the benchmarks all build their services here and hand them to buildApp.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DatabaseHandle } from './db/database.js';
 import { announcementJobRepository } from './db/repositories/announcement-job.repository.js';
+import { attachmentRepository } from './db/repositories/attachment.repository.js';
 import { apiKeyRepository } from './db/repositories/api-key.repository.js';
 import { contactRepository } from './db/repositories/contact.repository.js';
 import { conversationJobRepository } from './db/repositories/conversation-job.repository.js';
+import { emailJobRepository } from './db/repositories/email-job.repository.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { eventRepository } from './db/repositories/event.repository.js';
 import { idempotencyRepository } from './db/repositories/idempotency.repository.js';
@@ -48,6 +52,8 @@ import { createIssueWrites } from './domain/issues/issue.writes.js';
 import { createMemberService } from './domain/accounts/member.service.js';
 import { createPasswordHasher, type ScryptParams } from './domain/accounts/passwords.js';
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
+import { createAttachmentService } from './domain/email/attachment.service.js';
+import { createInboundService } from './domain/email/inbound.service.js';
 import { createProductService } from './domain/products/product.service.js';
 import { createProofOfWork } from './domain/widget/proof-of-work.service.js';
 import { createRateLimits } from './domain/rate-limits/rate-limits.js';
@@ -67,7 +73,8 @@ import { createHousekeeping, type HousekeepingReport } from './domain/housekeepi
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
 import {
-  EVENT_RETENTION_DAYS_DEFAULT, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type SummaryConfig, type WebhookConfig,
+  EMAIL_DEFAULTS, EVENT_RETENTION_DAYS_DEFAULT, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS,
+  type EmailConfig, type MailConfig, type StreamConfig, type SummaryConfig, type WebhookConfig,
 } from './config.js';
 import { createAnnouncer } from './events/announcer.js';
 import { createConversationJobRunner } from './events/conversation-job-runner.js';
@@ -80,6 +87,7 @@ import { createWebhookSender } from './events/webhook-sender.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createMetrics } from './lib/metrics.js';
 import { createRequestPressure } from './lib/request-pressure.js';
+import { createAttachmentStore } from './storage/attachment-store.js';
 import { createChatModel } from './summaries/chat-model.js';
 import { createSummarizer, longestSummaryMs } from './summaries/summarizer.js';
 
@@ -93,8 +101,10 @@ export interface ServiceOptions {
   headline?: HeadlineProvider | null;
   /** Webhook URLs and delivery (LOOPDESK_WEBHOOK*); WEBHOOK_DEFAULTS when not given. */
   webhooks?: WebhookConfig;
-  /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
+  /** Release announcement emails and replies by mail (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
   mail?: MailConfig | null;
+  /** Conversations by mail and attachments (LOOPDESK_INBOUND_DOMAIN, …); no inbound domain and a folder in the system's temporary directory when not given. */
+  email?: EmailConfig;
   /** The widget's proof-of-work difficulty (the largest hidden number); DEFAULT_MAX_NUMBER when not given. */
   proofOfWorkMaxNumber?: number;
   /** scrypt's cost for new password hashes; DEFAULT_SCRYPT when not given (tests choose a cheap one). */
@@ -108,6 +118,9 @@ export interface ServiceOptions {
   /** Conversation summaries (LOOPDESK_SUMMARY_DEBOUNCE_MS, LOOPDESK_LLM_*), and who hears of each (latency, writer); SUMMARY_DEFAULTS when not given. */
   summaries?: SummaryConfig & { observe?: (observation: SummaryObservation) => void };
 }
+
+/** The address of a `Name <address>` or bare From, lowercased. */
+const addressOf = (from: string): string => (/<([^<>]+)>\s*$/.exec(from)?.[1] ?? from).trim().toLowerCase();
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
   const { db, dialect } = database;
@@ -134,6 +147,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     invitations: invitationRepository(db),
     signInFailures: signInFailureRepository(db),
     suggestions: suggestionRepository(db),
+    attachments: attachmentRepository(db),
+    emailJobs: emailJobRepository(db, dialect),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -149,12 +164,21 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     delays: { summary: summaries.debounceMs, triage: summaries.debounceMs + TRIAGE_AFTER_SUMMARY_MS },
   });
   const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, ...repositories });
+  const email: EmailConfig = options.email ?? {
+    inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: EMAIL_DEFAULTS.newConversationsPerSenderHour,
+    attachments: { kind: 'folder', dir: join(tmpdir(), 'loopdesk-attachments') },
+  };
+  const attachmentStore = createAttachmentStore(email.attachments);
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
   // Matches reports against open issues: the deduplicating create and triage share it.
   const matcher = createIssueMatcher({ dialect, detector, issues: repositories.issues, dedupStore: repositories.embeddings });
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   const mail = options.mail ?? null;
+  const inbound = createInboundService({
+    db, dialect, clock, writes: conversationWrites, store: attachmentStore, ...repositories,
+    inboundDomain: email.inboundDomain, ownAddress: mail && addressOf(mail.from), newConversationsPerSenderHour: email.newConversationsPerSenderHour,
+  });
   const requestPressure = createRequestPressure();
   const announcer = createAnnouncer({
     db, clock, onError: onBackgroundError, announcementJobs: repositories.announcementJobs,
@@ -213,8 +237,13 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       clock,
       onBackgroundError,
     }),
-    products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
+    products: createProductService({
+      db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock, inboundDomain: email.inboundDomain,
+    }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    inbound,
+    attachments: createAttachmentService({ db, store: attachmentStore, attachments: repositories.attachments, onError: onBackgroundError }),
+    attachmentStore,
     issues,
     issueDedup: createIssueDedupService({
       db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher,

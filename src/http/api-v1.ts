@@ -12,6 +12,7 @@ import type { TypedApp } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import { emailRoutes } from './routes/email.js';
 import { eventRoutes } from './routes/events.js';
 import { identityRoutes } from './routes/identity.js';
 import { issueRoutes } from './routes/issues.js';
@@ -51,6 +52,8 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   releaseRoutes(api, services.releases);
   suggestionRoutes(api, services.triage, services.conversations);
   eventRoutes(api, services.live);
+  // Its own plugin: the raw-mail body parser applies to its routes alone.
+  await api.register(async (scoped) => emailRoutes(scoped as TypedApp, services));
   // Settings, each its own plugin: their settings-role hooks apply to their routes alone.
   await api.register(async (scoped) => webhookRoutes(scoped as TypedApp, services.webhooks));
   await api.register(async (scoped) => memberSettingsRoutes(scoped as TypedApp, { ...services, publicUrl }));

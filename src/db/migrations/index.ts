@@ -17,6 +17,7 @@ import { issueCandidatesIndex } from './0014_issue_candidates_index.js';
 import { upvoteVoters } from './0015_upvote_voters.js';
 import { conversationJobs } from './0016_conversation_jobs.js';
 import { triage } from './0017_triage.js';
+import { email } from './0021_email.js';
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(types: ColumnTypes): Record<string, Migration> {
@@ -38,5 +39,6 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0015_upvote_voters': upvoteVoters(types),
     '0016_conversation_jobs': conversationJobs(types),
     '0017_triage': triage(types),
+    '0021_email': email(types),
   };
 }

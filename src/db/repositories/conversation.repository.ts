@@ -7,7 +7,8 @@ const CONVERSATION_COLUMNS = [
   'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.created_at', 'c.updated_at',
 ] as const;
 
-export type ConversationRow = ConversationTable;
+/** A conversation; `reply_token` is only written (for email conversations) and read where mail is sent. */
+export type ConversationRow = Omit<ConversationTable, 'reply_token'> & Partial<Pick<ConversationTable, 'reply_token'>>;
 export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'updated_at'>>;
 
 /** A conversation with the name, email and external id of its contact (null when there is none). */
@@ -87,6 +88,24 @@ export function conversationRepository(db: Executor) {
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
       return (await byId(tx, { workspaceId, id }))[0];
+    },
+
+    /** The email conversation whose reply address carries this token. */
+    async findByReplyToken(workspaceId: string, replyToken: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
+      return withContact(tx, workspaceId, {}).where('c.reply_token', '=', replyToken).executeTakeFirst();
+    },
+
+    /** How many conversations of a source the contact started since a time (the per-sender limit of mail). */
+    async countStartedBy(workspaceId: string, contactId: string, source: string, since: string, tx: Executor = db): Promise<number> {
+      const row = await tx
+        .selectFrom('conversations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('contact_id', '=', contactId)
+        .where('source', '=', source)
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     /** The issues the conversation is linked to, in the order they were linked. */

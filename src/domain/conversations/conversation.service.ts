@@ -94,12 +94,7 @@ export function createConversationService({ db, dialect, conversations, contacts
     },
 
     async get(actor: Actor, id: string): Promise<ConversationDetail> {
-      const row = await find(actor, id);
-      const [messageRows, issueRows] = await Promise.all([
-        messages.listByConversation(actor.workspaceId, row.id),
-        conversations.listLinkedIssues(actor.workspaceId, row.id),
-      ]);
-      return { ...toConversation(row), messages: messageRows.map(toMessage), linked_issues: issueRows.map(toLinkedIssue) };
+      return writes.detail(db, await find(actor, id));
     },
 
     async list(actor: Actor, filters: ConversationListFilters, page: Page): Promise<PageOf<Conversation>> {

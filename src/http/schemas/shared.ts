@@ -2,7 +2,8 @@
 // refers to it by `$ref` (Ref in common.ts) instead of repeating it inline.
 import { ApiKey, CreatedApiKey, Invitation, InvitationPreview, IssuedInvitation, SignedIn } from './account.js';
 import { ErrorBody, Pagination } from './common.js';
-import { Contact, Conversation, ConversationDetail, ConversationSummary, LinkedIssue, Message, MessageEvent } from './conversation.js';
+import { Attachment, Contact, Conversation, ConversationDetail, ConversationSummary, LinkedIssue, Message, MessageDelivery, MessageEvent } from './conversation.js';
+import { InboundResult } from './email.js';
 import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { IdentitySecret, Product } from './product.js';
@@ -15,7 +16,7 @@ export const SHARED_SCHEMAS = [
   ErrorBody, Pagination,
   Member, KeyMember, Me,
   Product, IdentitySecret,
-  Contact, Message, MessageEvent, ConversationSummary, Conversation, LinkedIssue, ConversationDetail,
+  Contact, Attachment, MessageDelivery, Message, MessageEvent, InboundResult, ConversationSummary, Conversation, LinkedIssue, ConversationDetail,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   IssueBase, Suggestion,
