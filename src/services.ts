@@ -82,6 +82,7 @@ import { createDispatcher } from './events/dispatcher.js';
 import { createLiveChannel } from './events/live.js';
 import { createMailer } from './events/mailer.js';
 import { createOutbox } from './events/outbox.js';
+import { createReplyMailer } from './events/reply-mailer.js';
 import { createUrlGuard } from './events/ssrf.js';
 import { createWebhookSender } from './events/webhook-sender.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -240,7 +241,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     products: createProductService({
       db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock, inboundDomain: email.inboundDomain,
     }),
-    conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    conversations: createConversationService({
+      db, dialect, clock, writes: conversationWrites, ...repositories, replyMail: mail && { messageIdDomain: addressOf(mail.from).split('@')[1] },
+    }),
     inbound,
     attachments: createAttachmentService({ db, store: attachmentStore, attachments: repositories.attachments, onError: onBackgroundError }),
     attachmentStore,
@@ -274,6 +277,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     /** Webhook delivery, release announcements and conversation jobs (summaries); started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({
       db, clock, config: webhookConfig, onError: onBackgroundError, announcer, conversationJobRunner, pressure: requestPressure, ...repositories,
+      // Its own mailer: the announcer closes its own when it stops.
+      replyMailer: createReplyMailer({
+        db, clock, onError: onBackgroundError, ...repositories, mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0,
+        retryScheduleMs: webhookConfig.retryScheduleMs, inboundDomain: email.inboundDomain,
+      }),
       sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
     }),
     /** Deletes what has outlived its use, hourly; started by the server (src/main.ts) like the dispatcher. */

@@ -139,6 +139,16 @@ describeEachDialect('POST /api/v1/inbound/email [ext]', (ctx) => {
     assert.equal(other.created, true, 'another sender is not limited');
   });
 
+  it('marks an agent\'s reply in an email conversation failed at once when no SMTP server is configured', async () => {
+    const product = await createProduct(ctx().a.api);
+    const { conversation_id } = accepted(await postMail(ctx().a.api, plainMail({ messageId: uniqueId('no-smtp') }), product.id));
+    const posted = await ctx().a.api.post(`/api/v1/conversations/${conversation_id}/messages`, { body: 'Thanks, looking into it.' });
+    assert.equal(posted.status, 201);
+    assert.equal(posted.body.data.delivery.status, 'failed');
+    assert.match(posted.body.data.delivery.error, /LOOPDESK_SMTP_URL/);
+    assert.deepEqual((await conversation(ctx().a.api, conversation_id!)).messages[1].delivery, posted.body.data.delivery);
+  });
+
   it('needs the settings role', async () => {
     const { services, a, client } = ctx();
     const agent = await services.admin.createMember({ workspaceId: a.id, name: unique('Agent'), role: 'agent' });

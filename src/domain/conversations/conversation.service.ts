@@ -15,7 +15,7 @@ import { newId, parseUuid } from '../../lib/ids.js';
 import { actingId, type Actor } from '../accounts/actor.js';
 import { updateUnderLock } from '../shared/changes.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
-import type { ConversationWrites } from './conversation.writes.js';
+import type { ConversationWrites, MailDelivery } from './conversation.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 
 export type { Conversation, ConversationContact, ConversationDetail, LinkedIssue, Message } from './conversation.shapes.js';
@@ -68,9 +68,19 @@ export interface ConversationServiceDeps {
   /** The one path every conversation and message write takes. */
   writes: ConversationWrites;
   clock: Clock;
+  /** Replies in email conversations go out by mail; null: no SMTP server is configured (they are marked failed). */
+  replyMail: { messageIdDomain: string } | null;
 }
 
-export function createConversationService({ db, dialect, conversations, contacts, messages, products, writes, clock }: ConversationServiceDeps) {
+/** An agent's reply in an email conversation goes to the contact by mail: queued, or failed at once when it cannot go. */
+function mailOf(conversation: ConversationWithContactRow, replyMail: ConversationServiceDeps['replyMail']): MailDelivery | undefined {
+  if (conversation.source !== 'email') return undefined;
+  if (!replyMail) return { status: 'failed', error: 'no SMTP server is configured (LOOPDESK_SMTP_URL), so the reply was not mailed' };
+  if (!conversation.contact_email) return { status: 'failed', error: 'the conversation\'s contact has no email address' };
+  return { status: 'pending' };
+}
+
+export function createConversationService({ db, dialect, conversations, contacts, messages, products, writes, clock, replyMail }: ConversationServiceDeps) {
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ConversationWithContactRow> {
     const conversationId = parseUuid(id);
     const row = conversationId ? await conversations.findById(actor.workspaceId, conversationId, tx) : undefined;
@@ -118,21 +128,27 @@ export function createConversationService({ db, dialect, conversations, contacts
       return updated ?? toConversation(current);
     },
 
-    /** An agent's reply, sent as the key's member (or as the key itself when it has none). */
+    /**
+     * An agent's reply, sent as the key's member (or as the key itself when it has none); in an
+     * email conversation it is also mailed to the contact, with a Message-ID of its own.
+     */
     async postMessage(actor: Actor, id: string, body: string): Promise<Message> {
       const conversation = await find(actor, id);
       const now = clock.now();
+      const mail = mailOf(conversation, replyMail);
+      const messageId = newId();
       const row: MessageRow = {
-        id: newId(),
+        id: messageId,
         workspace_id: actor.workspaceId,
         conversation_id: conversation.id,
         sender_type: 'agent',
         sender_id: actingId(actor),
         sender_name: actor.member?.display_name ?? null,
         body: messageBody(body),
+        email_message_id: mail ? `${messageId}@${replyMail?.messageIdDomain ?? 'loopdesk.invalid'}` : null,
         created_at: now,
       };
-      return inTransaction(db, (work) => writes.addMessage(work, row));
+      return inTransaction(db, (work) => writes.addMessage(work, { row, mail }));
     },
 
     /**
