@@ -59,6 +59,7 @@ import { createProofOfWork } from './domain/widget/proof-of-work.service.js';
 import { createRateLimits } from './domain/rate-limits/rate-limits.js';
 import { createVisitorContacts } from './domain/widget/visitor-contacts.js';
 import { createVisitorConversationService } from './domain/widget/visitor-conversation.service.js';
+import { createScreenshotService } from './domain/widget/screenshot.service.js';
 import { createWidgetSessionService } from './domain/widget/widget-session.service.js';
 import { createWidgetService } from './domain/widget/widget.service.js';
 import { createReleaseService } from './domain/releases/release.service.js';
@@ -216,6 +217,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   const visitorContacts = createVisitorContacts({ db, dialect, clock, contacts: repositories.contacts });
   const widget = createWidgetService(repositories);
+  const visitorConversations = createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories });
   const hasher = createPasswordHasher(options.passwordHashing);
   const lockout = createSignInLockout({ db, dialect, signInFailures: repositories.signInFailures, clock });
   const accountsLock = createAccountsLock({ db, dialect, clock, ...repositories });
@@ -259,7 +261,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     widget,
     proofOfWork,
     widgetSessions: createWidgetSessionService({ clock, proofOfWork, visitorContacts, ...repositories }),
-    visitorConversations: createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    visitorConversations,
+    screenshots: createScreenshotService({ visitorConversations, store: attachmentStore, clock }),
     ideas: createIdeaService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
     widgetDemo: createWidgetDemoService({ widgets: widget, workspaces: repositories.workspaces }),
