@@ -5,7 +5,7 @@ import type { JsonSchema, Operation } from './openapi-operations.js';
 
 export type Resource =
   | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
-  | 'suggestion'
+  | 'suggestion' | 'attachment'
   | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
@@ -23,6 +23,7 @@ const COLLECTIONS: Record<string, Resource> = {
   invitations: 'invitation',
   'api-keys': 'api_key',
   suggestions: 'suggestion',
+  attachments: 'attachment',
 };
 
 /** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */

@@ -41,6 +41,8 @@ describeEachDialect('POST /widget/v1/{widget_key}/conversations/{id}/screenshots
     assert.equal(huge.status, 413);
     const text = await send(Buffer.from('hello'), 'text/plain');
     assert.equal(text.status, 415);
+    const json = await send(Buffer.from('{"image":"x"}'), 'application/json');
+    assert.equal(json.status, 415, 'a JSON body is no image either');
   });
 
   it('is a 404 for a conversation the visitor cannot see', async () => {

@@ -30,7 +30,9 @@ export function email({ uuid, timestamp }: ColumnTypes) {
       await db.schema.alterTable('messages').addColumn('email_message_id', 'text').execute();
       // A mail's whole text, quoted history and signature included (`body` is what was left).
       await db.schema.alterTable('messages').addColumn('full_body', 'text').execute();
-      await db.schema.createIndex('messages_email_message_id').unique().on('messages').columns(['workspace_id', 'email_message_id']).execute();
+      // Message-ID first: an index led by workspace_id would tempt SQLite's planner (without
+      // statistics) to walk a workspace's messages for queries that name a conversation.
+      await db.schema.createIndex('messages_email_message_id').unique().on('messages').columns(['email_message_id', 'workspace_id']).execute();
 
       // One per agent reply in an email conversation, written with the message: the outbox of reply mail.
       await db.schema

@@ -15,16 +15,19 @@ export function attachmentRepository(db: Executor) {
       return tx.selectFrom('attachments').select(COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
     },
 
-    /** The attachments of a conversation's messages, oldest first. */
+    /**
+     * The attachments of a conversation's messages, oldest first: the conversation's message ids
+     * (its index) probe attachments by message (theirs), whatever the planner knows of either table.
+     */
     async listByConversation(workspaceId: string, conversationId: string, tx: Executor = db): Promise<AttachmentRow[]> {
       return tx
-        .selectFrom('attachments as a')
-        .innerJoin('messages as m', (join) => join.onRef('m.id', '=', 'a.message_id').onRef('m.workspace_id', '=', 'a.workspace_id'))
-        .select(COLUMNS.map((column) => `a.${column}` as const))
-        .where('m.workspace_id', '=', workspaceId)
-        .where('m.conversation_id', '=', conversationId)
-        .orderBy('a.created_at', 'asc')
-        .orderBy('a.id', 'asc')
+        .selectFrom('attachments')
+        .select(COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .where('message_id', 'in', (eb) =>
+          eb.selectFrom('messages').select('id').where('workspace_id', '=', workspaceId).where('conversation_id', '=', conversationId))
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
         .execute();
     },
 

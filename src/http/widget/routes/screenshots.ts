@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { SCREENSHOT_MAX_BYTES, SCREENSHOT_TYPES, type ScreenshotService } from '../../../domain/widget/screenshot.service.js';
 import type { VisitorConversationService } from '../../../domain/widget/visitor-conversation.service.js';
+import { AppError } from '../../../errors.js';
 import type { TypedApp } from '../../route.js';
 import { DataOf } from '../../schemas/common.js';
 import { SESSION, VisitorMessage, WidgetItemParams, widgetWriteErrors } from '../schemas.js';
@@ -30,7 +31,8 @@ export function screenshotRoutes(app: TypedApp, { screenshots, visitorConversati
       ensureExists: (request: FastifyRequest) => visitorConversations.ensureVisible(visitorOf(request), (request.params as { id: string }).id),
     },
     handler: async (request, reply) => {
-      const message = await screenshots.post(visitorOf(request), request.params.id, request.body as Buffer, request.query.filename);
+      if (!Buffer.isBuffer(request.body)) throw new AppError('validation_error', `send the image as Content-Type: ${SCREENSHOT_TYPES.join(', ')}`, { status: 415 });
+      const message = await screenshots.post(visitorOf(request), request.params.id, request.body, request.query.filename);
       reply.code(201);
       return { data: message };
     },
