@@ -29,6 +29,8 @@ export interface Config {
   readonly webhooks: WebhookConfig;
   /** Release announcement emails (docs/events.md); null: LOOPDESK_SMTP_URL is not set, nothing is mailed. */
   readonly mail: MailConfig | null;
+  /** Conversations by mail and their attachments (docs/email.md). */
+  readonly email: EmailConfig;
   readonly streams: StreamConfig;
   /** LOOPDESK_EVENT_RETENTION_DAYS: how long events and finished webhook deliveries are kept (docs/events.md "Retention"); 0: forever. */
   readonly eventRetentionDays: number;
@@ -92,6 +94,32 @@ export interface MailConfig {
   /** LOOPDESK_SMTP_TIMEOUT_MS: how long one email may take, from connecting to the server's answer to the message. */
   readonly timeoutMs: number;
 }
+
+/** Conversations by mail (docs/email.md). */
+export interface EmailConfig {
+  /** LOOPDESK_INBOUND_DOMAIN: products receive mail at `{inbound name}@` this domain; null: products show no inbound address and the SMTP receiver is off. */
+  readonly inboundDomain: string | null;
+  /** LOOPDESK_SMTP_LISTEN (`host:port`): where the built-in SMTP receiver listens; null: it is off. */
+  readonly smtpListen: { readonly host: string; readonly port: number } | null;
+  /** LOOPDESK_EMAIL_SENDER_LIMIT: new conversations one sender may start by mail per hour; 0: no limit. */
+  readonly newConversationsPerSenderHour: number;
+  readonly attachments: AttachmentStoreConfig;
+}
+
+/** Where attachments are kept: a folder (LOOPDESK_ATTACHMENTS_DIR) or an S3-compatible bucket (LOOPDESK_S3_*). */
+export type AttachmentStoreConfig =
+  | { readonly kind: 'folder'; readonly dir: string }
+  | {
+    readonly kind: 's3';
+    readonly bucket: string;
+    /** null: AWS itself. */
+    readonly endpoint: string | null;
+    readonly region: string;
+    /** null: the AWS SDK's own credential chain (environment, instance role, …). */
+    readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
+  };
+
+export const EMAIL_DEFAULTS = Object.freeze({ newConversationsPerSenderHour: 10, attachmentsDir: 'data/attachments' });
 
 /** Server-Sent Event streams (src/http/sse.ts, docs/events.md "Live streams"). */
 export interface StreamConfig {
@@ -215,6 +243,47 @@ function mailConfig(env: NodeJS.ProcessEnv): MailConfig | null {
   return Object.freeze({ smtpUrl, from, timeoutMs: integer(env, 'LOOPDESK_SMTP_TIMEOUT_MS', 30_000, 100, 600_000) });
 }
 
+const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+function listenAddress(env: NodeJS.ProcessEnv, name: string): { host: string; port: number } | null {
+  const raw = env[name];
+  if (!raw) return null;
+  const match = /^(.+):(\d{1,5})$/.exec(raw);
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) throw new ConfigError(`${name} must be host:port, e.g. 0.0.0.0:25, got "${raw}"`);
+  return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+function attachmentStoreConfig(env: NodeJS.ProcessEnv): AttachmentStoreConfig {
+  const bucket = env.LOOPDESK_S3_BUCKET || null;
+  const accessKeyId = env.LOOPDESK_S3_ACCESS_KEY_ID || null;
+  const secretAccessKey = env.LOOPDESK_S3_SECRET_ACCESS_KEY || null;
+  if (bucket === null) {
+    if (env.LOOPDESK_S3_ENDPOINT || accessKeyId || secretAccessKey) throw new ConfigError('LOOPDESK_S3_BUCKET is required with the other LOOPDESK_S3_* settings');
+    return Object.freeze({ kind: 'folder', dir: env.LOOPDESK_ATTACHMENTS_DIR || EMAIL_DEFAULTS.attachmentsDir });
+  }
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError('LOOPDESK_S3_ACCESS_KEY_ID and LOOPDESK_S3_SECRET_ACCESS_KEY go together');
+  }
+  return Object.freeze({
+    kind: 's3', bucket, endpoint: httpUrl(env, 'LOOPDESK_S3_ENDPOINT'), region: env.LOOPDESK_S3_REGION || 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? Object.freeze({ accessKeyId, secretAccessKey }) : null,
+  });
+}
+
+function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
+  const inboundDomain = env.LOOPDESK_INBOUND_DOMAIN?.trim().toLowerCase() || null;
+  if (inboundDomain !== null && !DOMAIN.test(inboundDomain)) throw new ConfigError(`LOOPDESK_INBOUND_DOMAIN must be a domain name, got "${inboundDomain}"`);
+  const smtpListen = listenAddress(env, 'LOOPDESK_SMTP_LISTEN');
+  if (smtpListen && inboundDomain === null) throw new ConfigError('LOOPDESK_SMTP_LISTEN needs LOOPDESK_INBOUND_DOMAIN: the domain whose mail it receives');
+  return Object.freeze({
+    inboundDomain,
+    smtpListen: smtpListen && Object.freeze(smtpListen),
+    newConversationsPerSenderHour: integer(env, 'LOOPDESK_EMAIL_SENDER_LIMIT', EMAIL_DEFAULTS.newConversationsPerSenderHour, 0, 1_000_000),
+    attachments: attachmentStoreConfig(env),
+  });
+}
+
 const OPENAI_URL = 'https://api.openai.com/v1';
 
 /** A similarity setting (above 0, at most 1), or null when unset. */
@@ -336,6 +405,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     dedup: dedupConfig(env),
     webhooks: webhookConfig(env),
     mail: mailConfig(env),
+    email: emailConfig(env),
     streams: Object.freeze({
       heartbeatMs: integer(env, 'LOOPDESK_SSE_HEARTBEAT_MS', STREAM_DEFAULTS.heartbeatMs, 10, 10 * MINUTE),
       maxStreamMs: integer(env, 'LOOPDESK_SSE_MAX_MS', STREAM_DEFAULTS.maxStreamMs, 0, 24 * HOUR),

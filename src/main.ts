@@ -12,6 +12,8 @@ import { invitationUrl } from './domain/accounts/invitation.service.js';
 import { assertWebAppBuilt } from './http/web-app.js';
 import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
 import { createServices } from './services.js';
+import { INBOUND_MAIL_MAX_BYTES } from './http/routes/email.js';
+import { startSmtpReceiver, type SmtpReceiver } from './smtp/smtp-receiver.js';
 
 /** Where `npm run build:app` puts the team app: dist/web/app, beside this file's dist/main.js. */
 const WEB_APP_DIR = fileURLToPath(new URL('./web/app/', import.meta.url));
@@ -98,6 +100,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     onBackgroundError: (error) => logger.warn({ err: error }, 'background write failed'),
     webhooks: config.webhooks,
     mail: config.mail,
+    email: config.email,
     streams: config.streams,
     eventRetentionDays: config.eventRetentionDays,
     onHousekeeping: (deleted) => logger.info({ deleted }, 'housekeeping: deleted what outlived its use'),
@@ -121,6 +124,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
   });
   app.server.maxConnections = config.maxConnections || Infinity;
 
+  let smtpReceiver: SmtpReceiver | null = null;
   let stopping = false;
   // A request still in flight when the signal arrives would leave its connection idling in
   // keep-alive until the deadline: close each such connection as soon as its response is sent.
@@ -141,9 +145,12 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     try {
       // Open event streams end now (their clients reconnect elsewhere with Last-Event-ID), so they never hold the drain.
       // Attempts in flight get the same grace as requests; the rest are handed back before the database closes.
-      await Promise.all([services.live.close(), app.close(), services.webhookDispatcher.stop(config.shutdownGraceMs), services.housekeeping.stop()]);
+      await Promise.all([
+        services.live.close(), app.close(), smtpReceiver?.close(), services.webhookDispatcher.stop(config.shutdownGraceMs), services.housekeeping.stop(),
+      ]);
       await detector.close();
       await database.close();
+      services.attachmentStore.close();
       clearTimeout(deadline);
       process.exit(0);
     } catch (error) {
@@ -156,6 +163,13 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.email.smtpListen) {
+    smtpReceiver = await startSmtpReceiver({
+      inbound: services.inbound, ...config.email.smtpListen, maxBytes: INBOUND_MAIL_MAX_BYTES,
+      onError: (error) => logger.warn({ err: error }, 'SMTP receiver: a mail could not be taken (the sender will retry)'),
+    });
+    logger.info({ port: smtpReceiver.port }, 'SMTP receiver listening');
+  }
   services.webhookDispatcher.start();
   services.housekeeping.start();
   const address = app.server.address();

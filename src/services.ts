@@ -1,10 +1,14 @@
 // The composition root: repositories wired into services. The server (src/main.ts), the admin
 // CLI, the tests and the benchmarks all build their services here and hand them to buildApp.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DatabaseHandle } from './db/database.js';
 import { announcementJobRepository } from './db/repositories/announcement-job.repository.js';
+import { attachmentRepository } from './db/repositories/attachment.repository.js';
 import { apiKeyRepository } from './db/repositories/api-key.repository.js';
 import { contactRepository } from './db/repositories/contact.repository.js';
 import { conversationJobRepository } from './db/repositories/conversation-job.repository.js';
+import { emailJobRepository } from './db/repositories/email-job.repository.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { eventRepository } from './db/repositories/event.repository.js';
 import { idempotencyRepository } from './db/repositories/idempotency.repository.js';
@@ -54,11 +58,14 @@ import { createMemberService } from './domain/accounts/member.service.js';
 import { createSavedReplyService } from './domain/saved-replies/saved-reply.service.js';
 import { createPasswordHasher, type ScryptParams } from './domain/accounts/passwords.js';
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
+import { createAttachmentService } from './domain/email/attachment.service.js';
+import { createInboundService } from './domain/email/inbound.service.js';
 import { createProductService } from './domain/products/product.service.js';
 import { createProofOfWork } from './domain/widget/proof-of-work.service.js';
 import { createRateLimits } from './domain/rate-limits/rate-limits.js';
 import { createVisitorContacts } from './domain/widget/visitor-contacts.js';
 import { createVisitorConversationService } from './domain/widget/visitor-conversation.service.js';
+import { createScreenshotService } from './domain/widget/screenshot.service.js';
 import { createWidgetSessionService } from './domain/widget/widget-session.service.js';
 import { createWidgetService } from './domain/widget/widget.service.js';
 import { createReleaseService } from './domain/releases/release.service.js';
@@ -75,7 +82,8 @@ import { createHousekeeping, type HousekeepingReport } from './domain/housekeepi
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
 import {
-  EVENT_RETENTION_DAYS_DEFAULT, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS, type MailConfig, type StreamConfig, type SummaryConfig, type WebhookConfig,
+  EMAIL_DEFAULTS, EVENT_RETENTION_DAYS_DEFAULT, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS,
+  type EmailConfig, type MailConfig, type StreamConfig, type SummaryConfig, type WebhookConfig,
 } from './config.js';
 import { createAnnouncer } from './events/announcer.js';
 import { createConversationJobRunner } from './events/conversation-job-runner.js';
@@ -83,11 +91,13 @@ import { createDispatcher } from './events/dispatcher.js';
 import { createLiveChannel } from './events/live.js';
 import { createMailer } from './events/mailer.js';
 import { createOutbox } from './events/outbox.js';
+import { createReplyMailer } from './events/reply-mailer.js';
 import { createUrlGuard } from './events/ssrf.js';
 import { createWebhookSender } from './events/webhook-sender.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createMetrics } from './lib/metrics.js';
 import { createRequestPressure } from './lib/request-pressure.js';
+import { createAttachmentStore } from './storage/attachment-store.js';
 import { createChatModel } from './summaries/chat-model.js';
 import { createSummarizer, longestSummaryMs } from './summaries/summarizer.js';
 
@@ -101,8 +111,10 @@ export interface ServiceOptions {
   headline?: HeadlineProvider | null;
   /** Webhook URLs and delivery (LOOPDESK_WEBHOOK*); WEBHOOK_DEFAULTS when not given. */
   webhooks?: WebhookConfig;
-  /** Release announcement emails (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
+  /** Release announcement emails and replies by mail (LOOPDESK_SMTP_URL, …); none are sent when null or not given. */
   mail?: MailConfig | null;
+  /** Conversations by mail and attachments (LOOPDESK_INBOUND_DOMAIN, …); no inbound domain and a folder in the system's temporary directory when not given. */
+  email?: EmailConfig;
   /** The widget's proof-of-work difficulty (the largest hidden number); DEFAULT_MAX_NUMBER when not given. */
   proofOfWorkMaxNumber?: number;
   /** scrypt's cost for new password hashes; DEFAULT_SCRYPT when not given (tests choose a cheap one). */
@@ -116,6 +128,9 @@ export interface ServiceOptions {
   /** Conversation summaries (LOOPDESK_SUMMARY_DEBOUNCE_MS, LOOPDESK_LLM_*), and who hears of each (latency, writer); SUMMARY_DEFAULTS when not given. */
   summaries?: SummaryConfig & { observe?: (observation: SummaryObservation) => void };
 }
+
+/** The address of a `Name <address>` or bare From, lowercased. */
+const addressOf = (from: string): string => (/<([^<>]+)>\s*$/.exec(from)?.[1] ?? from).trim().toLowerCase();
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
   const { db, dialect } = database;
@@ -144,6 +159,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     suggestions: suggestionRepository(db),
     tags: tagRepository(db),
     savedReplies: savedReplyRepository(db),
+    attachments: attachmentRepository(db),
+    emailJobs: emailJobRepository(db, dialect),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -159,12 +176,22 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     delays: { summary: summaries.debounceMs, triage: summaries.debounceMs + TRIAGE_AFTER_SUMMARY_MS },
   });
   const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, ...repositories });
+  const email: EmailConfig = options.email ?? {
+    inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: EMAIL_DEFAULTS.newConversationsPerSenderHour,
+    attachments: { kind: 'folder', dir: join(tmpdir(), 'loopdesk-attachments') },
+  };
+  const attachmentStore = createAttachmentStore(email.attachments);
+  const attachments = createAttachmentService({ db, store: attachmentStore, attachments: repositories.attachments, onError: onBackgroundError });
   const issues = createIssueService({ db, dialect, clock, writes: issueWrites, ...repositories });
   // Matches reports against open issues: the deduplicating create and triage share it.
   const matcher = createIssueMatcher({ dialect, detector, issues: repositories.issues, dedupStore: repositories.embeddings });
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
   const mail = options.mail ?? null;
+  const inbound = createInboundService({
+    db, dialect, clock, writes: conversationWrites, store: attachmentStore, ...repositories,
+    inboundDomain: email.inboundDomain, ownAddress: mail && addressOf(mail.from), newConversationsPerSenderHour: email.newConversationsPerSenderHour,
+  });
   const requestPressure = createRequestPressure();
   const announcer = createAnnouncer({
     db, clock, onError: onBackgroundError, announcementJobs: repositories.announcementJobs,
@@ -201,6 +228,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   const visitorContacts = createVisitorContacts({ db, dialect, clock, contacts: repositories.contacts });
   const widget = createWidgetService(repositories);
+  const visitorConversations = createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories });
   const hasher = createPasswordHasher(options.passwordHashing);
   const lockout = createSignInLockout({ db, dialect, signInFailures: repositories.signInFailures, clock });
   const accountsLock = createAccountsLock({ db, dialect, clock, ...repositories });
@@ -223,11 +251,18 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       clock,
       onBackgroundError,
     }),
-    products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
-    conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
-    contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), ...repositories }),
+    products: createProductService({
+      db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock, inboundDomain: email.inboundDomain,
+    }),
+    conversations: createConversationService({
+      db, dialect, clock, writes: conversationWrites, ...repositories, replyMail: mail && { messageIdDomain: addressOf(mail.from).split('@')[1] },
+    }),
+    contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), attachmentFiles: attachments, ...repositories }),
     tags: createTagService(repositories),
     savedReplies: createSavedReplyService({ db, dialect, clock, ...repositories }),
+    inbound,
+    attachments,
+    attachmentStore,
     issues,
     issueDedup: createIssueDedupService({
       db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher,
@@ -241,7 +276,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     widget,
     proofOfWork,
     widgetSessions: createWidgetSessionService({ clock, proofOfWork, visitorContacts, ...repositories }),
-    visitorConversations: createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    visitorConversations,
+    screenshots: createScreenshotService({ visitorConversations, store: attachmentStore, clock }),
     ideas: createIdeaService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
     forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
     widgetDemo: createWidgetDemoService({ widgets: widget, workspaces: repositories.workspaces }),
@@ -259,6 +295,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     /** Webhook delivery, release announcements and conversation jobs (summaries); started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({
       db, clock, config: webhookConfig, onError: onBackgroundError, announcer, conversationJobRunner, pressure: requestPressure, ...repositories,
+      // Its own mailer: the announcer closes its own when it stops.
+      replyMailer: createReplyMailer({
+        db, clock, onError: onBackgroundError, ...repositories, mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0,
+        retryScheduleMs: webhookConfig.retryScheduleMs, inboundDomain: email.inboundDomain,
+      }),
       sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
     }),
     /** Deletes what has outlived its use, hourly; started by the server (src/main.ts) like the dispatcher. */

@@ -54,6 +54,8 @@ export interface ProductTable {
   identity_secret: string | null;
   /** `off` | `suggest` | `auto` (migration 0017): what triage does with the product's conversations. */
   triage: string;
+  /** The local part of the product's inbound address (migration 0021); unique across workspaces. */
+  inbound_name: string;
   created_at: string;
   updated_at: string;
 }
@@ -119,6 +121,8 @@ export interface ConversationTable {
   form_fields: string | null;
   /** JSON array of the tag names, in the order given (migration 0019). */
   tags: string;
+  /** An email conversation's reply-address token (migration 0021); null for other sources. */
+  reply_token: string | null;
   created_at: string;
   updated_at: string;
   /** The member who owns the conversation (migration 0018); null: unassigned. */
@@ -139,6 +143,10 @@ export interface MessageTable {
   sender_id: string;
   sender_name: string | null;
   body: string;
+  /** The RFC 5322 Message-ID of a message that came or went by mail (migration 0021). */
+  email_message_id: string | null;
+  /** A mail's whole text, quoted history and signature included; null for other messages. */
+  full_body: string | null;
   created_at: string;
   /** 1: an internal note, which the contact never sees (migration 0018). */
   internal: number;
@@ -277,6 +285,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   announcement_jobs: AnnouncementJobTable;
   conversation_jobs: ConversationJobTable;
+  email_jobs: EmailJobTable;
+  attachments: AttachmentTable;
   widget_sessions: WidgetSessionTable;
   idea_upvotes: IdeaUpvoteTable;
   used_challenges: UsedChallengeTable;
@@ -432,6 +442,32 @@ export interface ConversationJobTable {
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** The delivery of an agent's reply by mail (migration 0021), keyed by its message; `done` means the SMTP server accepted it. */
+export interface EmailJobTable {
+  id: string;
+  workspace_id: string;
+  kind: 'reply';
+  status: 'pending' | 'done' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A file that came with a message (or a visitor's upload), stored by content hash (migration 0021). */
+export interface AttachmentTable {
+  id: string;
+  workspace_id: string;
+  message_id: string | null;
+  contact_id: string | null;
+  sha256: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  created_at: string;
 }
 
 /** A signed-in person's session in one workspace (migration 0009); the cookie holds the token. */

@@ -9,8 +9,8 @@
 // outcome is written, hands the delivery back when its lease runs out, so nothing committed is
 // lost (it may be delivered twice: at least once). The fan-out also creates the release
 // announcement jobs of release.published events, and each cycle runs the due ones
-// (src/events/announcer.ts), and the due conversation jobs: summaries
-// (src/events/conversation-job-runner.ts).
+// (src/events/announcer.ts), the due conversation jobs: summaries
+// (src/events/conversation-job-runner.ts), and the due replies by mail (src/events/reply-mailer.ts).
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Executor } from '../db/repositories/executor.js';
@@ -24,6 +24,7 @@ import { newId } from '../lib/ids.js';
 import { settledWithin } from '../lib/settle.js';
 import type { Announcer } from './announcer.js';
 import type { ConversationJobRunner } from './conversation-job-runner.js';
+import type { ReplyMailer } from './reply-mailer.js';
 import { outcomeAfter } from './retry-schedule.js';
 import { AttemptCancelled, signingSecrets, type AttemptResult, type WebhookSender } from './webhook-sender.js';
 
@@ -65,6 +66,8 @@ export interface DispatcherDeps {
   announcer: Pick<Announcer, 'plan' | 'run' | 'stop'>;
   /** Conversation jobs (summaries): asked for by writes, run in each cycle. */
   conversationJobRunner: Pick<ConversationJobRunner, 'run' | 'stop'>;
+  /** Agents' replies by mail: queued by writes, sent in each cycle. */
+  replyMailer: Pick<ReplyMailer, 'run' | 'stop'>;
   clock: Clock;
   config: WebhookConfig;
   /** Reports a cycle that failed (the database unreachable, …); the next poll tries again. */
@@ -90,7 +93,7 @@ interface Finished {
 type CycleResult = 'more' | 'worked' | 'idle';
 
 export function createDispatcher(deps: DispatcherDeps) {
-  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, conversationJobRunner, clock, config, onError, random } = deps;
+  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, conversationJobRunner, replyMailer, clock, config, onError, random } = deps;
   const saturated = () => deps.pressure?.saturated() ?? false;
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<string, InFlight>();
@@ -213,6 +216,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       jobsRanAt = performance.now();
       await announcer.run();
       await conversationJobRunner.run();
+      await replyMailer.run();
     }
     if (fannedOut === fanOutLimit) return 'more';
     return fannedOut > 0 || claimed.length > 0 ? 'worked' : 'idle';
@@ -279,13 +283,13 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (state !== 'running') {
         state = 'stopped';
         sender.close();
-        await Promise.all([announcer.stop(0), conversationJobRunner.stop(0)]);
+        await Promise.all([announcer.stop(0), conversationJobRunner.stop(0), replyMailer.stop(0)]);
         return;
       }
       state = 'stopping';
       if (timer) clearTimeout(timer);
       await cycle;
-      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs), conversationJobRunner.stop(graceMs)]);
+      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs), conversationJobRunner.stop(graceMs), replyMailer.stop(graceMs)]);
       if (finished.length > 0) await withFinishedWritten(async () => {}).catch(onError);
       sender.close();
       state = 'stopped';

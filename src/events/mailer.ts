@@ -1,6 +1,6 @@
-// Sending one announcement email by SMTP with nodemailer: a connection per email (announcements
-// are few, and nothing is left open between cycles), cut at the timeout. The outcome says whether
-// the server accepted the message, and whether a refusal is worth retrying.
+// Sending one email by SMTP with nodemailer (a release announcement, an agent's reply): a connection
+// per email (nothing is left open between cycles), cut at the timeout. The outcome says whether the
+// server accepted the message, and whether a refusal is worth retrying.
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { MailConfig } from '../config.js';
@@ -16,6 +16,16 @@ export interface SendResult {
 
 const ERROR_MAX = 300;
 const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, ERROR_MAX);
+
+/** What an email needs beyond its content: a reply's threading headers (without angle brackets). */
+export interface MailOptions {
+  text?: string;
+  html?: string;
+  messageId?: string;
+  inReplyTo?: string | null;
+  references?: readonly string[];
+  replyTo?: string | null;
+}
 
 interface SmtpError extends Error {
   code?: string;
@@ -36,13 +46,20 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
   const transport = nodemailer.createTransport(options);
 
   return {
-    async send({ to, subject, text, html }: EmailContent): Promise<SendResult> {
+    async send({ to, subject, text, html, messageId, inReplyTo, references, replyTo }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
       });
       try {
-        await Promise.race([transport.sendMail({ from, to: to.name ? { name: to.name, address: to.address } : to.address, subject, text, html }), deadline]);
+        const bracketed = (id: string) => `<${id}>`;
+        await Promise.race([transport.sendMail({
+          from, to: to.name ? { name: to.name, address: to.address } : to.address, subject, text, html,
+          ...(messageId ? { messageId: bracketed(messageId) } : {}),
+          ...(inReplyTo ? { inReplyTo: bracketed(inReplyTo) } : {}),
+          ...(references?.length ? { references: references.map(bracketed) } : {}),
+          ...(replyTo ? { replyTo } : {}),
+        }), deadline]);
         return { ok: true, permanent: false, error: null };
       } catch (error) {
         return failure(error as SmtpError);

@@ -13,6 +13,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { contactRoutes } from './routes/contacts.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import { emailRoutes } from './routes/email.js';
 import { eventRoutes } from './routes/events.js';
 import { identityRoutes } from './routes/identity.js';
 import { issueRoutes } from './routes/issues.js';
@@ -57,6 +58,8 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   searchRoutes(api, services.search);
   suggestionRoutes(api, services.triage, services.conversations);
   eventRoutes(api, services.live);
+  // Its own plugin: the raw-mail body parser applies to its routes alone.
+  await api.register(async (scoped) => emailRoutes(scoped as TypedApp, services));
   // Settings, each its own plugin: their settings-role hooks apply to their routes alone.
   await api.register(async (scoped) => webhookRoutes(scoped as TypedApp, services.webhooks));
   await api.register(async (scoped) => memberSettingsRoutes(scoped as TypedApp, { ...services, publicUrl }));

@@ -60,6 +60,8 @@ const problem = (keyword: string, instancePath: string, message: string): ErrorO
  * properties) so that they are reported here, by field, instead of as unparseable JSON.
  */
 function unstorableContentErrors(data: unknown): ErrorObject[] {
+  // A raw body (the mail of POST /inbound/email) is bytes, not JSON: walking it would visit every byte.
+  if (Buffer.isBuffer(data)) return [];
   const errors: ErrorObject[] = [];
   const pending: [unknown, string][] = [[data, '']];
   while (pending.length > 0) {

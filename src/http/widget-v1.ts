@@ -19,6 +19,7 @@ import { formRoutes } from './widget/routes/forms.js';
 import { ideaRoutes } from './widget/routes/ideas.js';
 import { intakeRoutes } from './widget/routes/intake.js';
 import { registerVisitorAuth } from './widget/visitor-auth.js';
+import { screenshotRoutes } from './widget/routes/screenshots.js';
 
 export const WIDGET_PREFIX = '/widget/v1';
 
@@ -61,5 +62,7 @@ export async function widgetV1(app: FastifyInstance, { services, rateLimitScale,
   conversationEventRoutes(widget, services.visitorConversations, services.live);
   ideaRoutes(widget, services.ideas);
   formRoutes(widget, services.forms);
+  // Its own plugin: the image body parsers apply to its route alone.
+  await widget.register(async (scoped) => screenshotRoutes(scoped as TypedApp, services));
   changelogRoutes(widget, { changelog: services.changelog, clock: services.clock, publicUrl });
 }

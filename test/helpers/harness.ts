@@ -93,7 +93,7 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
 }
 
 /** What a test may choose about its app: a clock, a detector, a logger writing to a stream the test reads, webhook settings, … */
-export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'clock' | 'detector' | 'proofOfWorkMaxNumber' | 'headline'> & {
+export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'clock' | 'detector' | 'proofOfWorkMaxNumber' | 'headline' | 'mail' | 'email'> & {
   webhooks?: Partial<WebhookConfig>;
   streams?: Partial<StreamConfig>;
   summaries?: Partial<ServiceOptions['summaries']>;
@@ -127,6 +127,7 @@ export async function openTestApp(databaseUrl: string, appOptions: TestAppOption
   await database.migrate();
   const services = createServices(database, {
     clock: appOptions.clock, detector: appOptions.detector, headline: appOptions.headline, webhooks: { ...WEBHOOK_DEFAULTS, ...appOptions.webhooks },
+    mail: appOptions.mail, email: appOptions.email,
     proofOfWorkMaxNumber: appOptions.proofOfWorkMaxNumber ?? TEST_PROOF_OF_WORK_MAX,
     passwordHashing: TEST_SCRYPT,
     streams: { ...STREAM_DEFAULTS, ...appOptions.streams },

@@ -5,7 +5,7 @@ import type { JsonSchema, Operation } from './openapi-operations.js';
 
 export type Resource =
   | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
-  | 'suggestion' | 'saved_reply' | 'contact'
+  | 'suggestion' | 'saved_reply' | 'contact' | 'attachment'
   | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
@@ -25,6 +25,7 @@ const COLLECTIONS: Record<string, Resource> = {
   suggestions: 'suggestion',
   'saved-replies': 'saved_reply',
   contacts: 'contact',
+  attachments: 'attachment',
 };
 
 /** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */

@@ -38,6 +38,8 @@ export interface Operation {
   parameters: Parameter[];
   /** The JSON request body schema, when the operation takes one. */
   body: JsonSchema | null;
+  /** The media type of a request body that is not JSON (a raw mail, an image), when the operation takes one. */
+  rawBody: string | null;
   /** Declared response statuses. */
   statuses: number[];
   /**
@@ -69,6 +71,7 @@ export function operationsOf(document: { paths: Record<string, Record<string, Ra
         deprecated: raw.deprecated === true,
         parameters: (raw.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required === true, schema: p.schema ?? {} })),
         body: raw.requestBody?.content?.['application/json']?.schema ?? null,
+        rawBody: Object.keys(raw.requestBody?.content ?? {}).find((type) => type !== 'application/json') ?? null,
         statuses: Object.keys(raw.responses ?? {}).map(Number),
         streams: Object.values(raw.responses ?? {}).some((response) => 'text/event-stream' in (response.content ?? {})),
       })),

@@ -5,6 +5,7 @@
 // a conversation of their own. The reliability suites address these by resource kind (see
 // id-references.ts).
 import assert from 'node:assert/strict';
+import { mailSample, postMail } from './email.js';
 import { fanOutAll, numberedEvents, recordEvents, type EventContext } from './events.js';
 import { createIssue, createProduct, createRelease, importConversation, invite, joinAsMember, linkConversation } from './factories.js';
 import type { Client, TestContext, WorkspaceFixture } from './harness.js';
@@ -109,6 +110,15 @@ async function seedSuggestions(api: Client, productId: string, issue: { title: s
   }
 }
 
+/** The attachments of a mail with a file (the Outlook sample) received for the product. */
+async function mailedAttachments(api: Client, productId: string): Promise<string[]> {
+  const res = await postMail(api, mailSample('outlook-reply', { REPLY_TO: 'support@example.com' }), productId);
+  assert.equal(res.status, 202, res.text);
+  const { conversation_id, message_id } = res.body.data;
+  const detail = (await api.get(`/api/v1/conversations/${conversation_id}`)).body.data;
+  return detail.messages.find((message: { id: string }) => message.id === message_id).attachments.map((file: { id: string }) => file.id);
+}
+
 /**
  * `products` products with issue prefixes `<prefix>1`, `<prefix>2`, …, each with three issues, a
  * conversation linked to its first issue, and a release of its second issue; then webhook
@@ -120,7 +130,7 @@ export async function seedWorkspace(
   const { api } = workspace;
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
-    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [], saved_reply: [], contact: [],
+    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [], saved_reply: [], contact: [], attachment: [],
     widget: [], visitorConversation: [], idea: [], visitorToken: [], siblingConversation: [],
   };
   for (let p = 1; p <= products; p++) {
@@ -139,6 +149,7 @@ export async function seedWorkspace(
     });
     ids.conversation.push(conversation.id);
     await linkConversation(api, issues[0].id, conversation.id);
+    ids.attachment.push(...(await mailedAttachments(api, product.id)));
     const release = await createRelease(api, product.id, { title: `${prefix}${p} release`, issue_ids: [issues[1].id] });
     ids.release.push(release.id);
     await seedSuggestions(api, product.id, issues[0], ids);

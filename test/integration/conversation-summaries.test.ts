@@ -14,6 +14,8 @@ import { createConversationSummaries } from '../../src/domain/conversations/conv
 import { createConversationWrites } from '../../src/domain/conversations/conversation.writes.js';
 import { createConversationJobRunner, JOB_RETRY_SCHEDULE_MS } from '../../src/events/conversation-job-runner.js';
 import { conversationRepository } from '../../src/db/repositories/conversation.repository.js';
+import { attachmentRepository } from '../../src/db/repositories/attachment.repository.js';
+import { emailJobRepository } from '../../src/db/repositories/email-job.repository.js';
 import { messageRepository } from '../../src/db/repositories/message.repository.js';
 import { createServices } from '../../src/services.js';
 import { completion, serverError, startChatCompletionsServer, summaryCompletion, type ChatCompletionsServer } from '../helpers/chat-completions-server.js';
@@ -223,7 +225,10 @@ describeEachDialect('summary jobs across processes', (ctx) => {
           leaseMs: 30_000,
           run: createConversationSummaries({
             db, clock, conversations, messages, jobs: createConversationJobQueue({ dialect, clock, jobs, delays: { summary: DEBOUNCE_MS, triage: 0 } }),
-            writes: createConversationWrites({ conversations, messages, outbox: ctx().services.outbox, jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} } }),
+            writes: createConversationWrites({
+              conversations, messages, attachments: attachmentRepository(db), emailJobs: emailJobRepository(db, dialect), outbox: ctx().services.outbox,
+              jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} },
+            }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,
         },

@@ -41,6 +41,7 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
       {
         id: undefined, sender_type: 'contact', sender_id: data.contact_id, sender_name: 'Ada Lovelace', body: '  Dark mode, please.\n',
         created_at: data.created_at, internal: false,
+        full_body: null, delivery: null, attachments: [],
       },
     );
     assert.deepEqual(
@@ -113,7 +114,7 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     ['a blank title', (p) => ({ product_id: p, title: '   ' }), 'title'],
     ['a title over 500 characters', (p) => ({ product_id: p, title: 't'.repeat(501) }), 'title'],
     ['an unknown type', (p) => ({ product_id: p, title: 'x', type: 'bug' }), 'type'],
-    ['an unknown source', (p) => ({ product_id: p, title: 'x', source: 'email' }), 'source'],
+    ['an unknown source', (p) => ({ product_id: p, title: 'x', source: 'fax' }), 'source'],
     ['an unknown priority', (p) => ({ product_id: p, title: 'x', priority: 'asap' }), 'priority'],
     ['a status (it always starts open)', (p) => ({ product_id: p, title: 'x', status: 'resolved' }), 'status'],
     ['an unknown field', (p) => ({ product_id: p, title: 'x', rating: 5 }), 'rating'],
@@ -386,7 +387,9 @@ describeEachDialect('POST /api/v1/conversations/{id}/messages', (ctx) => {
     const res = await ctx().a.api.post(`${BASE}/${data.id}/messages`, { body: '  Looking into it.\n' });
     assert.equal(res.status, 201);
     const { id, created_at, ...rest } = res.body.data;
-    assert.deepEqual(rest, { sender_type: 'agent', sender_id: ctx().a.owner.id, sender_name: 'Alpha Owner', body: '  Looking into it.\n', internal: false });
+    assert.deepEqual(rest, {
+      sender_type: 'agent', sender_id: ctx().a.owner.id, sender_name: 'Alpha Owner', body: '  Looking into it.\n', internal: false, full_body: null, delivery: null, attachments: [],
+    });
     const detail = (await ctx().a.api.get(`${BASE}/${data.id}`)).body.data;
     assert.deepEqual(detail.messages, [res.body.data]);
     assert.equal(detail.updated_at, created_at);

@@ -162,7 +162,8 @@ describeEachDialect('GET /api/v1/openapi.json', (ctx) => {
 
   it('documents 400, 413 and 415 on every operation that takes a JSON body, with an example', async () => {
     const document = await load();
-    const withBody = operations(document).filter(({ operation }) => operation.requestBody);
+    // The raw mail of POST /inbound/email is the one body that is not JSON.
+    const withBody = operations(document).filter(({ operation }) => operation.requestBody && !operation.requestBody.content?.['message/rfc822']);
     assert.ok(withBody.length > 0);
     for (const { method, path, operation } of withBody) {
       const media = operation.requestBody!.content?.['application/json'];

@@ -58,6 +58,7 @@ const CREATES: Record<string, (body: any, status: number, request: FuzzRequest) 
   startWidgetSession: () => [],
   startVisitorConversation: (body) => [['conversations', body.data.id], ...body.data.messages.map((m: { id: string }) => ['messages', m.id])],
   postVisitorMessage: (body) => [['messages', body.data.id]],
+  postVisitorScreenshot: (body) => [['messages', body.data.id]],
   acceptSuggestion: (body) => accepted(body.data),
   // A re-run accepts its new suggestion at once when the product's triage is auto.
   triageConversation: (body) => body.data.filter((suggestion: any) => suggestion.status === 'accepted').flatMap(accepted),

@@ -1,12 +1,15 @@
 // Isolation, exhaustively and generated from openapi.json: for every operation and every
 // id-bearing path parameter, body field and query filter, workspace B sends workspace A's id.
-// Path ids are 404, body references 400 naming the field, filters match nothing, and A's data
-// is unchanged. A control request with B's own id must succeed, so a probe cannot pass for the
+// Path ids are 404, body references 400 naming the field, filters match nothing (a reference in the
+// query of a write is a 400 naming it), and A's data is unchanged. Operations whose body is not
+// JSON (a raw mail, an image) get a sample of their media type. A control request with B's own id must succeed, so a probe cannot pass for the
 // wrong reason. A new route or reference field is covered without touching this file.
 // The widget API's operations (/widget/v1/openapi.json) are probed the same way by B's visitor on
 // B's widget: A's ids, and another visitor's conversation of the same widget, are 404.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { plainMail } from '../helpers/email.js';
 import { assertNoNestedReferences, fieldResource, pathParameterResource, type Resource } from '../helpers/id-references.js';
 import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
 import { fillPath, operationsOf, typesOf, type JsonSchema, type Operation } from '../helpers/openapi-operations.js';
@@ -52,6 +55,18 @@ const withoutLastUse = (body: unknown): unknown => JSON.parse(JSON.stringify(bod
 /** Everything A's credentials can read, without what reading moves. */
 const snapshot = async (clientFor: (op: Operation) => Client, operations: Operation[], ids: SeededIds): Promise<unknown[]> =>
   (await readEverything(clientFor, operations, ids)).map(({ url, body }) => [url, withoutLastUse(body)]);
+
+/** A valid body of each non-JSON media type an operation takes. */
+const RAW_SAMPLES: Record<string, () => Buffer> = {
+  'message/rfc822': () => plainMail({ messageId: `isolation-${randomUUID()}@example.com` }),
+  'image/png': () => Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==', 'base64'),
+};
+
+function rawSample(op: Operation): { type: string; bytes: Buffer } | undefined {
+  if (op.rawBody === null) return undefined;
+  const sample = RAW_SAMPLES[op.rawBody] ?? assert.fail(`${op.operationId}: no sample body of type ${op.rawBody}; add one to RAW_SAMPLES`);
+  return { type: op.rawBody, bytes: sample() };
+}
 
 interface Probe {
   /** Where the foreign id goes: `path id`, `body issue_ids`, `query product_id`. */
@@ -136,23 +151,31 @@ function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds, spares: Sp
     const required = op.parameters.filter((p) => p.in === 'query' && p.required && p.name !== parameter.name)
       .map((p) => `&${p.name}=${encodeURIComponent(String(validValue(op, p.name, p.schema, theirs)))}`).join('');
     const url = (ids: SeededIds) => `${fillPath(op.path, pathValues(op, theirs))}?${parameter.name}=${ids[resource][0]}${required}`;
+    const names = (status: number, res: any) => (status === 400 && res.fields?.[parameter.name] ? null : `expected 400 with fields.${parameter.name}`);
+    const filters = (status: number, res: any) => (status === 200 && res.data?.length === 0 && res.pagination?.total === 0 ? null : 'expected 200 and an empty list');
     probes.push({
       parameter: `query ${parameter.name}`,
       what: `query ${parameter.name} = A's ${resource}`,
       foreign: { url: url(ours) },
       control: { url: url(theirs) },
-      expect: (status, res) => (status === 200 && res.data?.length === 0 && res.pagination?.total === 0 ? null : 'expected 200 and an empty list'),
+      expect: op.method === 'GET' ? filters : names,
     });
   }
   return probes;
 }
 
+/** The request of a probe: its JSON body, or a fresh sample of the operation's other media type. */
+function requestOf(op: Operation, { body }: { body?: unknown }) {
+  const raw = rawSample(op);
+  return raw ? { payload: raw.bytes, headers: { 'content-type': raw.type } } : { body };
+}
+
 async function runProbe(b: Client, op: Operation, probe: Probe): Promise<string[]> {
-  const foreign = await b.request(op.method, probe.foreign.url, { body: probe.foreign.body });
+  const foreign = await b.request(op.method, probe.foreign.url, requestOf(op, probe.foreign));
   const problems: string[] = [];
   const problem = probe.expect(foreign.status, foreign.body);
   if (problem) problems.push(`${op.method} ${op.path} ${probe.what}: ${problem}, got ${foreign.status} ${foreign.text.slice(0, 300)}`);
-  const control = await b.request(op.method, probe.control.url, { body: probe.control.body });
+  const control = await b.request(op.method, probe.control.url, requestOf(op, probe.control));
   if (control.status >= 300) problems.push(`${op.method} ${op.path} ${probe.what}: the control with B's own id failed: ${control.status} ${control.text.slice(0, 300)}`);
   return problems;
 }
@@ -162,7 +185,7 @@ describe('the isolation suite\'s coverage', () => {
     const op: Operation = {
       operationId: 'newRoute', method: 'POST', path: '/api/v1/gadgets/{id}', deprecated: false, statuses: [201], streams: false,
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-      body: { type: 'object', properties: { gadget_id: { type: 'string', format: 'uuid' } } },
+      body: { type: 'object', properties: { gadget_id: { type: 'string', format: 'uuid' } } }, rawBody: null,
     };
     assert.throws(() => probesFor(op, {} as SeededIds, {} as SeededIds), /does not know which resource/);
     assert.throws(() => fieldResource(op, 'gadget_id', { type: 'string' }), /does not know which resource/);

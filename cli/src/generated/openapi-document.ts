@@ -330,6 +330,7 @@ export const openapiDocument = {
             "domain": null,
             "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "triage": "suggest",
+            "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z"
           }
@@ -347,6 +348,7 @@ export const openapiDocument = {
           "domain",
           "embed_snippet",
           "triage",
+          "inbound_email",
           "created_at",
           "updated_at"
         ],
@@ -416,6 +418,13 @@ export const openapiDocument = {
               "auto"
             ],
             "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
+          },
+          "inbound_email": {
+            "description": "[ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN)",
+            "type": [
+              "string",
+              "null"
+            ]
           },
           "created_at": {
             "format": "date-time",
@@ -500,6 +509,78 @@ export const openapiDocument = {
           }
         }
       },
+      "Attachment": {
+        "additionalProperties": false,
+        "description": "[ext] A file that came with a message; its bytes are at GET /api/v1/attachments/{id}",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+            "filename": "blank-page.png",
+            "content_type": "image/png",
+            "size": 48213
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "filename",
+          "content_type",
+          "size"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "filename": {
+            "type": "string"
+          },
+          "content_type": {
+            "description": "As the sender declared it",
+            "type": "string"
+          },
+          "size": {
+            "description": "Bytes",
+            "type": "integer"
+          }
+        }
+      },
+      "MessageDelivery": {
+        "additionalProperties": false,
+        "description": "[ext] The delivery of an agent's reply by mail",
+        "examples": [
+          {
+            "status": "failed",
+            "error": "550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "status",
+          "error"
+        ],
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "sent",
+              "failed"
+            ],
+            "description": "pending: queued or being retried; sent: the SMTP server accepted it; failed: given up, or returned by a delivery report"
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why the last attempt failed, or what the delivery report said; null when none failed"
+          }
+        }
+      },
       "Message": {
         "additionalProperties": false,
         "description": "A message in a conversation",
@@ -511,7 +592,10 @@ export const openapiDocument = {
             "body": "The export button does nothing on Android.",
             "sender_name": "Ada Lovelace",
             "created_at": "2026-11-21T10:25:00.000Z",
-            "internal": false
+            "internal": false,
+            "full_body": null,
+            "delivery": null,
+            "attachments": []
           }
         ],
         "type": "object",
@@ -522,7 +606,10 @@ export const openapiDocument = {
           "body",
           "sender_name",
           "created_at",
-          "internal"
+          "internal",
+          "full_body",
+          "delivery",
+          "attachments"
         ],
         "properties": {
           "id": {
@@ -565,6 +652,31 @@ export const openapiDocument = {
           "internal": {
             "description": "[ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, in the widget, its stream or any email; false for every other message",
             "type": "boolean"
+          },
+          "full_body": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "[ext] A message that came by mail: the mail's whole text, quoted history and signature included (`body` is the text without them); null for other messages"
+          },
+          "delivery": {
+            "description": "[ext] An agent's reply sent by mail: how its delivery stands; null for messages not mailed",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/MessageDelivery"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "attachments": {
+            "description": "[ext] The files that came with the message, in the order they came",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Attachment"
+            }
           }
         }
       },
@@ -580,6 +692,9 @@ export const openapiDocument = {
             "sender_name": "Ada Lovelace",
             "created_at": "2026-11-21T10:25:00.000Z",
             "internal": false,
+            "full_body": null,
+            "delivery": null,
+            "attachments": [],
             "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1"
           }
         ],
@@ -592,6 +707,9 @@ export const openapiDocument = {
           "sender_name",
           "created_at",
           "internal",
+          "full_body",
+          "delivery",
+          "attachments",
           "conversation_id"
         ],
         "properties": {
@@ -636,6 +754,31 @@ export const openapiDocument = {
             "description": "[ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, in the widget, its stream or any email; false for every other message",
             "type": "boolean"
           },
+          "full_body": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "[ext] A message that came by mail: the mail's whole text, quoted history and signature included (`body` is the text without them); null for other messages"
+          },
+          "delivery": {
+            "description": "[ext] An agent's reply sent by mail: how its delivery stands; null for messages not mailed",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/MessageDelivery"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "attachments": {
+            "description": "[ext] The files that came with the message, in the order they came",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Attachment"
+            }
+          },
           "conversation_id": {
             "format": "uuid",
             "examples": [
@@ -643,6 +786,51 @@ export const openapiDocument = {
             ],
             "description": "The conversation the message belongs to",
             "type": "string"
+          }
+        }
+      },
+      "InboundResult": {
+        "additionalProperties": false,
+        "description": "[ext] What became of a mail. Mail that is ignored (automatic mail, delivery reports, our own, a sender over the hourly limit) has nulls",
+        "examples": [
+          {
+            "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+            "message_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
+            "created": true
+          }
+        ],
+        "type": "object",
+        "required": [
+          "conversation_id",
+          "message_id",
+          "created"
+        ],
+        "properties": {
+          "conversation_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The conversation the mail joined or started; null when it was ignored"
+          },
+          "message_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The message it became (or had become, sent twice); null when it was ignored"
+          },
+          "created": {
+            "description": "A new conversation was made",
+            "type": "boolean"
           }
         }
       },
@@ -857,9 +1045,10 @@ export const openapiDocument = {
             "type": "string",
             "enum": [
               "chat",
-              "form"
+              "form",
+              "email"
             ],
-            "description": "chat (widget conversations) or form (form submissions mirrored into the inbox)"
+            "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
           },
           "status": {
             "type": "string",
@@ -1067,7 +1256,10 @@ export const openapiDocument = {
                 "body": "The export button does nothing on Android.",
                 "sender_name": "Ada Lovelace",
                 "created_at": "2026-11-21T10:25:00.000Z",
-                "internal": false
+                "internal": false,
+                "full_body": null,
+                "delivery": null,
+                "attachments": []
               }
             ],
             "linked_issues": []
@@ -1135,9 +1327,10 @@ export const openapiDocument = {
             "type": "string",
             "enum": [
               "chat",
-              "form"
+              "form",
+              "email"
             ],
-            "description": "chat (widget conversations) or form (form submissions mirrored into the inbox)"
+            "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
           },
           "status": {
             "type": "string",
@@ -1586,9 +1779,10 @@ export const openapiDocument = {
                   "type": "string",
                   "enum": [
                     "chat",
-                    "form"
+                    "form",
+                    "email"
                   ],
-                  "description": "chat (widget conversations) or form (form submissions mirrored into the inbox)"
+                  "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
                 },
                 "status": {
                   "type": "string",
@@ -3521,6 +3715,7 @@ export const openapiDocument = {
             "domain": null,
             "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "triage": "suggest",
+            "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "previous": {
@@ -3541,6 +3736,7 @@ export const openapiDocument = {
           "domain",
           "embed_snippet",
           "triage",
+          "inbound_email",
           "created_at",
           "updated_at",
           "previous"
@@ -3611,6 +3807,13 @@ export const openapiDocument = {
               "auto"
             ],
             "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
+          },
+          "inbound_email": {
+            "description": "[ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN)",
+            "type": [
+              "string",
+              "null"
+            ]
           },
           "created_at": {
             "format": "date-time",
@@ -3696,6 +3899,13 @@ export const openapiDocument = {
                   "auto"
                 ],
                 "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
+              },
+              "inbound_email": {
+                "description": "[ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN)",
+                "type": [
+                  "string",
+                  "null"
+                ]
               },
               "created_at": {
                 "format": "date-time",
@@ -4030,7 +4240,10 @@ export const openapiDocument = {
                 "body": "The export button does nothing on Android.",
                 "sender_name": "Ada Lovelace",
                 "created_at": "2026-11-21T10:25:00.000Z",
-                "internal": false
+                "internal": false,
+                "full_body": null,
+                "delivery": null,
+                "attachments": []
               }
             ],
             "linked_issues": [],
@@ -4102,9 +4315,10 @@ export const openapiDocument = {
             "type": "string",
             "enum": [
               "chat",
-              "form"
+              "form",
+              "email"
             ],
-            "description": "chat (widget conversations) or form (form submissions mirrored into the inbox)"
+            "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
           },
           "status": {
             "type": "string",
@@ -4279,9 +4493,10 @@ export const openapiDocument = {
                 "type": "string",
                 "enum": [
                   "chat",
-                  "form"
+                  "form",
+                  "email"
                 ],
-                "description": "chat (widget conversations) or form (form submissions mirrored into the inbox)"
+                "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
               },
               "status": {
                 "type": "string",
@@ -6489,7 +6704,8 @@ export const openapiDocument = {
                     "type": "string",
                     "enum": [
                       "chat",
-                      "form"
+                      "form",
+                      "email"
                     ],
                     "default": "chat"
                   },
@@ -12738,7 +12954,8 @@ export const openapiDocument = {
                     "type": "string",
                     "enum": [
                       "chat",
-                      "form"
+                      "form",
+                      "email"
                     ],
                     "default": "chat"
                   },
@@ -14789,6 +15006,303 @@ export const openapiDocument = {
                       "$ref": "#/components/schemas/Pagination"
                     }
                   }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/inbound/email": {
+      "post": {
+        "operationId": "receiveInboundEmail",
+        "summary": "Receive a mail",
+        "tags": [
+          "Email"
+        ],
+        "description": "[ext] The raw message (RFC 5322, as `Content-Type: message/rfc822`, at most 25 MiB), as a mail provider forwards it. The product is the one whose inbound address (or a conversation's reply address) is among the recipients; when none is, `product_id` names it (else 400 on product_id). A new thread starts an email conversation; a reply joins its conversation and reopens it. The same Message-ID is stored once. Automatic mail (Auto-Submitted, Precedence bulk/junk/list, List-Id), our own mail and a sender over the hourly limit are ignored; a delivery report marks the reply it returns as failed. Ignored mail is still a 202. Needs the settings role (an owner or admin, or a key without a member).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "message/rfc822": {
+              "schema": {
+                "format": "binary",
+                "description": "The raw message"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "The product (UUID), when no recipient of the mail names one"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "202": {
+            "description": "What became of the mail",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "What became of the mail",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/InboundResult"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/attachments/{id}": {
+      "get": {
+        "operationId": "downloadAttachment",
+        "summary": "Download an attachment",
+        "tags": [
+          "Email"
+        ],
+        "description": "[ext] The file's bytes, always as a download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Attachment id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The file",
+            "headers": {
+              "Content-Disposition": {
+                "schema": {
+                  "type": "string"
+                },
+                "description": "attachment, with the file's name"
+              }
+            },
+            "content": {
+              "application/octet-stream": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary"
                 }
               }
             }

@@ -20,6 +20,7 @@ import { triage } from './0017_triage.js';
 import { inbox } from './0018_inbox.js';
 import { tagsContacts } from './0019_tags_contacts.js';
 import { search } from './0020_search.js';
+import { email } from './0021_email.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -44,5 +45,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0018_inbox': inbox(types),
     '0019_tags_contacts': tagsContacts(types),
     '0020_search': search(dialect),
+    '0021_email': email(types),
   };
 }

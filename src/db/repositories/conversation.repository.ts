@@ -10,11 +10,12 @@ const CONVERSATION_COLUMNS = [
   'c.assignee_id', 'c.last_message_sender_type', 'c.last_message_excerpt', 'c.last_message_at', 'c.waiting_since',
 ] as const;
 
-export type ConversationRow = ConversationTable;
+/** A conversation; `reply_token` is only written (for email conversations) and read where mail is sent. */
+export type ConversationRow = Omit<ConversationTable, 'reply_token'> & Partial<Pick<ConversationTable, 'reply_token'>>;
 /** The columns the conversations' write path derives from the messages (and a new conversation's unassigned state). */
 export type InboxColumns = 'assignee_id' | 'last_message_sender_type' | 'last_message_excerpt' | 'last_message_at' | 'waiting_since';
 /** A conversation as its creators describe it; the write path fills the rest. */
-export type NewConversationRow = Omit<ConversationTable, InboxColumns>;
+export type NewConversationRow = Omit<ConversationRow, InboxColumns>;
 export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'assignee_id' | 'updated_at'>>;
 
 /** What a new message does to its conversation's waiting_since: a contact's starts the wait, an agent's reply ends it, others leave it. */
@@ -132,6 +133,24 @@ export function conversationRepository(db: Executor) {
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
       return (await byId(tx, { workspaceId, id }))[0];
+    },
+
+    /** The email conversation whose reply address carries this token. */
+    async findByReplyToken(workspaceId: string, replyToken: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
+      return withContact(tx, workspaceId, {}).where('c.reply_token', '=', replyToken).executeTakeFirst();
+    },
+
+    /** How many conversations of a source the contact started since a time (the per-sender limit of mail). */
+    async countStartedBy(workspaceId: string, contactId: string, source: string, since: string, tx: Executor = db): Promise<number> {
+      const row = await tx
+        .selectFrom('conversations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('contact_id', '=', contactId)
+        .where('source', '=', source)
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     /** The issues the conversation is linked to, in the order they were linked. */

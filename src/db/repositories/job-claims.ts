@@ -1,4 +1,4 @@
-// Claiming due jobs with a lease, the same way for every job table (release announcements,
+// Claiming due jobs with a lease, the same way for every job table (release announcements, reply mail,
 // conversation jobs): the due pending rows of a kind, oldest first, locked against other
 // processes' claims (FOR UPDATE SKIP LOCKED on PostgreSQL), their due time pushed to the lease's
 // end, so no other claim sees them until then and a dead process's job falls due again by itself.
@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import type { Executor } from './executor.js';
 
-type JobTable = 'announcement_jobs' | 'conversation_jobs';
+type JobTable = 'announcement_jobs' | 'conversation_jobs' | 'email_jobs';
 
 export interface ClaimWindow {
   kind: string;

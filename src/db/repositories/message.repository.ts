@@ -1,38 +1,45 @@
 import { compileOnce } from './compiled-query.js';
 import type { Executor } from './executor.js';
-import type { MessageTable } from '../schema.js';
+import type { EmailJobTable, MessageTable } from '../schema.js';
 
-const MESSAGE_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'sender_type', 'sender_id', 'sender_name', 'body', 'created_at', 'internal'] as const;
+const MESSAGE_COLUMNS = [
+  'id', 'workspace_id', 'conversation_id', 'sender_type', 'sender_id', 'sender_name', 'body', 'email_message_id', 'full_body', 'created_at', 'internal',
+] as const;
 
-export type MessageRow = MessageTable;
+/** A message to write; the mail columns are left out by messages that did not come or go by mail. */
+export type MessageRow = Omit<MessageTable, 'email_message_id' | 'full_body'> & Partial<Pick<MessageTable, 'email_message_id' | 'full_body'>>;
+
+/** A stored message with the state of its delivery by mail (null: it is not mailed). */
+export type StoredMessageRow = MessageTable & { delivery_status: EmailJobTable['status'] | null; delivery_error: string | null };
 
 /** What erasure leaves of a text. */
 export const ERASED = '[erased]';
 
 export function messageRepository(db: Executor) {
-  const insert = compileOnce(MESSAGE_COLUMNS, (row: MessageRow) => db.insertInto('messages').values(row));
+  const insert = compileOnce(MESSAGE_COLUMNS, (row: MessageTable) => db.insertInto('messages').values(row));
   type ConversationKey = { workspaceId: string; conversationId: string };
-  /** The conversation's messages, oldest first. */
+  /** The conversation's messages with their delivery, oldest first. */
   const inConversation = ({ workspaceId, conversationId }: ConversationKey) =>
     db
-      .selectFrom('messages')
-      .select(MESSAGE_COLUMNS)
-      .where('workspace_id', '=', workspaceId)
-      .where('conversation_id', '=', conversationId)
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc');
+      .selectFrom('messages as m')
+      .leftJoin('email_jobs as j', 'j.id', 'm.id')
+      .select([...MESSAGE_COLUMNS.map((column) => `m.${column}` as const), 'j.status as delivery_status', 'j.last_error as delivery_error'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.conversation_id', '=', conversationId)
+      .orderBy('m.created_at', 'asc')
+      .orderBy('m.id', 'asc');
   const ofConversation = compileOnce(['workspaceId', 'conversationId'], inConversation);
-  const forContact = compileOnce(['workspaceId', 'conversationId'], (key: ConversationKey) => inConversation(key).where('internal', '=', 0));
+  const forContact = compileOnce(['workspaceId', 'conversationId'], (key: ConversationKey) => inConversation(key).where('m.internal', '=', 0));
   const firstOfContact = compileOnce(['workspaceId', 'conversationId'], (key: ConversationKey) =>
-    inConversation(key).where('sender_type', '=', 'contact').limit(1));
+    inConversation(key).where('m.sender_type', '=', 'contact').limit(1));
 
   return {
     async insert(row: MessageRow, tx: Executor = db): Promise<void> {
-      await insert(tx, row);
+      await insert(tx, { email_message_id: null, full_body: null, ...row });
     },
 
     /** A conversation's messages, oldest first. */
-    listByConversation: (workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow[]> =>
+    listByConversation: (workspaceId: string, conversationId: string, tx: Executor = db): Promise<StoredMessageRow[]> =>
       ofConversation(tx, { workspaceId, conversationId }),
 
     /** What the contact may see of a conversation's messages (never the team's internal notes), oldest first. */
@@ -61,8 +68,35 @@ export function messageRepository(db: Executor) {
     },
 
     /** The conversation's first message from its contact, if any. */
-    async firstOfContact(workspaceId: string, conversationId: string, tx: Executor = db): Promise<MessageRow | undefined> {
+    async firstOfContact(workspaceId: string, conversationId: string, tx: Executor = db): Promise<StoredMessageRow | undefined> {
       return (await firstOfContact(tx, { workspaceId, conversationId }))[0];
+    },
+
+    /** The workspace's message that came or went with this Message-ID, with its conversation. */
+    async findByEmailMessageId(workspaceId: string, emailMessageIds: readonly string[], tx: Executor = db): Promise<Pick<MessageTable, 'id' | 'conversation_id'> | undefined> {
+      if (emailMessageIds.length === 0) return undefined;
+      return tx
+        .selectFrom('messages')
+        .select(['id', 'conversation_id'])
+        .where('workspace_id', '=', workspaceId)
+        .where('email_message_id', 'in', emailMessageIds)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    /** The Message-IDs of a conversation's mail, oldest first (a reply's References). */
+    async emailMessageIdsOf(workspaceId: string, conversationId: string, tx: Executor = db): Promise<{ email_message_id: string; sender_type: string }[]> {
+      const rows = await tx
+        .selectFrom('messages')
+        .select(['email_message_id', 'sender_type'])
+        .where('workspace_id', '=', workspaceId)
+        .where('conversation_id', '=', conversationId)
+        .where('email_message_id', 'is not', null)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      return rows as { email_message_id: string; sender_type: string }[];
     },
   };
 }

@@ -4,7 +4,7 @@ import type { ProductTable } from '../schema.js';
 
 const PRODUCT_COLUMNS = [
   'id', 'workspace_id', 'name', 'slug', 'issue_prefix', 'widget_key', 'product_key', 'widget_config', 'domain',
-  'triage', 'created_at', 'updated_at',
+  'triage', 'inbound_name', 'created_at', 'updated_at',
 ] as const;
 
 /** A product as every reader sees it: the identity secret is read on its own, only where a token is checked. */
@@ -25,6 +25,14 @@ export function productRepository(db: Executor) {
      */
     async findByWidgetKey(widgetKey: string, tx: Executor = db): Promise<ProductRow | undefined> {
       return tx.selectFrom('products').select(PRODUCT_COLUMNS).where('widget_key', '=', widgetKey).executeTakeFirst();
+    },
+
+    /**
+     * The product an inbound address names. Not scoped by workspace: the address alone names the
+     * tenant (inbound names are unique across workspaces).
+     */
+    async findByInboundName(inboundName: string, tx: Executor = db): Promise<ProductRow | undefined> {
+      return tx.selectFrom('products').select(PRODUCT_COLUMNS).where('inbound_name', '=', inboundName).executeTakeFirst();
     },
 
     async list(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<ProductRow>> {

@@ -1,12 +1,14 @@
 // Erasing a person (docs/privacy.md): the one function every part of it goes through, inside the
 // caller's transaction. Their conversations stay for the backlog (the conversation write unit
 // erases each, with its event); their upvotes leave the ideas' tallies (through the same unit);
-// every copy of their data elsewhere goes; then their sessions and the contact itself.
+// every copy of their data elsewhere goes, their files (mail attachments, screenshots) too; then
+// their sessions and the contact itself.
 import type { ConversationRepository } from '../../db/repositories/conversation.repository.js';
 import type { ErasureRepository } from '../../db/repositories/erasure.repository.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
+import type { AttachmentService } from '../email/attachment.service.js';
 import type { Work } from '../shared/unit-of-work.js';
 
 export interface ContactErasureDeps {
@@ -14,11 +16,13 @@ export interface ContactErasureDeps {
   conversations: Pick<ConversationRepository, 'listOfContact' | 'findById'>;
   erasure: ErasureRepository;
   writes: Pick<ConversationWrites, 'eraseContact' | 'update'>;
+  /** Their files: the records go in the transaction, the stored bytes once it commits. */
+  attachmentFiles: Pick<AttachmentService, 'eraseAttachmentsOf'>;
   clock: Clock;
 }
 
 export async function eraseContact(deps: ContactErasureDeps, work: Work, workspaceId: string, contactId: string): Promise<void> {
-  const { dialect, conversations, erasure, writes, clock } = deps;
+  const { dialect, conversations, erasure, writes, attachmentFiles, clock } = deps;
   const { tx } = work;
   // The contacts lock: no widget visit or import re-uses the contact while it goes.
   await dialect.lockKeyInTransaction(tx, `contacts:${workspaceId}`);
@@ -34,5 +38,6 @@ export async function eraseContact(deps: ContactErasureDeps, work: Work, workspa
     await writes.update(work, idea, { upvotes: Math.max(0, idea.upvotes - votes), updated_at: now });
   }
   for (const conversation of owned) await writes.eraseContact(work, conversation, now);
+  await attachmentFiles.eraseAttachmentsOf(work, workspaceId, contactId);
   await erasure.deleteContact(workspaceId, contactId, tx);
 }

@@ -16,7 +16,7 @@ import { toConversation, toMessage } from '../conversations/conversation.shapes.
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 import { toContactProfile, toConversationSummary, type ContactDetail, type ContactExport, type ContactProfile } from './contact.shapes.js';
-import { eraseContact } from './contact-erasure.js';
+import { eraseContact, type ContactErasureDeps } from './contact-erasure.js';
 
 export interface ContactUpdate {
   name?: string | null;
@@ -31,6 +31,7 @@ export interface ContactServiceDeps {
   messages: MessageRepository;
   erasure: ErasureRepository;
   writes: ConversationWrites;
+  attachmentFiles: ContactErasureDeps['attachmentFiles'];
   clock: Clock;
 }
 
@@ -98,7 +99,7 @@ export function createContactService(deps: ContactServiceDeps) {
         contact,
         conversations: rows.map((row) => {
           const { contact: _contact, ...conversation } = toConversation(row);
-          return { ...conversation, messages: messageRows.filter((message) => message.conversation_id === row.id).map(toMessage) };
+          return { ...conversation, messages: messageRows.filter((message) => message.conversation_id === row.id).map((message) => toMessage(message)) };
         }),
         upvotes: upvotes.map(({ conversation_id, title, created_at }) => ({ conversation_id, title, created_at })),
         widget_sessions: sessions.map((session) => ({ ...session, verified: session.verified === 1 })),

@@ -21,7 +21,7 @@ import { fillPlaceholders, placeholderValues } from '../saved-replies/placeholde
 import { updateUnderLock } from '../shared/changes.js';
 import { normalizeTags } from '../tags/tags.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
-import type { ConversationWrites } from './conversation.writes.js';
+import type { ConversationWrites, MailDelivery } from './conversation.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 
 export type { Conversation, ConversationContact, ConversationDetail, LinkedIssue, Message } from './conversation.shapes.js';
@@ -86,10 +86,20 @@ export interface ConversationServiceDeps {
   /** The one path every conversation and message write takes. */
   writes: ConversationWrites;
   clock: Clock;
+  /** Replies in email conversations go out by mail; null: no SMTP server is configured (they are marked failed). */
+  replyMail: { messageIdDomain: string } | null;
+}
+
+/** An agent's reply in an email conversation goes to the contact by mail: queued, or failed at once when it cannot go. */
+function mailOf(conversation: ConversationWithContactRow, replyMail: ConversationServiceDeps['replyMail']): MailDelivery | undefined {
+  if (conversation.source !== 'email') return undefined;
+  if (!replyMail) return { status: 'failed', error: 'no SMTP server is configured (LOOPDESK_SMTP_URL), so the reply was not mailed' };
+  if (!conversation.contact_email) return { status: 'failed', error: 'the conversation\'s contact has no email address' };
+  return { status: 'pending' };
 }
 
 export function createConversationService({
-  db, dialect, conversations, contacts, messages, products, members, savedReplies, writes, clock,
+  db, dialect, conversations, contacts, messages, products, members, savedReplies, writes, clock, replyMail,
 }: ConversationServiceDeps) {
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ConversationWithContactRow> {
     const conversationId = parseUuid(id);
@@ -122,19 +132,21 @@ export function createConversationService({
   }
 
   /** A message of the actor's (its member, or the key itself when it has none): a reply, or an internal note. */
-  async function postAsAgent(actor: Actor, conversationId: string, body: string, internal: boolean): Promise<Message> {
+  async function postAsAgent(actor: Actor, conversationId: string, body: string, { internal, mail }: { internal: boolean; mail?: MailDelivery }): Promise<Message> {
+    const id = newId();
     const row: MessageRow = {
-      id: newId(),
+      id,
       workspace_id: actor.workspaceId,
       conversation_id: conversationId,
       sender_type: 'agent',
       sender_id: actingId(actor),
       sender_name: actor.member?.display_name ?? null,
       body,
+      email_message_id: mail ? `${id}@${replyMail?.messageIdDomain ?? 'loopdesk.invalid'}` : null,
       created_at: clock.now(),
       internal: internal ? 1 : 0,
     };
-    return inTransaction(db, (work) => writes.addMessage(work, row));
+    return inTransaction(db, (work) => writes.addMessage(work, { row, mail }));
   }
 
   return {
@@ -144,12 +156,7 @@ export function createConversationService({
     },
 
     async get(actor: Actor, id: string): Promise<ConversationDetail> {
-      const row = await find(actor, id);
-      const [messageRows, issueRows] = await Promise.all([
-        messages.listByConversation(actor.workspaceId, row.id),
-        conversations.listLinkedIssues(actor.workspaceId, row.id),
-      ]);
-      return { ...toConversation(row), messages: messageRows.map(toMessage), linked_issues: issueRows.map(toLinkedIssue) };
+      return writes.detail(db, await find(actor, id));
     },
 
     async list(actor: Actor, { assignedToMe, ...filters }: ConversationListFilters, sort: ConversationSort, page: Page): Promise<PageOf<Conversation>> {
@@ -178,17 +185,21 @@ export function createConversationService({
       return updated ?? toConversation(current);
     },
 
-    /** An agent's reply, sent as the key's member (or as the key itself when it has none): typed, or a saved reply filled in. */
+    /**
+     * An agent's reply, sent as the key's member (or as the key itself when it has none): typed, or a
+     * saved reply filled in. In an email conversation it is also mailed to the contact, with a
+     * Message-ID of its own.
+     */
     async postMessage(actor: Actor, id: string, input: MessageInput): Promise<Message> {
       const conversation = await find(actor, id);
       const body = 'body' in input ? messageBody(input.body) : await savedReplyText(actor, conversation, input.saved_reply_id);
-      return postAsAgent(actor, conversation.id, body, false);
+      return postAsAgent(actor, conversation.id, body, { internal: false, mail: mailOf(conversation, replyMail) });
     },
 
-    /** [ext] An internal note: the team sees it, the contact never does; it answers nobody (waiting_since stays). */
+    /** [ext] An internal note: the team sees it, the contact never does (never mailed); it answers nobody (waiting_since stays). */
     async addNote(actor: Actor, id: string, body: string): Promise<Message> {
       const conversation = await find(actor, id);
-      return postAsAgent(actor, conversation.id, messageBody(body), true);
+      return postAsAgent(actor, conversation.id, messageBody(body), { internal: true });
     },
 
     /**

@@ -1,9 +1,10 @@
 // What the API shows of a conversation and its messages, mapped from their rows; shared by the
 // conversation service, which reads them, and the conversation writes, whose events carry them.
 import type { ConversationWithContactRow, LinkedIssueRow } from '../../db/repositories/conversation.repository.js';
-import type { MessageRow } from '../../db/repositories/message.repository.js';
+import type { AttachmentRow } from '../../db/repositories/attachment.repository.js';
+import type { MessageRow, StoredMessageRow } from '../../db/repositories/message.repository.js';
+import type { ConversationSource, ConversationStatus, ConversationType, DeliveryStatus, IssueStatus, Priority, SenderType } from '../shared/enums.js';
 import { parseTags } from '../tags/tags.js';
-import type { ConversationSource, ConversationStatus, ConversationType, IssueStatus, Priority, SenderType } from '../shared/enums.js';
 
 export interface ConversationContact {
   id: string;
@@ -56,6 +57,24 @@ export interface Message {
   created_at: string;
   /** [ext] An internal note of the team: never shown to the contact. */
   internal: boolean;
+  /** [ext] A mail's whole text, quoted history and signature included; null for messages that did not come by mail. */
+  full_body: string | null;
+  /** [ext] An agent's reply sent by mail: how its delivery stands; null for messages not mailed. */
+  delivery: MessageDelivery | null;
+  /** [ext] The files that came with it. */
+  attachments: Attachment[];
+}
+
+export interface MessageDelivery {
+  status: DeliveryStatus;
+  error: string | null;
+}
+
+export interface Attachment {
+  id: string;
+  filename: string;
+  content_type: string;
+  size: number;
 }
 
 /** [ext] An issue the conversation is linked to. */
@@ -97,7 +116,12 @@ export const toConversation = (row: ConversationWithContactRow): Conversation =>
   waiting_since: row.waiting_since,
 });
 
-export const toMessage = (row: MessageRow): Message => ({
+const DELIVERY_STATUS = { pending: 'pending', done: 'sent', failed: 'failed' } as const;
+
+export const toAttachment = (row: AttachmentRow): Attachment => ({ id: row.id, filename: row.filename, content_type: row.content_type, size: row.size });
+
+/** A message as shown; `attachments` may hold other messages' too (a conversation's, say): its own are picked. */
+export const toMessage = (row: MessageRow & Partial<Pick<StoredMessageRow, 'delivery_status' | 'delivery_error'>>, attachments: readonly AttachmentRow[] = []): Message => ({
   id: row.id,
   sender_type: row.sender_type as SenderType,
   sender_id: row.sender_id,
@@ -105,6 +129,9 @@ export const toMessage = (row: MessageRow): Message => ({
   sender_name: row.sender_name,
   created_at: row.created_at,
   internal: row.internal === 1,
+  full_body: row.full_body ?? null,
+  delivery: row.delivery_status ? { status: DELIVERY_STATUS[row.delivery_status], error: row.delivery_error ?? null } : null,
+  attachments: attachments.filter((attachment) => attachment.message_id === row.id).map(toAttachment),
 });
 
 

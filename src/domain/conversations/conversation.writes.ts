@@ -1,9 +1,13 @@
 // Every write of a conversation or a message goes through here (the API's import, PATCH and
-// replies, the widget's visitors and forms, announcements, summaries), so each records its event
-// in its transaction, and each message of a contact asks for the conversation's summary in it
+// replies, the widget's visitors and forms, mail, announcements, summaries), so each records its
+// event in its transaction, and each message of a contact asks for the conversation's summary in it
 // (the contact's first, for its triage too). It also keeps the list fields on the conversation's
-// row (the latest message, since when the contact waits), so no list reads the messages.
+// row (the latest message, since when the contact waits), so no list reads the messages. A
+// message's attachments are written with it, and a reply that goes out by mail gets its delivery
+// job in the same transaction (the outbox of mail).
+import type { AttachmentRepository, AttachmentRow } from '../../db/repositories/attachment.repository.js';
 import type { ContactRef, ContactRepository } from '../../db/repositories/contact.repository.js';
+import type { EmailJobRepository } from '../../db/repositories/email-job.repository.js';
 import type {
   ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow, NewConversationRow, WaitEffect,
 } from '../../db/repositories/conversation.repository.js';
@@ -21,6 +25,8 @@ import { parseTags, retag } from '../tags/tags.js';
 export interface ConversationWritesDeps {
   conversations: ConversationRepository;
   messages: MessageRepository;
+  attachments: Pick<AttachmentRepository, 'insertMany' | 'listByConversation'>;
+  emailJobs: Pick<EmailJobRepository, 'insert'>;
   outbox: Outbox;
   jobs: Pick<ConversationJobQueue, 'request'>;
   tags: Pick<TagRepository, 'retag'>;
@@ -45,16 +51,49 @@ function inboxFieldsOf(firstMessage: MessageRow | null): Omit<ConversationRow, k
   };
 }
 
-export function createConversationWrites({ conversations, messages, outbox, jobs, tags, contacts }: ConversationWritesDeps) {
-  const detailIn = async (tx: Executor, row: ConversationWithContactRow): Promise<ConversationDetail> => ({
-    ...toConversation(row),
-    messages: (await messages.listByConversation(row.workspace_id, row.id, tx)).map(toMessage),
-    linked_issues: (await conversations.listLinkedIssues(row.workspace_id, row.id, tx)).map(toLinkedIssue),
-  });
+/**
+ * How a message goes out by mail: `pending` (a delivery job is queued with it), or `failed` at once
+ * with the reason (no SMTP server configured, no address to write to).
+ */
+export type MailDelivery = { status: 'pending' } | { status: 'failed'; error: string };
+
+export interface NewMessage {
+  row: MessageRow;
+  attachments?: readonly AttachmentRow[];
+  mail?: MailDelivery;
+}
+
+/** A bare row is a message without attachments or mail. */
+const asNewMessage = (message: MessageRow | NewMessage): NewMessage => ('row' in message ? message : { row: message });
+
+export function createConversationWrites({ conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts }: ConversationWritesDeps) {
+  /** The conversation with its messages (and their attachments) and linked issues, as GET shows it. */
+  const detailIn = async (tx: Executor, row: ConversationWithContactRow): Promise<ConversationDetail> => {
+    const [messageRows, attachmentRows, issueRows] = await Promise.all([
+      messages.listByConversation(row.workspace_id, row.id, tx),
+      attachments.listByConversation(row.workspace_id, row.id, tx),
+      conversations.listLinkedIssues(row.workspace_id, row.id, tx),
+    ]);
+    return { ...toConversation(row), messages: messageRows.map((message) => toMessage(message, attachmentRows)), linked_issues: issueRows.map(toLinkedIssue) };
+  };
+
+  /** Writes the message, its attachments and its mail job; the message as shown. */
+  const insertMessage = async (work: Work, { row, attachments: files = [], mail }: NewMessage): Promise<Message> => {
+    await messages.insert(row, work.tx);
+    await attachments.insertMany(files, work.tx);
+    if (mail) {
+      await emailJobs.insert({
+        id: row.id, workspace_id: row.workspace_id, kind: 'reply', status: mail.status, attempts: 0,
+        last_error: mail.status === 'failed' ? mail.error : null, next_attempt_at: mail.status === 'pending' ? row.created_at : null,
+        created_at: row.created_at, updated_at: row.created_at,
+      }, work.tx);
+    }
+    return toMessage({ ...row, delivery_status: mail ? (mail.status === 'pending' ? 'pending' : 'failed') : null, delivery_error: mail?.status === 'failed' ? mail.error : null }, files);
+  };
 
   /** message.created carries the message and the conversation it belongs to. */
-  const recordMessage = (work: Work, row: MessageRow) =>
-    outbox.record(work, { type: 'message.created', workspaceId: row.workspace_id, data: { ...toMessage(row), conversation_id: row.conversation_id } });
+  const recordMessage = (work: Work, row: MessageRow, message: Message) =>
+    outbox.record(work, { type: 'message.created', workspaceId: row.workspace_id, data: { ...message, conversation_id: row.conversation_id } });
 
   /**
    * A contact's message marks its contact seen, and asks for the conversation's summary, and the contact's first also for its
@@ -69,22 +108,24 @@ export function createConversationWrites({ conversations, messages, outbox, jobs
   };
 
   return {
+    /** Reads a conversation's detail (its messages, their attachments and deliveries, its linked issues). */
+    detail: detailIn,
+
     /** A new conversation, with its contact's first message when there is one. */
-    async create(work: Work, newRow: NewConversationRow, contact: ContactRef | null, firstMessage: MessageRow | null): Promise<ConversationDetail> {
+    async create(work: Work, newRow: NewConversationRow, contact: ContactRef | null, first: MessageRow | NewMessage | null): Promise<ConversationDetail> {
       const { tx } = work;
-      const row: ConversationRow = { ...newRow, ...inboxFieldsOf(firstMessage) };
+      const firstMessage = first && asNewMessage(first);
+      const row: ConversationRow = { ...newRow, ...inboxFieldsOf(firstMessage?.row ?? null) };
       await conversations.insert(row, tx);
-      if (firstMessage) {
-        await messages.insert(firstMessage, tx);
-        await askForJobs(work, firstMessage, async () => true);
-      }
+      const message = firstMessage && (await insertMessage(work, firstMessage));
+      if (firstMessage) await askForJobs(work, firstMessage.row, async () => true);
       const detail: ConversationDetail = {
         ...toConversation({ ...row, contact_name: contact?.name ?? null, contact_email: contact?.email ?? null, contact_external_id: contact?.external_id ?? null }),
-        messages: firstMessage ? [toMessage(firstMessage)] : [],
+        messages: message ? [message] : [],
         linked_issues: [],
       };
       await outbox.record(work, { type: 'conversation.created', workspaceId: row.workspace_id, data: detail });
-      if (firstMessage) await recordMessage(work, firstMessage);
+      if (firstMessage && message) await recordMessage(work, firstMessage.row, message);
       return detail;
     },
 
@@ -121,15 +162,17 @@ export function createConversationWrites({ conversations, messages, outbox, jobs
      * A message in a conversation, an internal note included; the conversation's updated_at, latest
      * message and wait move with it (that is part of message.created, not a conversation.updated of its own).
      */
-    async addMessage(work: Work, row: MessageRow): Promise<Message> {
+    async addMessage(work: Work, added: MessageRow | NewMessage): Promise<Message> {
+      const message = asNewMessage(added);
+      const { row } = message;
       // Before the message's own writes: the request locks the conversation first (its comment says why).
       await askForJobs(work, row, async () => !(await messages.firstOfContact(row.workspace_id, row.conversation_id, work.tx)));
-      await messages.insert(row, work.tx);
+      const shown = await insertMessage(work, message);
       await conversations.markMessage(row.workspace_id, row.conversation_id, {
         at: row.created_at, senderType: row.sender_type, excerpt: messageExcerpt(row.body), wait: waitEffectOf(row),
       }, work.tx);
-      await recordMessage(work, row);
-      return toMessage(row);
+      await recordMessage(work, row, shown);
+      return shown;
     },
   };
 }

@@ -1,4 +1,5 @@
-// Pure rules for a product's slug and issue prefix (docs/api.md, "Products").
+// Rules for a product's slug, issue prefix and inbound name (docs/api.md, "Products"; docs/email.md).
+import { randomInt } from 'node:crypto';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SLUG_MAX = 64;
@@ -43,6 +44,19 @@ export function prefixFromName(name: string): string {
   if (words.length === 0) return 'P';
   if (words.length >= 2) return words.slice(0, 3).map((word) => word[0]).join('');
   return words[0].slice(0, 3);
+}
+
+const INBOUND_SUFFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * The local part of a product's inbound address: `{slug}-{6 random characters}`, lowercase (mail
+ * systems treat local parts without case), unique across workspaces with overwhelming odds (the
+ * unique index has the last word), and readable in a forwarding rule.
+ */
+export function inboundName(slug: string): string {
+  let suffix = '';
+  for (let i = 0; i < 6; i++) suffix += INBOUND_SUFFIX_ALPHABET[randomInt(INBOUND_SUFFIX_ALPHABET.length)];
+  return `${slug.slice(0, 40).replace(/-+$/, '')}-${suffix}`;
 }
 
 const REPLACEMENTS = '23456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';

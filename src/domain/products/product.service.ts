@@ -14,7 +14,7 @@ import { previousOf, updateUnderLock } from '../shared/changes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 import { newIdentitySecret } from '../widget/identity-token.js';
 import { boundedJson, JSON_OBJECT_MAX_DEPTH } from '../shared/json-limits.js';
-import { freePrefix, freeSlug, prefixFromName, slugFromName, slugStem } from './product-naming.js';
+import { freePrefix, freeSlug, inboundName, prefixFromName, slugFromName, slugStem } from './product-naming.js';
 import { requireSettingsRole } from '../accounts/roles.js';
 import type { TriageMode } from '../shared/enums.js';
 
@@ -32,6 +32,8 @@ export interface Product {
   embed_snippet: string;
   /** [ext] What triage does with the product's conversations. */
   triage: TriageMode;
+  /** [ext] The address whose mail becomes the product's conversations; null without LOOPDESK_INBOUND_DOMAIN. */
+  inbound_email: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -54,8 +56,11 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
 export const embedSnippet = (base: string, widgetKey: string): string =>
   `<script src="${escapeAttribute(base)}/widget.js" data-widget-key="${widgetKey}" async></script>`;
 
-/** The product as the API shows it; `base` is the server's public URL, or the origin the request reached. */
-export const toProduct = (row: ProductRow, base: string): Product => ({
+/**
+ * The product as the API shows it; `base` is the server's public URL, or the origin the request
+ * reached; `inboundDomain` the domain of inbound addresses (null: none).
+ */
+export const productShape = (row: ProductRow, base: string, inboundDomain: string | null): Product => ({
   id: row.id,
   workspace_id: row.workspace_id,
   name: row.name,
@@ -67,6 +72,7 @@ export const toProduct = (row: ProductRow, base: string): Product => ({
   domain: row.domain,
   embed_snippet: embedSnippet(base, row.widget_key),
   triage: row.triage as TriageMode,
+  inbound_email: inboundDomain === null ? null : `${row.inbound_name}@${inboundDomain}`,
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -88,13 +94,17 @@ export interface ProductServiceDeps {
   widgetSessions: Pick<WidgetSessionRepository, 'deleteVerified'>;
   outbox: Outbox;
   clock: Clock;
+  /** LOOPDESK_INBOUND_DOMAIN; null: products show no inbound address. */
+  inboundDomain: string | null;
 }
 
 /**
  * The one writer of products: each create and effective update records its event here. Products
  * are shown with their embed snippet, whose `base` URL each caller gives (the request's).
  */
-export function createProductService({ db, dialect, products, widgetSessions, outbox, clock }: ProductServiceDeps) {
+export function createProductService({ db, dialect, products, widgetSessions, outbox, clock, inboundDomain }: ProductServiceDeps) {
+  const toProduct = (row: ProductRow, base: string) => productShape(row, base, inboundDomain);
+
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ProductRow> {
     const productId = parseUuid(id);
     const row = productId ? await products.findById(actor.workspaceId, productId, tx) : undefined;
@@ -158,6 +168,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
             widget_config: widgetConfig,
             domain: input.domain ?? null,
             triage: input.triage ?? 'suggest',
+            inbound_name: inboundName(slug),
             created_at: now,
             updated_at: now,
           };
@@ -166,8 +177,8 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
           await outbox.record(work, { type: 'product.created', workspaceId: actor.workspaceId, data: product });
           return product;
         });
-      // A concurrent PATCH may still take the slug or prefix between our read and our insert;
-      // the generated values are then simply chosen again.
+      // A concurrent PATCH may still take the slug or prefix between our read and our insert (or
+      // another workspace's product the inbound name): the generated values are then chosen again.
       for (let attempt = 1; ; attempt++) {
         try {
           return await insertOnce();

@@ -11,7 +11,7 @@ export type ConversationType = (typeof CONVERSATION_TYPES)[number];
 export const CONVERSATION_STATUSES = ['open', 'in_progress', 'resolved', 'dismissed'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
-export const CONVERSATION_SOURCES = ['chat', 'form'] as const;
+export const CONVERSATION_SOURCES = ['chat', 'form', 'email'] as const;
 export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
 
 /** What triage does with a product's conversations (docs/triage.md). */
@@ -26,3 +26,7 @@ export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
 
 export const SENDER_TYPES = ['agent', 'contact', 'system'] as const;
 export type SenderType = (typeof SENDER_TYPES)[number];
+
+/** How an agent's reply sent by mail stands (docs/email.md). */
+export const DELIVERY_STATUSES = ['pending', 'sent', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

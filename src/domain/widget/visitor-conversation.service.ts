@@ -4,6 +4,7 @@
 // conversations (conversation.writes.ts), so events and locks are the API's.
 import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
+import type { AttachmentRow } from '../../db/repositories/attachment.repository.js';
 import type { ContactRepository } from '../../db/repositories/contact.repository.js';
 import type {
   ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow, NewConversationRow,
@@ -92,15 +93,19 @@ export function createVisitorConversationService({ db, dialect, conversations, m
       });
     },
 
-    /** The visitor's reply; a resolved conversation opens again, as the visitor is still waiting for something. */
-    async postMessage(visitor: Visitor, id: string, body: string): Promise<VisitorMessage> {
+    /**
+     * The visitor's reply (with the files of a screenshot upload, stored already); a resolved
+     * conversation opens again, as the visitor is still waiting for something.
+     */
+    async postMessage(visitor: Visitor, id: string, body: string, attachments: readonly Omit<AttachmentRow, 'message_id'>[] = []): Promise<VisitorMessage> {
       const { id: conversationId } = await find(visitor, id);
       return inTransaction(db, async (work: Work) => {
         await dialect.lockKeyInTransaction(work.tx, `conversation:${conversationId}`);
         const current = await find(visitor, conversationId, work.tx);
         const now = clock.now();
         if (current.status === 'resolved') await writes.update(work, current, { status: 'open', updated_at: now });
-        return toVisitorMessage(await writes.addMessage(work, visitorMessageRow(visitor, conversationId, body, now)));
+        const row = visitorMessageRow(visitor, conversationId, body, now);
+        return toVisitorMessage(await writes.addMessage(work, { row, attachments: attachments.map((file) => ({ ...file, message_id: row.id })) }));
       });
     },
 

@@ -6,14 +6,15 @@ import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, Fast
 import { AppError } from '../../errors.js';
 import { fieldErrors } from '../validation.js';
 
-function fromFastifyError(error: FastifyError): AppError | null {
+/** `limit` is the route's body limit in bytes (1 MiB unless the route says otherwise). */
+function fromFastifyError(error: FastifyError, limit = 1024 * 1024): AppError | null {
   if (error.validation) {
     const { fields, detail } = fieldErrors(error.validation as never, error.validationContext ?? 'request');
     return new AppError('validation_error', detail, fields ? { fields } : {});
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('validation_error', 'request body is larger than 1 MiB', { status: 413 });
+      return new AppError('validation_error', `request body is larger than ${limit / 1024 / 1024} MiB`, { status: 413 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('validation_error', 'request bodies must be sent as Content-Type: application/json', { status: 415 });
     // A method the router has no tree for (e.g. PRI): Fastify's last-resort 404.
@@ -108,7 +109,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 export function registerErrorHandling(app: FastifyInstance): void {
   registerProtocolErrors(app);
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = error instanceof AppError ? error : fromFastifyError(error);
+    const known = error instanceof AppError ? error : fromFastifyError(error, request.routeOptions.bodyLimit);
     if (known && known.status >= 500) request.log.error({ err: known.cause ?? known }, known.message);
     if (known) return sendError(reply, known);
     request.log.error({ err: error }, 'unexpected error');

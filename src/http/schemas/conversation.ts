@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CONVERSATION_DEFAULTS, CONVERSATION_SORTS, MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
 import { EXCERPT_MAX } from '../../domain/conversations/message-excerpt.js';
-import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/shared/enums.js';
+import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, DELIVERY_STATUSES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/shared/enums.js';
 import { TagFilter, TagNames, TagsInput } from './tag.js';
 import { CsvFilter, CsvIdFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
@@ -28,6 +28,7 @@ const EXAMPLE_CONTACT = { id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1', name: 'Ada
 const EXAMPLE_MESSAGE = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1', sender_type: 'contact', sender_id: EXAMPLE_CONTACT.id,
   body: 'The export button does nothing on Android.', sender_name: 'Ada Lovelace', created_at: '2026-11-21T10:25:00.000Z', internal: false,
+  full_body: null, delivery: null, attachments: [],
 };
 const EXAMPLE_LAST_MESSAGE = { sender_type: 'contact', excerpt: 'The export button does nothing on Android.', created_at: '2026-11-21T10:25:00.000Z' };
 const EXAMPLE_CONVERSATION = {
@@ -50,6 +51,33 @@ export const Contact = Type.Object(
   { $id: 'Contact', additionalProperties: false, description: 'The customer behind a conversation', examples: [EXAMPLE_CONTACT] },
 );
 
+export const Attachment = Type.Object(
+  {
+    id: Uuid(),
+    filename: Type.String(),
+    content_type: Type.String({ description: 'As the sender declared it' }),
+    size: Type.Integer({ description: 'Bytes' }),
+  },
+  {
+    $id: 'Attachment', additionalProperties: false,
+    description: '[ext] A file that came with a message; its bytes are at GET /api/v1/attachments/{id}',
+    examples: [{ id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1', filename: 'blank-page.png', content_type: 'image/png', size: 48213 }],
+  },
+);
+
+export const MessageDelivery = Type.Object(
+  {
+    status: StringEnum(DELIVERY_STATUSES, {
+      description: 'pending: queued or being retried; sent: the SMTP server accepted it; failed: given up, or returned by a delivery report',
+    }),
+    error: Nullable(Type.String(), { description: 'Why the last attempt failed, or what the delivery report said; null when none failed' }),
+  },
+  {
+    $id: 'MessageDelivery', additionalProperties: false, description: '[ext] The delivery of an agent\'s reply by mail',
+    examples: [{ status: 'failed', error: '550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown' }],
+  },
+);
+
 export const Message = Type.Object(
   {
     id: Uuid(),
@@ -65,6 +93,12 @@ export const Message = Type.Object(
       description: '[ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, ' +
         'in the widget, its stream or any email; false for every other message',
     }),
+    full_body: Nullable(Type.String(), {
+      description: '[ext] A message that came by mail: the mail\'s whole text, quoted history and signature included (`body` is the ' +
+        'text without them); null for other messages',
+    }),
+    delivery: Nullable(Ref(MessageDelivery), { description: '[ext] An agent\'s reply sent by mail: how its delivery stands; null for messages not mailed' }),
+    attachments: Type.Array(Ref(Attachment), { description: '[ext] The files that came with the message, in the order they came' }),
   },
   { $id: 'Message', additionalProperties: false, description: 'A message in a conversation', examples: [EXAMPLE_MESSAGE] },
 );
@@ -95,7 +129,9 @@ export const conversationProperties = {
   product_id: Uuid(),
   contact_id: Nullable(Uuid()),
   type: StringEnum(CONVERSATION_TYPES),
-  source: StringEnum(CONVERSATION_SOURCES, { description: 'chat (widget conversations) or form (form submissions mirrored into the inbox)' }),
+  source: StringEnum(CONVERSATION_SOURCES, {
+    description: 'chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product\'s inbound address)',
+  }),
   status: StringEnum(CONVERSATION_STATUSES),
   priority: StringEnum(PRIORITIES),
   title: Type.String(),

@@ -40,6 +40,10 @@ export const Product = Type.Object(
         'data-widget-key set to the widget key; base is LOOPDESK_PUBLIC_URL, else the origin the request reached (see the example)',
     }),
     triage: Triage,
+    inbound_email: Nullable(Type.String({
+      description: '[ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: ' +
+        'sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN)',
+    })),
     created_at: Timestamp(),
     updated_at: Timestamp('[ext] when the product last changed'),
   },
@@ -52,7 +56,7 @@ export const Product = Type.Object(
       slug: 'acme-mobile-app', issue_prefix: 'AMA', widget_key: 'wk_3fG7hJ2kL9mN4pQ8rS1tU6vW', product_key: 'pk_8aB2cD4eF6gH1iJ3kL5mN7oP',
       widget_config: null, domain: null,
       embed_snippet: '<script src="https://support.example.com/widget.js" data-widget-key="wk_3fG7hJ2kL9mN4pQ8rS1tU6vW" async></script>',
-      triage: 'suggest',
+      triage: 'suggest', inbound_email: 'acme-mobile-app-k3x9q2@support.example.com',
       created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
     }],
   },

@@ -3,7 +3,8 @@
 import { ApiKey, CreatedApiKey, Invitation, InvitationPreview, IssuedInvitation, SignedIn } from './account.js';
 import { ErrorBody, Pagination } from './common.js';
 import { ContactDetail, ContactExport, ContactProfile } from './contact.js';
-import { Contact, Conversation, ConversationDetail, ConversationSummary, LastMessage, LinkedIssue, Message, MessageEvent } from './conversation.js';
+import { Attachment, Contact, Conversation, ConversationDetail, ConversationSummary, LastMessage, LinkedIssue, Message, MessageDelivery, MessageEvent } from './conversation.js';
+import { InboundResult } from './email.js';
 import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { IdentitySecret, Product } from './product.js';
@@ -19,7 +20,7 @@ export const SHARED_SCHEMAS = [
   ErrorBody, Pagination,
   Member, KeyMember, Me,
   Product, IdentitySecret,
-  Contact, Message, MessageEvent, ConversationSummary, LastMessage, Conversation, LinkedIssue, ConversationDetail, SavedReply,
+  Contact, Attachment, MessageDelivery, Message, MessageEvent, InboundResult, ConversationSummary, LastMessage, Conversation, LinkedIssue, ConversationDetail, SavedReply,
   ContactProfile, ContactDetail, ContactExport, Tag,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,

@@ -860,6 +860,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inbound/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a mail
+         * @description [ext] The raw message (RFC 5322, as `Content-Type: message/rfc822`, at most 25 MiB), as a mail provider forwards it. The product is the one whose inbound address (or a conversation's reply address) is among the recipients; when none is, `product_id` names it (else 400 on product_id). A new thread starts an email conversation; a reply joins its conversation and reopens it. The same Message-ID is stored once. Automatic mail (Auto-Submitted, Precedence bulk/junk/list, List-Id), our own mail and a sender over the hourly limit are ignored; a delivery report marks the reply it returns as failed. Ignored mail is still a 202. Needs the settings role (an owner or admin, or a key without a member).
+         */
+        post: operations["receiveInboundEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment
+         * @description [ext] The file's bytes, always as a download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`).
+         */
+        get: operations["downloadAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1555,6 +1595,7 @@ export interface components {
          *       "domain": null,
          *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "triage": "suggest",
+         *       "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z"
          *     }
@@ -1595,6 +1636,8 @@ export interface components {
              * @enum {string}
              */
             triage: "off" | "suggest" | "auto";
+            /** @description [ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN) */
+            inbound_email: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -1640,6 +1683,43 @@ export interface components {
             verified: boolean;
         };
         /**
+         * @description [ext] A file that came with a message; its bytes are at GET /api/v1/attachments/{id}
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80d1",
+         *       "filename": "blank-page.png",
+         *       "content_type": "image/png",
+         *       "size": 48213
+         *     }
+         */
+        Attachment: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            filename: string;
+            /** @description As the sender declared it */
+            content_type: string;
+            /** @description Bytes */
+            size: number;
+        };
+        /**
+         * @description [ext] The delivery of an agent's reply by mail
+         * @example {
+         *       "status": "failed",
+         *       "error": "550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown"
+         *     }
+         */
+        MessageDelivery: {
+            /**
+             * @description pending: queued or being retried; sent: the SMTP server accepted it; failed: given up, or returned by a delivery report
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed";
+            /** @description Why the last attempt failed, or what the delivery report said; null when none failed */
+            error: string | null;
+        };
+        /**
          * @description A message in a conversation
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -1648,7 +1728,10 @@ export interface components {
          *       "body": "The export button does nothing on Android.",
          *       "sender_name": "Ada Lovelace",
          *       "created_at": "2026-11-21T10:25:00.000Z",
-         *       "internal": false
+         *       "internal": false,
+         *       "full_body": null,
+         *       "delivery": null,
+         *       "attachments": []
          *     }
          */
         Message: {
@@ -1672,6 +1755,12 @@ export interface components {
             created_at: string;
             /** @description [ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, in the widget, its stream or any email; false for every other message */
             internal: boolean;
+            /** @description [ext] A message that came by mail: the mail's whole text, quoted history and signature included (`body` is the text without them); null for other messages */
+            full_body: string | null;
+            /** @description [ext] An agent's reply sent by mail: how its delivery stands; null for messages not mailed */
+            delivery: components["schemas"]["MessageDelivery"] | null;
+            /** @description [ext] The files that came with the message, in the order they came */
+            attachments: components["schemas"]["Attachment"][];
         };
         /**
          * @description A message and the conversation it belongs to
@@ -1683,6 +1772,9 @@ export interface components {
          *       "sender_name": "Ada Lovelace",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "internal": false,
+         *       "full_body": null,
+         *       "delivery": null,
+         *       "attachments": [],
          *       "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1"
          *     }
          */
@@ -1707,12 +1799,42 @@ export interface components {
             created_at: string;
             /** @description [ext] true for an internal note of the team (POST /conversations/{id}/notes): never shown to the contact, in the widget, its stream or any email; false for every other message */
             internal: boolean;
+            /** @description [ext] A message that came by mail: the mail's whole text, quoted history and signature included (`body` is the text without them); null for other messages */
+            full_body: string | null;
+            /** @description [ext] An agent's reply sent by mail: how its delivery stands; null for messages not mailed */
+            delivery: components["schemas"]["MessageDelivery"] | null;
+            /** @description [ext] The files that came with the message, in the order they came */
+            attachments: components["schemas"]["Attachment"][];
             /**
              * Format: uuid
              * @description The conversation the message belongs to
              * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
              */
             conversation_id: string;
+        };
+        /**
+         * @description [ext] What became of a mail. Mail that is ignored (automatic mail, delivery reports, our own, a sender over the hourly limit) has nulls
+         * @example {
+         *       "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+         *       "message_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
+         *       "created": true
+         *     }
+         */
+        InboundResult: {
+            /**
+             * Format: uuid
+             * @description The conversation the mail joined or started; null when it was ignored
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            conversation_id: string | null;
+            /**
+             * Format: uuid
+             * @description The message it became (or had become, sent twice); null when it was ignored
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            message_id: string | null;
+            /** @description A new conversation was made */
+            created: boolean;
         };
         /**
          * @description A conversation linked to an issue
@@ -1817,10 +1939,10 @@ export interface components {
             /** @enum {string} */
             type: "ticket" | "idea" | "feedback" | "chat";
             /**
-             * @description chat (widget conversations) or form (form submissions mirrored into the inbox)
+             * @description chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)
              * @enum {string}
              */
-            source: "chat" | "form";
+            source: "chat" | "form" | "email";
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "dismissed";
             /** @enum {string} */
@@ -1929,7 +2051,10 @@ export interface components {
          *           "body": "The export button does nothing on Android.",
          *           "sender_name": "Ada Lovelace",
          *           "created_at": "2026-11-21T10:25:00.000Z",
-         *           "internal": false
+         *           "internal": false,
+         *           "full_body": null,
+         *           "delivery": null,
+         *           "attachments": []
          *         }
          *       ],
          *       "linked_issues": []
@@ -1954,10 +2079,10 @@ export interface components {
             /** @enum {string} */
             type: "ticket" | "idea" | "feedback" | "chat";
             /**
-             * @description chat (widget conversations) or form (form submissions mirrored into the inbox)
+             * @description chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)
              * @enum {string}
              */
-            source: "chat" | "form";
+            source: "chat" | "form" | "email";
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "dismissed";
             /** @enum {string} */
@@ -2166,10 +2291,10 @@ export interface components {
                 /** @enum {string} */
                 type: "ticket" | "idea" | "feedback" | "chat";
                 /**
-                 * @description chat (widget conversations) or form (form submissions mirrored into the inbox)
+                 * @description chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)
                  * @enum {string}
                  */
-                source: "chat" | "form";
+                source: "chat" | "form" | "email";
                 /** @enum {string} */
                 status: "open" | "in_progress" | "resolved" | "dismissed";
                 /** @enum {string} */
@@ -3131,6 +3256,7 @@ export interface components {
          *       "domain": null,
          *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "triage": "suggest",
+         *       "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "previous": {
@@ -3174,6 +3300,8 @@ export interface components {
              * @enum {string}
              */
             triage: "off" | "suggest" | "auto";
+            /** @description [ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN) */
+            inbound_email: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -3222,6 +3350,8 @@ export interface components {
                  * @enum {string}
                  */
                 triage?: "off" | "suggest" | "auto";
+                /** @description [ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN) */
+                inbound_email?: string | null;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -3406,7 +3536,10 @@ export interface components {
          *           "body": "The export button does nothing on Android.",
          *           "sender_name": "Ada Lovelace",
          *           "created_at": "2026-11-21T10:25:00.000Z",
-         *           "internal": false
+         *           "internal": false,
+         *           "full_body": null,
+         *           "delivery": null,
+         *           "attachments": []
          *         }
          *       ],
          *       "linked_issues": [],
@@ -3434,10 +3567,10 @@ export interface components {
             /** @enum {string} */
             type: "ticket" | "idea" | "feedback" | "chat";
             /**
-             * @description chat (widget conversations) or form (form submissions mirrored into the inbox)
+             * @description chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)
              * @enum {string}
              */
-            source: "chat" | "form";
+            source: "chat" | "form" | "email";
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "dismissed";
             /** @enum {string} */
@@ -3510,10 +3643,10 @@ export interface components {
                 /** @enum {string} */
                 type?: "ticket" | "idea" | "feedback" | "chat";
                 /**
-                 * @description chat (widget conversations) or form (form submissions mirrored into the inbox)
+                 * @description chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)
                  * @enum {string}
                  */
-                source?: "chat" | "form";
+                source?: "chat" | "form" | "email";
                 /** @enum {string} */
                 status?: "open" | "in_progress" | "resolved" | "dismissed";
                 /** @enum {string} */
@@ -4740,7 +4873,7 @@ export interface operations {
                      * @default chat
                      * @enum {string}
                      */
-                    source?: "chat" | "form";
+                    source?: "chat" | "form" | "email";
                     /**
                      * @default normal
                      * @enum {string}
@@ -8315,7 +8448,7 @@ export interface operations {
                      * @default chat
                      * @enum {string}
                      */
-                    source?: "chat" | "form";
+                    source?: "chat" | "form" | "email";
                     /**
                      * @default normal
                      * @enum {string}
@@ -9422,6 +9555,189 @@ export interface operations {
                         data: components["schemas"]["Suggestion"][];
                         pagination: components["schemas"]["Pagination"];
                     };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveInboundEmail: {
+        parameters: {
+            query?: {
+                /** @description The product (UUID), when no recipient of the mail names one */
+                product_id?: string;
+            };
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "message/rfc822": unknown;
+            };
+        };
+        responses: {
+            /** @description What became of the mail */
+            202: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InboundResult"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Attachment id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    /** @description attachment, with the file's name */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
                 };
             };
             /** @description Validation failed (`validation_error`); `fields` names each offending field */

@@ -248,6 +248,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/{widget_key}/conversations/{id}/screenshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a screenshot
+         * @description An image (PNG, JPEG, GIF or WebP, at most 5 MiB; the bytes must be one of these whatever the Content-Type says) into the conversation, as a message of the visitor's whose attachment the team sees. A resolved conversation opens again.
+         */
+        post: operations["postVisitorScreenshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/v1/{widget_key}/changelog": {
         parameters: {
             query?: never;
@@ -1952,6 +1972,131 @@ export interface operations {
             };
             /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the widget is disabled, or the request's Origin is not the product's domain */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address for this widget (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postVisitorScreenshot: {
+        parameters: {
+            query?: {
+                /** @description The file's name; `screenshot.<type>` when omitted */
+                filename?: string;
+            };
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same visitor session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The product's widget_key (`wk_` + 24 base62 characters)
+                 * @example wk_3fG7hJ2kL9mN4pQ8rS1tU6vW
+                 */
+                widget_key: string;
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": unknown;
+                "image/jpeg": unknown;
+                "image/gif": unknown;
+                "image/webp": unknown;
+            };
+        };
+        responses: {
+            /** @description The message carrying the screenshot */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VisitorMessage"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session (`unauthorized`): missing, malformed, expired or another product's token, or an invalid identity token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,120 @@
+// A raw message read with a real MIME parser (mailparser: encodings, charsets, HTML-only mail turned
+// into text, attachments and inline images) into what the inbound rules need, and nothing by hand
+// but two things mailparser leaves to its caller: the quoted history (email-reply-parser) and the
+// fields of a delivery report.
+import EmailReplyParser from 'email-reply-parser';
+import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
+
+export interface InboundFile {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** What a delivery report says about the message it returns. */
+export interface DeliveryReport {
+  /** The Message-ID of the message that bounced, from the headers the report carries. */
+  bouncedMessageId: string | null;
+  /** Why, as the reporting server put it (its Diagnostic-Code, else its Status). */
+  reason: string;
+}
+
+export interface InboundMail {
+  /** Without angle brackets; a made-up one when the mail has none. */
+  messageId: string;
+  /** In-Reply-To then References, newest first, without angle brackets. */
+  threadIds: string[];
+  from: { address: string; name: string | null } | null;
+  /** Every address the mail was sent to (To, Cc, Delivered-To, X-Original-To), lowercased. */
+  recipients: string[];
+  subject: string;
+  /** The text part (or the HTML part as text), whole. */
+  fullText: string;
+  /** The text without the quoted history and the signature. */
+  visibleText: string;
+  files: InboundFile[];
+  /** Auto-Submitted other than `no`, Precedence bulk|junk|list, or a List-Id: not a person writing. */
+  automatic: boolean;
+  /** Set when the mail is a delivery report (multipart/report; report-type=delivery-status). */
+  report: DeliveryReport | null;
+}
+
+const unbracket = (id: string) => id.trim().replace(/^<|>$/g, '');
+const idsIn = (value: string | string[] | undefined): string[] =>
+  (Array.isArray(value) ? value : value ? [value] : []).flatMap((item) => item.match(/<[^<>\s]+>|[^<>\s]+@[^<>\s]+/g) ?? []).map(unbracket);
+
+const headerText = (value: HeaderValue | undefined): string => {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((item) => headerText(item as HeaderValue)).join(',');
+  if (value instanceof Date) return value.toISOString();
+  return 'value' in value && typeof value.value === 'string' ? value.value : 'text' in value ? String(value.text) : '';
+};
+
+const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] =>
+  (Array.isArray(field) ? field : field ? [field] : []).flatMap((group) => group.value).flatMap((entry) => (entry.address ? [entry.address] : []));
+
+function isAutomatic(mail: ParsedMail): boolean {
+  const autoSubmitted = headerText(mail.headers.get('auto-submitted')).trim().toLowerCase();
+  const precedence = headerText(mail.headers.get('precedence')).trim().toLowerCase();
+  // mailparser gathers the List-* headers into one `list` header: `{ id: …, unsubscribe: … }`.
+  const list = mail.headers.get('list') as { id?: unknown } | undefined;
+  return (autoSubmitted !== '' && autoSubmitted !== 'no') || ['bulk', 'junk', 'list'].includes(precedence) || list?.id !== undefined;
+}
+
+/** The Message-ID among the returned headers (text/rfc822-headers, or the whole message/rfc822). */
+function bouncedMessageId(mail: ParsedMail): string | null {
+  for (const part of mail.attachments) {
+    if (!/^(text\/rfc822-headers|message\/rfc822)$/i.test(part.contentType)) continue;
+    const headers = part.content.toString('utf8').split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
+    const found = /^message-id:\s*(\S+)/im.exec(headers);
+    if (found) return unbracket(found[1]);
+  }
+  return null;
+}
+
+const REASON_MAX = 300;
+
+function reportReason(mail: ParsedMail): string {
+  const text = `${mail.text ?? ''}\n${mail.attachments.filter((part) => /delivery-status/i.test(part.contentType)).map((part) => part.content.toString('utf8')).join('\n')}`;
+  const unfolded = text.replace(/\r?\n[ \t]+/g, ' ');
+  const diagnostic = /^Diagnostic-Code:\s*(?:smtp;\s*)?(.+)$/im.exec(unfolded)?.[1];
+  const status = /^Status:\s*(\S+)/im.exec(unfolded)?.[1];
+  return (diagnostic ?? (status ? `delivery failed with status ${status}` : 'the receiving mail server returned it')).trim().slice(0, REASON_MAX);
+}
+
+function isDeliveryReport(mail: ParsedMail): boolean {
+  const contentType = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
+  return contentType?.value?.toLowerCase() === 'multipart/report' && contentType.params?.['report-type']?.toLowerCase() === 'delivery-status';
+}
+
+/** The text with the quoted history and known signatures removed; the whole text when nothing is left. */
+export function visibleTextOf(text: string): string {
+  const visible = new EmailReplyParser().read(text).getVisibleText().trim();
+  return visible === '' ? text.trim() : visible;
+}
+
+/** Parses a raw message; `fallbackId` names one that carries no Message-ID. */
+export async function readInboundMail(raw: Buffer, fallbackId: () => string): Promise<InboundMail> {
+  const mail = await simpleParser(raw, { skipImageLinks: true });
+  const fullText = (mail.text ?? '').replace(/\r\n/g, '\n');
+  const sender = mail.from?.value.find((entry) => entry.address);
+  const headerAddresses = ['delivered-to', 'x-original-to'].flatMap((name) => headerText(mail.headers.get(name)).split(','));
+  const report = isDeliveryReport(mail) ? { bouncedMessageId: bouncedMessageId(mail), reason: reportReason(mail) } : null;
+  return {
+    messageId: mail.messageId ? unbracket(mail.messageId) : fallbackId(),
+    threadIds: [...idsIn(mail.inReplyTo), ...idsIn(mail.references).reverse()],
+    from: sender?.address ? { address: sender.address.toLowerCase(), name: sender.name?.trim() || null } : null,
+    recipients: [...new Set([...addressesOf(mail.to), ...addressesOf(mail.cc), ...headerAddresses].map((address) => address.trim().toLowerCase()).filter(Boolean))],
+    subject: (mail.subject ?? '').trim(),
+    fullText,
+    visibleText: report ? fullText.trim() : visibleTextOf(fullText),
+    files: report ? [] : mail.attachments.map((part) => ({
+      filename: part.filename ?? (part.cid ? `inline-${part.cid}` : 'attachment'),
+      contentType: part.contentType || 'application/octet-stream',
+      content: part.content,
+    })),
+    automatic: isAutomatic(mail),
+    report,
+  };
+}

@@ -1,0 +1,95 @@
+// Sends agents' replies in email conversations (docs/email.md) from the dispatcher's cycle, as the
+// announcer sends announcement emails: a reply's job is written in the transaction of the message
+// (the outbox), claimed with a lease (the SMTP timeout and a margin), sent after the claim commits,
+// and marked done as soon as the SMTP server accepts. A process that dies between the acceptance
+// and that one-row update leaves the job to fall due again when its lease runs out; the resend
+// carries the same Message-ID, so the recipient's mail system shows one message. Failures are
+// retried on the webhook schedule, then the reply is `failed`; a refused recipient fails at once.
+import type { Db } from '../db/database.js';
+import type { ClaimedEmailJob, EmailJobOutcome, EmailJobRepository } from '../db/repositories/email-job.repository.js';
+import type { MessageRepository } from '../db/repositories/message.repository.js';
+import { replyAddress } from '../domain/email/addresses.js';
+import type { Clock } from '../lib/clock.js';
+import { settledWithin } from '../lib/settle.js';
+import type { Mailer, SendResult } from './mailer.js';
+import { retryOutcome } from './retry-schedule.js';
+
+/** Replies in flight at once in one process (one SMTP connection each). */
+const MAIL_CONCURRENCY = 4;
+/** How much longer than the SMTP timeout a claim's lease lasts: time to record the outcome. */
+const LEASE_MARGIN_MS = 5_000;
+/** A reply's References name at most this many earlier mails of the thread (the latest). */
+const REFERENCES_MAX = 20;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export interface ReplyMailerDeps {
+  db: Db;
+  emailJobs: Pick<EmailJobRepository, 'claimDue' | 'recordOutcome' | 'replyOf'>;
+  messages: Pick<MessageRepository, 'emailMessageIdsOf'>;
+  /** null: no SMTP configured; replies are marked failed when written and none are claimed. */
+  mailer: Mailer | null;
+  mailTimeoutMs: number;
+  retryScheduleMs: readonly number[];
+  /** LOOPDESK_INBOUND_DOMAIN: replies name the conversation's reply address as Reply-To; null: no Reply-To. */
+  inboundDomain: string | null;
+  clock: Clock;
+  onError: (error: unknown) => void;
+  random?: () => number;
+}
+
+export function createReplyMailer({ db, emailJobs, messages, mailer, mailTimeoutMs, retryScheduleMs, inboundDomain, clock, onError, random }: ReplyMailerDeps) {
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+
+  /** Sends the reply the job stands for; what the SMTP server said. */
+  async function sendReply(job: ClaimedEmailJob): Promise<SendResult> {
+    const reply = await emailJobs.replyOf(job.workspace_id, job.id);
+    if (!reply?.contact_email || !reply.email_message_id) return { ok: false, permanent: true, error: 'the conversation\'s contact has no email address' };
+    const thread = (await messages.emailMessageIdsOf(job.workspace_id, reply.conversation_id)).filter((mail) => mail.email_message_id !== reply.email_message_id);
+    const lastFromContact = thread.filter((mail) => mail.sender_type === 'contact').at(-1);
+    return mailer!.send({
+      to: { name: reply.contact_name, address: reply.contact_email },
+      subject: /^re:/i.test(reply.title) ? reply.title : `Re: ${reply.title}`,
+      text: reply.body,
+      messageId: reply.email_message_id,
+      inReplyTo: lastFromContact?.email_message_id ?? null,
+      references: thread.slice(-REFERENCES_MAX).map((mail) => mail.email_message_id),
+      replyTo: inboundDomain && replyAddress(reply.inbound_name, reply.reply_token, inboundDomain),
+    });
+  }
+
+  async function send(job: ClaimedEmailJob): Promise<void> {
+    const attempts = job.attempts + 1;
+    const result = await sendReply(job);
+    const outcome: EmailJobOutcome = result.ok
+      ? { status: 'done', attempts, last_error: null, next_attempt_at: null, updated_at: clock.now() }
+      : retryOutcome(attempts, result.error ?? 'not sent', result.permanent || attempts > retryScheduleMs.length, Date.parse(clock.now()), retryScheduleMs, random);
+    await emailJobs.recordOutcome(job, outcome);
+  }
+
+  return {
+    /** Claims due replies for the free slots and starts sending them. */
+    async run(): Promise<void> {
+      const free = MAIL_CONCURRENCY - inFlight.size;
+      if (!mailer || stopping || free <= 0) return;
+      const nowMs = Date.parse(clock.now());
+      const jobs = await db.transaction().execute((tx) => emailJobs.claimDue(iso(nowMs), iso(nowMs + mailTimeoutMs + LEASE_MARGIN_MS), free, tx));
+      for (const job of jobs) {
+        const sending: Promise<void> = send(job)
+          .catch(onError)
+          .finally(() => inFlight.delete(sending));
+        inFlight.add(sending);
+      }
+    },
+
+    /** Stops claiming and lets replies in flight finish for up to `graceMs`; one still sending keeps its lease. */
+    async stop(graceMs: number): Promise<void> {
+      stopping = true;
+      await settledWithin(inFlight, graceMs);
+      mailer?.close();
+    },
+  };
+}
+
+export type ReplyMailer = ReturnType<typeof createReplyMailer>;

@@ -1,0 +1,89 @@
+// Where attachment bytes live, by the SHA-256 of their content (identical files are kept once):
+// a folder (by default under the data directory) or an S3-compatible bucket through the AWS SDK v3.
+// The database holds the records (src/db/repositories/attachment.repository.ts); a file is
+// written before its record commits and deleted once no record names it.
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { AttachmentStoreConfig } from '../config.js';
+
+export interface AttachmentStore {
+  /** Stores the bytes (once: a hash already stored is left as it is); their hex SHA-256. */
+  put(content: Buffer): Promise<string>;
+  /** The bytes stored under the hash; null when there are none. */
+  get(sha256: string): Promise<Buffer | null>;
+  delete(sha256: string): Promise<void>;
+  close(): void;
+}
+
+export const sha256Of = (content: Buffer): string => createHash('sha256').update(content).digest('hex');
+
+const HASH = /^[0-9a-f]{64}$/;
+function checked(sha256: string): string {
+  if (!HASH.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
+  return sha256;
+}
+
+/** `{dir}/ab/abcdef…`: two hex characters of fan-out keep directories small. */
+function folderStore(dir: string): AttachmentStore {
+  const pathOf = (sha256: string) => join(dir, checked(sha256).slice(0, 2), sha256);
+  return {
+    async put(content) {
+      const sha256 = sha256Of(content);
+      const path = pathOf(sha256);
+      if (await stat(path).then(() => true, () => false)) return sha256;
+      await mkdir(join(dir, sha256.slice(0, 2)), { recursive: true });
+      // Written aside and renamed: a reader never sees half a file, and concurrent writers of the same bytes both succeed.
+      const partial = `${path}.${randomUUID()}.partial`;
+      await writeFile(partial, content);
+      await rename(partial, path);
+      return sha256;
+    },
+    async get(sha256) {
+      return readFile(pathOf(sha256)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+    },
+    async delete(sha256) {
+      await rm(pathOf(sha256), { force: true });
+    },
+    close() {},
+  };
+}
+
+function s3Store(config: Extract<AttachmentStoreConfig, { kind: 's3' }>): AttachmentStore {
+  const client = new S3Client({
+    region: config.region,
+    ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
+    ...(config.credentials ? { credentials: config.credentials } : {}),
+  });
+  const keyOf = (sha256: string) => `attachments/${checked(sha256)}`;
+  return {
+    async put(content) {
+      const sha256 = sha256Of(content);
+      await client.send(new PutObjectCommand({ Bucket: config.bucket, Key: keyOf(sha256), Body: content }));
+      return sha256;
+    },
+    async get(sha256) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: keyOf(sha256) }));
+        return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
+      } catch (error) {
+        if ((error as { name?: string }).name === 'NoSuchKey') return null;
+        throw error;
+      }
+    },
+    async delete(sha256) {
+      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: keyOf(sha256) }));
+    },
+    close() {
+      client.destroy();
+    },
+  };
+}
+
+export function createAttachmentStore(config: AttachmentStoreConfig): AttachmentStore {
+  return config.kind === 'folder' ? folderStore(config.dir) : s3Store(config);
+}

@@ -1,0 +1,111 @@
+// Replies by mail (docs/email.md), received by a real SMTP server in the test process: an agent's
+// reply in an email conversation goes out once with the thread's headers and Reply-To its reply
+// address; the customer's answers to it (an Outlook reply to that address, a Gmail reply naming its
+// Message-ID) join the conversation; a refused attempt is retried; a delivery report marks the reply
+// failed with the reason.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DIALECTS } from '../helpers/databases.js';
+import { INBOUND_DOMAIN, mailSample, postMail, testEmailConfig } from '../helpers/email.js';
+import { eventually } from '../helpers/events.js';
+import { createProduct, importConversation } from '../helpers/factories.js';
+import { createTestContext, type Client, type TestContext } from '../helpers/harness.js';
+import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver.js';
+
+const FROM = 'Acme Support <support@acme.test>';
+
+const conversationOf = async (api: Client, id: string) => (await api.get(`/api/v1/conversations/${id}`)).body.data;
+const messageIn = async (api: Client, conversationId: string, messageId: string) =>
+  (await conversationOf(api, conversationId)).messages.find((message: any) => message.id === messageId);
+const deliveryOf = (api: Client, conversationId: string, messageId: string, status: string) =>
+  eventually(async () => (await messageIn(api, conversationId, messageId)).delivery, (delivery) => delivery.status === status, `delivery ${status}`, 10_000);
+
+for (const dialect of DIALECTS) {
+  describe(`replies by mail [${dialect}]`, () => {
+    let smtp: SmtpReceiver;
+    let context: TestContext & { close(): Promise<void> };
+    let api: Client;
+    /** A conversation started by the multipart/alternative sample, and the product it came to. */
+    let product: any;
+    let conversationId: string;
+
+    before(async () => {
+      smtp = await startSmtpReceiver();
+      context = await createTestContext(dialect, {
+        email: testEmailConfig(), mail: { smtpUrl: smtp.url, from: FROM, timeoutMs: 2_000 }, webhooks: { pollIntervalMs: 20, retryScheduleMs: [50, 100] },
+      });
+      context.services.webhookDispatcher.start();
+      api = context.a.api;
+      product = await createProduct(api);
+      conversationId = (await postMail(api, mailSample('multipart-alternative'), product.id)).body.data.conversation_id;
+    });
+    after(async () => {
+      await context?.close();
+      await smtp?.close();
+    });
+
+    it('mails an agent\'s reply once, threaded, with Reply-To the conversation\'s reply address, and marks it sent', async () => {
+      const posted = await api.post(`/api/v1/conversations/${conversationId}/messages`, { body: 'Could you try clearing your cache?' });
+      assert.equal(posted.status, 201);
+      assert.deepEqual(posted.body.data.delivery, { status: 'pending', error: null });
+      assert.deepEqual(await deliveryOf(api, conversationId, posted.body.data.id, 'sent'), { status: 'sent', error: null });
+
+      await smtp.waitUntil((receiver) => receiver.accepted.length >= 1, 'the reply');
+      assert.equal(smtp.accepted.length, 1);
+      const [{ recipients, mail }] = smtp.accepted;
+      assert.deepEqual(recipients, ['ada@example.com']);
+      assert.equal(mail.from?.text, '"Acme Support" <support@acme.test>');
+      assert.equal(mail.subject, 'Re: Export button does nothing');
+      assert.equal(mail.text?.trim(), 'Could you try clearing your cache?');
+      assert.equal(mail.messageId, `<${posted.body.data.id}@acme.test>`);
+      assert.equal(mail.inReplyTo, '<CAF1x7q0alt@mail.example.com>');
+      assert.equal(mail.references, '<CAF1x7q0alt@mail.example.com>');
+      const replyTo = mail.replyTo!.value[0].address!;
+      assert.match(replyTo, new RegExp(`^${product.inbound_email.split('@')[0]}\\+[a-z0-9]{24}@${INBOUND_DOMAIN.replace(/\./g, '\\.')}$`));
+
+      // A Gmail reply names the reply's Message-ID; an Outlook reply only goes to the reply address.
+      const gmail = await postMail(api, mailSample('gmail-reply', { REPLY_TO: replyTo, IN_REPLY_TO: mail.messageId!, REFERENCES: mail.messageId! }), product.id);
+      assert.deepEqual([gmail.body.data.conversation_id, gmail.body.data.created], [conversationId, false]);
+      await api.patch(`/api/v1/conversations/${conversationId}`, { status: 'dismissed' });
+      const outlook = await postMail(api, mailSample('outlook-reply', { REPLY_TO: replyTo }));
+      assert.deepEqual([outlook.body.data.conversation_id, outlook.body.data.created], [conversationId, false]);
+      const data = await conversationOf(api, conversationId);
+      assert.equal(data.status, 'open');
+      assert.deepEqual(data.messages.map((message: any) => message.sender_type), ['contact', 'agent', 'contact', 'contact']);
+      assert.equal(data.messages[3].body, 'It is still blank. Screenshot attached.\n\nGrace Hopper\nGrace & Co.');
+      assert.equal(smtp.accepted.length, 1, 'sent once');
+    });
+
+    it('retries a reply the SMTP server refused until it is accepted', async () => {
+      let refused = false;
+      smtp.answer(() => (refused ? { accept: true } : ((refused = true), { refuse: 451 })));
+      const before = smtp.accepted.length;
+      const posted = (await api.post(`/api/v1/conversations/${conversationId}/messages`, { body: 'Second try.' })).body.data;
+      await deliveryOf(api, conversationId, posted.id, 'sent');
+      assert.equal(smtp.accepted.length, before + 1);
+      assert.equal(smtp.attempts.filter((attempt) => attempt.mail.text?.includes('Second try.')).length, 2);
+      smtp.answer(() => ({ accept: true }));
+    });
+
+    it('marks a reply failed with the reason when a delivery report returns it', async () => {
+      const posted = (await api.post(`/api/v1/conversations/${conversationId}/messages`, { body: 'This will bounce.' })).body.data;
+      await deliveryOf(api, conversationId, posted.id, 'sent');
+      const bounce = await postMail(api, mailSample('postfix-bounce', { BOUNCED: `<${posted.id}@acme.test>` }), product.id);
+      assert.deepEqual(bounce.body.data, { conversation_id: null, message_id: null, created: false });
+      const message = await messageIn(api, conversationId, posted.id);
+      assert.deepEqual(message.delivery, {
+        status: 'failed', error: '550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown in virtual mailbox table',
+      });
+      assert.equal((await conversationOf(api, conversationId)).messages.length, 6, 'the report is no message');
+    });
+
+    it('mails nothing for replies in conversations that did not come by mail', async () => {
+      const before = smtp.attempts.length;
+      const chat = await importConversation(api, product.id, { contact: { email: 'chat@example.com' } });
+      const posted = (await api.post(`/api/v1/conversations/${chat.id}/messages`, { body: 'Hi from chat' })).body.data;
+      assert.equal(posted.delivery, null);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(smtp.attempts.length, before);
+    });
+  });
+}
