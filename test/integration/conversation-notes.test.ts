@@ -24,7 +24,9 @@ describeEachDialect('POST /api/v1/conversations/{id}/notes [ext]', (ctx) => {
     const res = await ctx().a.api.post(`${BASE}/${data.id}/notes`, { body: `  ${NOTE}\n` });
     assert.equal(res.status, 201, res.text);
     const { id, created_at, ...rest } = res.body.data;
-    assert.deepEqual(rest, { sender_type: 'agent', sender_id: ctx().a.owner.id, sender_name: 'Alpha Owner', body: `  ${NOTE}\n`, internal: true });
+    assert.deepEqual(rest, {
+      sender_type: 'agent', sender_id: ctx().a.owner.id, sender_name: 'Alpha Owner', body: `  ${NOTE}\n`, internal: true, full_body: null, delivery: null, attachments: [],
+    });
     await ctx().a.api.post(`${BASE}/${data.id}/messages`, { body: 'Looking into it' });
     const detail = (await ctx().a.api.get(`${BASE}/${data.id}`)).body.data;
     assert.deepEqual(detail.messages.map((m: any) => [m.body.trim(), m.internal]), [['Refund please', false], [NOTE, true], ['Looking into it', false]]);

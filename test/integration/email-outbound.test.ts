@@ -99,6 +99,18 @@ for (const dialect of DIALECTS) {
       assert.equal((await conversationOf(api, conversationId)).messages.length, 6, 'the report is no message');
     });
 
+    it('never mails an internal note, and mails a saved reply with its placeholders filled', async () => {
+      const before = smtp.attempts.length;
+      const note = (await api.post(`/api/v1/conversations/${conversationId}/notes`, { body: 'Customer is on the legacy plan.' })).body.data;
+      assert.equal(note.delivery, null);
+      const saved = (await api.post('/api/v1/saved-replies', { title: 'Thanks', body: 'Thanks {{contact.first_name}}, we are on it.' })).body.data;
+      const posted = (await api.post(`/api/v1/conversations/${conversationId}/messages`, { saved_reply_id: saved.id })).body.data;
+      await deliveryOf(api, conversationId, posted.id, 'sent');
+      const sent = smtp.attempts.slice(before);
+      assert.deepEqual(sent.map((attempt) => attempt.mail.text?.trim()), [posted.body.trim()]);
+      assert.doesNotMatch(posted.body, /\{\{/);
+    });
+
     it('mails nothing for replies in conversations that did not come by mail', async () => {
       const before = smtp.attempts.length;
       const chat = await importConversation(api, product.id, { contact: { email: 'chat@example.com' } });
