@@ -1,4 +1,5 @@
-// The messages of a conversation, oldest first, kept scrolled to the newest.
+// The messages of a conversation, oldest first, kept scrolled to the newest; the team's internal
+// notes among them, marked as such (the customer never sees them).
 import { useEffect, useRef } from 'preact/hooks';
 import type { Schemas } from '../../api/client.js';
 import { Avatar } from '../../ui/badges.js';
@@ -25,11 +26,12 @@ export function MessageThread({ messages, myMemberId, contactName }: Props) {
         const fromTeam = message.sender_type === 'agent';
         const name = fromTeam ? (message.sender_id === myMemberId ? 'You' : (message.sender_name ?? 'Team')) : (message.sender_name ?? contactName ?? 'Visitor');
         return (
-          <li key={message.id} class={`message ${fromTeam ? 'message-team' : 'message-contact'}`}>
+          <li key={message.id} class={`message ${fromTeam ? 'message-team' : 'message-contact'} ${message.internal ? 'message-note' : ''}`}>
             <Avatar name={name === 'You' ? message.sender_name : name} small />
             <div class="message-bubble">
               <div class="message-head">
                 <span class="message-author">{name}</span>
+                {message.internal && <span class="note-label">Internal note</span>}
                 <time dateTime={message.created_at} title={fullDate(message.created_at)}>{ago(message.created_at)}</time>
               </div>
               <p class="message-body">{message.body}</p>
