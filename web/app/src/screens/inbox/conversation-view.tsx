@@ -24,6 +24,7 @@ import { MessageThread } from './message-thread.js';
 import { ReplyBox } from './reply-box.js';
 
 type Conversation = Schemas['ConversationDetail'];
+const SOURCES: Record<Conversation['source'], string> = { form: 'form', chat: 'chat', email: 'email' };
 type ConversationChanges = NonNullable<Parameters<typeof api.PATCH<'/api/v1/conversations/{id}'>>[1]>['body'];
 
 export function ConversationView({ id, backHref, changed }: { id: string; backHref: string; changed: () => void }) {
@@ -97,7 +98,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
           <span class="contact-name">{contact?.name ?? 'Anonymous visitor'}</span>
           {contact?.verified && <VerifiedBadge />}
           {contact?.email && <> · <a href={`mailto:${contact.email}`}>{contact.email}</a></>}
-          {' · '}{CONVERSATION_TYPES[data.type]} via {data.source === 'form' ? 'form' : 'chat'}
+          {' · '}{CONVERSATION_TYPES[data.type]} via {SOURCES[data.source]}
           {session.products.length > 1 && <> · {session.productName(data.product_id)}</>}
           {' · '}<time dateTime={data.created_at} title={fullDate(data.created_at)}>started {fullDate(data.created_at)}</time>
           {data.rating !== null && <> · rated {data.rating}/5</>}
@@ -126,7 +127,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
       {contact && <ContactPanel contactId={contact.id} currentConversationId={id} erased={() => void conversation.reload()} />}
       <ConversationTriage conversationId={id} summary={data.ai_summary} />
       <MessageThread messages={data.messages} myMemberId={myId} contactName={contact?.name ?? null} />
-      <ReplyBox conversationId={id} sent={sent} />
+      <ReplyBox conversationId={id} sent={sent} emailTo={data.source === 'email' ? (contact?.email ?? null) : null} />
       {creatingIssue && (
         <CreateIssueDialog
           conversation={data}

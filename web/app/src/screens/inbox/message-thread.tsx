@@ -35,10 +35,52 @@ export function MessageThread({ messages, myMemberId, contactName }: Props) {
                 <time dateTime={message.created_at} title={fullDate(message.created_at)}>{ago(message.created_at)}</time>
               </div>
               <p class="message-body">{message.body}</p>
+              {message.attachments.length > 0 && <Attachments attachments={message.attachments} />}
+              {message.delivery && <Delivery delivery={message.delivery} />}
             </div>
           </li>
         );
       })}
     </ol>
+  );
+}
+
+type Attachment = Schemas['Message']['attachments'][number];
+
+const attachmentUrl = (attachment: Attachment) => `/api/v1/attachments/${attachment.id}`;
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** A message's files: images as thumbnails, the rest as links; both download with the session. */
+function Attachments({ attachments }: { attachments: Attachment[] }) {
+  return (
+    <ul class="attachments" aria-label="Attachments">
+      {attachments.map((attachment) => (
+        <li key={attachment.id}>
+          <a href={attachmentUrl(attachment)} download={attachment.filename} class="attachment">
+            {IMAGE_TYPES.has(attachment.content_type)
+              ? <img src={attachmentUrl(attachment)} alt={attachment.filename} class="attachment-thumb" loading="lazy" />
+              : <span class="attachment-name">{attachment.filename}</span>}
+            <span class="muted small">{formatSize(attachment.size)}</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+const DELIVERY_LABELS = { pending: 'Sending by email…', sent: 'Sent by email', failed: 'Not delivered' } as const;
+
+/** Whether an emailed reply reached the customer's mail server. */
+function Delivery({ delivery }: { delivery: NonNullable<Schemas['Message']['delivery']> }) {
+  return (
+    <p class={`delivery delivery-${delivery.status}`} role={delivery.status === 'failed' ? 'alert' : undefined}>
+      {DELIVERY_LABELS[delivery.status]}{delivery.status === 'failed' && delivery.error ? `: ${delivery.error}` : ''}
+    </p>
   );
 }

@@ -1,5 +1,5 @@
-// The reply box: a reply to the customer, or an internal note only the team sees (the box turns
-// yellow and says so). Send (or Ctrl/⌘+Enter) posts as the signed-in member. A saved reply can be
+// The reply box: a reply to the customer (said to go out by email in an email conversation), or an
+// internal note only the team sees (the box turns yellow and says so). Send (or Ctrl/⌘+Enter) posts as the signed-in member. A saved reply can be
 // picked instead of typing: the server fills its placeholders (the contact's name, the agent's…)
 // when it is sent, so the box shows the saved text as it is and sends it by its id.
 import { useState } from 'preact/hooks';
@@ -11,7 +11,14 @@ import { SavedReplyPicker } from './saved-reply-picker.js';
 type Mode = 'reply' | 'note';
 type SavedReply = Schemas['SavedReply'];
 
-export function ReplyBox({ conversationId, sent }: { conversationId: string; sent: (message: Schemas['Message']) => void }) {
+interface Props {
+  conversationId: string;
+  sent: (message: Schemas['Message']) => void;
+  /** The contact's address when replies to this conversation go out by email. */
+  emailTo: string | null;
+}
+
+export function ReplyBox({ conversationId, sent, emailTo }: Props) {
   const [mode, setMode] = useState<Mode>('reply');
   const [body, setBody] = useState('');
   const [saved, setSaved] = useState<SavedReply | null>(null);
@@ -74,7 +81,9 @@ export function ReplyBox({ conversationId, sent }: { conversationId: string; sen
         />
       )}
       <div class="reply-actions">
-        <span class="muted small">{note ? 'Only the team sees notes · ' : ''}Ctrl+Enter to send</span>
+        <span class="muted small">
+          {note ? 'Only the team sees notes · ' : emailTo ? `Your reply will be emailed to ${emailTo} · ` : ''}Ctrl+Enter to send
+        </span>
         <span class="reply-buttons">
           {!note && <Button onClick={() => setPicking(true)}>Saved replies</Button>}
           <Button type="submit" variant="primary" busy={busy} disabled={!ready}>{note ? 'Add note' : 'Send'}</Button>
