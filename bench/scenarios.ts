@@ -35,6 +35,10 @@ const get = (path: string): RequestSpec => ({ method: 'GET', path });
 const send = (method: 'POST' | 'PATCH', path: string, body: unknown): RequestSpec => ({ method, path, body: JSON.stringify(body) });
 const PRIORITIES = ['low', 'normal', 'high', 'urgent'];
 const DEDUP_MAX_OPEN_ISSUES = 10_000;
+const SEARCH_QUERIES = [
+  'checkout butt', 'password reset', 'blank page', 'invoice pd', 'crashes android', 'safari slow', 'csv exp', 'screenshot sen',
+  'clearing cache', 'dark mode',
+];
 /** Visitors writing at once in the widget scenario: one per connection of the load. */
 const WIDGET_VISITORS = CONNECTIONS;
 
@@ -67,6 +71,16 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /conversations/{id}',
     writes: false,
     prepare: ({ fixture }) => ({ key: fixture.key, requests: fixture.conversationIds.map((id) => get(`/api/v1/conversations/${id}`)) }),
+  },
+  {
+    // Two words, the last one also a prefix, over every issue, conversation, message and contact of
+    // the workspace: words of titles (about 5 % of the issues each), of descriptions and of replies.
+    name: 'GET /search (two words)',
+    writes: false,
+    prepare: ({ fixture }) => ({
+      key: fixture.key,
+      requests: SEARCH_QUERIES.map((q) => get(`/api/v1/search?q=${encodeURIComponent(q)}&limit=20`)),
+    }),
   },
   {
     name: 'POST /issues',

@@ -23,6 +23,10 @@ import { widgetSessionRepository } from './db/repositories/widget-session.reposi
 import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { suggestionRepository } from './db/repositories/suggestion.repository.js';
+import { tagRepository } from './db/repositories/tag.repository.js';
+import { erasureRepository } from './db/repositories/erasure.repository.js';
+import { createContactService } from './domain/contacts/contact.service.js';
+import { createTagService } from './domain/tags/tag.service.js';
 import { operationsRepository } from './db/repositories/operations.repository.js';
 import { retentionRepository } from './db/repositories/retention.repository.js';
 import { webhookDeliveryRepository } from './db/repositories/webhook-delivery.repository.js';
@@ -56,6 +60,8 @@ import { createVisitorConversationService } from './domain/widget/visitor-conver
 import { createWidgetSessionService } from './domain/widget/widget-session.service.js';
 import { createWidgetService } from './domain/widget/widget.service.js';
 import { createReleaseService } from './domain/releases/release.service.js';
+import { createSearchService } from './domain/search/search.service.js';
+import { searchRepository } from './db/repositories/search.repository.js';
 import { createSessionService } from './domain/accounts/session.service.js';
 import { createSignInLockout } from './domain/accounts/sign-in-lockout.js';
 import { createSuggestionWrites } from './domain/triage/suggestion.writes.js';
@@ -134,6 +140,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     invitations: invitationRepository(db),
     signInFailures: signInFailureRepository(db),
     suggestions: suggestionRepository(db),
+    tags: tagRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -215,6 +222,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     products: createProductService({ db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock }),
     conversations: createConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), ...repositories }),
+    tags: createTagService(repositories),
     issues,
     issueDedup: createIssueDedupService({
       db, clock, issues: repositories.issues, issueService: issues, issueWrites, matcher,
@@ -222,6 +231,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     triage,
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
+    search: createSearchService({ search: searchRepository(db, dialect.fullText), ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
     widget,

@@ -49,7 +49,7 @@ export interface DatabaseHandle {
 export function createDatabase(url: string, options: OpenOptions = DATABASE_DEFAULTS): DatabaseHandle {
   const { dialect, kysely } = dialectFor(url, options);
   const db = new Kysely<Database>({ dialect: kysely });
-  const known = migrations(dialect.columnTypes);
+  const known = migrations(dialect.columnTypes, dialect.name);
   const provider: MigrationProvider = { getMigrations: async () => known };
 
   async function migrationStatus(executor: Kysely<any>): Promise<MigrationStatus> {

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { DatabaseOptions } from '../config.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { postgresFullText, sqliteFullText, type FullTextSearch } from './full-text.js';
 import { listenOn, type ListenHandlers, type NotificationListener } from './pg-listener.js';
 import {
   Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type RawBuilder, type SelectQueryBuilder, type SqliteDatabase,
@@ -42,6 +43,11 @@ export interface ColumnTypes {
    * key's B-tree (`without rowid`), so a range read touches one tree; PostgreSQL needs nothing.
    */
   clusteredByKey: RawBuilder<unknown>;
+  /**
+   * Text compared byte by byte (UTF-8, so in code point order): SQLite's default; PostgreSQL's
+   * `C` collation. Prefix searches are ranges over such a column, which a plain B-tree serves alike.
+   */
+  byteOrderedText: RawBuilder<unknown>;
 }
 
 /** How a live database is backed up: by Loopdesk itself into a file, or with the database's own tools. */
@@ -99,6 +105,13 @@ export interface Dialect {
    */
   refreshStatistics(db: Kysely<any>): Promise<void>;
   /**
+   * After an erasure has committed: makes what it deleted or overwrote unreadable in the database's
+   * files (docs/privacy.md). SQLite zeroes freed space as it goes (`secure_delete`), so what is left
+   * is the old page images in the WAL, which a truncating checkpoint removes; PostgreSQL's dead row
+   * versions are reclaimed by its autovacuum.
+   */
+  purgeErased(db: Kysely<any>): Promise<void>;
+  /**
    * Whether several server processes may serve this database at once (PostgreSQL). Where they
    * may, state that every process must see the same, such as rate-limit budgets, lives in the
    * database; where one process owns it (SQLite), that process may keep such state in memory.
@@ -109,6 +122,8 @@ export interface Dialect {
    * null where one process owns it (SQLite), which tells its own parts directly.
    */
   readonly notifications: Notifications | null;
+  /** Search over the full-text index of migration 0020: FTS5 on SQLite, tsvector on PostgreSQL (src/db/full-text.ts). */
+  readonly fullText: FullTextSearch;
 }
 
 export interface Notifications {
@@ -207,6 +222,9 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
+  // Deleted and overwritten content is zeroed, not left in free space: text a row no longer holds
+  // (an erased person's messages, their words in the search index) is gone from the file.
+  if (!options.readOnly) database.pragma('secure_delete = ON');
   // Negative: in KiB. SQLite's default (2 MiB) made lookups at 100k issues read the file.
   database.pragma(`cache_size = -${options.sqliteCacheMb * 1024}`);
   // Statistics for the planner from the start (0x10000: check every table; analysis limited, so
@@ -229,7 +247,7 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
         }));
         return new Map(entries);
       },
-      columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob`, clusteredByKey: sql`without rowid` },
+      columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob`, clusteredByKey: sql`without rowid`, byteOrderedText: sql`text` },
       // One process owns a SQLite file's writes; better-sqlite3 serializes them on its connection.
       withMigrationLock: (db, fn) => fn(db),
       // Kysely runs SQLite transactions one at a time on its single connection, so a
@@ -242,8 +260,12 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
       refreshStatistics: async (db) => {
         await sql`pragma optimize`.execute(db);
       },
+      purgeErased: async (db) => {
+        await sql`pragma wal_checkpoint(truncate)`.execute(db);
+      },
       sharedByProcesses: false,
       notifications: null,
+      fullText: sqliteFullText,
     },
   };
 }
@@ -299,7 +321,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
           references: references.rows.filter((row) => row.table === table).map((row) => row.referenced),
         }]));
       },
-      columnTypes: { uuid: sql`uuid`, timestamp: sql`timestamptz(3)`, bytes: sql`bytea`, clusteredByKey: sql`` },
+      columnTypes: { uuid: sql`uuid`, timestamp: sql`timestamptz(3)`, bytes: sql`bytea`, clusteredByKey: sql``, byteOrderedText: sql`text collate "C"` },
       withMigrationLock: (db, fn) =>
         db.connection().execute(async (connection) => {
           const key = lockKey('loopdesk:migrations');
@@ -316,6 +338,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
       isUniqueViolation: (error) => errorCode(error) === '23505',
       forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
       refreshStatistics: async () => {},
+      purgeErased: async () => {},
       sharedByProcesses: true,
       notifications: {
         // NOTIFY inside the transaction: PostgreSQL delivers it at commit, in commit order, and drops it on rollback.
@@ -326,6 +349,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
         },
         listen: (channel, handlers) => listenOn(pg.Client, url, channel, handlers),
       },
+      fullText: postgresFullText,
     },
   };
 }

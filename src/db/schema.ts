@@ -76,6 +76,8 @@ export interface IssueTable {
   assignee_id: string | null;
   resolution_comment: string | null;
   is_ai_generated: number;
+  /** JSON array of the tag names, in the order given (migration 0019). */
+  tags: string;
   created_at: string;
   updated_at: string;
 }
@@ -89,6 +91,11 @@ export interface ContactTable {
   identity_product_id: string | null;
   /** The host site's user id (`sub` of its identity token); null for unverified contacts. */
   external_id: string | null;
+  /** Lowercase name and email (migration 0019), compared byte by byte: the list's prefix filter. */
+  name_key: string | null;
+  email_key: string | null;
+  /** When the contact last wrote a message (migration 0019); null before their first. */
+  last_seen_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -110,6 +117,8 @@ export interface ConversationTable {
   widget_session_id: string | null;
   /** A form's extra fields, JSON text (migration 0008). */
   form_fields: string | null;
+  /** JSON array of the tag names, in the order given (migration 0019). */
+  tags: string;
   created_at: string;
   updated_at: string;
 }
@@ -267,6 +276,27 @@ export interface Database {
   sign_in_failures: SignInFailureTable;
   rate_limit_buckets: RateLimitBucketTable;
   suggestions: SuggestionTable;
+  record_tags: RecordTagTable;
+  tags: TagTable;
+}
+
+export type TaggedRecordType = 'issue' | 'conversation';
+
+/** One tag of one record, by the tag's lowercase key (migration 0019): what the `tag` filter reads. */
+export interface RecordTagTable {
+  workspace_id: string;
+  record_type: TaggedRecordType;
+  tag_key: string;
+  record_id: string;
+}
+
+/** A tag in use in a workspace, with how many records carry it (migration 0019). */
+export interface TagTable {
+  workspace_id: string;
+  tag_key: string;
+  name: string;
+  conversations: number;
+  issues: number;
 }
 
 /** A visitor's session of a product's widget (migration 0008). */

@@ -10,6 +10,7 @@ import { discoveryDocuments } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import type { TypedApp } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { contactRoutes } from './routes/contacts.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { eventRoutes } from './routes/events.js';
@@ -18,6 +19,7 @@ import { issueRoutes } from './routes/issues.js';
 import { memberSettingsRoutes } from './routes/members.js';
 import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
+import { searchRoutes } from './routes/search.js';
 import { suggestionRoutes } from './routes/suggestions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
@@ -47,8 +49,10 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   identityRoutes(api, services.identity);
   productRoutes(api, services.products, publicUrl);
   conversationRoutes(api, services.conversations);
+  contactRoutes(api, services.contacts, services.tags);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
+  searchRoutes(api, services.search);
   suggestionRoutes(api, services.triage, services.conversations);
   eventRoutes(api, services.live);
   // Settings, each its own plugin: their settings-role hooks apply to their routes alone.

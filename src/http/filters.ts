@@ -44,3 +44,9 @@ export function singleIdFilter(param: string, raw: string | undefined): string |
   if (!id) throw invalidField(param, `"${raw}" is not a well-formed UUID`);
   return id;
 }
+
+/** The `tag` filter: the tags' keys (trimmed, lowercase), or undefined when absent or empty. */
+export function tagFilter(raw: string | undefined): string[] | undefined {
+  const keys = [...new Set(csvItems(raw).map((item) => item.toLowerCase()))];
+  return keys.length ? keys : undefined;
+}

@@ -223,7 +223,7 @@ describeEachDialect('summary jobs across processes', (ctx) => {
           leaseMs: 30_000,
           run: createConversationSummaries({
             db, clock, conversations, messages, jobs: createConversationJobQueue({ dialect, clock, jobs, delays: { summary: DEBOUNCE_MS, triage: 0 } }),
-            writes: createConversationWrites({ conversations, messages, outbox: ctx().services.outbox, jobs: { request: async () => {} } }),
+            writes: createConversationWrites({ conversations, messages, outbox: ctx().services.outbox, jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} } }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,
         },

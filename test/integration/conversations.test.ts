@@ -32,7 +32,7 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     assert.match(created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.deepEqual(rest, {
       product_id: productId, contact_id: null, type: 'ticket', source: 'chat', status: 'open', priority: 'normal',
-      title: 'Export does nothing', ai_summary: null, rating: null, upvotes: 0, form_fields: null, updated_at: created_at, contact: null, messages: [], linked_issues: [],
+      title: 'Export does nothing', ai_summary: null, rating: null, upvotes: 0, form_fields: null, tags: [], updated_at: created_at, contact: null, messages: [], linked_issues: [],
     });
   });
 

@@ -330,7 +330,7 @@ describeEachDialect('migration 0013_idempotency_credentials', (ctx) => {
     const { dialect } = ctx();
     const database = createDatabase(await freshDatabaseUrl(dialect));
     try {
-      const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes) } });
+      const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes, database.dialect.name) } });
       assert.equal((await migrator.migrateTo('0010_secret_rotation')).error, undefined);
       const { db } = database;
       const workspace = { id: randomUUID(), name: 'Old', created_at: clock.now() };

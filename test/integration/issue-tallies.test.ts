@@ -125,7 +125,7 @@ describeEachDialect('pagination.total of GET /api/v1/issues (issue tallies)', (c
     const { dialect } = ctx();
     const database = createDatabase(await freshDatabaseUrl(dialect));
     try {
-      const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes) } });
+      const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes, database.dialect.name) } });
       const before = await migrator.migrateTo('0004_bench_indexes');
       assert.equal(before.error, undefined);
       const { db } = database;
@@ -142,7 +142,7 @@ describeEachDialect('pagination.total of GET /api/v1/issues (issue tallies)', (c
         id: `01900000-0000-7000-8000-00000000ab0${i}`, workspace_id: workspace.id, product_id: product.id, shortcode: `OLD-${i + 1}`,
         title: `Old ${i}`, description: null, status, priority: 'normal', assignee_id: null, resolution_comment: null, is_ai_generated: 0,
         created_at: workspace.created_at, updated_at: workspace.created_at,
-      }))).execute();
+      })) as never).execute();
       await database.migrate();
       const tallies = await db.selectFrom('issue_tallies').select(['status', 'assignee_key', 'issue_count']).orderBy('status').execute();
       assert.deepEqual(tallies.map((row) => ({ ...row, issue_count: Number(row.issue_count) })), [

@@ -184,7 +184,7 @@ describeEachDialect('migration 0015_upvote_voters', (ctx) => {
     const database = createDatabase(await freshDatabaseUrl(ctx().dialect));
     try {
       const db = database.db as Kysely<any>;
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes) } });
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes, database.dialect.name) } });
       assert.equal((await migrator.migrateTo('0014_issue_candidates_index')).error, undefined);
       const now = new Date().toISOString();
       const [workspace, product, contact, idea] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];

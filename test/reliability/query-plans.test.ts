@@ -31,6 +31,11 @@ const hotReads = (fixture: Fixture): string[] => [
   '/api/v1/releases?limit=50',
   '/api/v1/products',
   '/api/v1/members',
+  '/api/v1/issues?tag=billing,android&limit=50',
+  '/api/v1/conversations?tag=billing&limit=50',
+  '/api/v1/contacts?limit=50',
+  '/api/v1/contacts?q=ada&limit=50',
+  '/api/v1/tags',
 ];
 
 for (const dialect of DIALECTS) {

@@ -728,6 +728,7 @@ export const openapiDocument = {
             "rating": null,
             "upvotes": 0,
             "form_fields": null,
+            "tags": [],
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
@@ -752,6 +753,7 @@ export const openapiDocument = {
           "rating",
           "upvotes",
           "form_fields",
+          "tags",
           "created_at",
           "updated_at",
           "contact"
@@ -845,6 +847,19 @@ export const openapiDocument = {
             "properties": {},
             "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
+          "tags": {
+            "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+            "examples": [
+              [
+                "billing",
+                "Android"
+              ]
+            ],
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
           "created_at": {
             "format": "date-time",
             "examples": [
@@ -934,6 +949,7 @@ export const openapiDocument = {
             "rating": null,
             "upvotes": 0,
             "form_fields": null,
+            "tags": [],
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
@@ -969,6 +985,7 @@ export const openapiDocument = {
           "rating",
           "upvotes",
           "form_fields",
+          "tags",
           "created_at",
           "updated_at",
           "contact",
@@ -1064,6 +1081,19 @@ export const openapiDocument = {
             "properties": {},
             "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
           },
+          "tags": {
+            "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+            "examples": [
+              [
+                "billing",
+                "Android"
+              ]
+            ],
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
           "created_at": {
             "format": "date-time",
             "examples": [
@@ -1105,6 +1135,467 @@ export const openapiDocument = {
           }
         }
       },
+      "ContactProfile": {
+        "additionalProperties": false,
+        "description": "[ext] A contact as the contacts' list shows it",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+            "name": "Ada Lovelace",
+            "email": "ada@example.com",
+            "verified": false,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "last_seen_at": "2026-11-21T10:25:00.000Z",
+            "conversations_count": 1
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "name",
+          "email",
+          "verified",
+          "created_at",
+          "last_seen_at",
+          "conversations_count"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "null when the contact gave no name"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "null when the contact gave no email"
+          },
+          "verified": {
+            "description": "[ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported",
+            "type": "boolean"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "last_seen_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When the contact last wrote a message; null before their first",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "conversations_count": {
+            "description": "Their conversations",
+            "type": "integer"
+          }
+        }
+      },
+      "ContactDetail": {
+        "additionalProperties": false,
+        "description": "[ext] A contact with their conversations",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+            "name": "Ada Lovelace",
+            "email": "ada@example.com",
+            "verified": false,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "last_seen_at": "2026-11-21T10:25:00.000Z",
+            "conversations_count": 1,
+            "conversations": []
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "name",
+          "email",
+          "verified",
+          "created_at",
+          "last_seen_at",
+          "conversations_count",
+          "conversations"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "null when the contact gave no name"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "null when the contact gave no email"
+          },
+          "verified": {
+            "description": "[ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported",
+            "type": "boolean"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "last_seen_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When the contact last wrote a message; null before their first",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "conversations_count": {
+            "description": "Their conversations",
+            "type": "integer"
+          },
+          "conversations": {
+            "description": "Their conversations, newest first",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ConversationSummary"
+            }
+          }
+        }
+      },
+      "ContactExport": {
+        "additionalProperties": false,
+        "description": "[ext] Everything about a person that is not internal (docs/privacy.md)",
+        "examples": [
+          {
+            "exported_at": "2026-11-22T09:00:00.000Z",
+            "contact": {
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+              "name": "Ada Lovelace",
+              "email": "ada@example.com",
+              "verified": false,
+              "created_at": "2026-11-21T10:25:00.000Z",
+              "last_seen_at": "2026-11-21T10:25:00.000Z",
+              "conversations_count": 1
+            },
+            "conversations": [],
+            "upvotes": [],
+            "widget_sessions": []
+          }
+        ],
+        "type": "object",
+        "required": [
+          "exported_at",
+          "contact",
+          "conversations",
+          "upvotes",
+          "widget_sessions"
+        ],
+        "properties": {
+          "exported_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "contact": {
+            "$ref": "#/components/schemas/ContactProfile"
+          },
+          "conversations": {
+            "description": "Their conversations (with their ratings), newest first",
+            "type": "array",
+            "items": {
+              "additionalProperties": false,
+              "type": "object",
+              "required": [
+                "id",
+                "product_id",
+                "contact_id",
+                "type",
+                "source",
+                "status",
+                "priority",
+                "title",
+                "ai_summary",
+                "rating",
+                "upvotes",
+                "form_fields",
+                "tags",
+                "created_at",
+                "updated_at",
+                "messages"
+              ],
+              "properties": {
+                "id": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "type": "string"
+                },
+                "product_id": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "type": "string"
+                },
+                "contact_id": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "ticket",
+                    "idea",
+                    "feedback",
+                    "chat"
+                  ]
+                },
+                "source": {
+                  "type": "string",
+                  "enum": [
+                    "chat",
+                    "form"
+                  ],
+                  "description": "chat (widget conversations) or form (form submissions mirrored into the inbox)"
+                },
+                "status": {
+                  "type": "string",
+                  "enum": [
+                    "open",
+                    "in_progress",
+                    "resolved",
+                    "dismissed"
+                  ]
+                },
+                "priority": {
+                  "type": "string",
+                  "enum": [
+                    "low",
+                    "normal",
+                    "high",
+                    "urgent"
+                  ]
+                },
+                "title": {
+                  "type": "string"
+                },
+                "ai_summary": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "rating": {
+                  "description": "The visitor's rating, 1–5, set from the widget; null until rated",
+                  "type": [
+                    "number",
+                    "null"
+                  ]
+                },
+                "upvotes": {
+                  "description": "How many contacts upvoted this idea in the widget",
+                  "type": "integer"
+                },
+                "form_fields": {
+                  "additionalProperties": true,
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "properties": {},
+                  "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
+                },
+                "tags": {
+                  "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+                  "examples": [
+                    [
+                      "billing",
+                      "Android"
+                    ]
+                  ],
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "created_at": {
+                  "format": "date-time",
+                  "examples": [
+                    "2026-11-21T10:25:00.000Z"
+                  ],
+                  "type": "string"
+                },
+                "updated_at": {
+                  "format": "date-time",
+                  "examples": [
+                    "2026-11-21T10:25:00.000Z"
+                  ],
+                  "description": "Changes on every effective change and when a message is posted",
+                  "type": "string"
+                },
+                "messages": {
+                  "description": "Oldest first; internal notes are never exported",
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/Message"
+                  }
+                }
+              }
+            }
+          },
+          "upvotes": {
+            "description": "The ideas they upvoted in the widget, oldest first",
+            "type": "array",
+            "items": {
+              "additionalProperties": false,
+              "type": "object",
+              "required": [
+                "conversation_id",
+                "title",
+                "created_at"
+              ],
+              "properties": {
+                "conversation_id": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "description": "The idea",
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "created_at": {
+                  "format": "date-time",
+                  "examples": [
+                    "2026-11-21T10:25:00.000Z"
+                  ],
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "widget_sessions": {
+            "description": "Their widget sessions (never their tokens), oldest first",
+            "type": "array",
+            "items": {
+              "additionalProperties": false,
+              "type": "object",
+              "required": [
+                "id",
+                "product_id",
+                "verified",
+                "created_at",
+                "last_used_at"
+              ],
+              "properties": {
+                "id": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "type": "string"
+                },
+                "product_id": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "type": "string"
+                },
+                "verified": {
+                  "type": "boolean"
+                },
+                "created_at": {
+                  "format": "date-time",
+                  "examples": [
+                    "2026-11-21T10:25:00.000Z"
+                  ],
+                  "type": "string"
+                },
+                "last_used_at": {
+                  "format": "date-time",
+                  "examples": [
+                    "2026-11-21T10:25:00.000Z"
+                  ],
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "Tag": {
+        "additionalProperties": false,
+        "description": "[ext] A tag in use in the workspace, with how many records carry it",
+        "examples": [
+          {
+            "name": "billing",
+            "conversations": 12,
+            "issues": 3
+          }
+        ],
+        "type": "object",
+        "required": [
+          "name",
+          "conversations",
+          "issues"
+        ],
+        "properties": {
+          "name": {
+            "description": "The tag as first spelled while it has been in use",
+            "type": "string"
+          },
+          "conversations": {
+            "description": "Conversations carrying it",
+            "type": "integer"
+          },
+          "issues": {
+            "description": "Issues carrying it",
+            "type": "integer"
+          }
+        }
+      },
       "Issue": {
         "additionalProperties": false,
         "description": "An issue with its linked conversations",
@@ -1120,6 +1611,9 @@ export const openapiDocument = {
             "assignee_id": null,
             "resolution_comment": null,
             "is_ai_generated": false,
+            "tags": [
+              "billing"
+            ],
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "sources_count": 0,
@@ -1138,6 +1632,7 @@ export const openapiDocument = {
           "assignee_id",
           "resolution_comment",
           "is_ai_generated",
+          "tags",
           "created_at",
           "updated_at",
           "sources_count",
@@ -1215,6 +1710,19 @@ export const openapiDocument = {
             "description": "true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API",
             "type": "boolean"
           },
+          "tags": {
+            "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+            "examples": [
+              [
+                "billing",
+                "Android"
+              ]
+            ],
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
           "created_at": {
             "format": "date-time",
             "examples": [
@@ -1256,6 +1764,9 @@ export const openapiDocument = {
             "assignee_id": null,
             "resolution_comment": null,
             "is_ai_generated": false,
+            "tags": [
+              "billing"
+            ],
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "sources_count": 0,
@@ -1274,6 +1785,7 @@ export const openapiDocument = {
           "assignee_id",
           "resolution_comment",
           "is_ai_generated",
+          "tags",
           "created_at",
           "updated_at",
           "sources_count",
@@ -1351,6 +1863,19 @@ export const openapiDocument = {
             "description": "true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API",
             "type": "boolean"
           },
+          "tags": {
+            "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+            "examples": [
+              [
+                "billing",
+                "Android"
+              ]
+            ],
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
           "created_at": {
             "format": "date-time",
             "examples": [
@@ -1391,6 +1916,9 @@ export const openapiDocument = {
               "assignee_id": null,
               "resolution_comment": null,
               "is_ai_generated": false,
+              "tags": [
+                "billing"
+              ],
               "created_at": "2026-11-21T10:25:00.000Z",
               "updated_at": "2026-11-21T10:25:00.000Z",
               "sources_count": 1,
@@ -2011,6 +2539,90 @@ export const openapiDocument = {
               "2026-11-21T10:25:00.000Z"
             ],
             "type": "string"
+          }
+        }
+      },
+      "SearchResult": {
+        "additionalProperties": false,
+        "description": "[ext] An issue, conversation or contact that matches a search",
+        "examples": [
+          {
+            "type": "conversation",
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+            "title": "Export does nothing",
+            "snippet": "The export button does nothing on Android.",
+            "highlights": [
+              {
+                "start": 4,
+                "end": 10
+              }
+            ]
+          }
+        ],
+        "type": "object",
+        "required": [
+          "type",
+          "id",
+          "title",
+          "snippet",
+          "highlights"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "issue",
+              "conversation",
+              "contact"
+            ],
+            "description": "Which record this is; the record itself is under the key of that name"
+          },
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The record's id",
+            "type": "string"
+          },
+          "title": {
+            "description": "The issue's or conversation's title, the contact's name (or email)",
+            "type": "string"
+          },
+          "snippet": {
+            "description": "Plain text: an excerpt of the text that matched best (a title, description, message, note, name or email); render it as text, never as HTML",
+            "type": "string"
+          },
+          "highlights": {
+            "description": "The matches in `snippet`, in order: offsets in Unicode code points, `end` excluded",
+            "type": "array",
+            "items": {
+              "additionalProperties": false,
+              "type": "object",
+              "required": [
+                "start",
+                "end"
+              ],
+              "properties": {
+                "start": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "end": {
+                  "minimum": 0,
+                  "type": "integer"
+                }
+              }
+            }
+          },
+          "issue": {
+            "$ref": "#/components/schemas/IssueListItem"
+          },
+          "conversation": {
+            "$ref": "#/components/schemas/Conversation"
+          },
+          "contact": {
+            "$ref": "#/components/schemas/ContactProfile"
           }
         }
       },
@@ -2894,6 +3506,9 @@ export const openapiDocument = {
             "assignee_id": null,
             "resolution_comment": null,
             "is_ai_generated": false,
+            "tags": [
+              "billing"
+            ],
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "sources_count": 0,
@@ -2915,6 +3530,7 @@ export const openapiDocument = {
           "assignee_id",
           "resolution_comment",
           "is_ai_generated",
+          "tags",
           "created_at",
           "updated_at",
           "sources_count",
@@ -2992,6 +3608,19 @@ export const openapiDocument = {
           "is_ai_generated": {
             "description": "true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API",
             "type": "boolean"
+          },
+          "tags": {
+            "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+            "examples": [
+              [
+                "billing",
+                "Android"
+              ]
+            ],
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           },
           "created_at": {
             "format": "date-time",
@@ -3092,6 +3721,19 @@ export const openapiDocument = {
                 "description": "true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API",
                 "type": "boolean"
               },
+              "tags": {
+                "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+                "examples": [
+                  [
+                    "billing",
+                    "Android"
+                  ]
+                ],
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
               "created_at": {
                 "format": "date-time",
                 "examples": [
@@ -3138,6 +3780,7 @@ export const openapiDocument = {
             "rating": null,
             "upvotes": 0,
             "form_fields": null,
+            "tags": [],
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "contact": {
@@ -3176,6 +3819,7 @@ export const openapiDocument = {
           "rating",
           "upvotes",
           "form_fields",
+          "tags",
           "created_at",
           "updated_at",
           "contact",
@@ -3271,6 +3915,19 @@ export const openapiDocument = {
             ],
             "properties": {},
             "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
+          },
+          "tags": {
+            "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+            "examples": [
+              [
+                "billing",
+                "Android"
+              ]
+            ],
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           },
           "created_at": {
             "format": "date-time",
@@ -3402,6 +4059,19 @@ export const openapiDocument = {
                 ],
                 "properties": {},
                 "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
+              },
+              "tags": {
+                "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+                "examples": [
+                  [
+                    "billing",
+                    "Android"
+                  ]
+                ],
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
               },
               "created_at": {
                 "format": "date-time",
@@ -5323,6 +5993,15 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "tag",
+            "required": false,
+            "description": "[ext] Only records carrying any of these tags: comma-separated, compared without case"
+          },
+          {
+            "schema": {
               "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
               "x-route-parsed": true,
               "type": "string"
@@ -5825,7 +6504,7 @@ export const openapiDocument = {
         "tags": [
           "Conversations"
         ],
-        "description": "Sets status and/or priority. Any status may be set from any status; updated_at changes only when a value changes.",
+        "description": "Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.",
         "requestBody": {
           "required": true,
           "content": {
@@ -5852,6 +6531,16 @@ export const openapiDocument = {
                       "high",
                       "urgent"
                     ]
+                  },
+                  "tags": {
+                    "maxItems": 20,
+                    "description": "[ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept",
+                    "type": "array",
+                    "items": {
+                      "maxLength": 1000,
+                      "type": "string",
+                      "pattern": "^[^\\u0000]*$"
+                    }
                   }
                 }
               },
@@ -6216,6 +6905,802 @@ export const openapiDocument = {
         }
       }
     },
+    "/api/v1/contacts": {
+      "get": {
+        "operationId": "listContacts",
+        "summary": "[ext] List contacts",
+        "tags": [
+          "Contacts"
+        ],
+        "description": "The workspace's contacts, newest first (created_at, then id, descending). q keeps those whose name or email starts with it, without case.",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          },
+          {
+            "schema": {
+              "maxLength": 320,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "q",
+            "required": false,
+            "description": "Only contacts whose name or email starts with this, without case"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of contacts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of contacts",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/ContactProfile"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/contacts/{id}": {
+      "get": {
+        "operationId": "getContact",
+        "summary": "[ext] Get a contact",
+        "tags": [
+          "Contacts"
+        ],
+        "description": "One contact with their conversations (summaries, newest first).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Contact id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The contact",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The contact",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/ContactDetail"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateContact",
+        "summary": "[ext] Correct a contact",
+        "tags": [
+          "Contacts"
+        ],
+        "description": "Sets name and/or email. The name is trimmed (blank or null clears it); the email is lowercased and must not be another contact's (400).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "maxLength": 200,
+                    "description": "Trimmed; blank or null clears it",
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "pattern": "^[^\\u0000]*$"
+                  },
+                  "email": {
+                    "format": "email",
+                    "maxLength": 320,
+                    "description": "Stored lowercased; unique in the workspace",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                }
+              },
+              "example": {
+                "name": "Ada King",
+                "email": "ada@example.org"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Contact id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The updated contact",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The updated contact",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/ContactDetail"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "eraseContact",
+        "summary": "[ext] Erase a contact",
+        "tags": [
+          "Contacts"
+        ],
+        "description": "Erases the person in one transaction (docs/privacy.md): the contact, their widget sessions and upvotes go; their conversations stay without contact, summary or title, their messages' bodies `[erased]`. Needs an owner or admin key, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Contact id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Erased"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/contacts/{id}/export": {
+      "get": {
+        "operationId": "exportContact",
+        "summary": "[ext] Export everything about a contact",
+        "tags": [
+          "Contacts"
+        ],
+        "description": "The contact, their conversations with their messages (never internal notes) and ratings, their upvotes and widget sessions, as JSON.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Contact id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The export",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The export",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/ContactExport"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/tags": {
+      "get": {
+        "operationId": "listTags",
+        "summary": "[ext] List tags",
+        "tags": [
+          "Tags"
+        ],
+        "description": "The tags in use in the workspace, in code point order of their lowercase names, each with how many conversations and issues carry it.",
+        "responses": {
+          "200": {
+            "description": "The tags",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The tags",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Tag"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/v1/issues": {
       "get": {
         "operationId": "listIssues",
@@ -6268,6 +7753,15 @@ export const openapiDocument = {
             "name": "assignee_id",
             "required": false,
             "description": "Comma-separated member ids, `none` for unassigned, [ext] `me` for the key's member"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "tag",
+            "required": false,
+            "description": "[ext] Only records carrying any of these tags: comma-separated, compared without case"
           },
           {
             "schema": {
@@ -6836,6 +8330,16 @@ export const openapiDocument = {
                     ],
                     "description": "How the issue was fixed; null or \"\" clears it",
                     "pattern": "^[^\\u0000]*$"
+                  },
+                  "tags": {
+                    "maxItems": 20,
+                    "description": "[ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept",
+                    "type": "array",
+                    "items": {
+                      "maxLength": 1000,
+                      "type": "string",
+                      "pattern": "^[^\\u0000]*$"
+                    }
                   }
                 }
               },
@@ -8323,6 +9827,175 @@ export const openapiDocument = {
         }
       }
     },
+    "/api/v1/search": {
+      "get": {
+        "operationId": "search",
+        "summary": "Search issues, conversations and contacts",
+        "tags": [
+          "Search"
+        ],
+        "description": "[ext] Full-text search of the workspace: issue titles and descriptions, conversation titles and messages (internal notes included), contact names and emails. Every word of q must match, ignoring case and accents; the last word also matches as a prefix. Best match first; an exact shortcode puts its issue first. Each result carries its record under the key its type names (the shapes GET /issues and GET /conversations list).",
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 200,
+              "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+              "type": "string"
+            },
+            "in": "query",
+            "name": "q",
+            "required": true,
+            "description": "The words to find (at most 200 characters, not blank): all of them, case and accents ignored, the last also as the start of a word; an exact shortcode (APP-12) puts its issue first"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:issue|conversation|contact)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:issue|conversation|contact)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "types",
+            "required": false,
+            "description": "Only these kinds of records. Comma-separated from: issue, conversation, contact"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only issues and conversations of this product, and contacts with a conversation in it (UUID)"
+          },
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of results, best first",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of results, best first",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/SearchResult"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/v1/conversations/{id}/triage": {
       "post": {
         "operationId": "triageConversation",
@@ -9506,6 +11179,15 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "tag",
+            "required": false,
+            "description": "[ext] Only records carrying any of these tags: comma-separated, compared without case"
+          },
+          {
+            "schema": {
               "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
               "x-route-parsed": true,
               "type": "string"
@@ -10011,7 +11693,7 @@ export const openapiDocument = {
         "tags": [
           "Deprecated aliases"
         ],
-        "description": "Sets status and/or priority. Any status may be set from any status; updated_at changes only when a value changes.",
+        "description": "Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.",
         "requestBody": {
           "required": true,
           "content": {
@@ -10038,6 +11720,16 @@ export const openapiDocument = {
                       "high",
                       "urgent"
                     ]
+                  },
+                  "tags": {
+                    "maxItems": 20,
+                    "description": "[ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept",
+                    "type": "array",
+                    "items": {
+                      "maxLength": 1000,
+                      "type": "string",
+                      "pattern": "^[^\\u0000]*$"
+                    }
                   }
                 }
               },
@@ -10456,6 +12148,15 @@ export const openapiDocument = {
             "name": "assignee_id",
             "required": false,
             "description": "Comma-separated member ids, `none` for unassigned, [ext] `me` for the key's member"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "tag",
+            "required": false,
+            "description": "[ext] Only records carrying any of these tags: comma-separated, compared without case"
           },
           {
             "schema": {
@@ -11027,6 +12728,16 @@ export const openapiDocument = {
                     ],
                     "description": "How the issue was fixed; null or \"\" clears it",
                     "pattern": "^[^\\u0000]*$"
+                  },
+                  "tags": {
+                    "maxItems": 20,
+                    "description": "[ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept",
+                    "type": "array",
+                    "items": {
+                      "maxLength": 1000,
+                      "type": "string",
+                      "pattern": "^[^\\u0000]*$"
+                    }
                   }
                 }
               },

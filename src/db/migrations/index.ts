@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { ColumnTypes } from '../dialect.js';
+import type { ColumnTypes, DialectName } from '../dialect.js';
 import { init } from './0001_init.js';
 import { dedup } from './0002_dedup.js';
 import { idempotency } from './0003_idempotency.js';
@@ -17,9 +17,11 @@ import { issueCandidatesIndex } from './0014_issue_candidates_index.js';
 import { upvoteVoters } from './0015_upvote_voters.js';
 import { conversationJobs } from './0016_conversation_jobs.js';
 import { triage } from './0017_triage.js';
+import { tagsContacts } from './0019_tags_contacts.js';
+import { search } from './0020_search.js';
 
-/** Every migration, by name; names sort in the order they apply. */
-export function migrations(types: ColumnTypes): Record<string, Migration> {
+/** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
+export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
   return {
     '0001_init': init(types),
     '0002_dedup': dedup(types),
@@ -38,5 +40,7 @@ export function migrations(types: ColumnTypes): Record<string, Migration> {
     '0015_upvote_voters': upvoteVoters(types),
     '0016_conversation_jobs': conversationJobs(types),
     '0017_triage': triage(types),
+    '0019_tags_contacts': tagsContacts(types),
+    '0020_search': search(dialect),
   };
 }

@@ -1,14 +1,15 @@
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
+import { taggedIds } from './tag.repository.js';
 import type { ConversationTable } from '../schema.js';
 
 const CONVERSATION_COLUMNS = [
   'c.id', 'c.workspace_id', 'c.product_id', 'c.contact_id', 'c.type', 'c.source', 'c.status', 'c.priority', 'c.title',
-  'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.created_at', 'c.updated_at',
+  'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.tags', 'c.created_at', 'c.updated_at',
 ] as const;
 
 export type ConversationRow = ConversationTable;
-export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'updated_at'>>;
+export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'updated_at'>>;
 
 /** A conversation with the name, email and external id of its contact (null when there is none). */
 export interface ConversationWithContactRow extends ConversationRow {
@@ -33,6 +34,8 @@ export interface ConversationFilters {
   statuses?: readonly string[];
   priorities?: readonly string[];
   ids?: readonly string[];
+  /** Conversations carrying any of these tags (lowercase keys). */
+  tagKeys?: readonly string[];
 }
 
 export function conversationRepository(db: Executor) {
@@ -43,6 +46,7 @@ export function conversationRepository(db: Executor) {
     if (filters.statuses?.length) query = query.where('c.status', 'in', filters.statuses);
     if (filters.priorities?.length) query = query.where('c.priority', 'in', filters.priorities);
     if (filters.ids?.length) query = query.where('c.id', 'in', filters.ids);
+    if (filters.tagKeys?.length) query = query.where('c.id', 'in', taggedIds(tx, workspaceId, 'conversation', filters.tagKeys));
     return query;
   };
 
@@ -158,6 +162,18 @@ export function conversationRepository(db: Executor) {
         .where('workspace_id', '=', workspaceId)
         .where('id', 'in', ids)
         .execute();
+    },
+
+    /** A contact's conversations with their contact, newest first. */
+    async listOfContact(workspaceId: string, contactId: string, tx: Executor = db): Promise<ConversationWithContactRow[]> {
+      return withContact(tx, workspaceId, {}).where('c.contact_id', '=', contactId).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').execute();
+    },
+
+    /** Erasure: the conversation loses its contact, its session, its summary, its form fields and its title (the person's words). */
+    async erase(workspaceId: string, id: string, title: string, updatedAt: string, tx: Executor): Promise<void> {
+      await tx.updateTable('conversations')
+        .set({ contact_id: null, widget_session_id: null, ai_summary: null, form_fields: null, title, updated_at: updatedAt })
+        .where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
 
     async update(workspaceId: string, id: string, changes: ConversationChanges, tx: Executor = db): Promise<void> {

@@ -1,19 +1,20 @@
-import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
+import { sql, type ExpressionBuilder, type InferResult, type SelectQueryBuilder } from 'kysely';
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
+import { taggedIds } from './tag.repository.js';
 import type { Database, IssueApiSourceTable, IssueTable, IssueTallyTable } from '../schema.js';
 
 const ISSUE_COLUMNS = [
   'issues.id', 'issues.workspace_id', 'issues.product_id', 'issues.shortcode', 'issues.title', 'issues.description',
   'issues.status', 'issues.priority', 'issues.assignee_id', 'issues.resolution_comment', 'issues.is_ai_generated',
-  'issues.created_at', 'issues.updated_at',
+  'issues.tags', 'issues.created_at', 'issues.updated_at',
 ] as const;
 
 export type IssueRow = IssueTable;
 export type IssueListRow = IssueRow & { linked_conversations_count: number; sources_count: number };
 const ISSUE_FIELDS = ISSUE_COLUMNS.map((column) => column.slice('issues.'.length) as keyof IssueTable);
 /** The columns a PATCH may change. */
-const MUTABLE_FIELDS = ['title', 'description', 'status', 'priority', 'assignee_id', 'resolution_comment', 'updated_at'] as const;
+const MUTABLE_FIELDS = ['title', 'description', 'status', 'priority', 'assignee_id', 'resolution_comment', 'tags', 'updated_at'] as const;
 export type IssueChanges = Partial<Pick<IssueTable, (typeof MUTABLE_FIELDS)[number]>>;
 
 export interface IssueFilters {
@@ -23,6 +24,8 @@ export interface IssueFilters {
   assigneeIds?: string[];
   /** Include unassigned issues (the `none` filter value). */
   unassigned?: boolean;
+  /** Issues carrying any of these tags (lowercase keys). */
+  tagKeys?: string[];
 }
 
 export interface LinkedConversationRow {
@@ -83,6 +86,19 @@ const perIssueCount = <Alias extends string>(table: 'issue_conversations' | 'iss
       .select((inner) => inner.fn.countAll<number>().as('n'))
       .whereRef('issue_id', '=', 'issues.id')
       .as(alias);
+
+/** An issue's columns and the counts the list shows, for the issues `from` selects. */
+const listRows = (from: SelectQueryBuilder<Database, 'issues', object>) =>
+  from
+    .select(ISSUE_COLUMNS)
+    .select(perIssueCount('issue_conversations', 'linked_conversations_count'))
+    .select(perIssueCount('issue_api_sources', 'sources_count'));
+
+const toListRow = (row: InferResult<ReturnType<typeof listRows>>[number]): IssueListRow => ({
+  ...row,
+  linked_conversations_count: Number(row.linked_conversations_count ?? 0),
+  sources_count: Number(row.sources_count ?? 0),
+});
 
 const LINKED_COLUMNS = ['c.id', 'c.title', 'c.type', 'c.status', 'c.priority', 'c.ai_summary', 'c.created_at'] as const;
 
@@ -198,8 +214,16 @@ export function issueRepository(db: Executor) {
         ]),
       );
     }
+    if (filters.tagKeys?.length) query = query.where('issues.id', 'in', taggedIds(tx, workspaceId, 'issue', filters.tagKeys));
     return query;
   }
+
+  /** issue_tallies know nothing of tags: a tag filter is counted from its matching rows. */
+  const countOf = async (tx: Executor, workspaceId: string, filters: IssueFilters): Promise<number> => {
+    if (!filters.tagKeys?.length) return countMatching(tx, workspaceId, filters);
+    const row = await filtered(tx, workspaceId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
 
   return {
     /** The next number for (workspace, prefix); the row lock it takes holds until the transaction ends. */
@@ -261,25 +285,20 @@ export function issueRepository(db: Executor) {
         .limit(page.limit)
         .offset(page.offset);
       const [rows, count] = await Promise.all([
-        tx
-          .selectFrom('issues')
-          .where('issues.id', 'in', pageIds)
-          .select(ISSUE_COLUMNS)
-          .select(perIssueCount('issue_conversations', 'linked_conversations_count'))
-          .select(perIssueCount('issue_api_sources', 'sources_count'))
+        listRows(tx.selectFrom('issues').where('issues.id', 'in', pageIds))
           .orderBy('issues.created_at', 'desc')
           .orderBy('issues.id', 'desc')
           .execute(),
-        countMatching(tx, workspaceId, filters),
+        countOf(tx, workspaceId, filters),
       ]);
-      return {
-        rows: rows.map((row) => ({
-          ...row,
-          linked_conversations_count: Number(row.linked_conversations_count ?? 0),
-          sources_count: Number(row.sources_count ?? 0),
-        })),
-        total: count,
-      };
+      return { rows: rows.map(toListRow), total: count };
+    },
+
+    /** The workspace's issues among `ids` as the list shows them (in no particular order; others are simply absent). */
+    async findListRows(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<IssueListRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await listRows(tx.selectFrom('issues').where('issues.workspace_id', '=', workspaceId).where('issues.id', 'in', ids)).execute();
+      return rows.map(toListRow);
     },
 
     /**

@@ -14,6 +14,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import { actingId, type Actor } from '../accounts/actor.js';
 import { updateUnderLock } from '../shared/changes.js';
+import { normalizeTags } from '../tags/tags.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { ConversationWrites } from './conversation.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
@@ -33,6 +34,7 @@ export interface ConversationListFilters extends ConversationFilters {
 export interface ConversationUpdate {
   status?: ConversationStatus;
   priority?: Priority;
+  tags?: string[];
 }
 
 export interface ConversationImport {
@@ -110,7 +112,9 @@ export function createConversationService({ db, dialect, conversations, contacts
     /** Any status may be set from any status; updated_at moves only when something changes. */
     async update(actor: Actor, id: string, input: ConversationUpdate): Promise<Conversation> {
       const { id: conversationId } = await find(actor, id);
-      const wanted: ConversationChanges = { status: input.status, priority: input.priority };
+      const wanted: ConversationChanges = {
+        status: input.status, priority: input.priority, tags: input.tags === undefined ? undefined : JSON.stringify(normalizeTags(input.tags)),
+      };
       let updated: Conversation | null = null;
       const { current } = await updateUnderLock({ db, dialect, clock }, {
         lockKey: `conversation:${conversationId}`,
@@ -169,6 +173,7 @@ export function createConversationService({ db, dialect, conversations, contacts
           upvotes: 0,
           widget_session_id: null,
           form_fields: null,
+          tags: '[]',
           created_at: now,
           updated_at: now,
         };

@@ -2,6 +2,7 @@
 // conversation service, which reads them, and the conversation writes, whose events carry them.
 import type { ConversationWithContactRow, LinkedIssueRow } from '../../db/repositories/conversation.repository.js';
 import type { MessageRow } from '../../db/repositories/message.repository.js';
+import { parseTags } from '../tags/tags.js';
 import type { ConversationSource, ConversationStatus, ConversationType, IssueStatus, Priority, SenderType } from '../shared/enums.js';
 
 export interface ConversationContact {
@@ -26,6 +27,8 @@ export interface Conversation {
   upvotes: number;
   /** [ext] The extra fields of a form submission; null otherwise. */
   form_fields: Record<string, unknown> | null;
+  /** [ext] In the order given (docs/tags.md). */
+  tags: string[];
   created_at: string;
   updated_at: string;
   contact: ConversationContact | null;
@@ -66,6 +69,7 @@ export const toConversation = (row: ConversationWithContactRow): Conversation =>
   rating: row.rating,
   upvotes: row.upvotes,
   form_fields: row.form_fields === null ? null : JSON.parse(row.form_fields),
+  tags: parseTags(row.tags),
   created_at: row.created_at,
   updated_at: row.updated_at,
   contact: row.contact_id === null

@@ -11,8 +11,9 @@ import type { Clock } from '../../lib/clock.js';
 import { parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
 import { updateUnderLock } from '../shared/changes.js';
+import { normalizeTags } from '../tags/tags.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
-import { toIssueBase, toIssueDetail, type IssueDetail, type IssueListItem } from './issue.shapes.js';
+import { toIssueDetail, toIssueListItem, type IssueDetail, type IssueListItem } from './issue.shapes.js';
 import type { IssueWrites, NewIssue } from './issue.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 
@@ -37,6 +38,7 @@ export interface UpdateIssueInput {
   priority?: Priority;
   assignee_id?: AssigneeRef;
   resolution_comment?: string | null;
+  tags?: string[];
 }
 
 export interface IssueListFilters {
@@ -49,6 +51,8 @@ export interface IssueListFilters {
   assignedToMe?: boolean;
   /** The `none` value: unassigned issues. */
   unassigned?: boolean;
+  /** [ext] Issues carrying any of these tags (lowercase keys). */
+  tagKeys?: string[];
 }
 
 /** Conversation lookups the issue rules need (implemented by the conversation repository). */
@@ -56,7 +60,8 @@ export interface ConversationLookup {
   findIdsInWorkspace(workspaceId: string, ids: readonly string[], tx?: Executor): Promise<{ id: string; product_id: string }[]>;
 }
 
-const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
+/** An issue shortcode as a path or a search may name it (case-insensitive). */
+export const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
 
 /** "" and null both clear an optional text. */
 const clearable = (value: string | null): string | null => (value === '' ? null : value);
@@ -165,16 +170,10 @@ export function createIssueService({ db, dialect, issues, products, members, con
         priorities: filters.priorities,
         assigneeIds,
         unassigned: filters.unassigned,
+        tagKeys: filters.tagKeys,
       };
       const { rows, total } = await issues.list(actor.workspaceId, query, page);
-      return {
-        rows: rows.map((row) => ({
-          ...toIssueBase(row),
-          linked_conversations_count: row.linked_conversations_count,
-          sources_count: row.sources_count,
-        })),
-        total,
-      };
+      return { rows: rows.map(toIssueListItem), total };
     },
 
     async create(actor: Actor, input: CreateIssueInput): Promise<IssueDetail> {
@@ -195,6 +194,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
       if (input.priority !== undefined) wanted.priority = input.priority;
       if (input.assignee_id !== undefined) wanted.assignee_id = await resolveAssignee(actor, input.assignee_id);
       if (input.resolution_comment !== undefined) wanted.resolution_comment = clearable(input.resolution_comment);
+      if (input.tags !== undefined) wanted.tags = JSON.stringify(normalizeTags(input.tags));
 
       let updated: IssueDetail | null = null;
       const { current } = await updateUnderLock({ db, dialect, clock }, {

@@ -1,6 +1,7 @@
 // What the API shows of an issue (list item and detail), mapped from its rows; shared by the
 // issue service, which reads them, and the issue writes, whose events carry them.
-import type { IssueDetailRows, IssueRow, LinkedConversationRow } from '../../db/repositories/issue.repository.js';
+import type { IssueDetailRows, IssueListRow, IssueRow, LinkedConversationRow } from '../../db/repositories/issue.repository.js';
+import { parseTags } from '../tags/tags.js';
 import type { ConversationType, ConversationStatus, IssueStatus, Priority } from '../shared/enums.js';
 
 export interface IssueBase {
@@ -14,6 +15,7 @@ export interface IssueBase {
   assignee_id: string | null;
   resolution_comment: string | null;
   is_ai_generated: boolean;
+  tags: string[];
   created_at: string;
   updated_at: string;
 }
@@ -42,8 +44,15 @@ export const toIssueBase = (row: IssueRow): IssueBase => ({
   assignee_id: row.assignee_id,
   resolution_comment: row.resolution_comment,
   is_ai_generated: row.is_ai_generated === 1,
+  tags: parseTags(row.tags),
   created_at: row.created_at,
   updated_at: row.updated_at,
+});
+
+export const toIssueListItem = (row: IssueListRow): IssueListItem => ({
+  ...toIssueBase(row),
+  linked_conversations_count: row.linked_conversations_count,
+  sources_count: row.sources_count,
 });
 
 export const toSummary = ({ issue_id: _issueId, ...row }: LinkedConversationRow): ConversationSummary => ({

@@ -6,6 +6,7 @@ import type { Dialect } from '../../db/dialect.js';
 import type { EmbeddingRepository } from '../../db/repositories/embedding.repository.js';
 import type { IssueChanges, IssueRepository, IssueRow } from '../../db/repositories/issue.repository.js';
 import type { Executor } from '../../db/repositories/executor.js';
+import type { TagRepository } from '../../db/repositories/tag.repository.js';
 import type { DuplicateDetector } from '../../dedup/detector.js';
 import type { DomainEvent } from '../../events/event-types.js';
 import type { Outbox } from '../../events/outbox.js';
@@ -15,6 +16,7 @@ import { previousOf } from '../shared/changes.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
 import { toIssueBase, toIssueDetail, type IssueDetail } from './issue.shapes.js';
 import type { Work } from '../shared/unit-of-work.js';
+import { parseTags, retag } from '../tags/tags.js';
 
 /**
  * The lock every transaction takes before it creates issues of a product or changes their
@@ -48,10 +50,11 @@ export interface IssueWritesDeps {
   embeddings: Pick<EmbeddingRepository, 'bumpProductVersion'>;
   detector: Pick<DuplicateDetector, 'indexIssue'>;
   outbox: Outbox;
+  tags: Pick<TagRepository, 'retag'>;
   clock: Clock;
 }
 
-export function createIssueWrites({ dialect, issues, embeddings, detector, outbox, clock }: IssueWritesDeps) {
+export function createIssueWrites({ dialect, issues, embeddings, detector, outbox, tags, clock }: IssueWritesDeps) {
   const lockProductIssues = (tx: Executor, productId: string) => dialect.lockKeyInTransaction(tx, productIssuesLock(productId));
 
   /** Stores the issue's vector after its text is committed; never rejects, never delays the response. */
@@ -101,6 +104,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
         assignee_id: input.assigneeId,
         resolution_comment: null,
         is_ai_generated: input.aiGenerated ? 1 : 0,
+        tags: '[]',
         created_at: now,
         updated_at: now,
       };
@@ -120,6 +124,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
       if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
       const next = { ...current, ...changes };
       await issues.update(current, next, tx);
+      if (changes.tags !== undefined) await retag(tags, tx, current.workspace_id, 'issue', current.id, parseTags(current.tags), parseTags(changes.tags));
       if (DEDUP_FIELDS.some((field) => field in changes)) await embeddings.bumpProductVersion(current.workspace_id, current.product_id, tx);
       const detail = await detailIn(tx, current.workspace_id, current.id);
       await recordUpdated(work, detail, previousOf(toIssueBase(current), changes), current.workspace_id);

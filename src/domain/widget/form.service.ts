@@ -50,7 +50,7 @@ export function createFormService({ db, writes, visitorContacts, proofOfWork, cl
       const row: ConversationRow = {
         id: newId(), workspace_id: product.workspace_id, product_id: product.id, contact_id: contact.id,
         type: input.type ?? 'ticket', source: 'form', status: 'open', priority: 'normal', title: input.title,
-        ai_summary: null, rating: null, upvotes: 0, widget_session_id: null, form_fields: fields, created_at: now, updated_at: now,
+        ai_summary: null, rating: null, upvotes: 0, widget_session_id: null, form_fields: fields, tags: '[]', created_at: now, updated_at: now,
       };
       const created = await inTransaction(db, (work) => writes.create(work, row, contact, {
         id: newId(), workspace_id: product.workspace_id, conversation_id: row.id, sender_type: 'contact',

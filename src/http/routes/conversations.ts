@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ConversationService } from '../../domain/conversations/conversation.service.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES } from '../../domain/shared/enums.js';
 import { checkAll } from '../../errors.js';
-import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
+import { enumFilter, idFilter, singleIdFilter, tagFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import {
@@ -30,7 +30,7 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         response: { 200: ListOf(Conversation, 'A page of conversations, each with its contact'), ...errorResponses() },
       }),
       handler: async (request) => {
-        const { product_id, type, status, priority, id } = request.query;
+        const { product_id, type, status, priority, id, tag } = request.query;
         const page = pageOf(request.query);
         const [productId, types, statuses, priorities, listed] = await checkAll([
           () => singleIdFilter('product_id', product_id),
@@ -40,7 +40,7 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
           () => idFilter('id', id, [], CONVERSATION_ID_FILTER_MAX),
         ] as const);
         const ids = listed.ids.length ? listed.ids : undefined;
-        return listBody(await conversations.list(request.actor, { productId, types, statuses, priorities, ids }, page), page);
+        return listBody(await conversations.list(request.actor, { productId, types, statuses, priorities, ids, tagKeys: tagFilter(tag) }, page), page);
       },
     });
 
@@ -79,7 +79,7 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         tags: TAGS,
         summary: 'Update a conversation',
         description:
-          'Sets status and/or priority. Any status may be set from any status; updated_at changes only when a value changes.',
+          'Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.',
         params: ConversationParams,
         body: UpdateConversationBody,
         response: { 200: DataOf(Conversation, 'The updated conversation'), ...writeErrors(404) },

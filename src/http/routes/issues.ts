@@ -4,7 +4,7 @@ import { ISSUE_STATUSES, PRIORITIES } from '../../domain/shared/enums.js';
 import type { IssueDedupService } from '../../domain/issues/issue-dedup.service.js';
 import type { IssueService } from '../../domain/issues/issue.service.js';
 import { checkAll } from '../../errors.js';
-import { enumFilter, idFilter, singleIdFilter } from '../filters.js';
+import { enumFilter, idFilter, singleIdFilter, tagFilter } from '../filters.js';
 import { mountWithAlias, type TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, Ref, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import {
@@ -47,6 +47,7 @@ export function issueRoutes(app: TypedApp, issues: IssueService, dedup: IssueDed
             assigneeIds: assignees.ids,
             assignedToMe: assignees.given.has('me'),
             unassigned: assignees.given.has('none'),
+            tagKeys: tagFilter(query.tag),
           },
           page,
         );

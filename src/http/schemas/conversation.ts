@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CONVERSATION_DEFAULTS, MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
 import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/shared/enums.js';
+import { TagFilter, TagNames, TagsInput } from './tag.js';
 import { CsvFilter, CsvIdFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
 export const ConversationSummary = Type.Object(
@@ -30,7 +31,7 @@ const EXAMPLE_MESSAGE = {
 const EXAMPLE_CONVERSATION = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', contact_id: EXAMPLE_CONTACT.id,
   type: 'ticket', source: 'chat', status: 'open', priority: 'normal', title: 'Export does nothing', ai_summary: null,
-  rating: null, upvotes: 0, form_fields: null, created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
+  rating: null, upvotes: 0, form_fields: null, tags: [], created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
 };
 
 export const Contact = Type.Object(
@@ -70,7 +71,7 @@ export const MessageEvent = Type.Object(
   },
 );
 
-const conversationProperties = {
+export const conversationProperties = {
   id: Uuid(),
   product_id: Uuid(),
   contact_id: Nullable(Uuid()),
@@ -85,6 +86,7 @@ const conversationProperties = {
   form_fields: Nullable(Type.Object({}, { additionalProperties: true }), {
     description: '[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise',
   }),
+  tags: TagNames(),
   created_at: Timestamp(),
   updated_at: Timestamp('Changes on every effective change and when a message is posted'),
   contact: Nullable(Ref(Contact)),
@@ -126,6 +128,7 @@ export const ListConversationsQuery = Type.Object({
   type: Type.Optional(CsvFilter('Only these types', CONVERSATION_TYPES)),
   status: Type.Optional(CsvFilter('Only these statuses', CONVERSATION_STATUSES)),
   priority: Type.Optional(CsvFilter('Only these priorities', PRIORITIES)),
+  tag: Type.Optional(TagFilter()),
   id: Type.Optional(CsvIdFilter(`[ext] Only these conversations: comma-separated ids, at most ${CONVERSATION_ID_FILTER_MAX} (a client naming the conversations of a page of other records, such as the triage queue)`, [])),
 });
 
@@ -133,6 +136,7 @@ export const UpdateConversationBody = Type.Object(
   {
     status: Type.Optional(StringEnum(CONVERSATION_STATUSES, { description: 'Any status may be set from any status' })),
     priority: Type.Optional(StringEnum(PRIORITIES)),
+    tags: Type.Optional(TagsInput()),
   },
   { additionalProperties: false, examples: [{ status: 'in_progress' }, { status: 'resolved', priority: 'low' }] },
 );

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ISSUE_STATUSES, PRIORITIES } from '../../domain/shared/enums.js';
 import { CsvFilter, CsvIdFilter, IdFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { ConversationSummary } from './conversation.js';
+import { TagFilter, TagNames, TagsInput } from './tag.js';
 
 const Title = TrimmedString({ minLength: 1, maxLength: 500, description: 'Non-empty after trimming, max 500 characters' });
 /** Free-form texts have no length limit of their own: only the 1 MiB body limit bounds them (docs/api.md). */
@@ -24,6 +25,7 @@ const issueFields = {
   assignee_id: Nullable(Uuid('Member id of the assignee')),
   resolution_comment: Nullable(Type.String()),
   is_ai_generated: Type.Boolean({ description: 'true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API' }),
+  tags: TagNames(),
   created_at: Timestamp(),
   updated_at: Timestamp(),
   sources_count: Type.Integer({ description: '[ext] How many deduplicating creates (POST /issues/maybe) and accepted triage suggestions reported this issue' }),
@@ -33,7 +35,7 @@ const example = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', shortcode: 'AMA-12',
   title: 'Checkout button does nothing on Android', description: 'Reported by three customers this week.',
   status: 'pending', priority: 'high', assignee_id: null, resolution_comment: null, is_ai_generated: false,
-  created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', sources_count: 0,
+  tags: ['billing'], created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', sources_count: 0,
 };
 
 export const IssueListItem = Type.Object(
@@ -51,6 +53,7 @@ export const IssueListQuery = Type.Object({
   status: Type.Optional(CsvFilter('Statuses', ISSUE_STATUSES)),
   priority: Type.Optional(CsvFilter('Priorities', PRIORITIES)),
   assignee_id: Type.Optional(CsvIdFilter('Comma-separated member ids, `none` for unassigned, [ext] `me` for the key\'s member', ['none', 'me'])),
+  tag: Type.Optional(TagFilter()),
   ...PageQuery,
 });
 
@@ -77,6 +80,7 @@ export const UpdateIssueBody = Type.Object(
     priority: Type.Optional(Priority),
     assignee_id: Type.Optional(AssigneeRef),
     resolution_comment: Type.Optional(FreeText('How the issue was fixed; null or "" clears it')),
+    tags: Type.Optional(TagsInput()),
   },
   { additionalProperties: false, examples: [{ status: 'done', resolution_comment: 'Fixed in the payment SDK update' }] },
 );

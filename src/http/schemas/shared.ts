@@ -2,13 +2,16 @@
 // refers to it by `$ref` (Ref in common.ts) instead of repeating it inline.
 import { ApiKey, CreatedApiKey, Invitation, InvitationPreview, IssuedInvitation, SignedIn } from './account.js';
 import { ErrorBody, Pagination } from './common.js';
+import { ContactDetail, ContactExport, ContactProfile } from './contact.js';
 import { Contact, Conversation, ConversationDetail, ConversationSummary, LinkedIssue, Message, MessageEvent } from './conversation.js';
 import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { IdentitySecret, Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
+import { SearchResult } from './search.js';
 import { IssueBase, Suggestion } from './suggestion.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
+import { Tag } from './tag.js';
 import { UPDATED_RESOURCES } from './webhook-events.js';
 
 export const SHARED_SCHEMAS = [
@@ -16,9 +19,11 @@ export const SHARED_SCHEMAS = [
   Member, KeyMember, Me,
   Product, IdentitySecret,
   Contact, Message, MessageEvent, ConversationSummary, Conversation, LinkedIssue, ConversationDetail,
+  ContactProfile, ContactDetail, ContactExport, Tag,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   IssueBase, Suggestion,
+  SearchResult,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
   SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
   ...UPDATED_RESOURCES,

@@ -191,7 +191,7 @@ export interface paths {
         head?: never;
         /**
          * Update a conversation
-         * @description Sets status and/or priority. Any status may be set from any status; updated_at changes only when a value changes.
+         * @description Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.
          */
         patch: operations["updateConversation"];
         trace?: never;
@@ -210,6 +210,94 @@ export interface paths {
          * @description Adds an agent message, sent as the member tied to the API key (sender_id is the API key id when the key has no member). body is stored as sent and must not be blank. The conversation's updated_at changes.
          */
         post: operations["postConversationMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List contacts
+         * @description The workspace's contacts, newest first (created_at, then id, descending). q keeps those whose name or email starts with it, without case.
+         */
+        get: operations["listContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get a contact
+         * @description One contact with their conversations (summaries, newest first).
+         */
+        get: operations["getContact"];
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Erase a contact
+         * @description Erases the person in one transaction (docs/privacy.md): the contact, their widget sessions and upvotes go; their conversations stay without contact, summary or title, their messages' bodies `[erased]`. Needs an owner or admin key, or a key without a member (403 otherwise).
+         */
+        delete: operations["eraseContact"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Correct a contact
+         * @description Sets name and/or email. The name is trimmed (blank or null clears it); the email is lowercased and must not be another contact's (400).
+         */
+        patch: operations["updateContact"];
+        trace?: never;
+    };
+    "/api/v1/contacts/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Export everything about a contact
+         * @description The contact, their conversations with their messages (never internal notes) and ratings, their upvotes and widget sessions, as JSON.
+         */
+        get: operations["exportContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List tags
+         * @description The tags in use in the workspace, in code point order of their lowercase names, each with how many conversations and issues carry it.
+         */
+        get: operations["listTags"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -370,6 +458,26 @@ export interface paths {
          * @description Changes title, description, version or released_at (a date-time publishes, null returns to draft).
          */
         patch: operations["updateRelease"];
+        trace?: never;
+    };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search issues, conversations and contacts
+         * @description [ext] Full-text search of the workspace: issue titles and descriptions, conversation titles and messages (internal notes included), contact names and emails. Every word of q must match, ignoring case and accents; the last word also matches as a prefix. Best match first; an exact shortcode puts its issue first. Each result carries its record under the key its type names (the shapes GET /issues and GET /conversations list).
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/conversations/{id}/triage": {
@@ -539,7 +647,7 @@ export interface paths {
         /**
          * Update a conversation (deprecated alias of /api/v1/conversations)
          * @deprecated
-         * @description Sets status and/or priority. Any status may be set from any status; updated_at changes only when a value changes.
+         * @description Sets status, priority and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.
          */
         patch: operations["updateConversationViaDeprecatedAlias"];
         trace?: never;
@@ -1554,6 +1662,7 @@ export interface components {
          *       "rating": null,
          *       "upvotes": 0,
          *       "form_fields": null,
+         *       "tags": [],
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
@@ -1602,6 +1711,14 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+             * @example [
+             *       "billing",
+             *       "Android"
+             *     ]
+             */
+            tags: string[];
+            /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
              */
@@ -1649,6 +1766,7 @@ export interface components {
          *       "rating": null,
          *       "upvotes": 0,
          *       "form_fields": null,
+         *       "tags": [],
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
@@ -1708,6 +1826,14 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+             * @example [
+             *       "billing",
+             *       "Android"
+             *     ]
+             */
+            tags: string[];
+            /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
              */
@@ -1725,6 +1851,226 @@ export interface components {
             linked_issues: components["schemas"]["LinkedIssue"][];
         };
         /**
+         * @description [ext] A contact as the contacts' list shows it
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.com",
+         *       "verified": false,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "last_seen_at": "2026-11-21T10:25:00.000Z",
+         *       "conversations_count": 1
+         *     }
+         */
+        ContactProfile: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /** @description null when the contact gave no name */
+            name: string | null;
+            /** @description null when the contact gave no email */
+            email: string | null;
+            /** @description [ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported */
+            verified: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the contact last wrote a message; null before their first
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            last_seen_at: string | null;
+            /** @description Their conversations */
+            conversations_count: number;
+        };
+        /**
+         * @description [ext] A contact with their conversations
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.com",
+         *       "verified": false,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "last_seen_at": "2026-11-21T10:25:00.000Z",
+         *       "conversations_count": 1,
+         *       "conversations": []
+         *     }
+         */
+        ContactDetail: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /** @description null when the contact gave no name */
+            name: string | null;
+            /** @description null when the contact gave no email */
+            email: string | null;
+            /** @description [ext] true when the host site vouched for this contact with a signed identity token (the widget API); false for contacts who only typed an email, or were imported */
+            verified: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the contact last wrote a message; null before their first
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            last_seen_at: string | null;
+            /** @description Their conversations */
+            conversations_count: number;
+            /** @description Their conversations, newest first */
+            conversations: components["schemas"]["ConversationSummary"][];
+        };
+        /**
+         * @description [ext] Everything about a person that is not internal (docs/privacy.md)
+         * @example {
+         *       "exported_at": "2026-11-22T09:00:00.000Z",
+         *       "contact": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.com",
+         *         "verified": false,
+         *         "created_at": "2026-11-21T10:25:00.000Z",
+         *         "last_seen_at": "2026-11-21T10:25:00.000Z",
+         *         "conversations_count": 1
+         *       },
+         *       "conversations": [],
+         *       "upvotes": [],
+         *       "widget_sessions": []
+         *     }
+         */
+        ContactExport: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            exported_at: string;
+            contact: components["schemas"]["ContactProfile"];
+            /** @description Their conversations (with their ratings), newest first */
+            conversations: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                product_id: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                contact_id: string | null;
+                /** @enum {string} */
+                type: "ticket" | "idea" | "feedback" | "chat";
+                /**
+                 * @description chat (widget conversations) or form (form submissions mirrored into the inbox)
+                 * @enum {string}
+                 */
+                source: "chat" | "form";
+                /** @enum {string} */
+                status: "open" | "in_progress" | "resolved" | "dismissed";
+                /** @enum {string} */
+                priority: "low" | "normal" | "high" | "urgent";
+                title: string;
+                ai_summary: string | null;
+                /** @description The visitor's rating, 1–5, set from the widget; null until rated */
+                rating: number | null;
+                /** @description How many contacts upvoted this idea in the widget */
+                upvotes: number;
+                /** @description [ext] The extra fields of a form submitted through the widget (`source` form); null otherwise */
+                form_fields: {
+                    [key: string]: unknown;
+                } | null;
+                /**
+                 * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+                 * @example [
+                 *       "billing",
+                 *       "Android"
+                 *     ]
+                 */
+                tags: string[];
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description Changes on every effective change and when a message is posted
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                updated_at: string;
+                /** @description Oldest first; internal notes are never exported */
+                messages: components["schemas"]["Message"][];
+            }[];
+            /** @description The ideas they upvoted in the widget, oldest first */
+            upvotes: {
+                /**
+                 * Format: uuid
+                 * @description The idea
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                conversation_id: string;
+                title: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                created_at: string;
+            }[];
+            /** @description Their widget sessions (never their tokens), oldest first */
+            widget_sessions: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                product_id: string;
+                verified: boolean;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                last_used_at: string;
+            }[];
+        };
+        /**
+         * @description [ext] A tag in use in the workspace, with how many records carry it
+         * @example {
+         *       "name": "billing",
+         *       "conversations": 12,
+         *       "issues": 3
+         *     }
+         */
+        Tag: {
+            /** @description The tag as first spelled while it has been in use */
+            name: string;
+            /** @description Conversations carrying it */
+            conversations: number;
+            /** @description Issues carrying it */
+            issues: number;
+        };
+        /**
          * @description An issue with its linked conversations
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8095",
@@ -1737,6 +2083,9 @@ export interface components {
          *       "assignee_id": null,
          *       "resolution_comment": null,
          *       "is_ai_generated": false,
+         *       "tags": [
+         *         "billing"
+         *       ],
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "sources_count": 0,
@@ -1775,6 +2124,14 @@ export interface components {
             /** @description true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API */
             is_ai_generated: boolean;
             /**
+             * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+             * @example [
+             *       "billing",
+             *       "Android"
+             *     ]
+             */
+            tags: string[];
+            /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
              */
@@ -1801,6 +2158,9 @@ export interface components {
          *       "assignee_id": null,
          *       "resolution_comment": null,
          *       "is_ai_generated": false,
+         *       "tags": [
+         *         "billing"
+         *       ],
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "sources_count": 0,
@@ -1839,6 +2199,14 @@ export interface components {
             /** @description true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API */
             is_ai_generated: boolean;
             /**
+             * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+             * @example [
+             *       "billing",
+             *       "Android"
+             *     ]
+             */
+            tags: string[];
+            /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
              */
@@ -1867,6 +2235,9 @@ export interface components {
          *         "assignee_id": null,
          *         "resolution_comment": null,
          *         "is_ai_generated": false,
+         *         "tags": [
+         *           "billing"
+         *         ],
          *         "created_at": "2026-11-21T10:25:00.000Z",
          *         "updated_at": "2026-11-21T10:25:00.000Z",
          *         "sources_count": 1,
@@ -2176,6 +2547,46 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             updated_at: string;
+        };
+        /**
+         * @description [ext] An issue, conversation or contact that matches a search
+         * @example {
+         *       "type": "conversation",
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+         *       "title": "Export does nothing",
+         *       "snippet": "The export button does nothing on Android.",
+         *       "highlights": [
+         *         {
+         *           "start": 4,
+         *           "end": 10
+         *         }
+         *       ]
+         *     }
+         */
+        SearchResult: {
+            /**
+             * @description Which record this is; the record itself is under the key of that name
+             * @enum {string}
+             */
+            type: "issue" | "conversation" | "contact";
+            /**
+             * Format: uuid
+             * @description The record's id
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /** @description The issue's or conversation's title, the contact's name (or email) */
+            title: string;
+            /** @description Plain text: an excerpt of the text that matched best (a title, description, message, note, name or email); render it as text, never as HTML */
+            snippet: string;
+            /** @description The matches in `snippet`, in order: offsets in Unicode code points, `end` excluded */
+            highlights: {
+                start: number;
+                end: number;
+            }[];
+            issue?: components["schemas"]["IssueListItem"];
+            conversation?: components["schemas"]["Conversation"];
+            contact?: components["schemas"]["ContactProfile"];
         };
         /**
          * @description A webhook endpoint (its secret is never shown here)
@@ -2631,6 +3042,9 @@ export interface components {
          *       "assignee_id": null,
          *       "resolution_comment": null,
          *       "is_ai_generated": false,
+         *       "tags": [
+         *         "billing"
+         *       ],
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "sources_count": 0,
@@ -2671,6 +3085,14 @@ export interface components {
             resolution_comment: string | null;
             /** @description true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API */
             is_ai_generated: boolean;
+            /**
+             * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+             * @example [
+             *       "billing",
+             *       "Android"
+             *     ]
+             */
+            tags: string[];
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -2717,6 +3139,14 @@ export interface components {
                 /** @description true for an issue made by accepting a triage suggestion ([ext] its draft came from the conversation); false for issues created through the API */
                 is_ai_generated?: boolean;
                 /**
+                 * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+                 * @example [
+                 *       "billing",
+                 *       "Android"
+                 *     ]
+                 */
+                tags?: string[];
+                /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
                  */
@@ -2746,6 +3176,7 @@ export interface components {
          *       "rating": null,
          *       "upvotes": 0,
          *       "form_fields": null,
+         *       "tags": [],
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "contact": {
@@ -2808,6 +3239,14 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+             * @example [
+             *       "billing",
+             *       "Android"
+             *     ]
+             */
+            tags: string[];
+            /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
              */
@@ -2861,6 +3300,14 @@ export interface components {
                 form_fields?: {
                     [key: string]: unknown;
                 } | null;
+                /**
+                 * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+                 * @example [
+                 *       "billing",
+                 *       "Android"
+                 *     ]
+                 */
+                tags?: string[];
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -3935,6 +4382,8 @@ export interface operations {
                 status?: string;
                 /** @description Only these priorities. Comma-separated from: low, normal, high, urgent */
                 priority?: string;
+                /** @description [ext] Only records carrying any of these tags: comma-separated, compared without case */
+                tag?: string;
                 /** @description [ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue) */
                 id?: string;
             };
@@ -4251,6 +4700,8 @@ export interface operations {
                     status?: "open" | "in_progress" | "resolved" | "dismissed";
                     /** @enum {string} */
                     priority?: "low" | "normal" | "high" | "urgent";
+                    /** @description [ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
+                    tags?: string[];
                 };
             };
         };
@@ -4470,6 +4921,508 @@ export interface operations {
             };
         };
     };
+    listContacts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+                /** @description Only contacts whose name or email starts with this, without case */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contacts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactProfile"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Contact id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactDetail"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    eraseContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Contact id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Contact id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ada King",
+                 *       "email": "ada@example.org"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Trimmed; blank or null clears it */
+                    name?: string | null;
+                    /**
+                     * Format: email
+                     * @description Stored lowercased; unique in the workspace
+                     */
+                    email?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated contact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactDetail"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Contact id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactExport"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tag"][];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listIssues: {
         parameters: {
             query?: {
@@ -4481,6 +5434,8 @@ export interface operations {
                 priority?: string;
                 /** @description Comma-separated member ids, `none` for unassigned, [ext] `me` for the key's member */
                 assignee_id?: string;
+                /** @description [ext] Only records carrying any of these tags: comma-separated, compared without case */
+                tag?: string;
                 /** @description Page size, 1–200 */
                 limit?: number;
                 /** @description Records to skip */
@@ -4785,6 +5740,8 @@ export interface operations {
                     assignee_id?: string | "me" | null;
                     /** @description How the issue was fixed; null or "" clears it */
                     resolution_comment?: string | null;
+                    /** @description [ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
+                    tags?: string[];
                 };
             };
         };
@@ -5672,6 +6629,84 @@ export interface operations {
             };
         };
     };
+    search: {
+        parameters: {
+            query: {
+                /** @description The words to find (at most 200 characters, not blank): all of them, case and accents ignored, the last also as the start of a word; an exact shortcode (APP-12) puts its issue first */
+                q: string;
+                /** @description Only these kinds of records. Comma-separated from: issue, conversation, contact */
+                types?: string;
+                /** @description Only issues and conversations of this product, and contacts with a conversation in it (UUID) */
+                product_id?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SearchResult"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     triageConversation: {
         parameters: {
             query?: never;
@@ -6291,6 +7326,8 @@ export interface operations {
                 status?: string;
                 /** @description Only these priorities. Comma-separated from: low, normal, high, urgent */
                 priority?: string;
+                /** @description [ext] Only records carrying any of these tags: comma-separated, compared without case */
+                tag?: string;
                 /** @description [ext] Only these conversations: comma-separated ids, at most 200 (a client naming the conversations of a page of other records, such as the triage queue) */
                 id?: string;
             };
@@ -6607,6 +7644,8 @@ export interface operations {
                     status?: "open" | "in_progress" | "resolved" | "dismissed";
                     /** @enum {string} */
                     priority?: "low" | "normal" | "high" | "urgent";
+                    /** @description [ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
+                    tags?: string[];
                 };
             };
         };
@@ -6837,6 +7876,8 @@ export interface operations {
                 priority?: string;
                 /** @description Comma-separated member ids, `none` for unassigned, [ext] `me` for the key's member */
                 assignee_id?: string;
+                /** @description [ext] Only records carrying any of these tags: comma-separated, compared without case */
+                tag?: string;
                 /** @description Page size, 1–200 */
                 limit?: number;
                 /** @description Records to skip */
@@ -7141,6 +8182,8 @@ export interface operations {
                     assignee_id?: string | "me" | null;
                     /** @description How the issue was fixed; null or "" clears it */
                     resolution_comment?: string | null;
+                    /** @description [ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
+                    tags?: string[];
                 };
             };
         };

@@ -1,0 +1,12 @@
+// Full-text search: the dialect's (src/db/full-text.ts).
+import type { FullTextQuery, FullTextSearch } from '../full-text.js';
+import type { Executor } from './executor.js';
+
+export function searchRepository(db: Executor, fullText: FullTextSearch) {
+  return {
+    search: (query: FullTextQuery, tx: Executor = db) => fullText.search(tx, query),
+
+  };
+}
+
+export type SearchRepository = ReturnType<typeof searchRepository>;

@@ -1,0 +1,38 @@
+// Erasing a person (docs/privacy.md): the one function every part of it goes through, inside the
+// caller's transaction. Their conversations stay for the backlog (the conversation write unit
+// erases each, with its event); their upvotes leave the ideas' tallies (through the same unit);
+// every copy of their data elsewhere goes; then their sessions and the contact itself.
+import type { ConversationRepository } from '../../db/repositories/conversation.repository.js';
+import type { ErasureRepository } from '../../db/repositories/erasure.repository.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Clock } from '../../lib/clock.js';
+import type { ConversationWrites } from '../conversations/conversation.writes.js';
+import type { Work } from '../shared/unit-of-work.js';
+
+export interface ContactErasureDeps {
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
+  conversations: Pick<ConversationRepository, 'listOfContact' | 'findById'>;
+  erasure: ErasureRepository;
+  writes: Pick<ConversationWrites, 'eraseContact' | 'update'>;
+  clock: Clock;
+}
+
+export async function eraseContact(deps: ContactErasureDeps, work: Work, workspaceId: string, contactId: string): Promise<void> {
+  const { dialect, conversations, erasure, writes, clock } = deps;
+  const { tx } = work;
+  // The contacts lock: no widget visit or import re-uses the contact while it goes.
+  await dialect.lockKeyInTransaction(tx, `contacts:${workspaceId}`);
+  const now = clock.now();
+  const owned = await conversations.listOfContact(workspaceId, contactId, tx);
+  const sessions = await erasure.sessionsOf(workspaceId, contactId, tx);
+  const upvotes = await erasure.upvotesOf(workspaceId, contactId, tx);
+  // First the copies (old events among them), so that the events recorded below stay.
+  await erasure.deleteCopies(workspaceId, { contactId, conversationIds: owned.map(({ id }) => id), sessionIds: sessions.map(({ id }) => id) }, tx);
+  for (const { conversation_id, votes } of upvotes) {
+    await dialect.lockKeyInTransaction(tx, `conversation:${conversation_id}`);
+    const idea = (await conversations.findById(workspaceId, conversation_id, tx))!;
+    await writes.update(work, idea, { upvotes: Math.max(0, idea.upvotes - votes), updated_at: now });
+  }
+  for (const conversation of owned) await writes.eraseContact(work, conversation, now);
+  await erasure.deleteContact(workspaceId, contactId, tx);
+}

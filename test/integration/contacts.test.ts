@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { it } from 'node:test';
+import { sql } from 'kysely';
+import { createProduct, importConversation } from '../helpers/factories.js';
+import { describeEachDialect, unique, type TestContext } from '../helpers/harness.js';
+import { identitySecret, signIdentity, startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
+
+const BASE = '/api/v1/contacts';
+const UNKNOWN_ID = '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f0000';
+const emailOf = (label: string) => `${unique(label).replace(/\W/g, '').toLowerCase()}@example.com`;
+
+/** A key of A whose member is an agent. */
+async function agentKey(ctx: TestContext): Promise<string> {
+  const member = await ctx.services.admin.createMember({ workspaceId: ctx.a.id, name: 'Agent', role: 'agent' });
+  return (await ctx.services.admin.createKey({ workspaceId: ctx.a.id, memberId: member.id })).key;
+}
+
+describeEachDialect('GET /api/v1/contacts [ext]', (ctx) => {
+  it('lists contacts newest first with their counts, and filters by a prefix of name or email without case', async () => {
+    const productId = (await createProduct(ctx().a.api)).id;
+    const prefix = unique('Zed').replace(/\W/g, '');
+    const first = await importConversation(ctx().a.api, productId, { contact: { name: `${prefix} One`, email: emailOf('one') }, body: 'Hello' });
+    await importConversation(ctx().a.api, productId, { contact: { email: first.contact.email } });
+    const second = await importConversation(ctx().a.api, productId, { contact: { name: 'Other', email: `${prefix.toLowerCase()}@example.com` } });
+    await importConversation(ctx().a.api, productId, { contact: { name: 'Unrelated' } });
+    const res = await ctx().a.api.get(`${BASE}?q=${prefix.toUpperCase()}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data.map((row: any) => row.id), [second.contact_id, first.contact_id]);
+    assert.equal(res.body.pagination.total, 2);
+    const one = res.body.data[1];
+    assert.deepEqual(one, {
+      id: first.contact_id, name: `${prefix} One`, email: first.contact.email, verified: false, created_at: first.created_at,
+      last_seen_at: first.created_at, conversations_count: 2,
+    });
+    assert.equal(res.body.data[0].last_seen_at, null);
+    assert.equal((await ctx().b.api.get(`${BASE}?q=${prefix}`)).body.pagination.total, 0);
+    assert.equal((await ctx().client(ctx().a.readOnlyKey).get(BASE)).status, 200);
+  });
+
+  it('rejects a bad limit', async () => {
+    assert.equal((await ctx().a.api.get(`${BASE}?limit=0`)).status, 400);
+  });
+});
+
+describeEachDialect('GET and PATCH /api/v1/contacts/{id} [ext]', (ctx) => {
+  it('shows the contact with their conversations, newest first', async () => {
+    const productId = (await createProduct(ctx().a.api)).id;
+    const email = emailOf('ada');
+    const older = await importConversation(ctx().a.api, productId, { contact: { name: 'Ada', email } });
+    const newer = await importConversation(ctx().a.api, productId, { contact: { email } });
+    const res = await ctx().a.api.get(`${BASE}/${older.contact_id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data.conversations.map((row: any) => row.id), [newer.id, older.id]);
+    assert.equal(res.body.data.conversations_count, 2);
+  });
+
+  it('answers 404 for an unknown, malformed or other workspace\'s id', async () => {
+    const contactId = (await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, { contact: { name: 'X' } })).contact_id;
+    for (const [api, id] of [[ctx().a.api, UNKNOWN_ID], [ctx().a.api, 'nope'], [ctx().b.api, contactId]] as const) {
+      assert.equal((await api.get(`${BASE}/${id}`)).status, 404);
+      assert.equal((await api.patch(`${BASE}/${id}`, { name: 'Y' })).status, 404);
+      assert.equal((await api.get(`${BASE}/${id}/export`)).status, 404);
+      assert.equal((await api.delete(`${BASE}/${id}`)).status, 404);
+    }
+  });
+
+  it('corrects name (trimmed) and email (lowercased); the new email finds the contact again', async () => {
+    const productId = (await createProduct(ctx().a.api)).id;
+    const contactId = (await importConversation(ctx().a.api, productId, { contact: { name: 'Grace', email: emailOf('grace') } })).contact_id;
+    const email = emailOf('hopper');
+    const res = await ctx().a.api.patch(`${BASE}/${contactId}`, { name: '  Grace Hopper ', email: email.toUpperCase() });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.name, 'Grace Hopper');
+    assert.equal(res.body.data.email, email);
+    assert.equal((await importConversation(ctx().a.api, productId, { contact: { email } })).contact_id, contactId);
+    assert.equal((await ctx().a.api.get(`${BASE}?q=grace h`)).body.data[0].id, contactId);
+    assert.equal((await ctx().a.api.patch(`${BASE}/${contactId}`, { name: null })).body.data.name, null);
+  });
+
+  for (const [what, body, field] of [
+    ['a malformed email', { email: 'not-an-email' }, 'email'],
+    ['a name over 200 characters', { name: 'n'.repeat(201) }, 'name'],
+    ['an unknown field', { phone: '1' }, 'phone'],
+  ] as const) {
+    it(`rejects ${what}`, async () => {
+      const contactId = (await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, { contact: { name: 'X' } })).contact_id;
+      const res = await ctx().a.api.patch(`${BASE}/${contactId}`, body);
+      assert.equal(res.status, 400);
+      assert.ok(res.body.fields[field], res.text);
+    });
+  }
+
+  it('rejects an email another contact of the workspace has (400), not one of another workspace', async () => {
+    const taken = emailOf('taken');
+    await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, { contact: { email: taken } });
+    const contactId = (await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, { contact: { name: 'X' } })).contact_id;
+    const res = await ctx().a.api.patch(`${BASE}/${contactId}`, { email: taken });
+    assert.equal(res.status, 400);
+    assert.ok(res.body.fields.email);
+    const inB = (await importConversation(ctx().b.api, (await createProduct(ctx().b.api)).id, { contact: { name: 'X' } })).contact_id;
+    assert.equal((await ctx().b.api.patch(`${BASE}/${inB}`, { email: taken })).status, 200);
+  });
+
+  it('refuses a read-only key (403)', async () => {
+    const contactId = (await importConversation(ctx().a.api, (await createProduct(ctx().a.api)).id, { contact: { name: 'X' } })).contact_id;
+    assert.equal((await ctx().client(ctx().a.readOnlyKey).patch(`${BASE}/${contactId}`, { name: 'Y' })).status, 403);
+    assert.equal((await ctx().client(ctx().a.readOnlyKey).delete(`${BASE}/${contactId}`)).status, 403);
+  });
+});
+
+/** A person known through the widget (verified, with a message, a rating and an upvote) and an import. */
+async function seedPerson(ctx: TestContext) {
+  const marker = unique('qzx').replace(/\W/g, '').toLowerCase();
+  const product = await widgetProduct(ctx);
+  const secret = await identitySecret(ctx, product.id);
+  const identity_token = await signIdentity(secret, { sub: `sub${marker}`, aud: product.widget_key, email: `${marker}@example.com`, name: `Name${marker}` });
+  const session = await startSession(ctx, product.widget_key, { identity_token });
+  const person = visitor(ctx, session.token);
+  const chat = await person.post(widgetPath(product.widget_key, '/conversations'), { body: `Text${marker} my card was charged twice` }, { headers: { 'idempotency-key': marker } });
+  assert.equal(chat.status, 201, chat.text);
+  await ctx.a.api.post(`/api/v1/conversations/${chat.body.data.id}/messages`, { body: 'We refunded you.' });
+  await ctx.a.api.patch(`/api/v1/conversations/${chat.body.data.id}`, { status: 'resolved' });
+  assert.equal((await person.request('PUT', widgetPath(product.widget_key, `/conversations/${chat.body.data.id}/rating`), { body: { rating: 5 } })).status, 200);
+  const idea = await importConversation(ctx.a.api, product.id, { type: 'idea', title: 'Dark mode' });
+  assert.equal((await person.post(widgetPath(product.widget_key, `/ideas/${idea.id}/upvote`))).status, 200);
+  const imported = await importConversation(ctx.a.api, product.id, { contact: { email: `${marker}@example.com` }, body: `Mail${marker} about my invoice` });
+  return { marker, product, session, person, chatId: chat.body.data.id, ideaId: idea.id, importedId: imported.id, contactId: session.contact.id };
+}
+
+/** Where a marker still lies: the SQLite file's bytes (and its WAL), or every PostgreSQL table's rows as text. */
+async function whereMarkerLies(ctx: TestContext, marker: string): Promise<string[]> {
+  if (ctx.dialect === 'sqlite') {
+    const file = ctx.databaseUrl.slice('sqlite:'.length);
+    return [file, `${file}-wal`].filter((path) => existsSync(path) && readFileSync(path).includes(marker));
+  }
+  const { rows: tables } = await sql<{ name: string }>`select relname as name from pg_class where relkind = 'r' and relnamespace = current_schema()::regnamespace`.execute(ctx.database.db);
+  const found: string[] = [];
+  for (const { name } of tables) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(name)} t where t::text like ${`%${marker}%`}`.execute(ctx.database.db);
+    if (rows[0]!.n > 0) found.push(name);
+  }
+  return found;
+}
+
+describeEachDialect('GET /api/v1/contacts/{id}/export [ext]', (ctx) => {
+  it('exports the contact, their conversations with messages and ratings, upvotes and widget sessions', async () => {
+    const seeded = await seedPerson(ctx());
+    const res = await ctx().client(ctx().a.readOnlyKey).get(`${BASE}/${seeded.contactId}/export`);
+    assert.equal(res.status, 200, res.text);
+    const { contact, conversations, upvotes, widget_sessions } = res.body.data;
+    assert.equal(contact.email, `${seeded.marker}@example.com`);
+    assert.equal(contact.verified, true);
+    assert.deepEqual(conversations.map((row: any) => row.id), [seeded.importedId, seeded.chatId]);
+    const chat = conversations[1];
+    assert.equal(chat.rating, 5);
+    assert.deepEqual(chat.messages.map((message: any) => message.body), [`Text${seeded.marker} my card was charged twice`, 'We refunded you.']);
+    assert.deepEqual(upvotes.map((upvote: any) => [upvote.conversation_id, upvote.title]), [[seeded.ideaId, 'Dark mode']]);
+    assert.equal(widget_sessions.length, 1);
+    assert.equal(widget_sessions[0].product_id, seeded.product.id);
+    assert.ok(!res.text.includes(seeded.session.token), 'never the session token');
+  });
+});
+
+describeEachDialect('DELETE /api/v1/contacts/{id} [ext]', (ctx) => {
+  it('needs the settings role: an agent\'s key gets 403 and nothing is erased', async () => {
+    const seeded = await seedPerson(ctx());
+    const res = await ctx().client(await agentKey(ctx())).delete(`${BASE}/${seeded.contactId}`);
+    assert.equal(res.status, 403);
+    assert.equal((await ctx().a.api.get(`${BASE}/${seeded.contactId}`)).status, 200);
+  });
+
+  it('erases the person from every table and file; conversations stay usable; tallies stay right', async () => {
+    const seeded = await seedPerson(ctx());
+    assert.ok((await whereMarkerLies(ctx(), seeded.marker)).length > 0, 'the markers are there before');
+    const res = await ctx().a.api.delete(`${BASE}/${seeded.contactId}`);
+    assert.equal(res.status, 204, res.text);
+
+    assert.deepEqual(await whereMarkerLies(ctx(), seeded.marker), []);
+    assert.equal((await ctx().a.api.get(`${BASE}/${seeded.contactId}`)).status, 404);
+    assert.equal((await seeded.person.get(widgetPath(seeded.product.widget_key, '/conversations'))).status, 401);
+
+    const chat = (await ctx().a.api.get(`/api/v1/conversations/${seeded.chatId}`)).body.data;
+    assert.deepEqual([chat.contact_id, chat.contact, chat.ai_summary, chat.title], [null, null, null, '[erased]']);
+    assert.deepEqual(chat.messages.map((message: any) => [message.body, message.sender_type === 'contact' ? message.sender_name : 'kept']), [['[erased]', null], ['[erased]', 'kept']]);
+    assert.equal((await ctx().a.api.post(`/api/v1/conversations/${seeded.chatId}/messages`, { body: 'Still here' })).status, 201);
+    assert.ok((await ctx().a.api.get(`/api/v1/conversations?product_id=${seeded.product.id}`)).body.data.some((row: any) => row.id === seeded.chatId));
+    assert.equal((await ctx().a.api.get(`/api/v1/conversations/${seeded.ideaId}`)).body.data.upvotes, 0);
+
+    const again = await importConversation(ctx().a.api, seeded.product.id, { contact: { email: `${seeded.marker}@example.com` } });
+    assert.notEqual(again.contact_id, seeded.contactId);
+  });
+
+  it('records conversation.updated for each erased conversation, naming only the contact id', async () => {
+    const seeded = await seedPerson(ctx());
+    await ctx().a.api.delete(`${BASE}/${seeded.contactId}`);
+    const rows = await ctx().database.db.selectFrom('events').select('payload').where('type', '=', 'conversation.updated').execute();
+    const erased = rows.map((row) => JSON.parse(row.payload)).filter((event) => event.data.previous?.contact_id === seeded.contactId);
+    assert.deepEqual(erased.map((event) => event.data.id).sort(), [seeded.chatId, seeded.importedId].sort());
+  });
+});

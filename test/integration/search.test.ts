@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { sql } from 'kysely';
+import { createIssue, createProduct, importConversation } from '../helpers/factories.js';
+import { describeEachDialect, type Client } from '../helpers/harness.js';
+
+const BASE = '/api/v1/search';
+
+let words = 0;
+/** A word no other test uses: letters only, so that both databases keep it whole. */
+const word = (stem = 'zq') =>
+  `${stem}${(process.pid * 1000 + ++words).toString(26).replace(/[0-9]/g, (digit) => 'qrstuvwxyz'[Number(digit)]!)}`;
+
+const search = async (api: Client, query: Record<string, string | number>) => {
+  const res = await api.get(`${BASE}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`);
+  assert.equal(res.status, 200, res.text);
+  return res.body as { data: any[]; pagination: { total: number; limit: number; offset: number } };
+};
+
+/** The results as `type:id`, best first. */
+const found = async (api: Client, query: Record<string, string | number>) =>
+  (await search(api, query)).data.map((result) => `${result.type}:${result.id}`);
+
+/** The highlighted parts of a result's snippet. */
+const marked = (result: { snippet: string; highlights: { start: number; end: number }[] }) =>
+  result.highlights.map(({ start, end }) => [...result.snippet].slice(start, end).join(''));
+
+function assertInvalid(res: { status: number; body: any }, field: string) {
+  assert.equal(res.status, 400, JSON.stringify(res.body));
+  assert.equal(res.body.error_code, 'validation_error');
+  assert.ok(res.body.fields?.[field], `fields.${field} in ${JSON.stringify(res.body)}`);
+}
+
+describeEachDialect('GET /api/v1/search [ext]', (ctx, dialect) => {
+  it('finds an issue by a word of its title or its description, with the record GET /issues lists', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const [inTitle, inDescription] = [word(), word()];
+    const issue = await createIssue(api, product.id, { title: `Checkout ${inTitle} fails`, description: `Seen by ${inDescription} customers` });
+
+    const body = await search(api, { q: inTitle });
+    assert.deepEqual(body.pagination, { total: 1, limit: 50, offset: 0 });
+    const [result] = body.data;
+    const listed = (await api.get(`/api/v1/issues?product_id=${product.id}`)).body.data[0];
+    assert.deepEqual({ ...result, snippet: undefined }, {
+      type: 'issue', id: issue.id, title: issue.title, snippet: undefined, highlights: [{ start: 9, end: 9 + inTitle.length }], issue: listed,
+    });
+    assert.ok(result.snippet.startsWith(`Checkout ${inTitle} fails`), result.snippet);
+    assert.deepEqual(await found(api, { q: inDescription }), [`issue:${issue.id}`]);
+  });
+
+  it('finds a conversation by its title and by any of its messages, agent replies included, with the record GET /conversations lists', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const [inTitle, fromContact, fromAgent] = [word(), word(), word()];
+    const conversation = await importConversation(api, product.id, { title: `Refund ${inTitle}`, body: `My card ${fromContact} was charged twice` });
+    assert.equal((await api.post(`/api/v1/conversations/${conversation.id}/messages`, { body: `Internal check: ${fromAgent} refunded` })).status, 201);
+
+    const listed = (await api.get(`/api/v1/conversations?id=${conversation.id}`)).body.data[0];
+    for (const q of [inTitle, fromContact, fromAgent]) {
+      const [result, ...others] = (await search(api, { q })).data;
+      assert.deepEqual(others, [], q);
+      assert.deepEqual({ ...result, snippet: undefined, highlights: undefined }, {
+        type: 'conversation', id: conversation.id, title: conversation.title, snippet: undefined, highlights: undefined, conversation: listed,
+      });
+      assert.deepEqual(marked(result), [q]);
+    }
+    // One result per conversation, however many of its messages match.
+    await api.post(`/api/v1/conversations/${conversation.id}/messages`, { body: `Again ${fromContact}` });
+    assert.deepEqual(await found(api, { q: fromContact }), [`conversation:${conversation.id}`]);
+  });
+
+  it('finds a contact by name and by email, as its profile shows it', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const [name, mailbox] = [word('ada'), word('box')];
+    const conversation = await importConversation(api, product.id, { contact: { name: `Ada ${name}`, email: `${mailbox}@example.com` }, body: 'Hello' });
+    for (const q of [name, mailbox, `${mailbox}@example.com`]) {
+      const results = (await search(api, { q, types: 'contact' })).data;
+      assert.equal(results.length, 1, q);
+      const { contact, ...result } = results[0];
+      assert.deepEqual({ ...result, snippet: undefined, highlights: undefined }, {
+        type: 'contact', id: conversation.contact_id, title: `Ada ${name}`, snippet: undefined, highlights: undefined,
+      });
+      assert.deepEqual(contact, {
+        id: conversation.contact_id, name: `Ada ${name}`, email: `${mailbox}@example.com`, verified: false,
+        created_at: conversation.created_at, last_seen_at: conversation.created_at, conversations_count: 1,
+      });
+    }
+  });
+
+  it('ignores case and accents, both ways, and highlights the words as written', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const stem = word('bot');
+    const accented = await createIssue(api, product.id, { title: `El ${stem}ón de pago no responde` });
+    const plain = await createIssue(api, product.id, { title: `The ${stem.toUpperCase()}ON label` });
+    for (const q of [`${stem}on`, `${stem.toUpperCase()}ÓN`, `${stem}Ön`]) {
+      assert.deepEqual(new Set(await found(api, { q })), new Set([`issue:${accented.id}`, `issue:${plain.id}`]), q);
+    }
+    const results = (await search(api, { q: `${stem}on pago` })).data;
+    assert.deepEqual(results.map((result) => result.id), [accented.id]);
+    assert.deepEqual(marked(results[0]), [`${stem}ón`, 'pago']);
+  });
+
+  it('matches the last word also as the start of a word, the others only whole', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const [first, second] = [word('check'), word('flow')];
+    const issue = await createIssue(api, product.id, { title: `${first}out ${second}` });
+    assert.deepEqual(await found(api, { q: first }), [`issue:${issue.id}`]);
+    assert.deepEqual(await found(api, { q: `${second} ${first}` }), [`issue:${issue.id}`]);
+    assert.deepEqual(await found(api, { q: `${first} ${second}` }), [], 'a word before the last is not a prefix');
+    assert.deepEqual(await found(api, { q: `${first}out ${second.slice(0, -2)}` }), [`issue:${issue.id}`]);
+    // Every word must match.
+    assert.deepEqual(await found(api, { q: `${first}out ${word()}` }), []);
+  });
+
+  it('puts the issue an exact shortcode names first, whatever its case, then what the words find', async () => {
+    const api = ctx().a.api;
+    const prefix = word('').slice(-3).toUpperCase().replace(/^[^A-Z]/, 'Q');
+    const product = await createProduct(api, { issue_prefix: prefix });
+    const named = await createIssue(api, product.id, { title: 'Nothing in common' });
+    const mentioning = await createIssue(api, product.id, { title: `Duplicate of ${named.shortcode}` });
+    const body = await search(api, { q: named.shortcode.toLowerCase() });
+    assert.deepEqual(body.data.map((result) => result.id), [named.id, mentioning.id]);
+    assert.equal(body.pagination.total, 2);
+    assert.equal(body.data[0].snippet, `${named.shortcode} Nothing in common`);
+    assert.deepEqual(marked(body.data[0]), [named.shortcode]);
+    // Paging counts the named issue as the first result.
+    const second = await search(api, { q: named.shortcode, limit: 1, offset: 1 });
+    assert.deepEqual(second.data.map((result) => result.id), [mentioning.id]);
+    assert.deepEqual(second.pagination, { total: 2, limit: 1, offset: 1 });
+    assert.deepEqual((await search(api, { q: named.shortcode, limit: 1 })).data.map((result) => result.id), [named.id]);
+    // Not when issues are not searched, or the issue is of another product.
+    assert.deepEqual(await found(api, { q: named.shortcode, types: 'conversation' }), []);
+    const other = await createProduct(api);
+    assert.deepEqual(await found(api, { q: named.shortcode, product_id: other.id }), []);
+  });
+
+  it('ranks a match in a title above one in a description, and a result matching more often above one matching once', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const term = word();
+    const inDescription = await createIssue(api, product.id, { title: 'Slow page', description: `Mentions ${term} once in a long text about other things` });
+    const inTitle = await createIssue(api, product.id, { title: `${term} broken`, description: 'Nothing else' });
+    assert.deepEqual(await found(api, { q: term }), [`issue:${inTitle.id}`, `issue:${inDescription.id}`]);
+  });
+
+  it('keeps the index in step with every write: an edited title, a replaced message body, deleted rows', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const [before, after, secret, gone] = [word(), word(), word(), word()];
+    const issue = await createIssue(api, product.id, { title: `Export ${before}` });
+    assert.equal((await api.patch(`/api/v1/issues/${issue.id}`, { title: `Export ${after}` })).status, 200);
+    assert.deepEqual(await found(api, { q: before }), []);
+    assert.deepEqual(await found(api, { q: after }), [`issue:${issue.id}`]);
+
+    // Writes outside the services (an erasure's bulk update, a cascade) reach the index alike.
+    const conversation = await importConversation(api, product.id, { body: `My password is ${secret}` });
+    const doomed = await createIssue(api, product.id, { title: `Obsolete ${gone}` });
+    const db = ctx().database.db;
+    await db.updateTable('messages').set({ body: '[erased]' }).where('conversation_id', '=', conversation.id).execute();
+    await db.deleteFrom('issues').where('id', '=', doomed.id).execute();
+    assert.deepEqual(await found(api, { q: secret }), []);
+    assert.deepEqual(await found(api, { q: gone }), []);
+    assert.deepEqual(await found(api, { q: 'erased', product_id: product.id }), [`conversation:${conversation.id}`]);
+
+    if (dialect === 'sqlite') {
+      // The words are gone from the index's own storage too, not only hidden behind a delete marker.
+      const stored = await sql<{ bytes: Buffer | string }>`select block as bytes from search_index_data union all select term from search_index_idx`.execute(db);
+      const index = Buffer.concat(stored.rows.map((row) => Buffer.from(row.bytes ?? '')));
+      for (const removed of [before, secret, gone]) assert.equal(index.includes(removed), false, `${removed} is gone from the FTS5 index`);
+      assert.equal(index.includes(after), true, 'the check can see a word');
+    }
+  });
+
+  it('answers only the workspace\'s records, filtered by product_id and types', async () => {
+    const { a, b } = ctx();
+    const term = word();
+    const [productA, otherA, productB] = [await createProduct(a.api), await createProduct(a.api), await createProduct(b.api)];
+    const issue = await createIssue(a.api, productA.id, { title: `Crash ${term}` });
+    const conversation = await importConversation(a.api, productA.id, { title: `About ${term}`, contact: { name: `Contact ${term}` } });
+    const elsewhere = await createIssue(a.api, otherA.id, { title: `Also ${term}` });
+    const foreign = await createIssue(b.api, productB.id, { title: `Theirs ${term}` });
+
+    assert.deepEqual(new Set(await found(a.api, { q: term })), new Set([
+      `issue:${issue.id}`, `conversation:${conversation.id}`, `contact:${conversation.contact_id}`, `issue:${elsewhere.id}`,
+    ]));
+    assert.deepEqual(await found(b.api, { q: term }), [`issue:${foreign.id}`]);
+    assert.deepEqual(new Set(await found(a.api, { q: term, product_id: productA.id })), new Set([
+      `issue:${issue.id}`, `conversation:${conversation.id}`, `contact:${conversation.contact_id}`,
+    ]));
+    assert.deepEqual(await found(a.api, { q: term, product_id: otherA.id }), [`issue:${elsewhere.id}`]);
+    assert.deepEqual(await found(a.api, { q: term, product_id: productB.id }), [], 'another workspace\'s product');
+    assert.deepEqual(new Set(await found(a.api, { q: term, types: ' conversation, contact,' })), new Set([
+      `conversation:${conversation.id}`, `contact:${conversation.contact_id}`,
+    ]));
+  });
+
+  it('pages the results: total counts them all, offset and limit pick the page', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const term = word();
+    for (let i = 0; i < 3; i++) await createIssue(api, product.id, { title: `${term} number ${i}` });
+    const all = await found(api, { q: term });
+    assert.equal(all.length, 3);
+    const page = await search(api, { q: term, limit: 2, offset: 1 });
+    assert.deepEqual(page.data.map((result) => `${result.type}:${result.id}`), all.slice(1));
+    assert.deepEqual(page.pagination, { total: 3, limit: 2, offset: 1 });
+    assert.deepEqual(await search(api, { q: term, offset: 10 }), { data: [], pagination: { total: 3, limit: 50, offset: 10 } });
+  });
+
+  it('may be used with a read-only key; a query without words finds nothing', async () => {
+    const { a, client } = ctx();
+    const product = await createProduct(a.api);
+    const term = word();
+    const issue = await createIssue(a.api, product.id, { title: term });
+    assert.deepEqual(await found(client(a.readOnlyKey), { q: term }), [`issue:${issue.id}`]);
+    assert.deepEqual(await search(a.api, { q: '!! -- ??' }), { data: [], pagination: { total: 0, limit: 50, offset: 0 } });
+  });
+
+  it('rejects a missing, empty, blank or overlong q, unknown types, a malformed product_id and a bad page, all in one answer', async () => {
+    const api = ctx().a.api;
+    assertInvalid(await api.get(BASE), 'q');
+    assertInvalid(await api.get(`${BASE}?q=`), 'q');
+    assertInvalid(await api.get(`${BASE}?q=%20%20`), 'q');
+    assertInvalid(await api.get(`${BASE}?q=${'a'.repeat(201)}`), 'q');
+    assertInvalid(await api.get(`${BASE}?q=x&types=issue,ticket`), 'types');
+    assertInvalid(await api.get(`${BASE}?q=x&product_id=nope`), 'product_id');
+    const res = await api.get(`${BASE}?q=x&limit=0&offset=-1`);
+    assertInvalid(res, 'limit');
+    assertInvalid(res, 'offset');
+    assert.equal((await ctx().client(null).get(`${BASE}?q=x`)).status, 401);
+  });
+});
