@@ -62,7 +62,7 @@ export function ContactPanel({ contactId, currentConversationId, erased, open }:
                 {others.map((conversation) => (
                   <li key={conversation.id}>
                     <Link href={`/inbox/${conversation.id}`}>{conversation.title}</Link> <StatusBadge status={conversation.status} />{' '}
-                    <span class="muted small">{ago(conversation.updated_at)}</span>
+                    <span class="muted small">started {ago(conversation.created_at)}</span>
                   </li>
                 ))}
               </ul>

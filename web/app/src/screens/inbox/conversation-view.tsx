@@ -5,6 +5,7 @@
 // linked issue's new status.
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
+import type { paths } from '../../api/openapi.js';
 import { useLiveEvents } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
@@ -25,7 +26,7 @@ import { ReplyBox } from './reply-box.js';
 
 type Conversation = Schemas['ConversationDetail'];
 const SOURCES: Record<Conversation['source'], string> = { form: 'form', chat: 'chat', email: 'email' };
-type ConversationChanges = NonNullable<Parameters<typeof api.PATCH<'/api/v1/conversations/{id}'>>[1]>['body'];
+type ConversationChanges = NonNullable<paths['/api/v1/conversations/{id}']['patch']['requestBody']>['content']['application/json'];
 
 export function ConversationView({ id, backHref, changed }: { id: string; backHref: string; changed: () => void }) {
   const session = useSession();
@@ -108,7 +109,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
           <Select compact label="Status" value={data.status} options={entries(CONVERSATION_STATUSES)} onChange={(status) => void update({ status }, `Status set to ${CONVERSATION_STATUSES[status]}`)} />
           <Select compact label="Priority" value={data.priority} options={entries(PRIORITIES)} onChange={(priority) => void update({ priority }, `Priority set to ${PRIORITIES[priority]}`)} />
           <Select compact label="Assignee" value={data.assignee_id ?? ''}
-            options={[['', 'Unassigned'], ...session.members.map((member): [string, string] => [member.id, member.id === myId ? `${member.display_name} (you)` : member.display_name])]}
+            options={[['', 'Unassigned'], ...session.members.map((member): [string, string] => [member.id, `${member.display_name ?? 'Unnamed member'}${member.id === myId ? ' (you)' : ''}`])]}
             onChange={(assignee) => void assign(assignee || null)} />
           {myId && data.assignee_id !== myId && (
             <Button small onClick={() => void assign(myId)} title="Assign to me (M)">Assign to me <kbd>M</kbd></Button>

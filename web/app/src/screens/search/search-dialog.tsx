@@ -60,6 +60,7 @@ export function SearchDialog({ close }: { close: () => void }) {
           class="input"
           type="search"
           role="combobox"
+          list={undefined}
           aria-expanded={flat.length > 0}
           aria-controls={listId}
           aria-autocomplete="list"
@@ -92,7 +93,7 @@ export function SearchDialog({ close }: { close: () => void }) {
                   <span class="search-result-title">
                     {result.type === 'issue' && result.issue && <span class="shortcode">{result.issue.shortcode}</span>} {result.title}
                   </span>
-                  {result.snippet && <span class="search-result-snippet muted">{result.snippet}</span>}
+                  {result.snippet && <span class="search-result-snippet muted"><Highlighted text={result.snippet} highlights={result.highlights} /></span>}
                 </div>
               );
             })}
@@ -101,4 +102,18 @@ export function SearchDialog({ close }: { close: () => void }) {
       </div>
     </Dialog>
   );
+}
+
+/** A snippet with its matches marked; the ranges count Unicode code points, as the server's do. */
+function Highlighted({ text, highlights }: { text: string; highlights: Result['highlights'] }) {
+  const characters = Array.from(text);
+  const parts = [];
+  let at = 0;
+  for (const { start, end } of highlights) {
+    if (start > at) parts.push(characters.slice(at, start).join(''));
+    parts.push(<mark key={start}>{characters.slice(start, end).join('')}</mark>);
+    at = end;
+  }
+  parts.push(characters.slice(at).join(''));
+  return <>{parts}</>;
 }
