@@ -1,6 +1,7 @@
 // The app's frame: the invitation page and sign-in for people without a session, and for the
 // signed-in the shell (navigation, who is signed in) around the screen the path names.
 import { useEffect } from 'preact/hooks';
+import { ContactPage } from './screens/contacts/contact-page.js';
 import { Inbox } from './screens/inbox/inbox.js';
 import { Board } from './screens/issues/board.js';
 import { Releases } from './screens/releases/releases.js';
@@ -27,6 +28,8 @@ function Screen({ path }: { path: string }) {
   if (section === 'issues') return <Board path={path} />;
   if (section === 'releases') return <Releases path={path} />;
   if (section === 'settings') return <Settings path={path} />;
+  const contact = match('/contacts/:id', path);
+  if (contact) return <ContactPage id={contact.id} />;
   return (
     <EmptyState title="Nothing here">
       This page does not exist. <a href="/app/inbox">Back to the inbox</a>

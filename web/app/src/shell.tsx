@@ -1,10 +1,13 @@
 // The signed-in frame: the main navigation (a sidebar on wide screens, a tab bar on phones), who
-// is signed in and sign-out, and the screen.
+// is signed in and sign-out, search (`/` anywhere), and the screen.
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { Link } from './router.js';
+import { SearchDialog } from './screens/search/search-dialog.js';
 import { useSession } from './session.js';
 import { Avatar } from './ui/badges.js';
 import { Icon, type IconName } from './ui/icons.js';
+import { useShortcut } from './ui/shortcuts.js';
 
 const SECTIONS: { href: string; label: string; icon: IconName; settings?: boolean }[] = [
   { href: '/inbox', label: 'Inbox', icon: 'inbox' },
@@ -18,11 +21,16 @@ export function Shell({ path, children }: { path: string; children: ComponentChi
   const session = useSession();
   const member = session.me.member;
   const sections = SECTIONS.filter((section) => !section.settings || session.canManageSettings);
+  const [searching, setSearching] = useState(false);
+  useShortcut('/', () => setSearching(true));
   return (
     <div class="shell">
       <a class="skip-link" href="#main">Skip to content</a>
       <header class="sidebar">
         <div class="brand"><span class="brand-mark" aria-hidden="true" />Loopdesk</div>
+        <button type="button" class="search-button" onClick={() => setSearching(true)} title="Search (/)">
+          <Icon name="search" /><span>Search</span><kbd aria-hidden="true">/</kbd>
+        </button>
         <nav aria-label="Main" class="nav">
           <ul>
             {sections.map((section) => {
@@ -49,6 +57,7 @@ export function Shell({ path, children }: { path: string; children: ComponentChi
         </div>
       </header>
       <main id="main" class="main" tabIndex={-1}>{children}</main>
+      {searching && <SearchDialog close={() => setSearching(false)} />}
     </div>
   );
 }

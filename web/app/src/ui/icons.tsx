@@ -11,6 +11,7 @@ const paths = {
   external: 'M14 4h6v6M20 4l-9 9M18 14v6H4V6h6',
   signOut: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
   plus: 'M12 5v14M5 12h14',
+  search: 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14zM20 20l-4-4',
 };
 
 export type IconName = keyof typeof paths;

@@ -38,6 +38,14 @@ export function ago(iso: string, now = Date.now()): string {
   return dateOnly.format(new Date(iso));
 }
 
+/** How long since `iso`, compactly, for a waiting customer: "4 min", "3 h", "2 d". */
+export function waited(iso: string, now = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((now - new Date(iso).getTime()) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h`;
+  return `${Math.floor(minutes / (24 * 60))} d`;
+}
+
 export const fullDate = (iso: string) => absolute.format(new Date(iso));
 export const shortDate = (iso: string) => dateOnly.format(new Date(iso));
 

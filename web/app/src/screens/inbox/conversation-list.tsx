@@ -5,11 +5,17 @@ import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
 import { PriorityBadge, StatusBadge, VerifiedBadge } from '../../ui/badges.js';
 import { Select } from '../../ui/form.js';
-import { CONVERSATION_TYPES, PRIORITIES, ago, entries } from '../../ui/labels.js';
+import { CONVERSATION_TYPES, PRIORITIES, ago, entries, fullDate, waited } from '../../ui/labels.js';
 import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
 import type { Resource } from '../../use-resource.js';
 
 export const INBOX_DEFAULT_STATUS = 'open,in_progress';
+
+/** Whose conversations the list shows: the signed-in member's, nobody's, or everyone's. */
+export type InboxView = 'mine' | 'unassigned' | 'all';
+const VIEWS: [InboxView, string][] = [['mine', 'Mine'], ['unassigned', 'Unassigned'], ['all', 'All']];
+
+const SORTS: [string, string][] = [['', 'Newest first'], ['waiting', 'Waiting longest']];
 
 const STATUS_FILTERS: [string, string][] = [
   [INBOX_DEFAULT_STATUS, 'Open and in progress'], ['open', 'Open'], ['in_progress', 'In progress'],
@@ -20,22 +26,28 @@ const LIVE_LABELS: Record<LiveStatus, string> = { live: 'Live', connecting: 'Con
 
 interface Props {
   list: Resource<{ data: Schemas['Conversation'][]; pagination: Schemas['Pagination'] }>;
-  filters: { status: string; priority: string; type: string; product_id: string };
+  filters: { status: string; priority: string; type: string; product_id: string; view: InboxView; sort: string };
   live: LiveStatus;
   openId: string | null;
   hrefOf: (id: string) => string;
   setFilter: (changes: Record<string, string | null>) => void;
+  filterHref: (changes: Record<string, string | null>) => string;
   onPage: (offset: number) => void;
 }
 
-export function ConversationList({ list, filters, live, openId, hrefOf, setFilter, onPage }: Props) {
-  const { products, productName } = useSession();
+export function ConversationList({ list, filters, live, openId, hrefOf, setFilter, filterHref, onPage }: Props) {
+  const { products, productName, memberName } = useSession();
   return (
     <>
       <div class="list-head">
         <h1 id="inbox-heading">Inbox</h1>
         <span class={`live live-${live}`} title="Updates arrive as customers write">{LIVE_LABELS[live]}</span>
       </div>
+      <nav class="tabs inbox-views" aria-label="Views">
+        {VIEWS.map(([view, label]) => (
+          <Link key={view} href={filterHref({ view: view === 'all' ? null : view })} class="tab" aria-current={filters.view === view ? 'page' : undefined}>{label}</Link>
+        ))}
+      </nav>
       <div class="filters" role="group" aria-label="Filters">
         <Select compact label="Show" value={filters.status} options={STATUS_FILTERS} onChange={(status) => setFilter({ status: status === INBOX_DEFAULT_STATUS ? null : status })} />
         <Select compact label="Priority" value={filters.priority} options={[['', 'Any priority'], ...entries(PRIORITIES)]} onChange={(priority) => setFilter({ priority })} />
@@ -44,6 +56,7 @@ export function ConversationList({ list, filters, live, openId, hrefOf, setFilte
           <Select compact label="Product" value={filters.product_id} options={[['', 'All products'], ...products.map((p): [string, string] => [p.id, p.name])]}
             onChange={(product) => setFilter({ product })} />
         )}
+        <Select compact label="Sort" value={filters.sort} options={SORTS} onChange={(sort) => setFilter({ sort })} />
       </div>
       {list.error ? <ErrorState error={list.error} retry={list.reload} /> : null}
       {!list.data ? (list.error ? null : <Loading />) : list.data.data.length === 0 ? (
@@ -61,10 +74,22 @@ export function ConversationList({ list, filters, live, openId, hrefOf, setFilte
                   <time class="row-time" dateTime={conversation.updated_at}>{ago(conversation.updated_at)}</time>
                 </span>
                 <span class="row-title">{conversation.title}</span>
+                {conversation.last_message && (
+                  <span class="row-excerpt muted">
+                    {conversation.last_message.sender_type === 'agent' ? 'Team: ' : ''}{conversation.last_message.excerpt}
+                  </span>
+                )}
                 <span class="row-meta">
                   <StatusBadge status={conversation.status} />
                   <PriorityBadge priority={conversation.priority} quiet />
                   <span class="muted">{CONVERSATION_TYPES[conversation.type]}{products.length > 1 ? ` · ${productName(conversation.product_id)}` : ''}</span>
+                  {conversation.waiting_since && (
+                    <span class="waiting" title={`Waiting for an answer since ${fullDate(conversation.waiting_since)}`}>
+                      waiting {waited(conversation.waiting_since)}
+                    </span>
+                  )}
+                  {conversation.assignee_id && <span class="muted row-assignee">{memberName(conversation.assignee_id)}</span>}
+                  {conversation.tags.map((tag) => <span key={tag} class="tag">{tag}</span>)}
                 </span>
               </Link>
             </li>

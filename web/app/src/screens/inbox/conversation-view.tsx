@@ -1,31 +1,44 @@
-// One conversation: who wrote, its automatic summary and triage suggestions, the messages, the
-// reply box, its status and priority, the issues it is linked to, and turning it into an issue. A
+// One conversation: who wrote (and the contact's panel), its automatic summary and triage
+// suggestions, the messages and internal notes, the reply box, its status, priority, assignee and
+// tags, the issues it is linked to, and turning it into an issue. A
 // customer's new message (a live event) appears without a reload, and so do a new summary and a
 // linked issue's new status.
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
+import type { paths } from '../../api/openapi.js';
 import { useLiveEvents } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
 import { StatusBadge, VerifiedBadge } from '../../ui/badges.js';
 import { Button, Select } from '../../ui/form.js';
 import { Icon } from '../../ui/icons.js';
-import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, entries, fullDate, type ConversationStatus, type Priority } from '../../ui/labels.js';
+import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, entries, fullDate } from '../../ui/labels.js';
+import { useShortcut } from '../../ui/shortcuts.js';
+import { TagEditor } from '../../ui/tag-editor.js';
 import { ErrorState, Loading, useTitle } from '../../ui/page.js';
 import { announce } from '../../ui/toast.js';
 import { useResource } from '../../use-resource.js';
+import { ContactPanel } from '../contacts/contact-panel.js';
 import { ConversationTriage } from '../triage/conversation-triage.js';
 import { CreateIssueDialog } from './create-issue.js';
 import { MessageThread } from './message-thread.js';
 import { ReplyBox } from './reply-box.js';
 
 type Conversation = Schemas['ConversationDetail'];
+const SOURCES: Record<Conversation['source'], string> = { form: 'form', chat: 'chat', email: 'email' };
+type ConversationChanges = NonNullable<paths['/api/v1/conversations/{id}']['patch']['requestBody']>['content']['application/json'];
 
 export function ConversationView({ id, backHref, changed }: { id: string; backHref: string; changed: () => void }) {
   const session = useSession();
   const conversation = useResource(() => ok(api.GET('/api/v1/conversations/{id}', { params: { path: { id } } })).then((answer) => answer.data), [id]);
   const [creatingIssue, setCreatingIssue] = useState(false);
   useTitle(conversation.data?.title ?? 'Conversation');
+  const myId = session.me.member?.id ?? null;
+
+  // M assigns the open conversation to the signed-in member (not while typing).
+  useShortcut('m', () => {
+    if (myId && conversation.data && conversation.data.assignee_id !== myId) void assign(myId);
+  });
 
   useLiveEvents((event) => {
     const current = conversation.data;
@@ -57,16 +70,18 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
   }
   const data = conversation.data;
 
-  const update = async (body: { status?: ConversationStatus; priority?: Priority }) => {
+  const update = async (body: ConversationChanges, done: string) => {
     try {
       const answer = await ok(api.PATCH('/api/v1/conversations/{id}', { params: { path: { id } }, body }));
       conversation.set({ ...(conversation.data ?? data), ...answer.data });
-      announce(body.status ? `Status set to ${CONVERSATION_STATUSES[body.status]}` : `Priority set to ${PRIORITIES[body.priority!]}`);
+      announce(done);
       changed();
     } catch (error) {
       announce(describeError(error), 'error');
     }
   };
+  const assign = (assignee: string | null) =>
+    update({ assignee_id: assignee }, assignee ? `Assigned to ${assignee === myId ? 'you' : session.memberName(assignee)}` : 'Unassigned');
 
   const sent = (message: Schemas['Message']) => {
     const latest = conversation.data ?? data;
@@ -84,17 +99,24 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
           <span class="contact-name">{contact?.name ?? 'Anonymous visitor'}</span>
           {contact?.verified && <VerifiedBadge />}
           {contact?.email && <> · <a href={`mailto:${contact.email}`}>{contact.email}</a></>}
-          {' · '}{CONVERSATION_TYPES[data.type]} via {data.source === 'form' ? 'form' : 'chat'}
+          {' · '}{CONVERSATION_TYPES[data.type]} via {SOURCES[data.source]}
           {session.products.length > 1 && <> · {session.productName(data.product_id)}</>}
           {' · '}<time dateTime={data.created_at} title={fullDate(data.created_at)}>started {fullDate(data.created_at)}</time>
           {data.rating !== null && <> · rated {data.rating}/5</>}
           {data.type === 'idea' && <> · {data.upvotes} upvote{data.upvotes === 1 ? '' : 's'}</>}
         </p>
         <div class="conversation-controls">
-          <Select compact label="Status" value={data.status} options={entries(CONVERSATION_STATUSES)} onChange={(status) => void update({ status })} />
-          <Select compact label="Priority" value={data.priority} options={entries(PRIORITIES)} onChange={(priority) => void update({ priority })} />
+          <Select compact label="Status" value={data.status} options={entries(CONVERSATION_STATUSES)} onChange={(status) => void update({ status }, `Status set to ${CONVERSATION_STATUSES[status]}`)} />
+          <Select compact label="Priority" value={data.priority} options={entries(PRIORITIES)} onChange={(priority) => void update({ priority }, `Priority set to ${PRIORITIES[priority]}`)} />
+          <Select compact label="Assignee" value={data.assignee_id ?? ''}
+            options={[['', 'Unassigned'], ...session.members.map((member): [string, string] => [member.id, `${member.display_name ?? 'Unnamed member'}${member.id === myId ? ' (you)' : ''}`])]}
+            onChange={(assignee) => void assign(assignee || null)} />
+          {myId && data.assignee_id !== myId && (
+            <Button small onClick={() => void assign(myId)} title="Assign to me (M)">Assign to me <kbd>M</kbd></Button>
+          )}
           <Button onClick={() => setCreatingIssue(true)}>Create issue</Button>
         </div>
+        <TagEditor label="Conversation tags" tags={data.tags} save={(tags) => update({ tags }, 'Tags saved')} />
         {data.linked_issues.length > 0 && (
           <p class="linked-issues">
             Linked to {data.linked_issues.map((issue, i) => (
@@ -103,9 +125,10 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
           </p>
         )}
       </header>
+      {contact && <ContactPanel contactId={contact.id} currentConversationId={id} erased={() => void conversation.reload()} />}
       <ConversationTriage conversationId={id} summary={data.ai_summary} />
-      <MessageThread messages={data.messages} myMemberId={session.me.member?.id ?? null} contactName={contact?.name ?? null} />
-      <ReplyBox conversationId={id} sent={sent} />
+      <MessageThread messages={data.messages} myMemberId={myId} contactName={contact?.name ?? null} />
+      <ReplyBox conversationId={id} sent={sent} emailTo={data.source === 'email' ? (contact?.email ?? null) : null} />
       {creatingIssue && (
         <CreateIssueDialog
           conversation={data}

@@ -7,7 +7,7 @@ import { useLiveEvents, useLiveStatus } from '../../api/live.js';
 import { match, navigate, useLocation, withQuery } from '../../router.js';
 import { useResource } from '../../use-resource.js';
 import { EmptyState, useTitle } from '../../ui/page.js';
-import { ConversationList, INBOX_DEFAULT_STATUS } from './conversation-list.js';
+import { ConversationList, INBOX_DEFAULT_STATUS, type InboxView } from './conversation-list.js';
 import { ConversationView } from './conversation-view.js';
 
 const PAGE_SIZE = 50;
@@ -21,6 +21,8 @@ export function Inbox({ path }: { path: string }) {
     priority: query.get('priority') ?? '',
     type: query.get('type') ?? '',
     product_id: query.get('product') ?? '',
+    view: (query.get('view') ?? 'all') as InboxView,
+    sort: query.get('sort') ?? '',
     offset: Number(query.get('offset') ?? 0) || 0,
   };
   const key = JSON.stringify(filters);
@@ -32,6 +34,8 @@ export function Inbox({ path }: { path: string }) {
         ...(filters.priority && { priority: filters.priority }),
         ...(filters.type && { type: filters.type }),
         ...(filters.product_id && { product_id: filters.product_id }),
+        ...(filters.view !== 'all' && { assignee_id: filters.view === 'mine' ? 'me' : 'none' }),
+        ...(filters.sort === 'waiting' && { sort: 'waiting' as const }),
       },
     },
   })), [key]);
@@ -45,8 +49,9 @@ export function Inbox({ path }: { path: string }) {
   });
   const live = useLiveStatus();
 
-  const setFilter = (changes: Record<string, string | null>) =>
-    navigate(withQuery(openId ? `/inbox/${openId}` : '/inbox', query, { ...changes, offset: null }));
+  const filterHref = (changes: Record<string, string | null>) =>
+    withQuery(openId ? `/inbox/${openId}` : '/inbox', query, { ...changes, offset: null });
+  const setFilter = (changes: Record<string, string | null>) => navigate(filterHref(changes));
   const listHref = (id?: string) => withQuery(id ? `/inbox/${id}` : '/inbox', query, {});
 
   return (
@@ -59,6 +64,7 @@ export function Inbox({ path }: { path: string }) {
           openId={openId}
           hrefOf={listHref}
           setFilter={setFilter}
+          filterHref={filterHref}
           onPage={(offset) => navigate(withQuery(openId ? `/inbox/${openId}` : '/inbox', query, { offset: String(offset) }))}
         />
       </section>

@@ -1,24 +1,47 @@
-// The reply box: Send (or Ctrl/⌘+Enter) posts the message as the signed-in member.
+// The reply box: a reply to the customer (said to go out by email in an email conversation), or an
+// internal note only the team sees (the box turns yellow and says so). Send (or Ctrl/⌘+Enter) posts as the signed-in member. A saved reply can be
+// picked instead of typing: the server fills its placeholders (the contact's name, the agent's…)
+// when it is sent, so the box shows the saved text as it is and sends it by its id.
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { Button, TextArea } from '../../ui/form.js';
 import { announce } from '../../ui/toast.js';
+import { SavedReplyPicker } from './saved-reply-picker.js';
 
-export function ReplyBox({ conversationId, sent }: { conversationId: string; sent: (message: Schemas['Message']) => void }) {
+type Mode = 'reply' | 'note';
+type SavedReply = Schemas['SavedReply'];
+
+interface Props {
+  conversationId: string;
+  sent: (message: Schemas['Message']) => void;
+  /** The contact's address when replies to this conversation go out by email. */
+  emailTo: string | null;
+}
+
+export function ReplyBox({ conversationId, sent, emailTo }: Props) {
+  const [mode, setMode] = useState<Mode>('reply');
   const [body, setBody] = useState('');
+  const [saved, setSaved] = useState<SavedReply | null>(null);
+  const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
+  const note = mode === 'note';
+  const ready = note ? body.trim() !== '' : saved !== null || body.trim() !== '';
 
   const send = async (event?: Event) => {
     event?.preventDefault();
-    if (!body.trim() || busy) return;
+    if (!ready || busy) return;
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await ok(api.POST('/api/v1/conversations/{id}/messages', { params: { path: { id: conversationId } }, body: { body } }));
+      const params = { path: { id: conversationId } };
+      const answer = note
+        ? await ok(api.POST('/api/v1/conversations/{id}/notes', { params, body: { body } }))
+        : await ok(api.POST('/api/v1/conversations/{id}/messages', { params, body: saved ? { saved_reply_id: saved.id } : { body } }));
       setBody('');
+      setSaved(null);
       sent(answer.data);
-      announce('Reply sent');
+      announce(note ? 'Note added' : 'Reply sent');
     } catch (failure) {
       setError(describeError(failure));
     } finally {
@@ -26,23 +49,47 @@ export function ReplyBox({ conversationId, sent }: { conversationId: string; sen
     }
   };
   return (
-    <form class="reply" onSubmit={send}>
-      <TextArea
-        label="Reply"
-        hideLabel
-        placeholder="Write a reply…"
-        rows={3}
-        value={body}
-        error={error}
-        onInput={(event) => setBody(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void send(event);
-        }}
-      />
-      <div class="reply-actions">
-        <span class="muted small">Ctrl+Enter to send</span>
-        <Button type="submit" variant="primary" busy={busy} disabled={!body.trim()}>Send</Button>
+    <form class={`reply ${note ? 'reply-note' : ''}`} onSubmit={send}>
+      <div class="reply-modes" role="radiogroup" aria-label="Write">
+        {(['reply', 'note'] as const).map((value) => (
+          <button key={value} type="button" role="radio" aria-checked={mode === value} class="reply-mode"
+            onClick={() => { setMode(value); setError(undefined); }}>
+            {value === 'reply' ? 'Reply' : 'Internal note'}
+          </button>
+        ))}
       </div>
+      {saved && !note ? (
+        <div class="saved-reply-preview" aria-label="Saved reply to send">
+          <p class="saved-reply-title">Saved reply: {saved.title}</p>
+          <p class="saved-reply-body">{saved.body}</p>
+          <p class="muted small">Placeholders such as {'{{contact.first_name}}'} are filled in when it is sent.</p>
+          {error && <p class="field-error">{error}</p>}
+          <Button small onClick={() => setSaved(null)}>Write instead</Button>
+        </div>
+      ) : (
+        <TextArea
+          label={note ? 'Internal note' : 'Reply'}
+          hideLabel
+          placeholder={note ? 'Write a note for the team — the customer never sees it' : 'Write a reply…'}
+          rows={3}
+          value={body}
+          error={error}
+          onInput={(event) => setBody(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void send(event);
+          }}
+        />
+      )}
+      <div class="reply-actions">
+        <span class="muted small">
+          {note ? 'Only the team sees notes · ' : emailTo ? `Your reply will be emailed to ${emailTo} · ` : ''}Ctrl+Enter to send
+        </span>
+        <span class="reply-buttons">
+          {!note && <Button onClick={() => setPicking(true)}>Saved replies</Button>}
+          <Button type="submit" variant="primary" busy={busy} disabled={!ready}>{note ? 'Add note' : 'Send'}</Button>
+        </span>
+      </div>
+      {picking && <SavedReplyPicker close={() => setPicking(false)} pick={(reply) => { setSaved(reply); setPicking(false); }} />}
     </form>
   );
 }

@@ -9,11 +9,12 @@ import { Dialog } from '../../ui/dialog.js';
 import { Button, FormError, Select, TextArea, TextField } from '../../ui/form.js';
 import { ISSUE_STATUSES, PRIORITIES, entries, fullDate, type IssueStatus, type Priority } from '../../ui/labels.js';
 import { ErrorState, Loading, useTitle } from '../../ui/page.js';
+import { TagEditor } from '../../ui/tag-editor.js';
 import { announce } from '../../ui/toast.js';
 import { useResource } from '../../use-resource.js';
 
 type Issue = Schemas['Issue'];
-type Patch = { title?: string; description?: string | null; status?: IssueStatus; priority?: Priority; assignee_id?: string | null; resolution_comment?: string | null };
+type Patch = { title?: string; description?: string | null; status?: IssueStatus; priority?: Priority; assignee_id?: string | null; resolution_comment?: string | null; tags?: string[] };
 
 export function IssueDetail({ id, close, changed }: { id: string; close: () => void; changed: () => void }) {
   const issue = useResource(() => ok(api.GET('/api/v1/issues/{id}', { params: { path: { id } } })).then((answer) => answer.data), [id]);
@@ -94,6 +95,7 @@ function IssueForm({ issue, saved, pageTitle }: { issue: Issue; saved: (issue: I
         <Select label="Priority" value={issue.priority} options={entries(PRIORITIES)} onChange={(priority) => void save({ priority }, `Priority set to ${PRIORITIES[priority]}`)} />
         <Select label="Assignee" value={issue.assignee_id ?? ''} options={assignees}
           onChange={(assignee) => void save({ assignee_id: assignee || null }, assignee ? `Assigned to ${session.memberName(assignee)}` : 'Unassigned')} />
+        <div class="field"><span class="field-label">Tags</span><TagEditor label="Issue tags" tags={issue.tags} save={(tags) => save({ tags }, 'Tags saved')} /></div>
         <dl class="meta-list">
           <dt>Product</dt><dd>{session.productName(issue.product_id)}</dd>
           <dt>Sources</dt><dd>{issue.sources_count === 0 ? 'Created by hand' : `${issue.sources_count} report${issue.sources_count === 1 ? '' : 's'} through the deduplicating create`}</dd>

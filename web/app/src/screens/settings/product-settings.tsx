@@ -1,6 +1,6 @@
 // One product: its names, the domain its widget may run on, the widget's settings (docs/widget.md;
 // keys the platform does not read are kept as they are), the snippet that embeds it (the server's)
-// and the identity secret.
+// its inbound email address and how to forward mail to it, and the identity secret.
 import { useState } from 'preact/hooks';
 import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
 import { Link } from '../../router.js';
@@ -101,9 +101,32 @@ function ProductForm({ product }: { product: Product }) {
             <dt>Changelog</dt><dd><a href={`/widget/v1/${product.widget_key}/changelog`} target="_blank" rel="noopener">Public changelog <Icon name="external" size={12} /></a></dd>
           </dl>
         </section>
+        <InboundEmail product={product} />
         <div class="row"><span class="spacer" /><Button type="submit" variant="primary" busy={busy}>Save product</Button></div>
       </form>
       <IdentitySecret productId={product.id} widgetKey={product.widget_key} />
     </div>
+  );
+}
+
+/** Where the product's customers write by email, and how to get a support mailbox's mail there. */
+function InboundEmail({ product }: { product: Product }) {
+  return (
+    <section class="card card-body stack" aria-labelledby="email-heading">
+      <h2 id="email-heading">Email</h2>
+      {product.inbound_email ? (
+        <>
+          <CopyValue label="Inbound address" value={product.inbound_email}
+            note="Mail to this address becomes a ticket in the inbox; replies from the inbox go back by email, in the same thread." />
+          <p class="muted small">
+            To use your own support address (support@yourcompany.com), forward its mail to the inbound address: in Google Workspace or
+            Microsoft 365, add a forwarding rule on that mailbox; or point your domain's MX record at this server. Mail providers that
+            forward by HTTP post the raw message to <code>/api/v1/inbound/email</code>.
+          </p>
+        </>
+      ) : (
+        <p class="muted">Email is not set up on this server: its administrator sets <code>LOOPDESK_INBOUND_DOMAIN</code> to give each product an inbound address.</p>
+      )}
+    </section>
   );
 }

@@ -1,5 +1,5 @@
 // Settings (owners and admins; the server answers 403 to anyone else anyway): products and their
-// widget, members and invitations, API keys, webhooks and their deliveries.
+// widget, members and invitations, API keys, webhooks and their deliveries, saved replies.
 import { useEffect } from 'preact/hooks';
 import { Link, match, navigate } from '../../router.js';
 import { useSession } from '../../session.js';
@@ -8,6 +8,7 @@ import { ApiKeys } from './api-keys.js';
 import { Members } from './members.js';
 import { ProductSettings } from './product-settings.js';
 import { Products } from './products.js';
+import { SavedReplies } from './saved-replies.js';
 import { WebhookView } from './webhook-view.js';
 import { Webhooks } from './webhooks.js';
 
@@ -16,6 +17,7 @@ const TABS = [
   { href: '/settings/members', label: 'Members' },
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/webhooks', label: 'Webhooks' },
+  { href: '/settings/saved-replies', label: 'Saved replies' },
 ];
 
 export function Settings({ path }: { path: string }) {
@@ -52,5 +54,6 @@ function Section({ path }: { path: string }) {
   if (path === '/settings/members') return <Members />;
   if (path === '/settings/api-keys') return <ApiKeys />;
   if (path === '/settings/webhooks') return <Webhooks />;
+  if (path === '/settings/saved-replies') return <SavedReplies />;
   return <Products />;
 }

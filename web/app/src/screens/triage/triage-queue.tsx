@@ -10,6 +10,7 @@ import { useSession } from '../../session.js';
 import { Select } from '../../ui/form.js';
 import { SUGGESTION_KINDS, entries } from '../../ui/labels.js';
 import { EmptyState, ErrorState, Loading, PageHeader, Pager } from '../../ui/page.js';
+import { isShortcutKey } from '../../ui/shortcuts.js';
 import { useResource } from '../../use-resource.js';
 import { TriageRow } from './triage-row.js';
 import { decide, suggestionOf, type Suggestion } from './suggestions.js';
@@ -39,10 +40,6 @@ async function loadQueue(filters: { product_id: string; kind: string; offset: nu
 }
 
 /** A key press meant for the queue: not typed into a field, not a browser or system shortcut, not under a dialog. */
-const isQueueKey = (event: KeyboardEvent) =>
-  !event.defaultPrevented && !event.ctrlKey && !event.metaKey && !event.altKey &&
-  !(event.target as Element | null)?.closest?.('input, textarea, select, [contenteditable], dialog');
-
 export function TriageQueue() {
   const { query } = useLocation();
   const { products } = useSession();
@@ -87,7 +84,7 @@ export function TriageQueue() {
 
   const keys = useRef<(event: KeyboardEvent) => void>(() => undefined);
   keys.current = (event) => {
-    if (!isQueueKey(event) || current === -1) return;
+    if (!isShortcutKey(event) || current === -1) return;
     const row = rows[current];
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     if (key === 'j') select(current + 1, { focus: true });
