@@ -1,5 +1,6 @@
 // Every screen of the team app, at 1280×800 and at 390×844, with something on it (a conversation
-// with its summary and a triage draft, the Triage view with a link and a draft): no serious or
+// with its summary, a triage draft, a note, tags and an assignee; saved replies; a contact's page;
+// the Triage view with a link and a draft): no serious or
 // critical axe-core violation anywhere. Also what each role may see: settings are an owner's and
 // an admin's, not an agent's; an API key is shown once.
 import assert from 'node:assert/strict';
@@ -17,6 +18,10 @@ async function seed(app: AppServer) {
     product_id: product.id, title: 'Export to CSV is empty', contact: { name: 'Ana Lima', email: 'ana@example.com' }, body: 'The file has headers only.',
   })).data;
   await app.api('POST', `/api/v1/conversations/${conversation.id}/messages`, { body: 'Thanks, looking into it.' });
+  // The inbox for a team: a note, tags, an assignee, a saved reply, the contact's own page.
+  await app.api('POST', `/api/v1/conversations/${conversation.id}/notes`, { body: 'Customer is on the legacy plan.' });
+  await app.api('PATCH', `/api/v1/conversations/${conversation.id}`, { tags: ['billing', 'export'], assignee_id: 'me' });
+  await app.api('POST', '/api/v1/saved-replies', { title: 'Greeting', body: 'Hi {{contact.first_name}}, thanks for writing.' });
   const issue = (await app.api('POST', '/api/v1/issues', { product_id: product.id, title: 'CSV export writes no rows', status: 'done' })).data;
   await app.api('POST', `/api/v1/issues/${issue.id}/conversations`, { conversation_id: conversation.id });
   await app.api('POST', '/api/v1/issues', { product_id: product.id, title: 'Dark mode', priority: 'high' });
@@ -32,6 +37,7 @@ async function seed(app: AppServer) {
     '/app/releases', '/app/releases/new', `/app/releases/${release.id}`,
     '/app/settings/products', `/app/settings/products/${product.id}`, '/app/settings/members',
     '/app/settings/api-keys', '/app/settings/webhooks', `/app/settings/webhooks/${webhook.id}`,
+    '/app/settings/saved-replies', `/app/contacts/${conversation.contact.id}`,
   ];
 }
 

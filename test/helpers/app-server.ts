@@ -41,11 +41,11 @@ export interface AppPage {
   page: Page;
 }
 
-export async function openAppPage(dialect: DialectName, { signedIn = true } = {}): Promise<AppPage> {
+export async function openAppPage(dialect: DialectName, { signedIn = true, env = {} as Record<string, string> } = {}): Promise<AppPage> {
   const opened: Partial<AppPage> = {};
   try {
     opened.browser = await launchBrowser();
-    opened.app = await startAppServer(dialect);
+    opened.app = await startAppServer(dialect, env);
     opened.context = await appContext(opened.browser, opened.app.baseUrl);
     opened.page = await opened.context.newPage();
     opened.page.setDefaultTimeout(10_000);

@@ -73,6 +73,8 @@ export function SearchDialog({ close }: { close: () => void }) {
             if (event.key === 'ArrowDown') setActive(Math.min(current + 1, flat.length - 1));
             else if (event.key === 'ArrowUp') setActive(Math.max(current - 1, 0));
             else if (event.key === 'Enter' && flat[current]) open(flat[current]);
+            // A search field's own Escape only clears it: here Escape closes, as in every dialog.
+            else if (event.key === 'Escape') close();
             else return;
             event.preventDefault();
           }}
@@ -81,25 +83,28 @@ export function SearchDialog({ close }: { close: () => void }) {
       {results.error ? <ErrorState error={results.error} retry={results.reload} /> : null}
       {q && results.loading && !results.data?.length ? <Loading label="Searching…" /> : null}
       {q && results.data && !results.loading && flat.length === 0 ? <p class="muted search-empty">Nothing matches “{q}”.</p> : null}
-      <div id={listId} role="listbox" aria-label="Results" class="search-results">
-        {groups.map(([type, items]) => (
-          <div key={type} role="group" aria-labelledby={`${listId}-${type}`}>
-            <h3 id={`${listId}-${type}`} class="small-heading">{TYPE_HEADINGS[type]}</h3>
-            {items.map((result) => {
-              const index = flat.indexOf(result);
-              return (
-                <div key={`${type}-${result.id}`} id={optionId(index)} role="option" aria-selected={index === current}
-                  class="search-result" onClick={() => open(result)} onMouseEnter={() => setActive(index)}>
-                  <span class="search-result-title">
-                    {result.type === 'issue' && result.issue && <span class="shortcode">{result.issue.shortcode}</span>} {result.title}
-                  </span>
-                  {result.snippet && <span class="search-result-snippet muted"><Highlighted text={result.snippet} highlights={result.highlights} /></span>}
-                </div>
-              );
-            })}
-          </div>
-        ))}
-      </div>
+      {flat.length > 0 && (
+        <div id={listId} role="listbox" aria-label="Results" class="search-results">
+          {groups.map(([type, items]) => (
+            <div key={type} role="group" aria-labelledby={`${listId}-${type}`}>
+              {/* Inside a listbox only options and groups may be: the group's name is a presentational label. */}
+              <div id={`${listId}-${type}`} role="presentation" class="small-heading">{TYPE_HEADINGS[type]}</div>
+              {items.map((result) => {
+                const index = flat.indexOf(result);
+                return (
+                  <div key={`${type}-${result.id}`} id={optionId(index)} role="option" aria-selected={index === current}
+                    class="search-result" onClick={() => open(result)} onMouseEnter={() => setActive(index)}>
+                    <span class="search-result-title">
+                      {result.type === 'issue' && result.issue && <span class="shortcode">{result.issue.shortcode}</span>} {result.title}
+                    </span>
+                    {result.snippet && <span class="search-result-snippet muted"><Highlighted text={result.snippet} highlights={result.highlights} /></span>}
+                  </div>
+                );
+              })}
+            </div>
+          ))}
+        </div>
+      )}
     </Dialog>
   );
 }
