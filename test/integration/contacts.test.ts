@@ -144,8 +144,10 @@ async function whereMarkerLies(ctx: TestContext, marker: string): Promise<string
 }
 
 describeEachDialect('GET /api/v1/contacts/{id}/export [ext]', (ctx) => {
-  it('exports the contact, their conversations with messages and ratings, upvotes and widget sessions', async () => {
+  it('exports the contact, their conversations with messages and ratings, upvotes and widget sessions; never the team\'s notes', async () => {
     const seeded = await seedPerson(ctx());
+    const note = await ctx().a.api.post(`/api/v1/conversations/${seeded.chatId}/notes`, { body: `Note${seeded.marker}: refund approved by finance` });
+    assert.equal(note.status, 201, note.text);
     const res = await ctx().client(ctx().a.readOnlyKey).get(`${BASE}/${seeded.contactId}/export`);
     assert.equal(res.status, 200, res.text);
     const { contact, conversations, upvotes, widget_sessions } = res.body.data;
@@ -159,6 +161,7 @@ describeEachDialect('GET /api/v1/contacts/{id}/export [ext]', (ctx) => {
     assert.equal(widget_sessions.length, 1);
     assert.equal(widget_sessions[0].product_id, seeded.product.id);
     assert.ok(!res.text.includes(seeded.session.token), 'never the session token');
+    assert.ok(!res.text.includes(`Note${seeded.marker}`), 'never an internal note');
   });
 });
 

@@ -99,6 +99,9 @@ for (const dialect of DIALECTS) {
         ]));
         const kept = await messageOf(await mailWith(senders[1], [{ filename: 'b.bin', content: shared, contentType: 'application/octet-stream' }]));
         const { services } = context;
+        // Their export names their files (the bytes are the team's to download).
+        const exported = (await context.a.api.get(`/api/v1/contacts/${erased.sender_id}/export`)).body.data;
+        assert.deepEqual(exported.conversations[0].messages[0].attachments.map((file: any) => file.filename), ['a.bin', 'own.png']);
         assert.equal((await context.a.api.delete(`/api/v1/contacts/${erased.sender_id}`)).status, 204);
         for (const file of erased.attachments) assert.equal((await context.a.api.get(`/api/v1/attachments/${file.id}`)).status, 404);
         await eventually(() => services.attachmentStore.get(sha256Of(own)), (bytes) => bytes === null, 'the erased file\'s bytes deleted');

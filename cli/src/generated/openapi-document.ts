@@ -1733,11 +1733,8 @@ export const openapiDocument = {
                 "rating",
                 "upvotes",
                 "form_fields",
-                "tags",
                 "created_at",
                 "updated_at",
-                "assignee_id",
-                "last_message",
                 "waiting_since",
                 "messages"
               ],
@@ -1831,19 +1828,6 @@ export const openapiDocument = {
                   "properties": {},
                   "description": "[ext] The extra fields of a form submitted through the widget (`source` form); null otherwise"
                 },
-                "tags": {
-                  "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
-                  "examples": [
-                    [
-                      "billing",
-                      "Android"
-                    ]
-                  ],
-                  "type": "array",
-                  "items": {
-                    "type": "string"
-                  }
-                },
                 "created_at": {
                   "format": "date-time",
                   "examples": [
@@ -1858,28 +1842,6 @@ export const openapiDocument = {
                   ],
                   "description": "Changes on every effective change and when a message is posted",
                   "type": "string"
-                },
-                "assignee_id": {
-                  "format": "uuid",
-                  "examples": [
-                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
-                  ],
-                  "description": "[ext] The member who owns the conversation; null when unassigned",
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "last_message": {
-                  "description": "[ext] The latest message; null until the first",
-                  "anyOf": [
-                    {
-                      "$ref": "#/components/schemas/LastMessage"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
                 },
                 "waiting_since": {
                   "format": "date-time",

@@ -2310,14 +2310,6 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 /**
-                 * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
-                 * @example [
-                 *       "billing",
-                 *       "Android"
-                 *     ]
-                 */
-                tags: string[];
-                /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
                  */
@@ -2328,14 +2320,6 @@ export interface components {
                  * @example 2026-11-21T10:25:00.000Z
                  */
                 updated_at: string;
-                /**
-                 * Format: uuid
-                 * @description [ext] The member who owns the conversation; null when unassigned
-                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
-                 */
-                assignee_id: string | null;
-                /** @description [ext] The latest message; null until the first */
-                last_message: components["schemas"]["LastMessage"] | null;
                 /**
                  * Format: date-time
                  * @description [ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing

@@ -2,6 +2,7 @@
 // everything about a person that is not internal, and their erasure, in one transaction.
 import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
+import type { AttachmentRepository } from '../../db/repositories/attachment.repository.js';
 import type { ContactRepository } from '../../db/repositories/contact.repository.js';
 import type { ConversationRepository } from '../../db/repositories/conversation.repository.js';
 import type { ErasureRepository } from '../../db/repositories/erasure.repository.js';
@@ -29,6 +30,7 @@ export interface ContactServiceDeps {
   contacts: ContactRepository;
   conversations: ConversationRepository;
   messages: MessageRepository;
+  attachments: Pick<AttachmentRepository, 'listByConversation'>;
   erasure: ErasureRepository;
   writes: ConversationWrites;
   attachmentFiles: ContactErasureDeps['attachmentFiles'];
@@ -36,7 +38,7 @@ export interface ContactServiceDeps {
 }
 
 export function createContactService(deps: ContactServiceDeps) {
-  const { db, dialect, contacts, conversations, messages, erasure, clock } = deps;
+  const { db, dialect, contacts, conversations, messages, attachments, erasure, clock } = deps;
 
   async function profileOf(actor: Actor, id: string): Promise<ContactProfile> {
     const contactId = parseUuid(id);
@@ -93,13 +95,16 @@ export function createContactService(deps: ContactServiceDeps) {
         erasure.upvotesOf(actor.workspaceId, contact.id),
         erasure.sessionsOf(actor.workspaceId, contact.id),
       ]);
-      const messageRows = await messages.exportMessages(actor.workspaceId, rows.map((row) => row.id));
+      const [messageRows, attachmentRows] = await Promise.all([
+        messages.exportMessages(actor.workspaceId, rows.map((row) => row.id)),
+        Promise.all(rows.map((row) => attachments.listByConversation(actor.workspaceId, row.id))).then((lists) => lists.flat()),
+      ]);
       return {
         exported_at: clock.now(),
         contact,
         conversations: rows.map((row) => {
-          const { contact: _contact, ...conversation } = toConversation(row);
-          return { ...conversation, messages: messageRows.filter((message) => message.conversation_id === row.id).map((message) => toMessage(message)) };
+          const { contact: _contact, assignee_id: _assignee, tags: _tags, last_message: _lastMessage, ...conversation } = toConversation(row);
+          return { ...conversation, messages: messageRows.filter((message) => message.conversation_id === row.id).map((message) => toMessage(message, attachmentRows)) };
         }),
         upvotes: upvotes.map(({ conversation_id, title, created_at }) => ({ conversation_id, title, created_at })),
         widget_sessions: sessions.map((session) => ({ ...session, verified: session.verified === 1 })),

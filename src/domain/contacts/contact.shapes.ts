@@ -22,7 +22,8 @@ export interface ContactDetail extends ContactProfile {
 export interface ContactExport {
   exported_at: string;
   contact: ContactProfile;
-  conversations: (Omit<Conversation, 'contact'> & { messages: Message[] })[];
+  /** Without what the team keeps for itself: the assignee, the tags, the latest message (maybe a note). */
+  conversations: (Omit<Conversation, 'contact' | 'assignee_id' | 'tags' | 'last_message'> & { messages: Message[] })[];
   upvotes: { conversation_id: string; title: string; created_at: string }[];
   widget_sessions: { id: string; product_id: string; verified: boolean; created_at: string; last_used_at: string }[];
 }

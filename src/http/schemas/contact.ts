@@ -23,7 +23,11 @@ export const ContactDetail = Type.Object(
   { $id: 'ContactDetail', additionalProperties: false, description: '[ext] A contact with their conversations', examples: [{ ...EXAMPLE_PROFILE, conversations: [] }] },
 );
 
-const { contact: _contact, ...exportedConversationProperties } = conversationProperties;
+// What the team keeps for itself stays out: who is assigned, its tags, and the latest message as the
+// team's list shows it (that may be an internal note).
+const {
+  contact: _contact, assignee_id: _assignee, tags: _tags, last_message: _lastMessage, ...exportedConversationProperties
+} = conversationProperties;
 
 export const ContactExport = Type.Object(
   {
