@@ -38,7 +38,7 @@ const BENCH_WORKSPACE = 'Bench';
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
 /** A key of the seeded workspace (seeded now if there is none yet), and what it holds. */
-async function seededKey(url: string): Promise<{ key: string; counts: string }> {
+async function seededKey(url: string): Promise<{ key: string; counts: string; dialect: string }> {
   return withDatabase(url, async (database) => {
     const services = createServices(database);
     let workspace = (await services.admin.listWorkspaces()).find((w) => w.name === BENCH_WORKSPACE);
@@ -53,7 +53,7 @@ async function seededKey(url: string): Promise<{ key: string; counts: string }> 
       Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspace.id).executeTakeFirstOrThrow()).n);
     const counts = `${await count('issues')} issues, ${await count('conversations')} conversations, ${await count('messages')} messages`;
     const { key } = await services.admin.createKey({ workspaceId: workspace.id, readOnly: true, label: 'search latency' });
-    return { key, counts };
+    return { key, counts, dialect: database.dialect.name };
   });
 }
 
@@ -87,13 +87,13 @@ async function main(): Promise<void> {
   const factory = values.database ? null : await databaseFactory(db);
   try {
     const url = values.database ?? await factory!.fresh('search_latency');
-    const { key, counts } = await seededKey(url);
+    const { key, counts, dialect } = await seededKey(url);
     const server = await startLoopdesk({ databaseUrl: url, logLevel: 'warn', cpuProfileDir: null });
     try {
       await backlogDone(url);
       progress('the server worked through the backlog seeding left; measuring');
       await measure(server, key, 1, 1); // warm-up: the server's code and the database's caches
-      console.log(`${db}, ${counts}, page of ${PAGE}, ${ROUNDS} rounds of ${SEARCH_QUERIES.length} queries\n`);
+      console.log(`${dialect}, ${counts}, page of ${PAGE}, ${ROUNDS} rounds of ${SEARCH_QUERIES.length} queries\n`);
       console.log('| concurrency | requests | p50 | p95 | p99 | largest | server CPU per request |');
       console.log('|---:|---:|---:|---:|---:|---:|---:|');
       let sequential: Timed[] = [];
