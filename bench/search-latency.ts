@@ -2,14 +2,13 @@
 // with the bench's two-word queries, sent one at a time (then a few at a time) to
 // `bin/loopdesk.js serve` on the bench's seed, after the server has worked through what seeding
 // left it. Prints p50, p95, p99 and the largest latency per concurrency, the server's CPU per
-// request, and each query's median and result count. Unlike `npm run bench`, no queue of 50
-// connections stands in front of each request.
+// request (the Node process's: PostgreSQL's own is not in it), and each query's median and result
+// count. Unlike `npm run bench`, no queue of 50 connections stands in front of each request.
 //   npm run build && node --import tsx bench/search-latency.ts [--db sqlite|postgres] [--scale 100k]
 //     [--rounds 20] [--concurrency 1,4] [--database URL]
 // `--database URL` measures that database, seeding it first only if it has no bench workspace yet,
 // so that a 100k seed (minutes) serves several builds; without it, a fresh one is seeded and dropped.
 import { parseArgs } from 'node:util';
-import { createDatabase } from '../src/db/database.js';
 import { percentile } from '../src/dedup/eval/metrics.js';
 import { createServices } from '../src/services.js';
 import { assertDistIsCurrent } from '../test/helpers/dist-freshness.js';
@@ -43,7 +42,7 @@ async function seededKey(url: string): Promise<{ key: string; counts: string; di
     const services = createServices(database);
     let workspace = (await services.admin.listWorkspaces()).find((w) => w.name === BENCH_WORKSPACE);
     if (!workspace) {
-      progress(`seeding ${scale.label} on ${db}`);
+      progress(`seeding ${scale.label} on ${database.dialect.name}`);
       const { summary } = await seedMain(database, scale.issues);
       progress(`seeded in ${summary.seconds.toFixed(0)} s`);
       await asDeployed(database);
