@@ -3,8 +3,7 @@
 // per scale) and against the floor (bench/floor-server.ts, the same answers by hand, on the same
 // database; checked equal first) with autocannon in a separate process. See docs/benchmarks.md.
 import { mkdirSync } from 'node:fs';
-import { sql } from 'kysely';
-import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { asDeployed, backlogDone, withDatabase } from './bench-database.js';
 import { USAGE, UsageError, parseBenchArgs, scenarioKey, type BenchOptions, type Scale } from './args.js';
 import { databaseFactory } from './databases.js';
 import { CONNECTIONS, runLoad, type RequestSpec } from './load.js';
@@ -25,40 +24,6 @@ interface Seeded {
 }
 
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
-
-async function withDatabase<T>(url: string, fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const database = createDatabase(url);
-  try {
-    await database.migrate();
-    return await fn(database);
-  } finally {
-    await database.close();
-  }
-}
-
-/**
- * Waits until the server has fanned out the events recorded without it (tens of thousands by
- * seeding at 10k, or by the floor's writes), posted the release announcements they planned and
- * summarized and triaged the seeded conversations: work that would otherwise land in the next
- * scenarios measured.
- */
-async function backlogDone(url: string): Promise<void> {
-  // Reads only (no migration: that would write next to the server).
-  const { db, close } = createDatabase(url);
-  try {
-    const count = async (query: Promise<{ n: number | string | bigint }>) => Number((await query).n);
-    for (;;) {
-      const events = await count(db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('fanned_out_at', 'is', null).executeTakeFirstOrThrow());
-      const jobs = await count(db.selectFrom('announcement_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow());
-      // The seeded conversations' summaries and triage: measured apart (bench/summary-latency.ts), not under the scenarios.
-      const conversationJobs = await count(db.selectFrom('conversation_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow());
-      if (events === 0 && jobs === 0 && conversationJobs === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  } finally {
-    await close();
-  }
-}
 
 async function measureCeiling(durationSeconds: number): Promise<Ceiling> {
   const server = await startCeiling();
@@ -220,10 +185,7 @@ async function bench(options: BenchOptions): Promise<void> {
         for (const scenario of scenarios.filter((s) => s.seed && (s.runsAt?.(scale) ?? true))) {
           own.set(scenario, await scenario.seed!(database, scale));
         }
-        // A running PostgreSQL's autovacuum analyzes freshly loaded tables within minutes; without
-        // statistics its planner sorts whole tables. SQLite never analyzes by itself, so it is
-        // measured as deployed: without statistics.
-        if (database.dialect.name === 'postgres') await sql`analyze`.execute(database.db);
+        await asDeployed(database);
         return main;
       });
       progress(`seeded ${scale.label} in ${summary.seconds.toFixed(1)} s: ${JSON.stringify({ ...summary, seconds: undefined })}`);

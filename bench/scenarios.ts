@@ -35,7 +35,8 @@ const get = (path: string): RequestSpec => ({ method: 'GET', path });
 const send = (method: 'POST' | 'PATCH', path: string, body: unknown): RequestSpec => ({ method, path, body: JSON.stringify(body) });
 const PRIORITIES = ['low', 'normal', 'high', 'urgent'];
 const DEDUP_MAX_OPEN_ISSUES = 10_000;
-const SEARCH_QUERIES = [
+/** Two-word searches an agent would type: the last word often unfinished. */
+export const SEARCH_QUERIES = [
   'checkout butt', 'password reset', 'blank page', 'invoice pd', 'crashes android', 'safari slow', 'csv exp', 'screenshot sen',
   'clearing cache', 'dark mode',
 ];

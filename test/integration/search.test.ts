@@ -147,6 +147,34 @@ describeEachDialect('GET /api/v1/search [ext]', (ctx, dialect) => {
     assert.deepEqual(await found(api, { q: term }), [`issue:${inTitle.id}`, `issue:${inDescription.id}`]);
   });
 
+  it('breaks ties in score by type, then id', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const term = word();
+    // The same text in the same place scores the same in both databases.
+    const issues = [await createIssue(api, product.id, { title: `${term} alpha` }), await createIssue(api, product.id, { title: `${term} alpha` })];
+    const conversations = [await importConversation(api, product.id, { title: `${term} alpha`, body: 'Hello' }), await importConversation(api, product.id, { title: `${term} alpha`, body: 'Hello' })];
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+    assert.deepEqual(await found(api, { q: term }), [
+      ...conversations.sort(byId).map((c) => `conversation:${c.id}`), ...issues.sort(byId).map((i) => `issue:${i.id}`),
+    ]);
+  });
+
+  it('pages past a conversation that many of its messages put first', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const term = word();
+    const conversation = await importConversation(api, product.id, { title: 'Chat', body: `${term} ${term} ${term}` });
+    // More matching messages than the rows a page of one ranks before it groups them into results.
+    for (let i = 0; i < 24; i++) assert.equal((await api.post(`/api/v1/conversations/${conversation.id}/messages`, { body: `${term} ${term} ${term}` })).status, 201);
+    const issue = await createIssue(api, product.id, { title: 'Slow page', description: `Mentions ${term} once in a long text about other things entirely` });
+    const all = await found(api, { q: term });
+    assert.deepEqual(new Set(all), new Set([`conversation:${conversation.id}`, `issue:${issue.id}`]));
+    const second = await search(api, { q: term, limit: 1, offset: 1 });
+    assert.deepEqual(second.data.map((result) => `${result.type}:${result.id}`), [all[1]]);
+    assert.deepEqual(second.pagination, { total: 2, limit: 1, offset: 1 });
+  });
+
   it('keeps the index in step with every write: an edited title, a replaced message body, deleted rows', async () => {
     const api = ctx().a.api;
     const product = await createProduct(api);

@@ -1,0 +1,48 @@
+// The bench's own access to a database under test: migrating and seeding it before a server
+// starts, and waiting, next to a running server, until the work seeding left it is done.
+import { sql } from 'kysely';
+import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
+
+/** Runs fn on the migrated database, closing it after. */
+export async function withDatabase<T>(url: string, fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const database = createDatabase(url);
+  try {
+    await database.migrate();
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Statistics as a running database would have them after a fresh load: a running PostgreSQL's
+ * autovacuum analyzes freshly loaded tables within minutes (without statistics its planner sorts
+ * whole tables); SQLite never analyzes by itself, so it is measured as deployed, without them.
+ */
+export async function asDeployed(database: DatabaseHandle): Promise<void> {
+  if (database.dialect.name === 'postgres') await sql`analyze`.execute(database.db);
+}
+
+/**
+ * Waits until the server has fanned out the events recorded without it (tens of thousands by
+ * seeding at 10k, or by the floor's writes), posted the release announcements they planned and
+ * summarized and triaged the seeded conversations: work that would otherwise land in the next
+ * scenarios measured.
+ */
+export async function backlogDone(url: string): Promise<void> {
+  // Reads only (no migration: that would write next to the server).
+  const { db, close } = createDatabase(url);
+  try {
+    const count = async (query: Promise<{ n: number | string | bigint }>) => Number((await query).n);
+    for (;;) {
+      const events = await count(db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('fanned_out_at', 'is', null).executeTakeFirstOrThrow());
+      const jobs = await count(db.selectFrom('announcement_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow());
+      // The seeded conversations' summaries and triage: measured apart (bench/summary-latency.ts), not under the scenarios.
+      const conversationJobs = await count(db.selectFrom('conversation_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow());
+      if (events === 0 && jobs === 0 && conversationJobs === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await close();
+  }
+}
