@@ -1,7 +1,7 @@
 // The floor's reads: the bodies of GET /me, an issue's detail, a page of issues and a conversation's
 // detail, each from a few prepared statements and the shapes' hand-built JSON.
 import { parseUuid } from '../../src/lib/ids.js';
-import { array, CONVERSATION, CONVERSATION_SUMMARY, ISSUE, json, LINKED_ISSUE, MEMBER, MESSAGE, object } from './shapes.js';
+import { array, ATTACHMENT, CONVERSATION, CONVERSATION_INBOX_COLUMNS, CONVERSATION_SUMMARY, ISSUE, json, LINKED_ISSUE, MEMBER, MESSAGE, messageJson, object } from './shapes.js';
 import type { Queries, Row } from './store.js';
 
 export interface Actor {
@@ -88,7 +88,8 @@ export async function listIssues(db: Queries, actor: Actor, query: URLSearchPara
 }
 
 export const CONVERSATION_WITH_CONTACT =
-  `select ${CONVERSATION.columns('c')}, ct.name as contact_name, ct.email as contact_email, ct.external_id as contact_external_id ` +
+  `select ${CONVERSATION.columns('c')}, ${CONVERSATION_INBOX_COLUMNS.map((column) => `c.${column}`).join(', ')}, ` +
+  'ct.name as contact_name, ct.email as contact_email, ct.external_id as contact_external_id ' +
   'from conversations c left join contacts ct on ct.id = c.contact_id and ct.workspace_id = c.workspace_id where c.workspace_id = ? and c.id = ?';
 
 /** The conversation's own fields and its contact, without braces. */
@@ -97,15 +98,29 @@ export const conversationFields = (row: Row): string => {
     ? 'null'
     : `{"id":"${row.contact_id}","name":${json.nullable(json.text)(row.contact_name)},"email":${json.nullable(json.text)(row.contact_email)},` +
       `"verified":${row.contact_external_id !== null}}`;
-  return `${CONVERSATION.fields(row)},"contact":${contact}`;
+  const nullableText = json.nullable(json.text);
+  const lastMessage = row.last_message_at === null
+    ? 'null'
+    : `{"sender_type":${json.text(row.last_message_sender_type)},"excerpt":${json.text(row.last_message_excerpt ?? '')},"created_at":${json.text(row.last_message_at)}}`;
+  return `${CONVERSATION.fields(row)},"contact":${contact},"assignee_id":${nullableText(row.assignee_id)},"last_message":${lastMessage},` +
+    `"waiting_since":${nullableText(row.waiting_since)}`;
 };
 
 export async function getConversation(db: Queries, actor: Actor, rawId: string): Promise<Answer> {
   const id = parseUuid(rawId);
   const conversation = id && (await db.one(CONVERSATION_WITH_CONTACT, [actor.workspaceId, id]));
   if (!conversation) return notFound('conversation');
-  const [messages, issues] = await Promise.all([
-    db.all(`select ${MESSAGE.columns('m')} from messages m where m.workspace_id = ? and m.conversation_id = ? order by m.created_at asc, m.id asc`, [actor.workspaceId, id]),
+  const [messages, attachments, issues] = await Promise.all([
+    db.all(
+      `select ${MESSAGE.columns('m')}, j.status as delivery_status, j.last_error as delivery_error from messages m left join email_jobs j on j.id = m.id ` +
+        'where m.workspace_id = ? and m.conversation_id = ? order by m.created_at asc, m.id asc',
+      [actor.workspaceId, id],
+    ),
+    db.all(
+      `select ${ATTACHMENT.columns('a')}, a.message_id from attachments a where a.workspace_id = ? ` +
+        'and a.message_id in (select m.id from messages m where m.workspace_id = ? and m.conversation_id = ?) order by a.created_at asc, a.id asc',
+      [actor.workspaceId, actor.workspaceId, id],
+    ),
     // From the conversation's links to each issue by id (a cross join keeps SQLite's planner on that side).
     db.all(
       `select ${LINKED_ISSUE.columns('i')} from issue_conversations link cross join issues i ` +
@@ -114,5 +129,6 @@ export async function getConversation(db: Queries, actor: Actor, rawId: string):
       [actor.workspaceId, id],
     ),
   ]);
-  return ok(`{"data":{${conversationFields(conversation)},"messages":${array(MESSAGE, messages)},"linked_issues":${array(LINKED_ISSUE, issues)}}}`);
+  const shown = messages.map((message) => messageJson(message, array(ATTACHMENT, attachments.filter((file) => file.message_id === message.id))));
+  return ok(`{"data":{${conversationFields(conversation)},"messages":[${shown.join(',')}],"linked_issues":${array(LINKED_ISSUE, issues)}}}`);
 }

@@ -56,9 +56,27 @@ export const CONVERSATION = shape([
   ['form_fields', storedJson], ['tags', storedJson], ['created_at', text], ['updated_at', text],
 ]);
 
+/** A message's own columns; its delivery and attachments follow (messageJson). */
 export const MESSAGE = shape([
   ['id', text], ['sender_type', text], ['sender_id', text], ['body', text], ['sender_name', nullable(text)], ['created_at', text],
+  ['internal', flag], ['full_body', nullable(text)],
 ]);
+
+/** The conversation's list fields, written after its contact. */
+export const CONVERSATION_INBOX_COLUMNS = ['assignee_id', 'last_message_sender_type', 'last_message_excerpt', 'last_message_at', 'waiting_since'];
+
+export const ATTACHMENT = shape([['id', text], ['filename', text], ['content_type', text], ['size', number]]);
+
+/** The API's names of the email_jobs statuses. */
+const DELIVERY: Record<string, string> = { pending: 'pending', done: 'sent', failed: 'failed' };
+
+/** A message with its delivery (`delivery_status`, `delivery_error` columns, null when not mailed) and its attachments' JSON. */
+export const messageJson = (row: Row, attachments = '[]'): string => {
+  const delivery = row.delivery_status == null
+    ? 'null'
+    : `{"status":"${DELIVERY[row.delivery_status as string]}","error":${nullable(text)(row.delivery_error ?? null)}}`;
+  return `{${MESSAGE.fields(row)},"delivery":${delivery},"attachments":${attachments}}`;
+};
 
 export const LINKED_ISSUE = shape([['id', text], ['shortcode', text], ['title', text], ['status', text]]);
 

@@ -4,7 +4,8 @@
 import { v7 as newId } from 'uuid';
 import { parseUuid } from '../../src/lib/ids.js';
 import { CONVERSATION_WITH_CONTACT, detailJson, failure, issueKey, notFound, ok, readIssueDetail, type Actor, type Answer, type IssueDetail } from './reads.js';
-import { ISSUE, MESSAGE, object } from './shapes.js';
+import { messageExcerpt } from '../../src/domain/conversations/message-excerpt.js';
+import { ISSUE, messageJson, object } from './shapes.js';
 import type { Queries, Row, Store, Transaction } from './store.js';
 
 const PRIORITIES = new Set(['low', 'normal', 'high', 'urgent']);
@@ -143,14 +144,19 @@ export async function postMessage(store: Store, actor: Actor, rawId: string, bod
   const row: Row = {
     id: newId(), workspace_id: actor.workspaceId, conversation_id: id, sender_type: 'agent',
     sender_id: actor.member?.id ?? actor.keyId, sender_name: actor.member?.display_name ?? null, body: body.body,
-    created_at: new Date().toISOString(),
+    created_at: new Date().toISOString(), internal: 0, email_message_id: null, full_body: null,
   };
   await store.transaction(async (tx) => {
     const columns = Object.keys(row);
     await tx.run(`insert into messages (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`, Object.values(row));
-    await tx.run('update conversations set updated_at = ? where workspace_id = ? and id = ?', [row.created_at, actor.workspaceId, id]);
-    const message = object(MESSAGE, row);
+    // An agent's reply: the latest message, and the contact no longer waits.
+    await tx.run(
+      'update conversations set updated_at = ?, last_message_sender_type = ?, last_message_excerpt = ?, last_message_at = ?, waiting_since = null ' +
+        'where workspace_id = ? and id = ?',
+      [row.created_at, 'agent', messageExcerpt(row.body as string), row.created_at, actor.workspaceId, id],
+    );
+    const message = messageJson(row);
     await recordEvent(tx, actor.workspaceId, 'message.created', `${message.slice(0, -1)},"conversation_id":"${id}"}`, id);
   });
-  return ok(`{"data":${object(MESSAGE, row)}}`, 201);
+  return ok(`{"data":${messageJson(row)}}`, 201);
 }
