@@ -240,9 +240,14 @@ describe('the widget in a browser', () => {
         }, 10);
         setTimeout(() => (clearInterval(timer), resolve(longest)), 1500);
       }));
+      // The solving happens in a dedicated worker (deterministic); and the frame stays responsive
+      // meanwhile (generous: a shared CI machine delays timers by itself; a solve on the main thread
+      // blocks for about a second).
+      const worker = page.waitForEvent('worker', (candidate) => candidate.url().includes('pow.worker'));
       await frame.getByRole('textbox', { name: 'Message' }).fill('Proven human');
       await frame.getByRole('button', { name: 'Send' }).click();
-      assert.ok((await lag) < 200, `the frame's main thread was blocked for ${await lag} ms`);
+      await worker;
+      assert.ok((await lag) < 500, `the frame's main thread was blocked for ${await lag} ms`);
       await eventually('the conversation', async () => (await conversationsOf(id)).length === 1, 20_000);
     });
   });
