@@ -171,6 +171,7 @@ for (const dialect of DIALECTS) {
       await page.waitForURL(new RegExp(`/app/issues/${issue.shortcode}$`));
       await expectGone(page.getByRole('dialog', { name: 'Search' }));
       // The issue opens in a dialog of its own, where single keys are its fields': close it first.
+      await expect(page.getByRole('dialog', { name: issue.shortcode }));
       await page.keyboard.press('Escape');
       await page.waitForURL(/\/app\/issues$/);
 
