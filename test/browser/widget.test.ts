@@ -25,7 +25,21 @@ const isFocused = (locator: Locator) => locator.evaluate((element) => (element.g
  * Focused, in a document that has the focus: the frame runs in its own renderer process (another
  * origin), and the browser routes keystrokes to it only once it knows the frame is focused.
  */
-const receivesKeystrokes = (locator: Locator) => locator.evaluate((element) => element.ownerDocument.activeElement === element && element.ownerDocument.hasFocus());
+/**
+ * Presses a probe key until it lands in `locator`, then clears it. The cross-origin frame runs in its
+ * own renderer, which knows it has the focus a moment before the browser routes keys to it; keys sent
+ * in between go to the host page and are lost (never delivered late), so a key that arrived proves
+ * the route.
+ */
+async function waitForKeystrokes(page: Page, locator: Locator): Promise<void> {
+  await eventually('keystrokes going to the Message box', async () => {
+    await page.keyboard.press('x');
+    return (await locator.inputValue()).length > 0;
+  });
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  assert.equal(await locator.inputValue(), '');
+}
 
 describe('the widget in a browser', () => {
   let ctx: TestContext & { close(): Promise<void> };
@@ -130,7 +144,7 @@ describe('the widget in a browser', () => {
       assert.equal(animation, 'none', 'no opening animation under prefers-reduced-motion');
       const frame = page.frameLocator('iframe[title="Support"]');
       const message = frame.getByRole('textbox', { name: 'Message' });
-      await eventually('keystrokes going to the Message box', () => receivesKeystrokes(message));
+      await waitForKeystrokes(page, message);
       await page.keyboard.type('Typed without a mouse');
       assert.equal(await message.inputValue(), 'Typed without a mouse');
       await page.keyboard.press('Enter');

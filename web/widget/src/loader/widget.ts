@@ -65,13 +65,21 @@ function start(script: HTMLScriptElement): void {
     panel.append(frame);
     return frame;
   };
+  // Focus moves to the frame only once its document says it is ready: an iframe focused while its
+  // cross-origin document is still loading keeps the browser sending keys to this page (Chromium
+  // routes them by the frame focused before the new document's process took over), even though
+  // the field inside looks focused. Until then the focus stays on the launcher.
+  const moveFocusInside = () => {
+    frame!.focus();
+    post({ source: SOURCE, type: 'open' });
+  };
   const setOpen = (open: boolean) => {
     if (open === !panel.hidden) return;
     panel.hidden = !open;
     launcher.setAttribute('aria-expanded', String(open));
     if (open) {
-      ensureFrame().focus();
-      if (ready) post({ source: SOURCE, type: 'open' });
+      ensureFrame();
+      if (ready) moveFocusInside();
     } else {
       launcher.focus();
     }
@@ -83,7 +91,7 @@ function start(script: HTMLScriptElement): void {
     if (event.data.type === 'close') return setOpen(false);
     ready = true;
     post({ source: SOURCE, type: 'init', identityToken });
-    if (!panel.hidden) post({ source: SOURCE, type: 'open' });
+    if (!panel.hidden) moveFocusInside();
   });
   launcher.addEventListener('click', () => setOpen(panel.hidden));
   // Loaded ahead of the click, once a visitor shows intent: the widget opens ready.
