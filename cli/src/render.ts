@@ -44,6 +44,9 @@ export async function memberNames(api: Api, ids: (string | null)[]): Promise<(id
 }
 
 /** `APP-12 "Title"`, how commands name the issue they acted on. */
+/** A record's tags on one line, or null (left out of `fields`) when it has none. */
+export const tagList = (tags: string[]): string | null => (tags.length === 0 ? null : tags.join(', '));
+
 export const issueName = (issue: { shortcode: string; title: string }) => `${paint('bold', issue.shortcode)} "${issue.title}"`;
 
 /** `Ana <ana@example.com>`: a contact as commands name them; its id when it has neither name nor email. */

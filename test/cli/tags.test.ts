@@ -98,5 +98,14 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(body, { data: { ...detail, tags: ['urgent'] } }, 'the PATCH answers the conversation without its messages');
       assert.equal(await shell.text('conversation', 'tag', conversation.id), '"Refund please" is tagged urgent.\n');
     });
+
+    it('show prints the tags of an issue and of a conversation, and leaves the line out without any', async () => {
+      const issue = await newIssue(['billing', 'needs design']);
+      assert.match(await shell.text('issue', 'show', issue.shortcode), /^tags +billing, needs design$/m);
+      const conversation = await importConversation(server.a.api, product.id, { title: 'Refund please' });
+      assert.doesNotMatch(await shell.text('conversation', 'show', conversation.id), /^tags/m);
+      await shell.text('conversation', 'tag', conversation.id, 'refund', 'vip');
+      assert.match(await shell.text('conversation', 'show', conversation.id), /^tags +refund, vip$/m);
+    });
   });
 }

@@ -9,7 +9,7 @@ import {
   addPageOptions, assigneeFilterOption, choiceOption, ListOption, memberArgument, nothingGiven, type PageOptions, productOption,
 } from '../options.js';
 import { fields, pageSummary, paint, relativeTime, table } from '../output.js';
-import { contactName, conversationStatusStyle, memberNames, priorityStyle, showConversationStatus, showPriority } from '../render.js';
+import { contactName, conversationStatusStyle, memberNames, priorityStyle, showConversationStatus, showPriority, tagList } from '../render.js';
 import { scopedProductId } from '../resolve.js';
 import { defineTagCommand } from './tags.js';
 
@@ -70,6 +70,7 @@ async function showConversation(api: Api, id: string): Promise<HumanOutput> {
       ['type', `${conversation.type} (via ${conversation.source})`],
       ['contact', contactName(conversation.contact)],
       ['assignee', assignee(conversation.assignee_id)],
+      ['tags', tagList(conversation.tags)],
       ['rating', conversation.rating === null ? null : String(conversation.rating)],
       ['upvotes', String(conversation.upvotes)],
       ['created', relativeTime(conversation.created_at)],

@@ -8,7 +8,7 @@ import {
   addPageOptions, assigneeFilterOption, choiceOption, ListOption, memberArgument, nothingGiven, type PageOptions, productOption,
 } from '../options.js';
 import { fields, pageSummary, paint, relativeTime, table } from '../output.js';
-import { conversationsTable, issueName, issueStatusStyle, memberNames, priorityStyle, showConversationStatus, showIssueStatus, showPriority } from '../render.js';
+import { conversationsTable, issueName, issueStatusStyle, memberNames, priorityStyle, showConversationStatus, showIssueStatus, showPriority, tagList } from '../render.js';
 import { isUuid, requiredProductId, scopedProductId } from '../resolve.js';
 import { defineTagCommand } from './tags.js';
 
@@ -65,6 +65,7 @@ async function showIssue(api: Api, ref: string): Promise<HumanOutput> {
       ['status', showIssueStatus(issue.status)],
       ['priority', showPriority(issue.priority)],
       ['assignee', assignee(issue.assignee_id)],
+      ['tags', tagList(issue.tags)],
       ['resolution', issue.resolution_comment],
       ['sources', String(issue.sources_count)],
       ['created', relativeTime(issue.created_at)],
