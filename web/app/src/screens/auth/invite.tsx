@@ -1,9 +1,10 @@
 // /app/invite/{token}: the one-time link an invitation gives. The person picks a name and a
 // password (and an email, for the first start's owner link, which names none) and is signed in.
 import { useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok } from '../../api/client.js';
+import { ApiError, api, ok } from '../../api/client.js';
 import { Button, FormError, TextField } from '../../ui/form.js';
 import { ErrorState, Loading } from '../../ui/page.js';
+import { useAction } from '../../ui/use-action.js';
 import { useResource } from '../../use-resource.js';
 import { AuthLayout } from './auth-layout.js';
 
@@ -13,8 +14,7 @@ export function AcceptInvitation({ token, accepted }: { token: string; accepted:
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
 
   if (!invitation.data) {
     if (!invitation.error) return <AuthLayout title="Join your team"><Loading /></AuthLayout>;
@@ -29,26 +29,21 @@ export function AcceptInvitation({ token, accepted }: { token: string; accepted:
     );
   }
   const { email: invitedEmail, workspace_name: workspace, role } = invitation.data;
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void action.run(async () => {
       await ok(api.POST('/auth/invitations/{token}', { ...path, body: { name: name.trim(), password, ...(invitedEmail === null && { email: email.trim() }) } }));
       accepted();
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+    });
   };
-  const fields = error instanceof ApiError ? error.fields : {};
+  const { fields } = action;
   return (
     <AuthLayout
       title={`Join ${workspace}`}
       subtitle={invitedEmail ? <>You were invited as <strong>{role}</strong> with <strong>{invitedEmail}</strong>.</> : <>You are the <strong>{role}</strong> of this new workspace. Choose how you will sign in.</>}
     >
       <form class="stack" onSubmit={submit} noValidate>
-        <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+        <FormError message={action.message} />
         {invitedEmail === null && (
           <TextField label="Email" type="email" autocomplete="username" required value={email} error={fields.email} onInput={(event) => setEmail(event.currentTarget.value)} />
         )}
@@ -56,7 +51,7 @@ export function AcceptInvitation({ token, accepted }: { token: string; accepted:
         <TextField label="Password" type="password" autocomplete="new-password" required minLength={10} maxLength={200}
           hint="10 to 200 characters. Already have a Loopdesk account? Use its password." value={password} error={fields.password}
           onInput={(event) => setPassword(event.currentTarget.value)} />
-        <Button type="submit" variant="primary" busy={busy} class="button-block">Join {workspace}</Button>
+        <Button type="submit" variant="primary" busy={action.busy} class="button-block">Join {workspace}</Button>
       </form>
     </AuthLayout>
   );

@@ -1,37 +1,32 @@
 // Sign-in with email and password (POST /auth/sign-in sets the session cookie).
 import { useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok } from '../../api/client.js';
+import { api, ok } from '../../api/client.js';
 import { Button, FormError, TextField } from '../../ui/form.js';
+import { useAction } from '../../ui/use-action.js';
 import { AuthLayout } from './auth-layout.js';
 
 export function SignIn({ signedIn }: { signedIn: () => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | Error | null>(null);
+  const action = useAction();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void action.run(async () => {
       await ok(api.POST('/auth/sign-in', { body: { email: email.trim(), password } }));
       signedIn();
-    } catch (failure) {
-      setError(failure instanceof ApiError ? failure : new Error(describeError(failure)));
-      setBusy(false);
-    }
+    });
   };
-  const fields = error instanceof ApiError ? error.fields : {};
+  const { fields } = action;
   return (
     <AuthLayout title="Sign in" subtitle="Welcome back. Sign in to your team's inbox.">
       <form class="stack" onSubmit={submit} noValidate>
-        <FormError message={error && !Object.keys(fields).length ? error.message : null} />
+        <FormError message={action.message} />
         <TextField label="Email" type="email" autocomplete="username" required value={email} error={fields.email}
           onInput={(event) => setEmail(event.currentTarget.value)} />
         <TextField label="Password" type="password" autocomplete="current-password" required value={password} error={fields.password}
           onInput={(event) => setPassword(event.currentTarget.value)} />
-        <Button type="submit" variant="primary" busy={busy} class="button-block">Sign in</Button>
+        <Button type="submit" variant="primary" busy={action.busy} class="button-block">Sign in</Button>
       </form>
       <p class="muted small">No account yet? Ask an owner or admin of your workspace for an invitation.</p>
     </AuthLayout>

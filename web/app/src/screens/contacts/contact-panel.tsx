@@ -2,7 +2,7 @@
 // an export of everything about them (downloaded as JSON), and erasure — for owners and admins,
 // behind typing the contact's email (or "erase" when there is none), since it cannot be undone.
 import { useState } from 'preact/hooks';
-import { api, describeError, ok, type Schemas } from '../../api/client.js';
+import { api, ok, type Schemas } from '../../api/client.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
 import { StatusBadge, VerifiedBadge } from '../../ui/badges.js';
@@ -68,7 +68,7 @@ export function ContactPanel({ contactId, currentConversationId, erased, open }:
               </ul>
             </>
           )}
-          <FormError message={exporting.error ? describeError(exporting.error) : null} />
+          <FormError message={exporting.message} />
           <div class="row">
             <Button small busy={exporting.busy} onClick={() => void download()}>Export data</Button>
             {canManageSettings && <Button small variant="danger" onClick={() => setErasing(true)}>Erase contact…</Button>}
@@ -102,7 +102,7 @@ function EraseDialog({ contact, close, erased }: { contact: ContactDetail; close
           This removes {contact.name ?? contact.email ?? 'this contact'} for good: their profile, widget sessions and upvotes, and the text
           of their messages. Their conversations stay for the backlog, without their name or words. This cannot be undone.
         </p>
-        <FormError message={action.error ? describeError(action.error) : null} />
+        <FormError message={action.message} />
         <TextField label={`Type ${expected} to confirm`} value={typed} autocomplete="off" onInput={(event) => setTyped(event.currentTarget.value)} />
         <div class="dialog-actions">
           <Button onClick={close}>Cancel</Button>

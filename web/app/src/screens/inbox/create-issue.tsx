@@ -8,6 +8,7 @@ import { Button } from '../../ui/form.js';
 import { Dialog } from '../../ui/dialog.js';
 import { percent } from '../../ui/labels.js';
 import { announce } from '../../ui/toast.js';
+import { useAction } from '../../ui/use-action.js';
 import { IssueDraftForm, type IssueDraft } from '../issues/issue-draft-form.js';
 
 type Result = Schemas['DeduplicatingCreateResult'];
@@ -26,36 +27,26 @@ export function CreateIssueDialog({ conversation, close, linked }: Props) {
   const [draft, setDraft] = useState<IssueDraft>({
     title: conversation.title, description: firstContactMessage(conversation), priority: conversation.priority,
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
   const [result, setResult] = useState<Result | null>(null);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await ok(api.POST('/api/v1/issues/maybe', {
-        body: {
-          product_id: conversation.product_id, title: draft.title, description: draft.description || null, priority: draft.priority,
-          conversation_id: conversation.id,
-        },
-      }));
-      setResult(answer);
-      linked(answer.data);
-      announce(answer.matched_existing ? `Linked to existing issue ${answer.data.shortcode}` : `Created ${answer.data.shortcode}`);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+  const submit = async () => {
+    const answer = await ok(api.POST('/api/v1/issues/maybe', {
+      body: {
+        product_id: conversation.product_id, title: draft.title, description: draft.description || null, priority: draft.priority,
+        conversation_id: conversation.id,
+      },
+    }));
+    setResult(answer);
+    linked(answer.data);
+    announce(answer.matched_existing ? `Linked to existing issue ${answer.data.shortcode}` : `Created ${answer.data.shortcode}`);
   };
 
   if (result) return <Dialog title={result.matched_existing ? 'Matched an existing issue' : 'Issue created'} close={close}><Outcome result={result} conversationId={conversation.id} linked={linked} close={close} /></Dialog>;
   return (
     <Dialog title="Create issue" close={close}>
       <p class="muted">Loopdesk first looks for an open issue that says the same thing; if there is one, the conversation is linked to it instead.</p>
-      <IssueDraftForm draft={draft} change={setDraft} error={error} busy={busy} descriptionRows={5} close={close} submit={submit} />
+      <IssueDraftForm draft={draft} change={setDraft} action={action} descriptionRows={5} close={close} submit={submit} />
     </Dialog>
   );
 }

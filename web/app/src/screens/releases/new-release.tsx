@@ -1,7 +1,7 @@
 // A new release: a product, a title and version, the done issues it ships (all ticked to start
 // with), saved as a draft or published at once.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok } from '../../api/client.js';
+import { api, ok } from '../../api/client.js';
 import { Link, navigate } from '../../router.js';
 import { useSession } from '../../session.js';
 import { PriorityBadge } from '../../ui/badges.js';
@@ -9,6 +9,7 @@ import { Button, Checkbox, FormError, Select, TextArea, TextField } from '../../
 import { Icon } from '../../ui/icons.js';
 import { EmptyState, ErrorState, Loading, PageHeader } from '../../ui/page.js';
 import { announce } from '../../ui/toast.js';
+import { useAction } from '../../ui/use-action.js';
 import { useResource } from '../../use-resource.js';
 
 /** The most issues one release takes from the picker (the API's page limit). */
@@ -21,44 +22,36 @@ export function NewRelease() {
   const [version, setVersion] = useState('');
   const [description, setDescription] = useState('');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const [busy, setBusy] = useState<'draft' | 'publish' | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction<'draft' | 'publish'>();
   const done = useResource(() => ok(api.GET('/api/v1/issues', { params: { query: { product_id: productId, status: 'done', limit: DONE_LIMIT } } })), [productId]);
   useEffect(() => {
     if (done.data) setChosen(new Set(done.data.data.map((issue) => issue.id)));
   }, [done.data]);
 
-  const submit = async (publish: boolean) => {
-    setBusy(publish ? 'publish' : 'draft');
-    setError(null);
-    try {
-      const answer = await ok(api.POST('/api/v1/releases', {
-        body: {
-          product_id: productId, title, version: version.trim() || null, description: description.trim() || null, issue_ids: [...chosen],
-          ...(publish ? {} : { released_at: null }),
-        },
-      }));
-      announce(publish ? `Published ${answer.data.title}` : `Saved ${answer.data.title} as a draft`);
-      navigate(`/releases/${answer.data.id}`);
-    } catch (failure) {
-      setError(failure);
-      setBusy(null);
-    }
-  };
+  const submit = (publish: boolean) => action.run(async () => {
+    const answer = await ok(api.POST('/api/v1/releases', {
+      body: {
+        product_id: productId, title, version: version.trim() || null, description: description.trim() || null, issue_ids: [...chosen],
+        ...(publish ? {} : { released_at: null }),
+      },
+    }));
+    announce(publish ? `Published ${answer.data.title}` : `Saved ${answer.data.title} as a draft`);
+    navigate(`/releases/${answer.data.id}`);
+  }, publish ? 'publish' : 'draft');
   const toggle = (id: string, on: boolean) => setChosen((set) => {
     const next = new Set(set);
     if (on) next.add(id);
     else next.delete(id);
     return next;
   });
-  const fields = error instanceof ApiError ? error.fields : {};
+  const { fields } = action;
 
   return (
     <div class="page">
       <Link href="/releases" class="back-link-inline"><Icon name="back" size={16} />Releases</Link>
       <PageHeader title="New release" description="Ticked issues become released; a draft changes nothing until it is published." />
       <form class="card card-body stack" onSubmit={(event) => { event.preventDefault(); void submit(true); }} noValidate>
-        <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+        <FormError message={action.message} />
         <div class="settings-grid">
           {products.length > 1 && <Select label="Product" value={productId} options={products.map((p): [string, string] => [p.id, p.name])} onChange={setProductId} error={fields.product_id} />}
           <TextField label="Title" required maxLength={500} value={title} error={fields.title} placeholder="November fixes" onInput={(event) => setTitle(event.currentTarget.value)} />
@@ -83,8 +76,8 @@ export function NewRelease() {
         </fieldset>
         <div class="row">
           <span class="spacer" />
-          <Button busy={busy === 'draft'} disabled={!title.trim() || busy !== null} onClick={() => void submit(false)}>Save draft</Button>
-          <Button type="submit" variant="primary" busy={busy === 'publish'} disabled={!title.trim() || busy !== null}>Publish</Button>
+          <Button busy={action.running === 'draft'} disabled={!title.trim() || action.busy} onClick={() => void submit(false)}>Save draft</Button>
+          <Button type="submit" variant="primary" busy={action.running === 'publish'} disabled={!title.trim() || action.busy}>Publish</Button>
         </div>
       </form>
     </div>

@@ -1,6 +1,6 @@
 // One release: its issues, publish (or back to draft), its texts, and the public changelog.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
+import { api, ok, type Schemas } from '../../api/client.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
 import { PriorityBadge, StatusBadge } from '../../ui/badges.js';
@@ -9,6 +9,7 @@ import { Icon } from '../../ui/icons.js';
 import { fullDate } from '../../ui/labels.js';
 import { ErrorState, Loading, PageHeader } from '../../ui/page.js';
 import { announce } from '../../ui/toast.js';
+import { useAction } from '../../ui/use-action.js';
 import { useResource } from '../../use-resource.js';
 import { ReleaseBadge } from './release-badge.js';
 
@@ -31,30 +32,21 @@ function ReleaseBody({ release, saved }: { release: Release; saved: (release: Re
   const [title, setTitle] = useState(release.title);
   const [version, setVersion] = useState(release.version ?? '');
   const [description, setDescription] = useState(release.description ?? '');
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction<'draft' | 'publish' | 'texts'>();
   useEffect(() => {
     setTitle(release.title);
     setVersion(release.version ?? '');
     setDescription(release.description ?? '');
   }, [release.updated_at]);
 
-  const save = async (body: Patch, what: string, message: string) => {
-    setBusy(what);
-    setError(null);
-    try {
-      saved((await ok(api.PATCH('/api/v1/releases/{id}', { params: { path: { id: release.id } }, body }))).data);
-      announce(message);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const save = (body: Patch, what: 'draft' | 'publish' | 'texts', message: string) => action.run(async () => {
+    saved((await ok(api.PATCH('/api/v1/releases/{id}', { params: { path: { id: release.id } }, body }))).data);
+    announce(message);
+  }, what);
   const product = products.find((p) => p.id === release.product_id);
   const published = release.released_at !== null;
   const changed = title !== release.title || version !== (release.version ?? '') || description !== (release.description ?? '');
-  const fields = error instanceof ApiError ? error.fields : {};
+  const { fields } = action;
 
   return (
     <>
@@ -65,12 +57,12 @@ function ReleaseBody({ release, saved }: { release: Release; saved: (release: Re
           <>
             {product && <a class="button button-secondary" href={`/widget/v1/${product.widget_key}/changelog`} target="_blank" rel="noopener">Public changelog <Icon name="external" size={14} /></a>}
             {published
-              ? <Button busy={busy === 'draft'} onClick={() => void save({ released_at: null }, 'draft', 'Back to draft')}>Back to draft</Button>
-              : <Button variant="primary" busy={busy === 'publish'} onClick={() => void save({ released_at: new Date().toISOString() }, 'publish', `Published ${release.title}`)}>Publish</Button>}
+              ? <Button busy={action.running === 'draft'} onClick={() => void save({ released_at: null }, 'draft', 'Back to draft')}>Back to draft</Button>
+              : <Button variant="primary" busy={action.running === 'publish'} onClick={() => void save({ released_at: new Date().toISOString() }, 'publish', `Published ${release.title}`)}>Publish</Button>}
           </>
         }
       />
-      <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+      <FormError message={action.message} />
       <section class="card card-body" aria-labelledby="release-issues">
         <h2 id="release-issues" class="section-title">Issues ({release.issues.length})</h2>
         {release.issues.length === 0 ? <p class="muted">This release ships no issues.</p> : (
@@ -93,7 +85,7 @@ function ReleaseBody({ release, saved }: { release: Release; saved: (release: Re
           <TextField label="Version" maxLength={100} value={version} error={fields.version} onInput={(event) => setVersion(event.currentTarget.value)} />
         </div>
         <TextArea label="Description" rows={5} value={description} error={fields.description} hint="Markdown, shown on the public changelog." onInput={(event) => setDescription(event.currentTarget.value)} />
-        <div class="row"><Button type="submit" busy={busy === 'texts'} disabled={!changed || !title.trim()}>Save changes</Button></div>
+        <div class="row"><Button type="submit" busy={action.running === 'texts'} disabled={!changed || !title.trim()}>Save changes</Button></div>
       </form>
     </>
   );

@@ -1,6 +1,6 @@
 // API keys of the workspace: made here for an integration or a member, shown once, revoked here.
 import { useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
+import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { useSession } from '../../session.js';
 import { Dialog } from '../../ui/dialog.js';
 import { Button, Checkbox, FormError, Select, TextField } from '../../ui/form.js';
@@ -8,6 +8,7 @@ import { ago, shortDate } from '../../ui/labels.js';
 import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
 import { CopyValue } from '../../ui/secret.js';
 import { announce } from '../../ui/toast.js';
+import { useAction } from '../../ui/use-action.js';
 import { useResource } from '../../use-resource.js';
 
 type ApiKey = Schemas['ApiKey'];
@@ -72,23 +73,16 @@ function NewKeyDialog({ close, created }: { close: () => void; created: () => vo
   // A member's id, or NO_MEMBER for an integration key (only owners may make those).
   const [memberId, setMemberId] = useState(me.member?.id ?? NO_MEMBER);
   const [readOnly, setReadOnly] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
   const [key, setKey] = useState<string | null>(null);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void action.run(async () => {
       const answer = await ok(api.POST('/api/v1/api-keys', { body: { label: label.trim() || null, read_only: readOnly, member_id: memberId === NO_MEMBER ? null : memberId } }));
       setKey(answer.data.key);
       created();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   if (key) {
     return (
@@ -100,7 +94,7 @@ function NewKeyDialog({ close, created }: { close: () => void; created: () => vo
       </Dialog>
     );
   }
-  const fields = error instanceof ApiError ? error.fields : {};
+  const { fields } = action;
   const owners: [string, string][] = [
     ...members.map((m): [string, string] => [m.id, `${m.display_name ?? 'Unnamed member'}${m.id === me.member?.id ? ' (you)' : ''}`]),
     [NO_MEMBER, 'No member: an integration (owners only)'],
@@ -108,13 +102,13 @@ function NewKeyDialog({ close, created }: { close: () => void; created: () => vo
   return (
     <Dialog title="New API key" close={close}>
       <form class="stack" onSubmit={submit} noValidate>
-        <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+        <FormError message={action.message} />
         <TextField label="Label" value={label} error={fields.label} placeholder="Zapier, CI, Ana's laptop…" onInput={(event) => setLabel(event.currentTarget.value)} />
         <Select label="Acts as" value={memberId} options={owners} onChange={setMemberId} error={fields.member_id} hint="Issues it assigns to “me” go to this member." />
         <Checkbox label="Read only" checked={readOnly} onChange={setReadOnly} hint="It may only read (GET)." />
         <div class="dialog-actions">
           <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy}>Create key</Button>
+          <Button type="submit" variant="primary" busy={action.busy}>Create key</Button>
         </div>
       </form>
     </Dialog>

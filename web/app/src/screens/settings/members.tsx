@@ -2,7 +2,7 @@
 // one-time link to send), role changes and removal. The server enforces rank (an admin cannot
 // make or remove an owner); its answer is shown when it refuses.
 import { useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
+import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { useSession, type Role } from '../../session.js';
 import { Avatar } from '../../ui/badges.js';
 import { Dialog } from '../../ui/dialog.js';
@@ -11,6 +11,7 @@ import { shortDate } from '../../ui/labels.js';
 import { ErrorState, Loading, Pager } from '../../ui/page.js';
 import { CopyValue } from '../../ui/secret.js';
 import { announce } from '../../ui/toast.js';
+import { useAction } from '../../ui/use-action.js';
 import { useResource } from '../../use-resource.js';
 
 const ROLES: [Role, string][] = [['agent', 'Agent'], ['admin', 'Admin'], ['owner', 'Owner']];
@@ -108,21 +109,14 @@ export function Members() {
 function InviteDialog({ close, invited }: { close: () => void; invited: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('agent');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
   const [link, setLink] = useState<Schemas['IssuedInvitation'] | null>(null);
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void action.run(async () => {
       setLink((await ok(api.POST('/api/v1/members/invitations', { body: { email: email.trim(), role } }))).data);
       invited();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   if (link) {
     return (
@@ -134,17 +128,17 @@ function InviteDialog({ close, invited }: { close: () => void; invited: () => vo
       </Dialog>
     );
   }
-  const fields = error instanceof ApiError ? error.fields : {};
+  const { fields } = action;
   return (
     <Dialog title="Invite someone" close={close}>
       <form class="stack" onSubmit={submit} noValidate>
-        <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+        <FormError message={action.message} />
         <TextField label="Email" type="email" required value={email} error={fields.email} onInput={(event) => setEmail(event.currentTarget.value)} />
         <Select label="Role" value={role} options={ROLES} onChange={setRole} error={fields.role}
           hint="Agents work the inbox, issues and releases; admins and owners also manage settings." />
         <div class="dialog-actions">
           <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} disabled={!email.trim()}>Create invitation</Button>
+          <Button type="submit" variant="primary" busy={action.busy} disabled={!email.trim()}>Create invitation</Button>
         </div>
       </form>
     </Dialog>

@@ -2,7 +2,7 @@
 // keys the platform does not read are kept as they are), the snippet that embeds it (the server's)
 // its inbound email address and how to forward mail to it, and the identity secret.
 import { useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
+import { api, ok, type Schemas } from '../../api/client.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
 import { Button, Checkbox, FormError, TextField } from '../../ui/form.js';
@@ -10,6 +10,7 @@ import { Icon } from '../../ui/icons.js';
 import { EmptyState } from '../../ui/page.js';
 import { CopyValue } from '../../ui/secret.js';
 import { announce } from '../../ui/toast.js';
+import { useAction } from '../../ui/use-action.js';
 import { IdentitySecret } from './identity-secret.js';
 
 type Product = Schemas['Product'];
@@ -42,38 +43,32 @@ function ProductForm({ product }: { product: Product }) {
   const [switches, setSwitches] = useState<Record<string, boolean>>(
     Object.fromEntries(SWITCHES.map((s) => [s.key, typeof config[s.key] === 'boolean' ? (config[s.key] as boolean) : s.default])),
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const widgetConfig: Record<string, unknown> = { ...config, ...switches };
-    if (greeting.trim()) widgetConfig.greeting = greeting.trim();
-    else delete widgetConfig.greeting;
-    if (color.trim()) widgetConfig.color = color.trim();
-    else delete widgetConfig.color;
-    try {
+    void action.run(async () => {
+      const widgetConfig: Record<string, unknown> = { ...config, ...switches };
+      if (greeting.trim()) widgetConfig.greeting = greeting.trim();
+      else delete widgetConfig.greeting;
+      if (color.trim()) widgetConfig.color = color.trim();
+      else delete widgetConfig.color;
       await ok(api.PATCH('/api/v1/products/{id}', {
         params: { path: { id: product.id } },
         body: { name, slug, issue_prefix: prefix, domain: domain.trim() || null, widget_config: widgetConfig },
       }));
       await reloadProducts();
       announce('Product saved');
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+    });
   };
-  const fields = error instanceof ApiError ? error.fields : {};
+  const { fields } = action;
   return (
     <div class="stack">
       <Link href="/settings/products" class="back-link-inline"><Icon name="back" size={16} />Products</Link>
       <form class="stack" onSubmit={submit} noValidate>
         <section class="card card-body stack" aria-labelledby="product-heading">
           <h2 id="product-heading">{product.name}</h2>
-          <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+          <FormError message={action.message} />
           <div class="settings-grid">
             <TextField label="Name" required maxLength={200} value={name} error={fields.name} onInput={(event) => setName(event.currentTarget.value)} />
             <TextField label="Slug" required maxLength={64} value={slug} error={fields.slug} onInput={(event) => setSlug(event.currentTarget.value)} />
@@ -102,7 +97,7 @@ function ProductForm({ product }: { product: Product }) {
           </dl>
         </section>
         <InboundEmail product={product} />
-        <div class="row"><span class="spacer" /><Button type="submit" variant="primary" busy={busy}>Save product</Button></div>
+        <div class="row"><span class="spacer" /><Button type="submit" variant="primary" busy={action.busy}>Save product</Button></div>
       </form>
       <IdentitySecret productId={product.id} widgetKey={product.widget_key} />
     </div>

@@ -1,12 +1,13 @@
 // Products: the list and a new one (its slug, issue prefix and keys are derived by the server).
 import { useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok } from '../../api/client.js';
+import { api, ok } from '../../api/client.js';
 import { Link, navigate } from '../../router.js';
 import { useSession } from '../../session.js';
 import { Dialog } from '../../ui/dialog.js';
 import { Button, FormError, TextField } from '../../ui/form.js';
 import { EmptyState } from '../../ui/page.js';
 import { announce } from '../../ui/toast.js';
+import { useAction } from '../../ui/use-action.js';
 
 export function Products() {
   const { products } = useSession();
@@ -43,31 +44,26 @@ export function Products() {
 function NewProductDialog({ close }: { close: () => void }) {
   const { reloadProducts } = useSession();
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (event: Event) => {
+  const action = useAction();
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    try {
+    void action.run(async () => {
       const answer = await ok(api.POST('/api/v1/products', { body: { name } }));
       await reloadProducts();
       announce(`Created ${answer.data.name}`);
       navigate(`/settings/products/${answer.data.id}`);
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+    });
   };
-  const fields = error instanceof ApiError ? error.fields : {};
+  const { fields } = action;
   return (
     <Dialog title="New product" close={close}>
       <form class="stack" onSubmit={submit} noValidate>
-        <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+        <FormError message={action.message} />
         <TextField label="Name" required maxLength={200} value={name} error={fields.name} hint="Its slug and issue prefix are derived from the name; both can be changed later."
           onInput={(event) => setName(event.currentTarget.value)} />
         <div class="dialog-actions">
           <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} disabled={!name.trim()}>Create product</Button>
+          <Button type="submit" variant="primary" busy={action.busy} disabled={!name.trim()}>Create product</Button>
         </div>
       </form>
     </Dialog>

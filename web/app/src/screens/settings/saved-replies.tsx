@@ -85,7 +85,7 @@ function SavedReplyDialog({ reply, close, saved }: { reply: SavedReply | null; c
   return (
     <Dialog title={reply ? 'Edit saved reply' : 'New saved reply'} close={close}>
       <form class="stack" onSubmit={submit} noValidate>
-        <FormError message={action.error && !Object.keys(fields).length ? describeError(action.error) : null} />
+        <FormError message={action.message} />
         <TextField label="Title" value={title} error={fields.title} placeholder="Refund policy" onInput={(event) => setTitle(event.currentTarget.value)} />
         <TextArea label="Text" rows={6} value={body} error={fields.body} placeholder={'Hi {{contact.first_name}}, …'} onInput={(event) => setBody(event.currentTarget.value)} />
         <div class="dialog-actions">

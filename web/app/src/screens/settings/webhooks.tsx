@@ -1,6 +1,6 @@
 // Webhook endpoints: the list, a new one (its signing secret shown once), on/off and removal.
 import { useState } from 'preact/hooks';
-import { ApiError, api, describeError, ok, type Schemas } from '../../api/client.js';
+import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import type { LiveEventType } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { Dialog } from '../../ui/dialog.js';
@@ -8,6 +8,7 @@ import { Button, Checkbox, FormError, TextField } from '../../ui/form.js';
 import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
 import { CopyValue } from '../../ui/secret.js';
 import { announce } from '../../ui/toast.js';
+import { useAction } from '../../ui/use-action.js';
 import { useResource } from '../../use-resource.js';
 
 type Endpoint = Schemas['WebhookEndpoint'];
@@ -86,23 +87,16 @@ function NewEndpointDialog({ close, created }: { close: () => void; created: () 
   const [description, setDescription] = useState('');
   const [all, setAll] = useState(true);
   const [events, setEvents] = useState<Set<LiveEventType>>(new Set(['conversation.created', 'message.created']));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
   const [secret, setSecret] = useState<string | null>(null);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void action.run(async () => {
       const answer = await ok(api.POST('/api/v1/webhooks', { body: { url, events: all ? ['*'] : [...events], description: description.trim() || null } }));
       setSecret(answer.data.secret);
       created();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   if (secret) {
     return (
@@ -114,11 +108,11 @@ function NewEndpointDialog({ close, created }: { close: () => void; created: () 
       </Dialog>
     );
   }
-  const fields = error instanceof ApiError ? error.fields : {};
+  const { fields } = action;
   return (
     <Dialog title="Add endpoint" close={close}>
       <form class="stack" onSubmit={submit} noValidate>
-        <FormError message={error && !Object.keys(fields).length ? describeError(error) : null} />
+        <FormError message={action.message} />
         <TextField label="URL" type="url" required value={url} error={fields.url} placeholder="https://example.com/hooks/loopdesk" onInput={(e) => setUrl(e.currentTarget.value)} />
         <TextField label="Description" value={description} error={fields.description} onInput={(e) => setDescription(e.currentTarget.value)} />
         <fieldset class="fieldset">
@@ -140,7 +134,7 @@ function NewEndpointDialog({ close, created }: { close: () => void; created: () 
         </fieldset>
         <div class="dialog-actions">
           <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} disabled={!url.trim() || (!all && events.size === 0)}>Add endpoint</Button>
+          <Button type="submit" variant="primary" busy={action.busy} disabled={!url.trim() || (!all && events.size === 0)}>Add endpoint</Button>
         </div>
       </form>
     </Dialog>

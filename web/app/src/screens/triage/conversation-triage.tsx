@@ -11,6 +11,7 @@ import { Button } from '../../ui/form.js';
 import { percent } from '../../ui/labels.js';
 import { ErrorState, Loading } from '../../ui/page.js';
 import { announce } from '../../ui/toast.js';
+import { useAction } from '../../ui/use-action.js';
 import { useResource } from '../../use-resource.js';
 import { IssueDraftForm, type IssueDraft } from '../issues/issue-draft-form.js';
 import { IssueRef, acceptSuggestion, decide, suggestionOf, upsert, type Suggestion } from './suggestions.js';
@@ -127,20 +128,9 @@ function OpenSuggestion({ suggestion, settled }: { suggestion: Suggestion; settl
 /** The draft's title, description and priority edited inline, then accepted with the edits. */
 function EditDraft({ suggestion, settled, close }: { suggestion: Suggestion; settled: (next: Suggestion) => void; close: () => void }) {
   const [draft, setDraft] = useState<IssueDraft>({ title: suggestion.title ?? '', description: suggestion.description ?? '', priority: suggestion.priority ?? 'normal' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      settled(await acceptSuggestion(suggestion, { title: draft.title, description: draft.description || null, priority: draft.priority }));
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
-  return <IssueDraftForm draft={draft} change={setDraft} error={error} busy={busy} descriptionRows={3} close={close} submit={submit} submitLabel="Accept with these changes" />;
+  const action = useAction();
+  const submit = async () => settled(await acceptSuggestion(suggestion, { title: draft.title, description: draft.description || null, priority: draft.priority }));
+  return <IssueDraftForm draft={draft} change={setDraft} action={action} descriptionRows={3} close={close} submit={submit} submitLabel="Accept with these changes" />;
 }
 
 function ClosedSuggestion({ suggestion }: { suggestion: Suggestion }) {

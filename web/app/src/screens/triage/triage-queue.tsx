@@ -5,7 +5,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ok } from '../../api/client.js';
 import { useLiveEvents } from '../../api/live.js';
-import { Link, navigate, useLocation, withQuery } from '../../router.js';
+import { navigate, useLocation, withQuery } from '../../router.js';
 import { useSession } from '../../session.js';
 import { Select } from '../../ui/form.js';
 import { SUGGESTION_KINDS, entries } from '../../ui/labels.js';
