@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { closeAppPage, openAppPage, settled, type AppServer } from '../helpers/app-server.js';
+import { closeAppPage, openAppPage, openRacePage, settled, type AppServer } from '../helpers/app-server.js';
 import { assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -78,6 +78,35 @@ for (const dialect of DIALECTS) {
       await eventually(async () => (await rows()).length === 1, 'only mine again');
       await app.api('PATCH', `/api/v1/conversations/${nobodys.id}`, { assignee_id: me });
       await eventually(async () => (await rows()).includes('Nobody’s: login loops'), 'assigned elsewhere, shown live');
+    });
+
+    step('a reload set off by a live event before the view changed loads the view shown now', async () => {
+      // The list reloads 250 ms after a burst of events. Here the event arrives on Unassigned and the
+      // view changes to All before that timer fires: the reload must load All, not the view it was
+      // set off in (which, being the newest load, would replace All's rows). The page's clock is
+      // paused so the order is fixed: the event, the click, then All's load and the timer.
+      const { page: other, liveEvents, liveConnected, pauseClock } = await openRacePage(context);
+      try {
+        const unassigned = await conversation('Live while switching', { name: 'Eve Ng', email: 'eve@example.com' });
+        await other.goto('/app/inbox?view=unassigned');
+        const otherRows = async () => (await other.getByRole('list', { name: 'Conversations' }).locator('.row-title').allTextContents()).map((title) => title.trim());
+        await eventually(async () => (await otherRows()).includes('Live while switching') && !(await otherRows()).some((title) => title.startsWith('Theirs')), 'the Unassigned view');
+        await eventually(liveConnected, 'the live stream connected');
+        await pauseClock();
+        const before = await liveEvents();
+        const loads: string[] = [];
+        other.on('request', (request) => { if (/\/api\/v1\/conversations\?/.test(request.url())) loads.push(request.url()); });
+        await app.api('PATCH', `/api/v1/conversations/${unassigned.id}`, { tags: ['live'] });
+        await eventually(async () => (await liveEvents()) > before, 'the event in the page');
+        await other.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'All' }).click();
+        await other.clock.runFor(1000);
+        await other.clock.resume();
+        await eventually(async () => loads.length >= 2, 'All loaded and the reload sent');
+        assert.deepEqual(loads.filter((url) => url.includes('assignee_id')), [], 'no load after the switch asks for Unassigned');
+        await eventually(async () => (await otherRows()).some((title) => title.startsWith('Theirs')), 'All shown');
+      } finally {
+        await other.close();
+      }
     });
 
     step('assigns with M and from the assignee menu, and tags a conversation', async () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { acceptInvitation, closeAppPage, openAppPage, type AppServer } from '../helpers/app-server.js';
+import { acceptInvitation, closeAppPage, openAppPage, openRacePage, type AppServer } from '../helpers/app-server.js';
 import { assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -140,6 +140,32 @@ for (const dialect of DIALECTS) {
       }
       await eventually(async () => heldAnswered && (await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status === 'done', 'the issue done on the server');
       await page.unroute('**/api/v1/issues/*', holdFirstPatch);
+    });
+
+    step('a board reload set off by a live event before the product changed shows the product chosen now', async () => {
+      const other = (await app.api('POST', '/api/v1/products', { name: 'Acme Web' })).data.id as string;
+      await app.api('POST', '/api/v1/issues', { product_id: other, title: 'Web only issue' });
+      const race = await openRacePage(context);
+      try {
+        await race.page.goto(`/app/issues?product=${productId}&closed=1`);
+        await expect(race.page.getByRole('link', { name: 'Checkout button does nothing' }));
+        await eventually(race.liveConnected, 'the live stream connected');
+        await race.pauseClock();
+        const loads: string[] = [];
+        race.page.on('request', (request) => { if (/\/api\/v1\/issues\?/.test(request.url())) loads.push(request.url()); });
+        const before = await race.liveEvents();
+        await app.api('PATCH', `/api/v1/issues/${shortcode}`, { priority: 'low' });
+        await eventually(async () => (await race.liveEvents()) > before, 'the event in the page');
+        await race.page.getByLabel('Product').selectOption({ label: 'Acme Web' });
+        await race.page.clock.runFor(1000);
+        await race.page.clock.resume();
+        await expect(race.page.getByRole('link', { name: 'Web only issue' }));
+        await eventually(async () => loads.length > 0, 'the columns loaded');
+        assert.deepEqual(loads.filter((url) => !url.includes(`product_id=${other}`)), [], 'every load after the switch is for the product chosen');
+        assert.equal(await race.page.getByRole('link', { name: 'Checkout button does nothing' }).count(), 0);
+      } finally {
+        await race.page.close();
+      }
     });
 
     step('creates a release as a draft and publishes it', async () => {

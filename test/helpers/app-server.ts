@@ -91,3 +91,48 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('link', { name: 'Inbox' }));
 }
+
+export interface RacePage {
+  page: Page;
+  /** How many live events the app's EventSource has handed to its listeners. */
+  liveEvents(): Promise<number>;
+  /** Whether the app's live stream is open. */
+  liveConnected(): Promise<boolean>;
+  /** Stops the page's clock: timers (a live reload's debounce, effects after paint) wait for `runFor`. */
+  pauseClock(): Promise<void>;
+}
+
+/**
+ * A new page of the context for races between a live event's debounced reload and what the user
+ * does meanwhile: its clock is the test's, and it counts the live events the app received, so a
+ * test can let an event in, act, and only then let the timers run.
+ */
+export async function openRacePage(context: BrowserContext): Promise<RacePage> {
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const counted = window as unknown as { liveEvents: number; liveSources: EventSource[] };
+    counted.liveEvents = 0;
+    counted.liveSources = [];
+    const Native = EventSource;
+    window.EventSource = class extends Native {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init);
+        counted.liveSources.push(this);
+      }
+    };
+    const add = Native.prototype.addEventListener;
+    Native.prototype.addEventListener = function (this: EventSource, type: string, listener: any, options?: any) {
+      return add.call(this, type, (event: Event) => {
+        counted.liveEvents++;
+        listener(event);
+      }, options);
+    } as typeof add;
+  });
+  await page.clock.install();
+  return {
+    page,
+    liveEvents: () => page.evaluate(() => (window as unknown as { liveEvents: number }).liveEvents),
+    liveConnected: () => page.evaluate(() => (window as unknown as { liveSources: EventSource[] }).liveSources.some((source) => source.readyState === EventSource.OPEN)),
+    pauseClock: async () => page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000)),
+  };
+}

@@ -14,22 +14,27 @@ export interface Resource<T> {
 
 export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const latestLoad = useRef(load);
+  latestLoad.current = load;
   const generation = useRef(0);
+  // One reload for the component's life, always loading what the screen shows now: a caller that
+  // kept an older render's reload (a timer set by a live event before the filters changed) would
+  // otherwise load the old filters' data and, being the newest load, win over the current one.
   const reload = useCallback(async () => {
     const mine = ++generation.current;
     setState((previous) => ({ ...previous, loading: true }));
     try {
-      const data = await load();
+      const data = await latestLoad.current();
       if (mine === generation.current) setState({ data, error: undefined, loading: false });
     } catch (error) {
       if (mine === generation.current) setState((previous) => ({ data: previous.data, error, loading: false }));
     }
-  }, deps);
+  }, []);
   useEffect(() => {
     // A different resource (new deps) starts empty rather than showing the previous one's data.
     setState({ data: undefined, error: undefined, loading: true });
     void reload();
-  }, [reload]);
+  }, deps);
   const set = useCallback((data: T) => setState({ data, error: undefined, loading: false }), []);
   return { ...state, reload, set };
 }

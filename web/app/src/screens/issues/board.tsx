@@ -30,19 +30,27 @@ export function Board({ path }: { path: string }) {
   const [creating, setCreating] = useState(false);
   const focusAfterMove = useRef<string | null>(null);
 
-  const reload = useCallback(async (which: IssueStatus[] = statuses) => {
+  const filters = { productId, statuses, key: `${productId}|${statuses.join()}` };
+  const shown = useRef(filters);
+  shown.current = filters;
+  // One reload for the board's life, always for the filters shown now: a timer set by a live event
+  // or a move still on its way holds an older render's reload, which would otherwise fill this
+  // board with the previous product's columns. A load that finishes after the filters changed is dropped.
+  const reload = useCallback(async () => {
+    const { productId, statuses, key } = shown.current;
     try {
-      const loaded = await Promise.all(which.map((status) => loadColumn(status, productId)));
-      setColumns((current) => ({ ...current, ...Object.fromEntries(which.map((status, i) => [status, loaded[i]])) }));
+      const loaded = await Promise.all(statuses.map((status) => loadColumn(status, productId)));
+      if (shown.current.key !== key) return;
+      setColumns((current) => ({ ...current, ...Object.fromEntries(statuses.map((status, i) => [status, loaded[i]])) }));
       setError(null);
     } catch (failure) {
-      setError(failure);
+      if (shown.current.key === key) setError(failure);
     }
-  }, [productId, statuses.join()]);
+  }, []);
   useEffect(() => {
     setColumns({});
     void reload();
-  }, [reload]);
+  }, [filters.key]);
 
   /** Issues with moves on their way to the server: the column each was moved to last. */
   const moving = useRef(new Map<string, IssueStatus>());
