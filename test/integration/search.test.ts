@@ -209,6 +209,9 @@ describeEachDialect('GET /api/v1/search [ext]', (ctx, dialect) => {
     await db.deleteFrom('messages').where('id', '=', reply.body.data.id).execute();
     assert.deepEqual(await found(api, { q: replaced }), []);
     assert.deepEqual(await found(api, { q: kept }), [`conversation:${conversation.id}`]);
+    // Deleting the conversation deletes its messages too (a cascade): nothing of it is found.
+    await db.deleteFrom('conversations').where('id', '=', conversation.id).execute();
+    assert.deepEqual(await found(api, { q: kept }), []);
   });
 
   it('keeps the index in step with every write: an edited title, a replaced message body, deleted rows', async () => {

@@ -72,7 +72,7 @@ async function sqliteUp(db: Kysely<any>): Promise<void> {
     await sql.raw(`insert into search_index (rowid, title, body)
       select d.doc_id, ${title('s.')}, ${body('s.')} from ${table} s join search_documents d on d.result_id = s.id`).execute(db);
   }
-  // A message's insert, edit or delete rewrites its conversation's text (a cascade delete finds no document left: nothing to do).
+  // A message's insert, edit or delete rewrites its conversation's text (a conversation's delete removes its document, whichever runs first).
   const reindex = (row: string) =>
     `update search_index set body = ${SQLITE_CONVERSATION_TEXT(`${row}conversation_id`)} where rowid = ${docOf(`${row}conversation_id`)};`;
   await sql.raw(`create trigger messages_search_insert after insert on messages begin ${reindex('new.')} end`).execute(db);
