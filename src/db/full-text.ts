@@ -88,10 +88,18 @@ export const sqliteFullText: FullTextSearch = {
 
 const postgresQuery = (words: readonly string[]) => words.map((word, i) => `${word}${i === words.length - 1 ? ':*' : ''}`).join(' & ');
 
-/** Each type's text, as its snippet is cut from it: the whole document, title first. */
+/**
+ * Each type's text, as its snippet is cut from it (`s` its row, `q` the query). A conversation's is
+ * its title when every word is there (its title outweighs its messages, as SQLite's snippet picks
+ * the better column), else its messages; the title's words as migration 0022 indexes them.
+ */
 const POSTGRES_TEXTS: Record<SearchType, { table: string; text: RawBuilder<string> }> = {
   issue: { table: 'issues', text: sql`concat_ws(' ', s.title, s.description)` },
-  conversation: { table: 'conversations', text: sql`concat_ws(E'\n', s.title, search_conversation_text(s.id))` },
+  conversation: {
+    table: 'conversations',
+    text: sql`case when to_tsvector('loopdesk_search', regexp_replace(s.title collate "C", '[[:punct:]]', ' ', 'g')) @@ q.query
+      then s.title else search_conversation_text(s.id) end`,
+  },
   contact: { table: 'contacts', text: sql`concat_ws(' ', s.name, s.email)` },
 };
 
@@ -122,7 +130,7 @@ export const postgresFullText: FullTextSearch = {
     const arms = [...new Set(page.map((row) => row.type))].map((type) => {
       const { table, text } = POSTGRES_TEXTS[type];
       const ids = page.filter((row) => row.type === type).map((row) => row.id);
-      return sql`select ${type}::text as type, s.id::text as id, ${text} as content from ${sql.table(table)} s where s.id in (${sql.join(ids)})`;
+      return sql`select ${type}::text as type, s.id::text as id, ${text} as content from ${sql.table(table)} s, q where s.id in (${sql.join(ids)})`;
     });
     const headlines = await sql<{ type: SearchType; id: string; snippet: string }>`
       with q as (select ${tsquery} as query), texts as (${sql.join(arms, sql` union all `)})
