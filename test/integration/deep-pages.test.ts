@@ -9,6 +9,7 @@ import { fanOutAll, numberedEvents, recordEvents } from '../helpers/events.js';
 import { createIssue, createProduct, createRelease, importConversation, invite } from '../helpers/factories.js';
 import { describeEachDialect, unique, type Client, type TestContext } from '../helpers/harness.js';
 import { manualClock } from '../helpers/manual-clock.js';
+import { startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
 
 const ROWS = 7;
 const clock = manualClock();
@@ -23,10 +24,10 @@ async function rows<T>(make: (i: number) => Promise<T>): Promise<T[]> {
   return made;
 }
 
-/** A list endpoint: seeds its rows in workspace A, returns the list URLs to read (filters and sorts). */
+/** A list endpoint: seeds its rows in workspace A, returns the list URLs to read (filters and sorts) and who reads them (A's key unless said). */
 interface ListCase {
   name: string;
-  seed(ctx: TestContext): Promise<string[]>;
+  seed(ctx: TestContext): Promise<string[] | { paths: string[]; reader: Client }>;
 }
 
 const LISTS: ListCase[] = [
@@ -117,6 +118,19 @@ const LISTS: ListCase[] = [
       return ['/api/v1/webhooks', `/api/v1/webhooks/${webhook.id}/deliveries`];
     },
   },
+  {
+    name: 'GET /widget/v1/{key}/conversations and /ideas',
+    async seed(ctx) {
+      const product = await widgetProduct(ctx);
+      const session = await startSession(ctx, product.widget_key);
+      const reader = visitor(ctx, session.token);
+      await rows((i) => created(reader, widgetPath(product.widget_key, '/conversations'), { body: `Question ${i}` }));
+      const ideas = await rows((i) => importConversation(ctx.a.api, product.id, { type: 'idea', title: `Idea ${i}` }));
+      for (const idea of ideas.slice(2, 5)) assert.equal((await reader.post(widgetPath(product.widget_key, `/ideas/${idea.id}/upvote`))).status, 200);
+      const paths = ['/conversations', '/ideas', '/ideas?sort=new'].map((path) => widgetPath(product.widget_key, path));
+      return { paths, reader };
+    },
+  },
 ];
 
 async function created(api: Client, url: string, body: Record<string, unknown>): Promise<any> {
@@ -131,16 +145,17 @@ const paged = (path: string, limit: number, offset: number) => `${path}${path.in
 describeEachDialect('deep pages of every list', (ctx) => {
   for (const list of LISTS) {
     it(`${list.name}: every page, at every limit and offset, is the same slice of the list as its first page shows it`, async () => {
-      const { a } = ctx();
-      for (const path of await list.seed(ctx())) {
-        const whole = await a.api.get(paged(path, 200, 0));
+      const seeded = await list.seed(ctx());
+      const { paths, reader } = Array.isArray(seeded) ? { paths: seeded, reader: ctx().a.api } : seeded;
+      for (const path of paths) {
+        const whole = await reader.get(paged(path, 200, 0));
         assert.equal(whole.status, 200, `${path}: ${whole.text}`);
         const { total } = whole.body.pagination;
         assert.equal(whole.body.data.length, total, path);
         assert.ok(total >= 3, `${path}: only ${total} rows`);
         for (let limit = 1; limit <= total + 1; limit++) {
           for (let offset = 0; offset <= total + 1; offset++) {
-            const page = await a.api.get(paged(path, limit, offset));
+            const page = await reader.get(paged(path, limit, offset));
             assert.deepEqual(
               [page.body.data, page.body.pagination],
               [whole.body.data.slice(offset, offset + limit), { total, limit, offset }],
