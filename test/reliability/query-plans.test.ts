@@ -49,9 +49,13 @@ const hotReads = (fixture: Fixture): string[] => [
  * (src/db/repositories/paging.ts), each by an index that holds the whole of its page's id query.
  */
 const DEEP_PAGES = [
-  { path: `/api/v1/issues?limit=50&offset=${ISSUES * 0.9}`, index: 'issues_workspace_created', mirrored: 'asc' },
-  { path: `/api/v1/conversations?limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_workspace_created', mirrored: 'asc' },
-  { path: `/api/v1/conversations?sort=waiting&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_waiting', mirrored: 'desc' },
+  { path: `/api/v1/issues?limit=50&offset=${ISSUES * 0.9}`, index: 'issues_listing', mirrored: 'asc' },
+  { path: `/api/v1/conversations?limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_listing', mirrored: 'asc' },
+  { path: `/api/v1/conversations?sort=waiting&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_waiting_listing', mirrored: 'desc' },
+  // Filtered: the index holds the filter columns too, so the walk never reads a row.
+  { path: `/api/v1/issues?status=pending,in_progress&limit=50&offset=${ISSUES * 0.45 * 0.9}`, index: 'issues_listing', mirrored: 'asc' },
+  { path: `/api/v1/conversations?status=open,in_progress&type=ticket,chat,idea,feedback&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_listing', mirrored: 'asc' },
+  { path: `/api/v1/conversations?status=open,in_progress&sort=waiting&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_waiting_listing', mirrored: 'desc' },
 ];
 
 /** The page's id query of a list statement (`… where id in (<it>) order by …`), which holds every parameter. */

@@ -322,12 +322,13 @@ export function issueRepository(db: Executor) {
         .where('status', '<>', 'released')
         .execute();
       if (leaving.length === 0) return [];
+      // Exactly the issues read above (the product's issue lock keeps them as read): by id alone,
+      // a status condition made SQLite without statistics walk the workspace's listing index.
       await tx
         .updateTable('issues')
         .set({ status: 'released', updated_at: updatedAt })
         .where('workspace_id', '=', workspaceId)
-        .where('id', 'in', ids)
-        .where('status', '<>', 'released')
+        .where('id', 'in', leaving.map((issue) => issue.id))
         .execute();
       await adjustTallies(leaving, leaving.map((issue) => ({ ...issue, status: 'released' })), tx);
       return leaving.map(({ id, status, updated_at }) => ({ id, status, updated_at }));
