@@ -75,6 +75,21 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
   {
+    // The conversations' pair of the two above: the first page, and 90 % into the workspace's conversations.
+    name: 'GET /conversations (first page)',
+    writes: false,
+    prepare: ({ fixture }) => ({ key: fixture.key, requests: [get('/api/v1/conversations?limit=50&offset=0')] }),
+  },
+  {
+    name: 'GET /conversations (deep offset)',
+    writes: false,
+    async prepare({ fixture, baseUrl }) {
+      const first = await fetch(`${baseUrl}/api/v1/conversations?limit=1`, { headers: { authorization: `Bearer ${fixture.key}` } });
+      const { pagination } = (await first.json()) as { pagination: { total: number } };
+      return { key: fixture.key, requests: [get(`/api/v1/conversations?limit=50&offset=${Math.floor(pagination.total * 0.9)}`)] };
+    },
+  },
+  {
     // The inbox's Unassigned view, and its longest-waiting-first order (docs/inbox.md).
     name: 'GET /conversations (unassigned)',
     writes: false,

@@ -1,4 +1,5 @@
 import type { Executor, Page, PageOf } from './executor.js';
+import { OLDEST_FIRST, countRows, readPage } from './paging.js';
 import type { ApiKeyTable, MemberTable } from '../schema.js';
 
 const KEY_COLUMNS = [
@@ -59,11 +60,7 @@ export function apiKeyRepository(db: Executor) {
     /** The workspace's keys that still work, oldest first (id breaks ties), and how many there are. */
     async listActive(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<ApiKeyRecord>> {
       const active = tx.selectFrom('api_keys').where('workspace_id', '=', workspaceId).where('revoked_at', 'is', null);
-      const [rows, count] = await Promise.all([
-        active.select(KEY_COLUMNS).orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit).offset(page.offset).execute(),
-        active.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      return readPage(OLDEST_FIRST, page, () => countRows(active), (read) => read.sliced(active).select(KEY_COLUMNS).execute());
     },
 
     async findActive(workspaceId: string, id: string, tx: Executor = db): Promise<ApiKeyRecord | undefined> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Page, PageOf } from './executor.js';
+import { countRows, readPage, type ListOrder } from './paging.js';
 import type { ContactTable } from '../schema.js';
 
 /** A new contact; the identity columns are set only for verified contacts; the keys are the repository's. */
@@ -31,6 +32,8 @@ function afterPrefix(prefix: string): string {
 
 const conversationsCount = sql<number>`(select count(*) from conversations c where c.workspace_id = ct.workspace_id and c.contact_id = ct.id)`
   .as('conversations_count');
+
+const CONTACT_ORDER: ListOrder = [['ct.created_at', 'desc'], ['ct.id', 'desc']];
 
 const PROFILE_COLUMNS = ['ct.id', 'ct.name', 'ct.email', 'ct.external_id', 'ct.created_at', 'ct.last_seen_at'] as const;
 
@@ -84,12 +87,11 @@ export function contactRepository(db: Executor) {
           eb.and([eb('ct.email_key', '>=', prefix), eb('ct.email_key', '<', end)]),
         ]));
       }
-      const [rows, count] = await Promise.all([
-        matching.select(PROFILE_COLUMNS).select(conversationsCount)
-          .orderBy('ct.created_at', 'desc').orderBy('ct.id', 'desc').limit(page.limit).offset(page.offset).execute(),
-        matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows: rows.map(withCount), total: Number(count.n) };
+      // The page's ids first, then the rows and their counts for those ids alone (as the issues' list).
+      const found = await readPage(CONTACT_ORDER, page, () => countRows(matching), (read) =>
+        read.sorted(tx.selectFrom('contacts as ct').select(PROFILE_COLUMNS).select(conversationsCount)
+          .where('ct.id', 'in', read.sliced(matching.select('ct.id')))).execute());
+      return { rows: found.rows.map(withCount), total: found.total };
     },
 
     async update(workspaceId: string, id: string, changes: ContactChanges, tx: Executor = db): Promise<void> {

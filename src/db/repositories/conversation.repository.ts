@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
+import { countRows, readPage, type ListOrder } from './paging.js';
 import { taggedIds } from './tag.repository.js';
 import type { ConversationTable } from '../schema.js';
 
@@ -62,6 +63,13 @@ export interface ConversationFilters {
 /** newest: created_at descending; waiting: the longest waiting first, then those nobody waits on. */
 export type ConversationSort = 'newest' | 'waiting';
 
+const CONVERSATION_ORDERS: Record<ConversationSort, ListOrder> = {
+  newest: [['c.created_at', 'desc'], ['c.id', 'desc']],
+  // `(waiting_since is null)` first, as the conversations_waiting_listing index orders them (migration 0023).
+  waiting: [[sql`(c.waiting_since is null)`, 'asc'], ['c.waiting_since', 'asc'], ['c.id', 'asc']],
+};
+const MOST_UPVOTED_FIRST: ListOrder = [['c.upvotes', 'desc'], ...CONVERSATION_ORDERS.newest];
+
 export function conversationRepository(db: Executor) {
   const filtered = (tx: Executor, workspaceId: string, filters: ConversationFilters) => {
     let query = tx.selectFrom('conversations as c').where('c.workspace_id', '=', workspaceId);
@@ -82,10 +90,11 @@ export function conversationRepository(db: Executor) {
   };
 
   // The contact comes in the same query, so a page of conversations is one round trip, not N+1.
-  const withContact = (tx: Executor, workspaceId: string, filters: ConversationFilters) =>
-    filtered(tx, workspaceId, filters)
+  const joinContact = (query: ReturnType<typeof filtered>) =>
+    query
       .leftJoin('contacts as ct', (join) => join.onRef('ct.id', '=', 'c.contact_id').onRef('ct.workspace_id', '=', 'c.workspace_id'))
       .select([...CONVERSATION_COLUMNS, 'ct.name as contact_name', 'ct.email as contact_email', 'ct.external_id as contact_external_id']);
+  const withContact = (tx: Executor, workspaceId: string, filters: ConversationFilters) => joinContact(filtered(tx, workspaceId, filters));
 
   const byId = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
     withContact(db, workspaceId, {}).where('c.id', '=', id),
@@ -172,21 +181,11 @@ export function conversationRepository(db: Executor) {
     async list(
       workspaceId: string, filters: ConversationFilters, sort: ConversationSort, page: Page, tx: Executor = db,
     ): Promise<PageOf<ConversationWithContactRow>> {
-      const unsorted = withContact(tx, workspaceId, filters);
-      // `(waiting_since is null)` first, as the conversations_waiting index orders them (migration 0018).
-      const sorted = sort === 'waiting'
-        ? unsorted.orderBy(sql`(c.waiting_since is null)`).orderBy('c.waiting_since', 'asc').orderBy('c.id', 'asc')
-        : unsorted.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc');
-      const [rows, count] = await Promise.all([
-        sorted
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute(),
-        filtered(tx, workspaceId, filters)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      // The page's ids come from the sort's index first, the rows and their contacts then for those
+      // ids alone (by id only, as the issues' list does), so an offset steps over index entries.
+      const matching = filtered(tx, workspaceId, filters);
+      return readPage(CONVERSATION_ORDERS[sort], page, () => countRows(matching), (read) =>
+        read.sorted(joinContact(tx.selectFrom('conversations as c').where('c.id', 'in', read.sliced(matching.select('c.id'))))).execute());
     },
 
     /** A visitor's conversations of one product, newest first. */
@@ -196,11 +195,7 @@ export function conversationRepository(db: Executor) {
         .where('c.workspace_id', '=', workspaceId)
         .where('c.product_id', '=', productId)
         .where((eb) => ('contactId' in scope ? eb('c.contact_id', '=', scope.contactId) : eb('c.widget_session_id', '=', scope.sessionId)));
-      const [rows, count] = await Promise.all([
-        scoped.select(CONVERSATION_COLUMNS).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(page.limit).offset(page.offset).execute(),
-        scoped.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      return readPage(CONVERSATION_ORDERS.newest, page, () => countRows(scoped), (read) => read.sliced(scoped).select(CONVERSATION_COLUMNS).execute());
     },
 
     /** A product's ideas that are not dismissed: most upvoted first (`top`) or newest first (`new`). */
@@ -211,13 +206,8 @@ export function conversationRepository(db: Executor) {
         .where('c.product_id', '=', productId)
         .where('c.type', '=', 'idea')
         .where('c.status', '<>', 'dismissed');
-      let ordered = ideas.select(['c.id', 'c.title', 'c.status', 'c.upvotes', 'c.created_at']);
-      if (sort === 'top') ordered = ordered.orderBy('c.upvotes', 'desc');
-      const [rows, count] = await Promise.all([
-        ordered.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(page.limit).offset(page.offset).execute(),
-        ideas.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      const order = sort === 'top' ? MOST_UPVOTED_FIRST : CONVERSATION_ORDERS.newest;
+      return readPage(order, page, () => countRows(ideas), (read) => read.sliced(ideas).select(['c.id', 'c.title', 'c.status', 'c.upvotes', 'c.created_at']).execute());
     },
 
     /**

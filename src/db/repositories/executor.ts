@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { OLDEST_FIRST, countRows, readPage } from './paging.js';
 import type { Database } from '../schema.js';
 
 /** A database handle or a transaction: every repository function accepts either. */
@@ -27,9 +28,5 @@ export async function oldestFirstPage<Row>(
 ): Promise<PageOf<Row>> {
   // Kysely cannot type a query over a union of tables; the columns argument keeps the row type honest.
   const scoped = (tx as unknown as Kysely<any>).selectFrom(table).where('workspace_id', '=', workspaceId);
-  const [rows, count] = await Promise.all([
-    scoped.select([...columns]).orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit).offset(page.offset).execute(),
-    scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as Row[], total: Number(count.n) };
+  return readPage(OLDEST_FIRST, page, () => countRows(scoped), (read) => read.sliced(scoped).select([...columns]).execute() as Promise<Row[]>);
 }

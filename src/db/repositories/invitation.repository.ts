@@ -1,4 +1,5 @@
 import type { Executor, Page, PageOf } from './executor.js';
+import { OLDEST_FIRST, countRows, readPage } from './paging.js';
 import type { InvitationTable } from '../schema.js';
 
 const COLUMNS = ['id', 'workspace_id', 'email', 'role', 'token_hash', 'invited_by', 'member_id', 'created_at', 'expires_at', 'accepted_at'] as const;
@@ -23,11 +24,8 @@ export function invitationRepository(db: Executor) {
 
     /** Pending invitations, oldest first (id breaks ties), and how many there are. */
     async listPending(workspaceId: string, now: string, page: Page, tx: Executor = db): Promise<PageOf<InvitationTable>> {
-      const [rows, count] = await Promise.all([
-        pending(tx, workspaceId, now).select(COLUMNS).orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit).offset(page.offset).execute(),
-        pending(tx, workspaceId, now).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      const matching = pending(tx, workspaceId, now);
+      return readPage(OLDEST_FIRST, page, () => countRows(matching), (read) => read.sliced(matching).select(COLUMNS).execute());
     },
 
     /** Withdraws the workspace's earlier invitations of this email: only the newest link works. */

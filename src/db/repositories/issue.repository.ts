@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type InferResult, type SelectQueryBuilder } from 'kysely';
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
+import { NEWEST_FIRST, readPage } from './paging.js';
 import { taggedIds } from './tag.repository.js';
 import type { Database, IssueApiSourceTable, IssueTable, IssueTallyTable } from '../schema.js';
 
@@ -278,20 +279,11 @@ export function issueRepository(db: Executor) {
       // at offset 90,000 in docs/benchmarks.md). The outer query filters on the ids alone, which
       // the workspace-scoped subquery chose: with a workspace condition too, SQLite walked the
       // workspace's listing index to return them in order.
-      const pageIds = filtered(tx, workspaceId, filters)
-        .select('issues.id')
-        .orderBy('issues.created_at', 'desc')
-        .orderBy('issues.id', 'desc')
-        .limit(page.limit)
-        .offset(page.offset);
-      const [rows, count] = await Promise.all([
-        listRows(tx.selectFrom('issues').where('issues.id', 'in', pageIds))
-          .orderBy('issues.created_at', 'desc')
-          .orderBy('issues.id', 'desc')
-          .execute(),
-        countOf(tx, workspaceId, filters),
-      ]);
-      return { rows: rows.map(toListRow), total: count };
+      const matching = filtered(tx, workspaceId, filters).select('issues.id');
+      return readPage(NEWEST_FIRST, page, () => countOf(tx, workspaceId, filters), async (read) => {
+        const rows = await read.sorted(listRows(tx.selectFrom('issues').where('issues.id', 'in', read.sliced(matching)))).execute();
+        return rows.map(toListRow);
+      });
     },
 
     /** The workspace's issues among `ids` as the list shows them (in no particular order; others are simply absent). */
@@ -330,12 +322,13 @@ export function issueRepository(db: Executor) {
         .where('status', '<>', 'released')
         .execute();
       if (leaving.length === 0) return [];
+      // Exactly the issues read above (the product's issue lock keeps them as read): by id alone,
+      // a status condition made SQLite without statistics walk the workspace's listing index.
       await tx
         .updateTable('issues')
         .set({ status: 'released', updated_at: updatedAt })
         .where('workspace_id', '=', workspaceId)
-        .where('id', 'in', ids)
-        .where('status', '<>', 'released')
+        .where('id', 'in', leaving.map((issue) => issue.id))
         .execute();
       await adjustTallies(leaving, leaving.map((issue) => ({ ...issue, status: 'released' })), tx);
       return leaving.map(({ id, status, updated_at }) => ({ id, status, updated_at }));

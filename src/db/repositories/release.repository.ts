@@ -1,4 +1,5 @@
 import type { Executor, Page, PageOf } from './executor.js';
+import { countRows, readPage, type ListOrder } from './paging.js';
 import type { ReleaseTable } from '../schema.js';
 
 const RELEASE_COLUMNS = [
@@ -22,10 +23,14 @@ export interface ReleaseIssueRow {
   priority: string;
 }
 
+const RELEASE_ORDER: ListOrder = [['r.created_at', 'desc'], ['r.id', 'desc']];
+
+const releases = (tx: Executor) => tx.selectFrom('releases as r');
+
 export function releaseRepository(db: Executor) {
-  function view(tx: Executor, workspaceId: string) {
-    return tx
-      .selectFrom('releases as r')
+  /** The releases `query` selects, with their product's name and linked issues count. */
+  const viewOf = (query: ReturnType<typeof releases>) =>
+    query
       .innerJoin('products as p', 'p.id', 'r.product_id')
       .select(RELEASE_COLUMNS)
       .select('p.name as product_name')
@@ -35,9 +40,7 @@ export function releaseRepository(db: Executor) {
           .select((inner) => inner.fn.countAll<number>().as('n'))
           .whereRef('ri.release_id', '=', 'r.id')
           .as('linked_issues_count'),
-      )
-      .where('r.workspace_id', '=', workspaceId);
-  }
+      );
 
   const normalize = (row: ReleaseRow & { product_name: string; linked_issues_count: number | null }): ReleaseViewRow => ({
     ...row,
@@ -58,22 +61,17 @@ export function releaseRepository(db: Executor) {
     },
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ReleaseViewRow | undefined> {
-      const row = await view(tx, workspaceId).where('r.id', '=', id).executeTakeFirst();
+      const row = await viewOf(releases(tx).where('r.workspace_id', '=', workspaceId).where('r.id', '=', id)).executeTakeFirst();
       return row && normalize(row);
     },
 
     async list(workspaceId: string, filters: { productId?: string }, page: Page, tx: Executor = db): Promise<PageOf<ReleaseViewRow>> {
-      let rows = view(tx, workspaceId);
-      let count = tx.selectFrom('releases as r').where('r.workspace_id', '=', workspaceId);
-      if (filters.productId) {
-        rows = rows.where('r.product_id', '=', filters.productId);
-        count = count.where('r.product_id', '=', filters.productId);
-      }
-      const [found, total] = await Promise.all([
-        rows.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(page.limit).offset(page.offset).execute(),
-        count.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows: found.map(normalize), total: Number(total.n) };
+      let matching = releases(tx).where('r.workspace_id', '=', workspaceId);
+      if (filters.productId) matching = matching.where('r.product_id', '=', filters.productId);
+      // The page's ids first, then the rows and their counts for those ids alone (as the issues' list).
+      const rows = await readPage(RELEASE_ORDER, page, () => countRows(matching), (read) =>
+        read.sorted(viewOf(releases(tx).where('r.id', 'in', read.sliced(matching.select('r.id'))))).execute());
+      return { rows: rows.rows.map(normalize), total: rows.total };
     },
 
     /** The product's published releases, the latest first (ties: newest id first). */

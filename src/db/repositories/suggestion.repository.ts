@@ -1,5 +1,6 @@
 import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
+import { OLDEST_FIRST, countRows, readPage } from './paging.js';
 import type { SuggestionTable } from '../schema.js';
 
 const SUGGESTION_COLUMNS = [
@@ -48,11 +49,8 @@ export function suggestionRepository(db: Executor) {
     scoped: (query: ReturnType<typeof from>) => ReturnType<typeof from>,
     page: Page,
   ): Promise<PageOf<SuggestionRow>> {
-    const [rows, count] = await Promise.all([
-      scoped(from(tx)).select(SUGGESTION_COLUMNS).orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit).offset(page.offset).execute(),
-      scoped(from(tx)).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+    const matching = scoped(from(tx));
+    return readPage(OLDEST_FIRST, page, () => countRows(matching), (read) => read.sliced(matching).select(SUGGESTION_COLUMNS).execute());
   }
 
   return {

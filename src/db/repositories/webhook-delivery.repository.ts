@@ -3,6 +3,7 @@
 // LOCKED (PostgreSQL), so processes sharing the database never claim the same row.
 import type { Dialect } from '../dialect.js';
 import type { Executor, Page, PageOf } from './executor.js';
+import { NEWEST_FIRST, countRows, readPage } from './paging.js';
 import type { EventTable, WebhookDeliveryTable } from '../schema.js';
 
 const DELIVERY_COLUMNS = [
@@ -160,11 +161,7 @@ export function webhookDeliveryRepository(db: Executor, dialect: Pick<Dialect, '
     async list(workspaceId: string, endpointId: string, filters: { statuses?: DeliveryStatus[] }, page: Page, tx: Executor = db): Promise<PageOf<WebhookDeliveryRow>> {
       let scoped = tx.selectFrom('webhook_deliveries').where('workspace_id', '=', workspaceId).where('endpoint_id', '=', endpointId);
       if (filters.statuses) scoped = scoped.where('status', 'in', filters.statuses);
-      const [rows, count] = await Promise.all([
-        scoped.select(DELIVERY_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-        scoped.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      return readPage(NEWEST_FIRST, page, () => countRows(scoped), (read) => read.sliced(scoped).select(DELIVERY_COLUMNS).execute());
     },
 
     async findById(workspaceId: string, endpointId: string, id: string, tx: Executor = db): Promise<WebhookDeliveryRow | undefined> {
