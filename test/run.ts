@@ -32,11 +32,26 @@ function warnPostgresSkipped(): void {
 const root = new URL('.', import.meta.url).pathname;
 /** Prints the run's ten slowest files after the summary. */
 const SLOWEST_FILES_REPORTER = new URL('helpers/slowest-files-reporter.ts', import.meta.url).href;
+/**
+ * The files that take longest (the slowest-files report), longest first. node --test starts files
+ * in the order given, as many at a time as --test-concurrency: these go first, so that the run does
+ * not end with one of them left running alone on an otherwise idle machine.
+ */
+const LONGEST_FIRST = [
+  'integration/openapi-tools.test.ts', 'integration/bench-smoke.test.ts', 'integration/cli.test.ts',
+  'integration/dedup-real-model.test.ts', 'browser/app-screens.test.ts', 'browser/app-inbox-team.test.ts',
+  'reliability/fuzz.test.ts', 'browser/app-triage.test.ts', 'browser/widget.test.ts', 'reliability/webhook-processes.test.ts',
+];
+const startRank = (file: string) => {
+  const rank = LONGEST_FIRST.findIndex((slow) => file.endsWith(slow));
+  return rank < 0 ? LONGEST_FIRST.length : rank;
+};
 const filter = process.argv.slice(2);
 const files = testFiles(root)
   .map((file) => relative(process.cwd(), file))
   .filter((file) => filter.length === 0 || filter.some((part) => file.includes(part)))
-  .sort();
+  .sort()
+  .sort((a, b) => startRank(a) - startRank(b));
 
 let cluster: PostgresCluster | null = null;
 let postgresSkipped = false;
