@@ -77,8 +77,8 @@ if (!env.TEST_DATABASE_URL) {
 }
 
 /**
- * Every file in its own process, `--import tsx` as this one, reported by `spec` and then by the
- * slowest-files report; true when every test passed.
+ * Every file in its own process, with this one's flags (`--import tsx`), reported by `spec` and
+ * then by the slowest-files report; true when every test passed.
  */
 async function runFiles(): Promise<boolean> {
   const toSpec = new PassThrough({ objectMode: true });
@@ -90,7 +90,7 @@ async function runFiles(): Promise<boolean> {
     return report;
   })();
   let success = false;
-  for await (const event of run({ files, concurrency: Number(env.TEST_CONCURRENCY ?? 2), execArgv: ['--import', 'tsx'] })) {
+  for await (const event of run({ files, concurrency: Number(env.TEST_CONCURRENCY ?? 2) })) {
     if (event.type === 'test:summary' && event.data.file === undefined) success = event.data.success;
     toSpec.write(event);
     toSlowest.write(event);
