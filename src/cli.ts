@@ -13,7 +13,6 @@ import type { AdminService } from './domain/accounts/admin.service.js';
 import type { InvitationService } from './domain/accounts/invitation.service.js';
 import { AppError } from './errors.js';
 import { parseUuid } from './lib/ids.js';
-import { createServices } from './services.js';
 
 class UsageError extends Error {
   /** The command whose `--help` the message points to (`key`, `member create`); the overview when absent. */
@@ -125,6 +124,9 @@ async function withServices<T>(fn: (services: { admin: AdminService; invitations
   const database = createDatabase(config.databaseUrl, { ...config.database, createIfMissing: false });
   try {
     await database.migrate();
+    // Loaded only here: the services weigh most of the CLI's start-up, which --help, argument
+    // errors and the commands on the database alone (migrate, backup, copy) do not need.
+    const { createServices } = await import('./services.js');
     return await fn(createServices(database), config);
   } finally {
     await database.close();

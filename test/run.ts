@@ -2,10 +2,14 @@
 // every test file with node:test on SQLite and PostgreSQL. Without PostgreSQL binaries the
 // PostgreSQL half is skipped loudly, before the run and again after its summary (which counts
 // none of it as skipped); in CI (CI set, other than false or 0) that is a failure.
-import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
 import { ensurePostgresUser, findPostgresBin, startPostgresCluster, type PostgresCluster } from './helpers/postgres.js';
+import slowestFiles from './helpers/slowest-files-reporter.js';
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -30,17 +34,32 @@ function warnPostgresSkipped(): void {
 }
 
 const root = new URL('.', import.meta.url).pathname;
-/** Prints the run's ten slowest files after the summary. */
-const SLOWEST_FILES_REPORTER = new URL('helpers/slowest-files-reporter.ts', import.meta.url).href;
+/**
+ * The files that take longest (the slowest-files report), longest first. node:test's run() starts
+ * files in the order of its `files`, as many at a time as its concurrency (`node --test` would sort
+ * them by path): these go first, so that the run does not end with one of them left running alone
+ * on an otherwise idle machine.
+ */
+const LONGEST_FIRST = [
+  'integration/openapi-tools.test.ts', 'integration/bench-smoke.test.ts', 'integration/cli.test.ts',
+  'integration/dedup-real-model.test.ts', 'browser/app-screens.test.ts', 'browser/app-inbox-team.test.ts',
+  'reliability/fuzz.test.ts', 'browser/app-triage.test.ts', 'browser/widget.test.ts', 'reliability/webhook-processes.test.ts',
+];
+const startRank = (file: string) => {
+  const rank = LONGEST_FIRST.findIndex((slow) => file.endsWith(slow));
+  return rank < 0 ? LONGEST_FIRST.length : rank;
+};
 const filter = process.argv.slice(2);
 const files = testFiles(root)
   .map((file) => relative(process.cwd(), file))
   .filter((file) => filter.length === 0 || filter.some((part) => file.includes(part)))
-  .sort();
+  .sort()
+  .sort((a, b) => startRank(a) - startRank(b));
 
 let cluster: PostgresCluster | null = null;
 let postgresSkipped = false;
-const env = { ...process.env };
+// The test files' processes inherit this environment.
+const env = process.env;
 const inCi = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
 if (!env.TEST_DATABASE_URL) {
   const bin = findPostgresBin();
@@ -57,16 +76,33 @@ if (!env.TEST_DATABASE_URL) {
   }
 }
 
-const result = spawnSync(
-  process.execPath,
-  [
-    '--import', 'tsx', '--test', `--test-concurrency=${env.TEST_CONCURRENCY ?? 2}`,
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    `--test-reporter=${SLOWEST_FILES_REPORTER}`, '--test-reporter-destination=stdout',
-    ...files,
-  ],
-  { stdio: 'inherit', env },
-);
+/**
+ * Every file in its own process, with this one's flags (`--import tsx`), reported by `spec` and
+ * then by the slowest-files report; true when every test passed.
+ */
+async function runFiles(): Promise<boolean> {
+  const toSpec = new PassThrough({ objectMode: true });
+  const toSlowest = new PassThrough({ objectMode: true });
+  const printed = pipeline(toSpec, new spec(), process.stdout, { end: false });
+  const slowest = (async () => {
+    let report = '';
+    for await (const line of slowestFiles(toSlowest)) report += line;
+    return report;
+  })();
+  let success = false;
+  for await (const event of run({ files, concurrency: Number(env.TEST_CONCURRENCY ?? 2) })) {
+    if (event.type === 'test:summary' && event.data.file === undefined) success = event.data.success;
+    toSpec.write(event);
+    toSlowest.write(event);
+  }
+  toSpec.end();
+  toSlowest.end();
+  await printed;
+  process.stdout.write(await slowest);
+  return success;
+}
+
+const passed = await runFiles();
 cluster?.stop();
 if (postgresSkipped) warnPostgresSkipped();
-process.exit(result.status ?? 1);
+process.exit(passed ? 0 : 1);

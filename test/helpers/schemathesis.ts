@@ -16,6 +16,9 @@ export const SCHEMATHESIS_SEED = 20261121;
 /** Test cases per operation and phase: about a minute per database on 2 cores. */
 export const SCHEMATHESIS_MAX_EXAMPLES = 100;
 
+export type SchemathesisPhase = 'examples' | 'coverage' | 'fuzzing' | 'stateful';
+export const SCHEMATHESIS_PHASES: SchemathesisPhase[] = ['examples', 'coverage', 'fuzzing', 'stateful'];
+
 /** The virtual environment .ci/run installs into. */
 function defaultVenv(): string {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'loopdesk', 'venv');
@@ -65,8 +68,9 @@ export async function runSchemathesis(options: {
   key: string;
   references: SeededReferences;
   workDir: string;
+  phases: SchemathesisPhase[];
 }): Promise<SchemathesisRun> {
-  const { executable, documentPath, origin, key, references, workDir } = options;
+  const { executable, documentPath, origin, key, references, workDir, phases } = options;
   const result = await runCommand(
     executable,
     [
@@ -75,6 +79,7 @@ export async function runSchemathesis(options: {
       '--seed', String(SCHEMATHESIS_SEED),
       '--max-examples', String(SCHEMATHESIS_MAX_EXAMPLES),
       '--workers', '1',
+      '--phases', phases.join(','),
       '--no-color',
     ],
     {
