@@ -4,33 +4,21 @@
 // API of this one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Migrator } from 'kysely';
-import { createDatabase } from '../../src/db/database.js';
-import { migrations } from '../../src/db/migrations/index.js';
 import { newId } from '../../src/lib/ids.js';
-import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
+import { DIALECTS } from '../helpers/databases.js';
 import { openTestApp } from '../helpers/harness.js';
+import { databaseWrittenAt, insertOldProduct } from '../helpers/old-database.js';
 
 const at = (minute: number) => `2026-11-21T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 for (const dialect of DIALECTS) {
   describe(`migration 0018 on existing conversations [${dialect}]`, () => {
     it('fills last_message and waiting_since from the messages, and leaves them null without any', async () => {
-      const url = await freshDatabaseUrl(dialect);
-      const old = createDatabase(url);
       const workspaceId = newId();
       const productId = newId();
       const [silent, answered, waiting] = [newId(), newId(), newId()];
-      try {
-        const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrations(old.dialect.columnTypes, old.dialect.name) } });
-        const { error } = await migrator.migrateTo('0017_triage');
-        if (error) throw error;
-        const db = old.db as any;
-        await db.insertInto('workspaces').values({ id: workspaceId, name: 'Old', created_at: at(0) }).execute();
-        await db.insertInto('products').values({
-          id: productId, workspace_id: workspaceId, name: 'Old app', slug: 'old-app', issue_prefix: 'OLD', widget_key: 'wk_old', product_key: 'pk_old',
-          created_at: at(0), updated_at: at(0),
-        }).execute();
+      const url = await databaseWrittenAt(dialect, '0017_triage', async (db) => {
+        await insertOldProduct(db, { workspaceId, productId, createdAt: at(0) });
         for (const id of [silent, answered, waiting]) {
           await db.insertInto('conversations').values({
             id, workspace_id: workspaceId, product_id: productId, type: 'ticket', source: 'chat', status: 'open', priority: 'normal',
@@ -45,9 +33,7 @@ for (const dialect of DIALECTS) {
           message(waiting, 2, 'contact', 'First'), message(waiting, 3, 'agent', 'Reply'), message(waiting, 4, 'contact', 'Follow-up'),
           message(waiting, 5, 'system', 'Good news'), message(waiting, 6, 'contact', `Still\nthere? ${'x'.repeat(200)}`),
         ]).execute();
-      } finally {
-        await old.close();
-      }
+      });
 
       const app = await openTestApp(url);
       try {

@@ -3,31 +3,19 @@
 // no API of that version runs here; they are searched through the API of this one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Migrator } from 'kysely';
-import { createDatabase } from '../../src/db/database.js';
-import { migrations } from '../../src/db/migrations/index.js';
 import { newId } from '../../src/lib/ids.js';
-import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
+import { DIALECTS } from '../helpers/databases.js';
 import { openTestApp } from '../helpers/harness.js';
+import { databaseWrittenAt, insertOldProduct } from '../helpers/old-database.js';
 
 const at = (minute: number) => `2026-11-25T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 for (const dialect of DIALECTS) {
   describe(`migration 0022 on an existing index [${dialect}]`, () => {
     it('indexes each issue, contact and conversation (its title and all its messages) written before it', async () => {
-      const url = await freshDatabaseUrl(dialect);
-      const old = createDatabase(url);
       const [workspaceId, productId, contactId, conversationId, issueId] = [newId(), newId(), newId(), newId(), newId()];
-      try {
-        const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrations(old.dialect.columnTypes, old.dialect.name) } });
-        const { error } = await migrator.migrateTo('0021_email');
-        if (error) throw error;
-        const db = old.db as any;
-        await db.insertInto('workspaces').values({ id: workspaceId, name: 'Old', created_at: at(0) }).execute();
-        await db.insertInto('products').values({
-          id: productId, workspace_id: workspaceId, name: 'Old app', slug: 'old-app', issue_prefix: 'OLD', widget_key: 'wk_old', product_key: 'pk_old',
-          created_at: at(0), updated_at: at(0),
-        }).execute();
+      const url = await databaseWrittenAt(dialect, '0021_email', async (db) => {
+        await insertOldProduct(db, { workspaceId, productId, createdAt: at(0) });
         await db.insertInto('contacts').values({ id: contactId, workspace_id: workspaceId, name: 'Ada Lovelace', email: 'ada@example.com', created_at: at(0), updated_at: at(0) }).execute();
         await db.insertInto('conversations').values({
           id: conversationId, workspace_id: workspaceId, product_id: productId, contact_id: contactId, type: 'ticket', source: 'chat', status: 'open',
@@ -41,9 +29,7 @@ for (const dialect of DIALECTS) {
           id: issueId, workspace_id: workspaceId, product_id: productId, shortcode: 'OLD-1', title: 'Invoice totals wrong', description: 'Rounding of taxes',
           status: 'pending', priority: 'normal', created_at: at(4), updated_at: at(4),
         }).execute();
-      } finally {
-        await old.close();
-      }
+      });
 
       const app = await openTestApp(url);
       try {
