@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { NewerDatabaseError, type DatabaseHandle } from './database.js';
-import { SEARCH_INDEX_TABLE } from './full-text.js';
+import { SEARCH_INDEX_COLUMN, SEARCH_INDEX_TABLE } from './full-text.js';
 
 /** Rows per page read and per insert: well below both dialects' limits on bound parameters (32766 for SQLite). */
 const PAGE_ROWS = 1000;
@@ -42,12 +42,15 @@ type Row = Record<string, unknown>;
 
 /**
  * The tables in foreign-key order (every table after those it references), with their columns and
- * keys. The search index is left out: the target's own triggers build it from the rows copied.
+ * keys. The search index is left out: the target's own triggers or generated columns build it
+ * from the rows copied.
  */
 async function planOf(database: DatabaseHandle): Promise<TablePlan[]> {
   const tables = (await database.db.introspection.getTables()).filter((table) => !SEARCH_INDEX_TABLE.test(table.name));
   const keys = await database.dialect.tableKeys(database.db);
-  const columns = new Map(tables.map((table) => [table.name, table.columns.map((column) => column.name)]));
+  const columns = new Map(tables.map((table) => [
+    table.name, table.columns.map((column) => column.name).filter((column) => column !== SEARCH_INDEX_COLUMN),
+  ]));
   const ordered: TablePlan[] = [];
   const visiting = new Set<string>();
   const visit = (table: string) => {

@@ -21,8 +21,7 @@ import { inbox } from './0018_inbox.js';
 import { tagsContacts } from './0019_tags_contacts.js';
 import { search } from './0020_search.js';
 import { email } from './0021_email.js';
-import { searchDocuments } from './0022_search_documents.js';
-import { listIndexes } from './0023_list_indexes.js';
+import { listIndexes } from './0022_list_indexes.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -48,7 +47,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0019_tags_contacts': tagsContacts(types),
     '0020_search': search(dialect),
     '0021_email': email(types),
-    '0022_search_documents': searchDocuments(dialect),
-    '0023_list_indexes': listIndexes(),
+    '0022_list_indexes': listIndexes(),
   };
 }

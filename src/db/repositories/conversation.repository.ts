@@ -65,7 +65,7 @@ export type ConversationSort = 'newest' | 'waiting';
 
 const CONVERSATION_ORDERS: Record<ConversationSort, ListOrder> = {
   newest: [['c.created_at', 'desc'], ['c.id', 'desc']],
-  // `(waiting_since is null)` first, as the conversations_waiting_listing index orders them (migration 0023).
+  // `(waiting_since is null)` first, as the conversations_waiting_listing index orders them (migration 0022).
   waiting: [[sql`(c.waiting_since is null)`, 'asc'], ['c.waiting_since', 'asc'], ['c.id', 'asc']],
 };
 const MOST_UPVOTED_FIRST: ListOrder = [['c.upvotes', 'desc'], ...CONVERSATION_ORDERS.newest];
