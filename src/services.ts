@@ -175,7 +175,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     dialect, clock, jobs: repositories.conversationJobs,
     delays: { summary: summaries.debounceMs, triage: summaries.debounceMs + TRIAGE_AFTER_SUMMARY_MS },
   });
-  const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, ...repositories });
+  const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, dialect, clock, ...repositories });
   const email: EmailConfig = options.email ?? {
     inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: EMAIL_DEFAULTS.newConversationsPerSenderHour,
     attachments: { kind: 'folder', dir: join(tmpdir(), 'loopdesk-attachments') },
@@ -278,7 +278,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     widgetSessions: createWidgetSessionService({ clock, proofOfWork, visitorContacts, ...repositories }),
     visitorConversations,
     screenshots: createScreenshotService({ visitorConversations, store: attachmentStore, clock }),
-    ideas: createIdeaService({ db, dialect, clock, writes: conversationWrites, ...repositories }),
+    ideas: createIdeaService({ db, writes: conversationWrites, ...repositories }),
     forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
     widgetDemo: createWidgetDemoService({ widgets: widget, workspaces: repositories.workspaces }),
     webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),

@@ -227,7 +227,7 @@ describeEachDialect('summary jobs across processes', (ctx) => {
             db, clock, conversations, messages, jobs: createConversationJobQueue({ dialect, clock, jobs, delays: { summary: DEBOUNCE_MS, triage: 0 } }),
             writes: createConversationWrites({
               conversations, messages, attachments: attachmentRepository(db), emailJobs: emailJobRepository(db, dialect), outbox: ctx().services.outbox,
-              jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} },
+              jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, dialect, clock,
             }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,

@@ -1,7 +1,9 @@
 // Concurrency across processes: four real servers on one PostgreSQL database. Concurrent creates
 // number shortcodes without duplicates or gaps, concurrent PATCHes of one issue (conversation,
-// product, release) end in one of the submitted states with the updated_at of the write that won, and
-// concurrent releases naming the same issues keep their links intact.
+// product, release) end in one of the submitted states with the updated_at of the write that won,
+// replies and notes racing PATCHes of one conversation leave it with the latest message and an
+// updated_at no message is newer than, and concurrent releases naming the same issues keep their
+// links intact.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createDatabase } from '../../src/db/database.js';
@@ -41,6 +43,27 @@ async function racePatches(apis: Client[], path: string, submitted: Record<strin
   );
 }
 
+/**
+ * Replies, notes and PATCHes of one conversation at once, spread over the servers. Each write
+ * stamps its time under the conversation's lock, so whatever the order they commit in, the
+ * conversation's updated_at is the newest of them all and its last message is the newest message.
+ */
+async function raceMessages(apis: Client[], conversationId: string): Promise<void> {
+  const path = `/api/v1/conversations/${conversationId}`;
+  const answers = await Promise.all(Array.from({ length: PATCHES }, (_, i) => {
+    const api = apis[i % apis.length];
+    if (i % 3 === 0) return api.patch(path, { status: CONVERSATION_STATUSES[(i / 3) % CONVERSATION_STATUSES.length] });
+    return api.post(`${path}/${i % 3 === 1 ? 'messages' : 'notes'}`, { body: `Race message ${i}` });
+  }));
+  assert.ok(answers.every((res) => res.status === 200 || res.status === 201), 'every write succeeds');
+  const final = (await apis[0].get(path)).body.data;
+  const newest = [...final.messages].sort((x: any, y: any) => x.created_at.localeCompare(y.created_at)).at(-1);
+  assert.deepEqual([final.last_message.created_at, final.last_message.excerpt], [newest.created_at, newest.body], `${path}: the last message is the newest`);
+  // A PATCH answers the conversation (its updated_at), a reply or a note the message (its created_at).
+  const stamps = answers.map((res) => res.body.data.updated_at ?? res.body.data.created_at);
+  assert.equal(final.updated_at, stamps.sort().at(-1), `${path}: updated_at is the newest write's`);
+}
+
 /** The one API key printed by whichever of the servers bootstrapped the empty database. */
 async function theBootstrapKey(servers: RunningServer[]): Promise<string> {
   const deadline = Date.now() + 10_000;
@@ -75,6 +98,7 @@ describe(`${SERVERS} server processes on one PostgreSQL database`, { skip: !DIAL
     await racePatches(apis, `/api/v1/conversations/${conversation.id}`, Array.from({ length: PATCHES }, (_, i) => ({
       status: CONVERSATION_STATUSES[i % CONVERSATION_STATUSES.length], priority: PRIORITIES[(i >> 2) % PRIORITIES.length],
     })));
+    await raceMessages(apis, (await importConversation(apis[0], products[0].id, { title: 'Race replies' })).id);
     await racePatches(apis, `/api/v1/products/${products[1].id}`, Array.from({ length: PATCHES }, (_, i) => ({
       name: `Race Two ${i % 3}`, domain: `d${i % 4}.example.com`,
     })));
@@ -104,7 +128,7 @@ describe(`${SERVERS} server processes on one PostgreSQL database`, { skip: !DIAL
     }
     t.diagnostic(
       `concurrency [postgres]: ${SERVERS} processes, ${issues.length} concurrent creates, ${PATCHES} concurrent PATCHes each of an issue, ` +
-        'a conversation, a product and a release, ' +
+        'a conversation, a product and a release, replies and notes racing PATCHes of a conversation, ' +
         `${releases.length} concurrent releases over ${done.length} shared issues`,
     );
   });

@@ -29,8 +29,8 @@ export interface MemberServiceDeps {
   sessions: SessionRepository;
   issues: IssueRepository;
   issueWrites: Pick<IssueWrites, 'update'>;
-  conversations: Pick<ConversationRepository, 'assignedTo'>;
-  conversationWrites: Pick<ConversationWrites, 'update'>;
+  conversations: Pick<ConversationRepository, 'assignedTo' | 'findById'>;
+  conversationWrites: Pick<ConversationWrites, 'lock' | 'update'>;
   clock: Clock;
 }
 
@@ -75,8 +75,12 @@ export function createMemberService({
         for (const issue of await issues.assignedTo(actor.workspaceId, current.id, tx)) {
           await issueWrites.update(work, issue, { assignee_id: null, updated_at: now });
         }
-        for (const conversation of await conversations.assignedTo(actor.workspaceId, current.id, tx)) {
-          await conversationWrites.update(work, conversation, { assignee_id: null, updated_at: now });
+        // Each conversation's lock, in one order (as a contact's erasure takes them), then each as it is under it.
+        const assigned = (await conversations.assignedTo(actor.workspaceId, current.id, tx)).map(({ id }) => id).sort();
+        for (const conversationId of assigned) {
+          const stamp = await conversationWrites.lock(work, conversationId);
+          const conversation = (await conversations.findById(actor.workspaceId, conversationId, tx))!;
+          if (conversation.assignee_id === current.id) await conversationWrites.update(work, conversation, { assignee_id: null, updated_at: stamp });
         }
         await apiKeys.revokeForMember(actor.workspaceId, current.id, now, tx);
         await sessions.revokeForMember(current.id, now, tx);

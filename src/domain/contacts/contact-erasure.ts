@@ -15,7 +15,7 @@ export interface ContactErasureDeps {
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   conversations: Pick<ConversationRepository, 'listOfContact' | 'findById'>;
   erasure: ErasureRepository;
-  writes: Pick<ConversationWrites, 'eraseContact' | 'update'>;
+  writes: Pick<ConversationWrites, 'lock' | 'eraseContact' | 'update'>;
   /** Their files: the records go in the transaction, the stored bytes once it commits. */
   attachmentFiles: Pick<AttachmentService, 'eraseAttachmentsOf'>;
   clock: Clock;
@@ -26,14 +26,15 @@ export async function eraseContact(deps: ContactErasureDeps, work: Work, workspa
   const { tx } = work;
   // The contacts lock: no widget visit or import re-uses the contact while it goes.
   await dialect.lockKeyInTransaction(tx, `contacts:${workspaceId}`);
-  const now = clock.now();
   const owned = await conversations.listOfContact(workspaceId, contactId, tx);
   const sessions = await erasure.sessionsOf(workspaceId, contactId, tx);
   const upvotes = await erasure.upvotesOf(workspaceId, contactId, tx);
+  // The lock of every conversation it writes, in one order (as a member's removal takes them), before its time is stamped.
+  for (const id of [...new Set([...owned.map((row) => row.id), ...upvotes.map((row) => row.conversation_id)])].sort()) await writes.lock(work, id);
+  const now = clock.now();
   // First the copies (old events among them), so that the events recorded below stay.
   await erasure.deleteCopies(workspaceId, { contactId, conversationIds: owned.map(({ id }) => id), sessionIds: sessions.map(({ id }) => id) }, tx);
   for (const { conversation_id, votes } of upvotes) {
-    await dialect.lockKeyInTransaction(tx, `conversation:${conversation_id}`);
     const idea = (await conversations.findById(workspaceId, conversation_id, tx))!;
     await writes.update(work, idea, { upvotes: Math.max(0, idea.upvotes - votes), updated_at: now });
   }

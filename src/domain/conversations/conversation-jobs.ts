@@ -7,7 +7,8 @@ import type { Dialect } from '../../db/dialect.js';
 import type { ClaimedConversationJob, ConversationJobKind, ConversationJobRepository } from '../../db/repositories/conversation-job.repository.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import type { Work } from '../shared/unit-of-work.js';
+import { holdLock, type Work } from '../shared/unit-of-work.js';
+import { conversationLock } from './conversation.writes.js';
 
 export interface ConversationJobQueueDeps {
   jobs: Pick<ConversationJobRepository, 'request' | 'finish'>;
@@ -29,7 +30,7 @@ export function createConversationJobQueue({ jobs, dialect, clock, delays }: Con
     async request(work: Work, kind: ConversationJobKind, by: JobRequest): Promise<void> {
       // Taken first by every transaction that writes a conversation's job (the write asking
       // for it, the run committing it), so on PostgreSQL they queue in one order, never deadlock.
-      await dialect.lockKeyInTransaction(work.tx, `conversation:${by.conversation_id}`);
+      await holdLock(dialect, work, conversationLock(by.conversation_id));
       const now = clock.now();
       await jobs.request({
         id: newId(), workspace_id: by.workspace_id, conversation_id: by.conversation_id, kind, status: 'pending', attempts: 0, last_error: null,
@@ -42,7 +43,7 @@ export function createConversationJobQueue({ jobs, dialect, clock, delays }: Con
      * when its lease is gone (asked for again, or claimed by another process): the run then writes nothing.
      */
     async finish(work: Work, job: ClaimedConversationJob): Promise<boolean> {
-      await dialect.lockKeyInTransaction(work.tx, `conversation:${job.conversation_id}`);
+      await holdLock(dialect, work, conversationLock(job.conversation_id));
       return jobs.finish(job, work.tx);
     },
   };

@@ -21,7 +21,7 @@ import { fillPlaceholders, placeholderValues } from '../saved-replies/placeholde
 import { updateUnderLock } from '../shared/changes.js';
 import { normalizeTags } from '../tags/tags.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
-import type { ConversationWrites, MailDelivery } from './conversation.writes.js';
+import { conversationLock, type ConversationWrites, type MailDelivery } from './conversation.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 
 export type { Conversation, ConversationContact, ConversationDetail, LinkedIssue, Message } from './conversation.shapes.js';
@@ -134,19 +134,21 @@ export function createConversationService({
   /** A message of the actor's (its member, or the key itself when it has none): a reply, or an internal note. */
   async function postAsAgent(actor: Actor, conversationId: string, body: string, { internal, mail }: { internal: boolean; mail?: MailDelivery }): Promise<Message> {
     const id = newId();
-    const row: MessageRow = {
-      id,
-      workspace_id: actor.workspaceId,
-      conversation_id: conversationId,
-      sender_type: 'agent',
-      sender_id: actingId(actor),
-      sender_name: actor.member?.display_name ?? null,
-      body,
-      email_message_id: mail ? `${id}@${replyMail?.messageIdDomain ?? 'loopdesk.invalid'}` : null,
-      created_at: clock.now(),
-      internal: internal ? 1 : 0,
-    };
-    return inTransaction(db, (work) => writes.addMessage(work, { row, mail }));
+    return inTransaction(db, async (work) => {
+      const row: MessageRow = {
+        id,
+        workspace_id: actor.workspaceId,
+        conversation_id: conversationId,
+        sender_type: 'agent',
+        sender_id: actingId(actor),
+        sender_name: actor.member?.display_name ?? null,
+        body,
+        email_message_id: mail ? `${id}@${replyMail?.messageIdDomain ?? 'loopdesk.invalid'}` : null,
+        created_at: await writes.lock(work, conversationId),
+        internal: internal ? 1 : 0,
+      };
+      return writes.addMessage(work, { row, mail });
+    });
   }
 
   return {
@@ -175,7 +177,7 @@ export function createConversationService({
       if (input.assignee_id !== undefined) wanted.assignee_id = await resolveMemberRef(members, actor, input.assignee_id, 'assignee_id');
       let updated: Conversation | null = null;
       const { current } = await updateUnderLock({ db, dialect, clock }, {
-        lockKey: `conversation:${conversationId}`,
+        lockKey: conversationLock(conversationId),
         read: (tx) => find(actor, conversationId, tx),
         wanted,
         write: async (work, current, changes) => {

@@ -5,13 +5,20 @@
 // row (the latest message, since when the contact waits), so no list reads the messages. A
 // message's attachments are written with it, and a reply that goes out by mail gets its delivery
 // job in the same transaction (the outbox of mail).
+//
+// A write to an existing conversation first takes its lock (`lock`), then stamps its time: so the
+// writes of one conversation stamp in the order they commit, updated_at never goes back, no
+// message is newer than its conversation's updated_at, and the latest message is the last one.
+// The writes check the lock is held.
 import type { AttachmentRepository, AttachmentRow } from '../../db/repositories/attachment.repository.js';
 import type { ContactRef, ContactRepository } from '../../db/repositories/contact.repository.js';
 import type { EmailJobRepository } from '../../db/repositories/email-job.repository.js';
 import type {
   ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow, NewConversationRow, WaitEffect,
 } from '../../db/repositories/conversation.repository.js';
+import type { Dialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/repositories/executor.js';
+import type { Clock } from '../../lib/clock.js';
 import type { TagRepository } from '../../db/repositories/tag.repository.js';
 import { ERASED, type MessageRepository, type MessageRow } from '../../db/repositories/message.repository.js';
 import type { Outbox } from '../../events/outbox.js';
@@ -19,7 +26,7 @@ import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
 import { messageExcerpt } from './message-excerpt.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
-import type { Work } from '../shared/unit-of-work.js';
+import { holdLock, type Work } from '../shared/unit-of-work.js';
 import { parseTags, retag } from '../tags/tags.js';
 
 export interface ConversationWritesDeps {
@@ -31,7 +38,12 @@ export interface ConversationWritesDeps {
   jobs: Pick<ConversationJobQueue, 'request'>;
   tags: Pick<TagRepository, 'retag'>;
   contacts: Pick<ContactRepository, 'seen'>;
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
+  clock: Clock;
 }
+
+/** The lock of a conversation's writes (its messages, its row, its background jobs). */
+export const conversationLock = (conversationId: string): string => `conversation:${conversationId}`;
 
 /**
  * A contact's message starts the wait (unless one is already waiting), an agent's reply ends it;
@@ -66,7 +78,14 @@ export interface NewMessage {
 /** A bare row is a message without attachments or mail. */
 const asNewMessage = (message: MessageRow | NewMessage): NewMessage => ('row' in message ? message : { row: message });
 
-export function createConversationWrites({ conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts }: ConversationWritesDeps) {
+export function createConversationWrites({
+  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, dialect, clock,
+}: ConversationWritesDeps) {
+  /** A write to a conversation without its lock is a bug in the caller, not a request to refuse. */
+  const requireLock = (work: Work, conversationId: string) => {
+    if (!work.locks.has(conversationLock(conversationId))) throw new Error(`conversation ${conversationId} written without its lock`);
+  };
+
   /** The conversation with its messages (and their attachments) and linked issues, as GET shows it. */
   const detailIn = async (tx: Executor, row: ConversationWithContactRow): Promise<ConversationDetail> => {
     const [messageRows, attachmentRows, issueRows] = await Promise.all([
@@ -111,6 +130,15 @@ export function createConversationWrites({ conversations, messages, attachments,
     /** Reads a conversation's detail (its messages, their attachments and deliveries, its linked issues). */
     detail: detailIn,
 
+    /**
+     * Takes the conversation's lock until the transaction ends, and gives the time to stamp its
+     * writes with (read the conversation after it, to see what the writes before left).
+     */
+    async lock(work: Work, conversationId: string): Promise<string> {
+      await holdLock(dialect, work, conversationLock(conversationId));
+      return clock.now();
+    },
+
     /** A new conversation, with its contact's first message when there is one. */
     async create(work: Work, newRow: NewConversationRow, contact: ContactRef | null, first: MessageRow | NewMessage | null): Promise<ConversationDetail> {
       const { tx } = work;
@@ -131,6 +159,7 @@ export function createConversationWrites({ conversations, messages, attachments,
 
     /** Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a new summary. */
     async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges): Promise<Conversation> {
+      requireLock(work, current.id);
       await conversations.update(current.workspace_id, current.id, changes, work.tx);
       if (changes.tags !== undefined) {
         await retag(tags, work.tx, current.workspace_id, 'conversation', current.id, parseTags(current.tags), parseTags(changes.tags));
@@ -150,6 +179,7 @@ export function createConversationWrites({ conversations, messages, attachments,
      * contact and without the person's words. Its event's `previous` names only the contact's id.
      */
     async eraseContact(work: Work, current: ConversationWithContactRow, now: string): Promise<void> {
+      requireLock(work, current.id);
       await messages.erase(current.workspace_id, [current.id], work.tx);
       await conversations.erase(current.workspace_id, current.id, ERASED, now, work.tx);
       const erased = (await conversations.findById(current.workspace_id, current.id, work.tx))!;
@@ -165,7 +195,7 @@ export function createConversationWrites({ conversations, messages, attachments,
     async addMessage(work: Work, added: MessageRow | NewMessage): Promise<Message> {
       const message = asNewMessage(added);
       const { row } = message;
-      // Before the message's own writes: the request locks the conversation first (its comment says why).
+      requireLock(work, row.conversation_id);
       await askForJobs(work, row, async () => !(await messages.firstOfContact(row.workspace_id, row.conversation_id, work.tx)));
       const shown = await insertMessage(work, message);
       await conversations.markMessage(row.workspace_id, row.conversation_id, {

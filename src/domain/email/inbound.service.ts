@@ -115,8 +115,10 @@ export function createInboundService(deps: InboundServiceDeps) {
     const stored = await messages.findByEmailMessageId(workspaceId, [mail.messageId], tx);
     if (stored) return { conversation_id: stored.conversation_id, message_id: stored.id, created: false };
 
-    const now = clock.now();
-    const thread = await threadOf(work, workspaceId, mail, token);
+    const named = await threadOf(work, workspaceId, mail, token);
+    // A reply stamps its time under its conversation's lock, and sees the conversation as the writes before it left it.
+    const now = named ? await writes.lock(work, named.id) : clock.now();
+    const thread = named && (await conversations.findById(workspaceId, named.id, tx));
     const contact: ContactRef = await contacts.upsertByEmail(
       { id: newId(), workspace_id: workspaceId, name: sender.name, email: sender.address, created_at: now, updated_at: now }, tx,
     );

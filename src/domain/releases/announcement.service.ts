@@ -111,7 +111,7 @@ export function planAnnouncements(
 export interface AnnouncementServiceDeps {
   db: Db;
   announcementJobs: AnnouncementJobRepository;
-  conversationWrites: Pick<ConversationWrites, 'addMessage'>;
+  conversationWrites: Pick<ConversationWrites, 'lock' | 'addMessage'>;
   clock: Clock;
 }
 
@@ -138,7 +138,7 @@ export function createAnnouncementService({ db, announcementJobs, conversationWr
     async post(job: ClaimedJob): Promise<boolean> {
       const content = JSON.parse(job.content) as MessageContent;
       return inTransaction(db, async (work) => {
-        const now = clock.now();
+        const now = await conversationWrites.lock(work, job.target_id);
         const done = { status: 'done' as const, attempts: job.attempts + 1, last_error: null, next_attempt_at: null, updated_at: now };
         if (!(await announcementJobs.recordOutcome(job.id, job.next_attempt_at, done, work.tx))) return false;
         await conversationWrites.addMessage(work, {

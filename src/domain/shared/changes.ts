@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { Clock } from '../../lib/clock.js';
-import { inTransaction, type Work } from './unit-of-work.js';
+import { holdLock, inTransaction, type Work } from './unit-of-work.js';
 
 /**
  * The entries of `wanted` that differ from `current`: what an update really changes. Callers
@@ -37,7 +37,7 @@ export async function updateUnderLock<Row extends Changes, Changes extends { upd
   { lockKey, read, wanted, write }: LockedUpdate<Row, Changes>,
 ): Promise<{ current: Row; changes: Changes | null }> {
   return inTransaction(db, async (work) => {
-    await dialect.lockKeyInTransaction(work.tx, lockKey);
+    await holdLock(dialect, work, lockKey);
     const current = await read(work.tx);
     const changes = effectiveChanges<Changes>(current, wanted) as Changes | null;
     if (!changes) return { current, changes };

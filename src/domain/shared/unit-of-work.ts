@@ -1,17 +1,28 @@
 // One transaction and the work that must wait for its commit (indexing a new issue's text, say):
 // what a write unit registers with `afterCommit` runs once the data is committed, never when the
-// transaction rolls back.
+// transaction rolls back. It also knows the named locks the transaction holds, so a write that
+// needs one can check it was taken.
 import type { Db } from '../../db/database.js';
+import type { Dialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/repositories/executor.js';
 
 export interface Work {
   readonly tx: Executor;
+  /** The keys of the locks `holdLock` took: held until the transaction ends. */
+  readonly locks: Set<string>;
   afterCommit(task: () => void): void;
 }
 
 export async function inTransaction<T>(db: Db, body: (work: Work) => Promise<T>): Promise<T> {
   const committed: (() => void)[] = [];
-  const result = await db.transaction().execute((tx) => body({ tx, afterCommit: (task) => committed.push(task) }));
+  const result = await db.transaction().execute((tx) => body({ tx, locks: new Set(), afterCommit: (task) => committed.push(task) }));
   for (const task of committed) task();
   return result;
+}
+
+/** Takes a named lock until the transaction ends (once: a second call for a key held returns at once). */
+export async function holdLock(dialect: Pick<Dialect, 'lockKeyInTransaction'>, work: Work, key: string): Promise<void> {
+  if (work.locks.has(key)) return;
+  await dialect.lockKeyInTransaction(work.tx, key);
+  work.locks.add(key);
 }

@@ -3,12 +3,10 @@
 // conversation's lock, through the conversations' write path (conversation.updated), so the
 // count is exact under any concurrency and equals what /api/v1 shows.
 import type { Db } from '../../db/database.js';
-import type { Dialect } from '../../db/dialect.js';
 import type { ConversationChanges, ConversationRepository, ConversationWithContactRow } from '../../db/repositories/conversation.repository.js';
 import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
 import type { IdeaUpvoteRepository } from '../../db/repositories/idea-upvote.repository.js';
 import { notFound } from '../../errors.js';
-import type { Clock } from '../../lib/clock.js';
 import { parseUuid } from '../../lib/ids.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import type { ConversationStatus } from '../shared/enums.js';
@@ -27,11 +25,9 @@ export interface Idea {
 
 export interface IdeaServiceDeps {
   db: Db;
-  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   conversations: ConversationRepository;
   ideaUpvotes: IdeaUpvoteRepository;
   writes: ConversationWrites;
-  clock: Clock;
 }
 
 /**
@@ -41,7 +37,7 @@ export interface IdeaServiceDeps {
  */
 const voterOf = (visitor: Visitor): string => (visitor.verified ? visitor.contactId : visitor.sessionId);
 
-export function createIdeaService({ db, dialect, conversations, ideaUpvotes, writes, clock }: IdeaServiceDeps) {
+export function createIdeaService({ db, conversations, ideaUpvotes, writes }: IdeaServiceDeps) {
   /** An idea of the visitor's product that is not dismissed; anything else is a 404. */
   async function findIdea(visitor: Visitor, id: string, tx: Executor = db): Promise<ConversationWithContactRow> {
     const conversationId = parseUuid(id);
@@ -54,12 +50,12 @@ export function createIdeaService({ db, dialect, conversations, ideaUpvotes, wri
   async function vote(visitor: Visitor, id: string, on: boolean): Promise<{ upvotes: number; upvoted: boolean }> {
     const { id: conversationId } = await findIdea(visitor, id);
     return inTransaction(db, async (work) => {
-      await dialect.lockKeyInTransaction(work.tx, `conversation:${conversationId}`);
+      const now = await writes.lock(work, conversationId);
       const current = await findIdea(visitor, conversationId, work.tx);
       const key = { workspaceId: visitor.workspaceId, conversationId, voterId: voterOf(visitor) };
-      const changed = on ? await ideaUpvotes.add(key, visitor.contactId, clock.now(), work.tx) : await ideaUpvotes.remove(key, work.tx);
+      const changed = on ? await ideaUpvotes.add(key, visitor.contactId, now, work.tx) : await ideaUpvotes.remove(key, work.tx);
       if (!changed) return { upvotes: current.upvotes, upvoted: on };
-      const changes: ConversationChanges = { upvotes: current.upvotes + (on ? 1 : -1), updated_at: clock.now() };
+      const changes: ConversationChanges = { upvotes: current.upvotes + (on ? 1 : -1), updated_at: now };
       await writes.update(work, current, changes);
       return { upvotes: changes.upvotes!, upvoted: on };
     });

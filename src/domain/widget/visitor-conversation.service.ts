@@ -15,7 +15,7 @@ import { notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import { updateUnderLock } from '../shared/changes.js';
-import type { ConversationWrites } from '../conversations/conversation.writes.js';
+import { conversationLock, type ConversationWrites } from '../conversations/conversation.writes.js';
 import type { ConversationType } from '../shared/enums.js';
 import { inTransaction, type Work } from '../shared/unit-of-work.js';
 import {
@@ -100,9 +100,8 @@ export function createVisitorConversationService({ db, dialect, conversations, m
     async postMessage(visitor: Visitor, id: string, body: string, attachments: readonly Omit<AttachmentRow, 'message_id'>[] = []): Promise<VisitorMessage> {
       const { id: conversationId } = await find(visitor, id);
       return inTransaction(db, async (work: Work) => {
-        await dialect.lockKeyInTransaction(work.tx, `conversation:${conversationId}`);
+        const now = await writes.lock(work, conversationId);
         const current = await find(visitor, conversationId, work.tx);
-        const now = clock.now();
         if (current.status === 'resolved') await writes.update(work, current, { status: 'open', updated_at: now });
         const row = visitorMessageRow(visitor, conversationId, body, now);
         return toVisitorMessage(await writes.addMessage(work, { row, attachments: attachments.map((file) => ({ ...file, message_id: row.id })) }));
@@ -113,7 +112,7 @@ export function createVisitorConversationService({ db, dialect, conversations, m
     async rate(visitor: Visitor, id: string, rating: number): Promise<VisitorConversation> {
       const { id: conversationId } = await find(visitor, id);
       const { current, changes } = await updateUnderLock<ConversationWithContactRow, ConversationChanges>({ db, dialect, clock }, {
-        lockKey: `conversation:${conversationId}`,
+        lockKey: conversationLock(conversationId),
         read: (tx) => find(visitor, conversationId, tx),
         wanted: { rating },
         write: async (work, current, changes) => {
