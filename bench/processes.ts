@@ -88,6 +88,9 @@ export interface LoopdeskOptions {
   env?: Record<string, string>;
 }
 
+/** How long the bench's server waits before folding a conversation's messages (LOOPDESK_SEARCH_FOLD_MS). */
+export const BENCH_SEARCH_FOLD_MS = 3_000;
+
 export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir, env = {} }: LoopdeskOptions): Promise<ServerProcess> {
   assertDistIsCurrent();
   const profile = cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : [];
@@ -100,6 +103,10 @@ export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir, env = {} }
       LOOPDESK_RATE_LIMIT: '0',
       LOOPDESK_WIDGET_RATE_LIMIT: '0',
       LOOPDESK_DEDUP_PROVIDER: 'lexical',
+      // A scenario's messages are folded into their conversations' search documents once it is
+      // over (3 s after each conversation's last), and the next waits for them (backlogDone):
+      // folds belong to no scenario, and seeding's are done before the first.
+      LOOPDESK_SEARCH_FOLD_MS: String(BENCH_SEARCH_FOLD_MS),
       ...env,
     },
     '/healthz',

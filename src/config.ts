@@ -35,6 +35,11 @@ export interface Config {
   /** LOOPDESK_EVENT_RETENTION_DAYS: how long events and finished webhook deliveries are kept (docs/events.md "Retention"); 0: forever. */
   readonly eventRetentionDays: number;
   readonly summaries: SummaryConfig;
+  /**
+   * LOOPDESK_SEARCH_FOLD_MS: how long a conversation stays quiet before its new messages are folded
+   * into its search document (docs/search.md, "Folding"); a later message restarts the wait.
+   */
+  readonly searchFoldMs: number;
   /** LOOPDESK_METRICS_TOKEN: the Bearer token GET /metrics is served to; null: no metrics (docs/operations.md). */
   readonly metricsToken: string | null;
 }
@@ -150,6 +155,8 @@ export interface LlmConfig {
 }
 
 export const SUMMARY_DEFAULTS: SummaryConfig = Object.freeze({ debounceMs: 2_000, llm: null });
+
+export const SEARCH_FOLD_MS_DEFAULT = 60_000;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -412,6 +419,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     }),
     eventRetentionDays: integer(env, 'LOOPDESK_EVENT_RETENTION_DAYS', EVENT_RETENTION_DAYS_DEFAULT, 0, 36_500),
     summaries: summaryConfig(env),
+    searchFoldMs: integer(env, 'LOOPDESK_SEARCH_FOLD_MS', SEARCH_FOLD_MS_DEFAULT, 0, 24 * HOUR),
     metricsToken: env.LOOPDESK_METRICS_TOKEN || null,
   });
 }

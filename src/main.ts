@@ -103,6 +103,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     email: config.email,
     streams: config.streams,
     eventRetentionDays: config.eventRetentionDays,
+    searchFoldMs: config.searchFoldMs,
     onHousekeeping: (deleted) => logger.info({ deleted }, 'housekeeping: deleted what outlived its use'),
     summaries: {
       ...config.summaries,

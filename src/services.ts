@@ -69,6 +69,7 @@ import { createScreenshotService } from './domain/widget/screenshot.service.js';
 import { createWidgetSessionService } from './domain/widget/widget-session.service.js';
 import { createWidgetService } from './domain/widget/widget.service.js';
 import { createReleaseService } from './domain/releases/release.service.js';
+import { createSearchFoldJob } from './domain/search/search-fold-job.js';
 import { createSearchService } from './domain/search/search.service.js';
 import { searchRepository } from './db/repositories/search.repository.js';
 import { createSessionService } from './domain/accounts/session.service.js';
@@ -82,7 +83,7 @@ import { createHousekeeping, type HousekeepingReport } from './domain/housekeepi
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
 import {
-  EMAIL_DEFAULTS, EVENT_RETENTION_DAYS_DEFAULT, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS,
+  EMAIL_DEFAULTS, EVENT_RETENTION_DAYS_DEFAULT, SEARCH_FOLD_MS_DEFAULT, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS,
   type EmailConfig, type MailConfig, type StreamConfig, type SummaryConfig, type WebhookConfig,
 } from './config.js';
 import { createAnnouncer } from './events/announcer.js';
@@ -127,6 +128,8 @@ export interface ServiceOptions {
   onHousekeeping?: (report: HousekeepingReport) => void;
   /** Conversation summaries (LOOPDESK_SUMMARY_DEBOUNCE_MS, LOOPDESK_LLM_*), and who hears of each (latency, writer); SUMMARY_DEFAULTS when not given. */
   summaries?: SummaryConfig & { observe?: (observation: SummaryObservation) => void };
+  /** LOOPDESK_SEARCH_FOLD_MS; SEARCH_FOLD_MS_DEFAULT when not given. */
+  searchFoldMs?: number;
 }
 
 /** The address of a `Name <address>` or bare From, lowercased. */
@@ -170,10 +173,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const detector = options.detector ?? createLexicalDetector();
   // The one write path of each resource written from several services.
   const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
+  const search = searchRepository(db, dialect.fullText);
   const summaries: NonNullable<ServiceOptions['summaries']> = options.summaries ?? SUMMARY_DEFAULTS;
   const conversationJobs = createConversationJobQueue({
     dialect, clock, jobs: repositories.conversationJobs,
-    delays: { summary: summaries.debounceMs, triage: summaries.debounceMs + TRIAGE_AFTER_SUMMARY_MS },
+    delays: { summary: summaries.debounceMs, triage: summaries.debounceMs + TRIAGE_AFTER_SUMMARY_MS, search: options.searchFoldMs ?? SEARCH_FOLD_MS_DEFAULT },
   });
   const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, dialect, clock, ...repositories });
   const email: EmailConfig = options.email ?? {
@@ -221,6 +225,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
         }).run,
       },
       triage: { leaseMs: jobLeaseMs, run: createTriageJob({ jobs: conversationJobs, triage }).run },
+      search: { leaseMs: jobLeaseMs, run: createSearchFoldJob({ db, jobs: conversationJobs, search }).run },
     },
   });
   const proofOfWork = createProofOfWork({
@@ -270,7 +275,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     triage,
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
-    search: createSearchService({ search: searchRepository(db, dialect.fullText), ...repositories }),
+    search: createSearchService({ search, ...repositories }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
     widget,

@@ -5,6 +5,7 @@ import { v7 as newId } from 'uuid';
 import { parseUuid } from '../../src/lib/ids.js';
 import { CONVERSATION_WITH_CONTACT, detailJson, failure, issueKey, notFound, ok, readIssueDetail, type Actor, type Answer, type IssueDetail } from './reads.js';
 import { messageExcerpt } from '../../src/domain/conversations/message-excerpt.js';
+import { BENCH_SEARCH_FOLD_MS } from '../processes.js';
 import { ISSUE, messageJson, object } from './shapes.js';
 import type { Queries, Row, Store, Transaction } from './store.js';
 
@@ -147,8 +148,17 @@ export async function postMessage(store: Store, actor: Actor, rawId: string, bod
     created_at: new Date().toISOString(), internal: 0, email_message_id: null, full_body: null,
   };
   await store.transaction(async (tx) => {
+    await tx.lock(`conversation:${id}`);
     const columns = Object.keys(row);
     await tx.run(`insert into messages (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`, Object.values(row));
+    // Its fold into the conversation's search document, due once the conversation is quiet.
+    const foldAt = new Date(Date.parse(row.created_at as string) + BENCH_SEARCH_FOLD_MS).toISOString();
+    await tx.run(
+      'insert into conversation_jobs (id, workspace_id, conversation_id, kind, status, attempts, last_error, requested_at, next_attempt_at, created_at, updated_at) ' +
+        "values (?, ?, ?, 'search', 'pending', 0, null, ?, ?, ?, ?) on conflict (conversation_id, kind) do update set status = excluded.status, " +
+        'attempts = excluded.attempts, last_error = excluded.last_error, requested_at = excluded.requested_at, next_attempt_at = excluded.next_attempt_at, updated_at = excluded.updated_at',
+      [newId(), actor.workspaceId, id, row.created_at, foldAt, row.created_at, row.created_at],
+    );
     // An agent's reply: the latest message, and the contact no longer waits.
     await tx.run(
       'update conversations set updated_at = ?, last_message_sender_type = ?, last_message_excerpt = ?, last_message_at = ?, waiting_since = null ' +

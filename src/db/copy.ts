@@ -43,13 +43,13 @@ type Row = Record<string, unknown>;
 /**
  * The tables in foreign-key order (every table after those it references), with their columns and
  * keys. The search index is left out: the target's own triggers or generated columns build it
- * from the rows copied.
+ * from the rows copied, and the copy then folds each conversation's messages.
  */
 async function planOf(database: DatabaseHandle): Promise<TablePlan[]> {
   const tables = (await database.db.introspection.getTables()).filter((table) => !SEARCH_INDEX_TABLE.test(table.name));
   const keys = await database.dialect.tableKeys(database.db);
   const columns = new Map(tables.map((table) => [
-    table.name, table.columns.map((column) => column.name).filter((column) => column !== SEARCH_INDEX_COLUMN),
+    table.name, table.columns.map((column) => column.name).filter((column) => !SEARCH_INDEX_COLUMN.test(column)),
   ]));
   const ordered: TablePlan[] = [];
   const visiting = new Set<string>();
@@ -141,6 +141,9 @@ export async function copyDatabase(source: DatabaseHandle, target: DatabaseHandl
     }
     sourceDigests.set(table.table, digest.result());
   }
+  // The messages came in unfolded, each indexed on its own: fold them, as a quiet conversation's are.
+  const conversations = await sql<{ id: string }>`select id from conversations`.execute(target.db);
+  for (const { id } of conversations.rows) await target.db.transaction().execute((tx) => target.dialect.fullText.fold(tx, id));
 
   const tables: TableComparison[] = [];
   for (const table of plan) {

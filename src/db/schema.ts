@@ -433,7 +433,7 @@ export interface ConversationJobTable {
   id: string;
   workspace_id: string;
   conversation_id: string;
-  kind: 'summary' | 'triage';
+  kind: 'summary' | 'triage' | 'search';
   status: 'pending' | 'failed';
   attempts: number;
   last_error: string | null;

@@ -194,6 +194,17 @@ describeEachDialect('DELETE /api/v1/contacts/{id} [ext]', (ctx) => {
     assert.notEqual(again.contact_id, seeded.contactId);
   });
 
+  it('erases the words of conversations folded into their search documents too', async () => {
+    const seeded = await seedPerson(ctx());
+    const { db, dialect } = ctx().database;
+    for (const id of [seeded.chatId, seeded.importedId]) await db.transaction().execute((tx) => dialect.fullText.fold(tx, id));
+    assert.equal((await ctx().a.api.delete(`${BASE}/${seeded.contactId}`)).status, 204);
+    assert.deepEqual(await whereMarkerLies(ctx(), seeded.marker), []);
+    // The documents hold the erased text now.
+    const found = await ctx().a.api.get(`/api/v1/search?q=erased&types=conversation&product_id=${seeded.product.id}`);
+    assert.deepEqual(new Set(found.body.data.map((result: any) => result.id)), new Set([seeded.chatId, seeded.importedId]));
+  });
+
   it('records conversation.updated for each erased conversation, naming only the contact id', async () => {
     const seeded = await seedPerson(ctx());
     await ctx().a.api.delete(`${BASE}/${seeded.contactId}`);

@@ -224,7 +224,7 @@ describeEachDialect('summary jobs across processes', (ctx) => {
         summary: {
           leaseMs: 30_000,
           run: createConversationSummaries({
-            db, clock, conversations, messages, jobs: createConversationJobQueue({ dialect, clock, jobs, delays: { summary: DEBOUNCE_MS, triage: 0 } }),
+            db, clock, conversations, messages, jobs: createConversationJobQueue({ dialect, clock, jobs, delays: { summary: DEBOUNCE_MS, triage: 0, search: 0 } }),
             writes: createConversationWrites({
               conversations, messages, attachments: attachmentRepository(db), emailJobs: emailJobRepository(db, dialect), outbox: ctx().services.outbox,
               jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, dialect, clock,
@@ -232,8 +232,9 @@ describeEachDialect('summary jobs across processes', (ctx) => {
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,
         },
-        // Earlier tests' triage jobs may be due on this clock: claimed and left to their lease.
+        // Earlier tests' triage and fold jobs may be due on this clock: claimed and left to their lease.
         triage: { leaseMs: 30_000, run: async () => {} },
+        search: { leaseMs: 30_000, run: async () => {} },
       },
     });
     clock.advance(DEBOUNCE_MS);

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { eventually } from '../helpers/events.js';
 import { createIssue, createProduct, importConversation } from '../helpers/factories.js';
-import { describeEachDialect, type Client } from '../helpers/harness.js';
+import { createWorkspaceFixture, describeEachDialect, openTestApp, type Client, type TestApp, type TestContext } from '../helpers/harness.js';
+import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
+import { manualClock } from '../helpers/manual-clock.js';
 
 const BASE = '/api/v1/search';
 
@@ -24,6 +27,12 @@ const found = async (api: Client, query: Record<string, string | number>) =>
 /** The highlighted parts of a result's snippet. */
 const marked = (result: { snippet: string; highlights: { start: number; end: number }[] }) =>
   result.highlights.map(({ start, end }) => [...result.snippet].slice(start, end).join(''));
+
+/** The bytes of SQLite's FTS5 index (its segments and their terms): what it still holds, deleted or not. */
+async function sqliteIndexBytes(ctx: Pick<TestContext, 'database'>): Promise<Buffer> {
+  const stored = await sql<{ bytes: Buffer | string }>`select block as bytes from search_index_data union all select term from search_index_idx`.execute(ctx.database.db);
+  return Buffer.concat(stored.rows.map((row) => Buffer.from(row.bytes ?? '')));
+}
 
 function assertInvalid(res: { status: number; body: any }, field: string) {
   assert.equal(res.status, 400, JSON.stringify(res.body));
@@ -196,8 +205,7 @@ describeEachDialect('GET /api/v1/search [ext]', (ctx, dialect) => {
 
     if (dialect === 'sqlite') {
       // The words are gone from the index's own storage too, not only hidden behind a delete marker.
-      const stored = await sql<{ bytes: Buffer | string }>`select block as bytes from search_index_data union all select term from search_index_idx`.execute(db);
-      const index = Buffer.concat(stored.rows.map((row) => Buffer.from(row.bytes ?? '')));
+      const index = await sqliteIndexBytes(ctx());
       for (const removed of [before, secret, gone]) assert.equal(index.includes(removed), false, `${removed} is gone from the FTS5 index`);
       assert.equal(index.includes(after), true, 'the check can see a word');
     }
@@ -262,3 +270,128 @@ describeEachDialect('GET /api/v1/search [ext]', (ctx, dialect) => {
     assert.equal((await ctx().client(null).get(`${BASE}?q=x`)).status, 401);
   });
 });
+
+const FOLD_MS = 60_000;
+const clock = manualClock();
+
+/** How many of the conversation's messages are indexed on their own (not folded into its document). */
+async function unfolded(ctx: Pick<TestContext, 'database' | 'dialect'>, conversationId: string): Promise<number> {
+  const { rows } = ctx.dialect === 'sqlite'
+    ? await sql<{ n: number }>`select count(*) as n from search_documents where result_id = ${conversationId} and kind = 'message'`.execute(ctx.database.db)
+    : await sql<{ n: number }>`select count(*)::int as n from messages where conversation_id = ${conversationId} and not search_folded`.execute(ctx.database.db);
+  return Number(rows[0]!.n);
+}
+
+describeEachDialect('search folding: a quiet conversation is one document [ext]', (ctx, dialect) => {
+  const folded = (conversationId: string) => eventually(() => unfolded(ctx(), conversationId), (n) => n === 0, 'folded');
+  const reply = async (conversationId: string, body: string) =>
+    assert.equal((await ctx().a.api.post(`/api/v1/conversations/${conversationId}/messages`, { body })).status, 201);
+
+  before(() => ctx().services.webhookDispatcher.start());
+
+  it('indexes each new message on its own, and folds them into the conversation once it has been quiet LOOPDESK_SEARCH_FOLD_MS', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const [first, second, third] = [word(), word(), word()];
+    const conversation = await importConversation(api, product.id, { title: 'Export', body: `The export ${first} fails` });
+    await reply(conversation.id, `Try the ${second} button`);
+    const one = [`conversation:${conversation.id}`];
+    assert.deepEqual([await found(api, { q: first }), await found(api, { q: second })], [one, one]);
+    // Each message is matched by itself until the fold: words of two messages do not find it together.
+    assert.deepEqual(await found(api, { q: `${first} ${second}` }), []);
+    assert.equal(await unfolded(ctx(), conversation.id), 2);
+
+    clock.advance(FOLD_MS - 1_000);
+    await reply(conversation.id, `It ${third} worked`);
+    // Quiet for the fold's wait since the first messages, but not since the last: nothing is folded yet.
+    clock.advance(1_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await unfolded(ctx(), conversation.id), 3);
+
+    clock.advance(FOLD_MS);
+    await folded(conversation.id);
+    const body = await search(api, { q: `${first} ${third}` });
+    assert.deepEqual(body.data.map((result) => `${result.type}:${result.id}`), one);
+    assert.equal(body.pagination.total, 1);
+    // The snippet shows the words where they are (SQLite cuts it from the whole document, PostgreSQL from the title and the best message).
+    const highlighted = marked(body.data[0]).map((text) => text.toLowerCase());
+    assert.ok(highlighted.length > 0 && highlighted.every((text) => text === first || text === third), body.data[0].snippet);
+    for (const q of [first, second, third, `${second} ${third}`, 'export']) assert.deepEqual(await found(api, { q, product_id: product.id }), one, q);
+  });
+
+  it('finds a message written after the fold at once, on its own, until the next fold', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const [old, recent] = [word(), word()];
+    const conversation = await importConversation(api, product.id, { title: 'Login', body: `Login ${old} loops` });
+    clock.advance(FOLD_MS);
+    await folded(conversation.id);
+    await reply(conversation.id, `Cleared ${recent} cookies`);
+    assert.deepEqual(await found(api, { q: recent }), [`conversation:${conversation.id}`]);
+    assert.deepEqual(await search(api, { q: `${old} ${recent}` }), { data: [], pagination: { total: 0, limit: 50, offset: 0 } });
+    // Matched by its document and by the new message: still one result, counted once.
+    assert.deepEqual((await search(api, { q: 'login', product_id: product.id })).pagination.total, 1);
+    clock.advance(FOLD_MS);
+    await folded(conversation.id);
+    assert.deepEqual(await found(api, { q: `${old} ${recent}` }), [`conversation:${conversation.id}`]);
+  });
+
+  it('keeps a folded conversation in step with every write: its title, a replaced message body, an erasure', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    // Six random letters end each word: the index stores a word after the prefix it shares with the word before it.
+    const tailed = () => `${word()}${Array.from({ length: 6 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
+    const [titled, kept, secret, renamed] = [tailed(), tailed(), tailed(), tailed()];
+    const conversation = await importConversation(api, product.id, { title: `Refund ${titled}`, body: `My password is ${secret}` });
+    await reply(conversation.id, `We ${kept} it`);
+    clock.advance(FOLD_MS);
+    await folded(conversation.id);
+    const db = ctx().database.db;
+    await db.updateTable('conversations').set({ title: `Refund ${renamed}` }).where('id', '=', conversation.id).execute();
+    await db.updateTable('messages').set({ body: '[erased]' }).where('conversation_id', '=', conversation.id).where('sender_type', '=', 'contact').execute();
+    assert.deepEqual([await found(api, { q: titled }), await found(api, { q: secret })], [[], []]);
+    const one = [`conversation:${conversation.id}`];
+    assert.deepEqual([await found(api, { q: renamed }), await found(api, { q: kept }), await found(api, { q: `${renamed} ${kept}` })], [one, one, one]);
+    if (dialect === 'sqlite') {
+      const index = await sqliteIndexBytes(ctx());
+      for (const removed of [titled, secret]) assert.equal(index.includes(removed.slice(-6)), false, `${removed} is gone from the FTS5 index`);
+      assert.equal(index.includes(kept.slice(-6)), true, 'the check can see a word');
+    }
+  });
+}, { clock, searchFoldMs: FOLD_MS, webhooks: { pollIntervalMs: 20 } });
+
+// SQLite reads the matches of a workspace that is the whole index without joining them to their
+// documents; every answer must be the one the joined reading gives once another workspace exists.
+for (const dialect of DIALECTS) {
+  describe(`search in an installation of one workspace, then two [${dialect}]`, () => {
+    let app: TestApp;
+    before(async () => {
+      app = await openTestApp(await freshDatabaseUrl(dialect), { searchFoldMs: 0 });
+    });
+    after(() => app.close());
+
+    it('answers every query alike: ranking, ties, a shortcode first, unfolded messages counted once, pages past the candidates', async () => {
+      const { api } = await createWorkspaceFixture(app.services, app.client, 'Solo');
+      const product = await createProduct(api);
+      const term = word();
+      const issues = [];
+      for (let i = 0; i < 6; i++) issues.push(await createIssue(api, product.id, { title: `${term} export ${i}`, description: i % 2 ? `${term} again` : null }));
+      const chat = await importConversation(api, product.id, { title: `Chat about ${term}`, body: `${term} ${term}` });
+      // Messages not yet folded: more matching rows than a page of one ranks before grouping them.
+      for (let i = 0; i < 12; i++) assert.equal((await api.post(`/api/v1/conversations/${chat.id}/messages`, { body: `${term} ${term} ${term}` })).status, 201);
+      const quiet = await importConversation(api, product.id, { title: 'Quiet', body: `first ${term}` });
+      await app.database.db.transaction().execute((tx) => app.database.dialect.fullText.fold(tx, quiet.id));
+      const queries: Record<string, string | number>[] = [
+        { q: term }, { q: term, limit: 1 }, { q: term, limit: 1, offset: 1 }, { q: term, limit: 2, offset: 5 }, { q: `${term} export` },
+        { q: `${issues[2].shortcode}` }, { q: `${issues[2].shortcode.toLowerCase()}`, limit: 1, offset: 1 }, { q: `first ${term}` }, { q: 'nothing matches this' },
+      ];
+      const answers = async () => Promise.all(queries.map((query) => search(api, query)));
+      const alone = await answers();
+      assert.equal(alone[0].pagination.total, 8);
+      // Another workspace's documents in the index, with the same words.
+      const other = await createWorkspaceFixture(app.services, app.client, 'Other');
+      await createIssue(other.api, (await createProduct(other.api)).id, { title: `${term} export elsewhere` });
+      assert.deepEqual(await answers(), alone);
+    });
+  });
+}

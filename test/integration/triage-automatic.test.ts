@@ -21,8 +21,10 @@ async function suggested(api: Client, conversationId: string, status = 'open'): 
   return { suggestions, ms: performance.now() - started };
 }
 
+/** The conversation's summary and triage jobs (its search fold is the search tests' business). */
 const jobsLeft = async (ctx: TestContext, conversationId: string) =>
-  (await ctx.database.db.selectFrom('conversation_jobs').select('kind').where('conversation_id', '=', conversationId).execute()).map((job) => job.kind);
+  (await ctx.database.db.selectFrom('conversation_jobs').select('kind').where('conversation_id', '=', conversationId)
+    .where('kind', 'in', ['summary', 'triage']).execute()).map((job) => job.kind);
 
 /** Waits until the conversation has no job left: every run it asked for is done. */
 const settled = (ctx: TestContext, conversationId: string) => eventually(() => jobsLeft(ctx, conversationId), (kinds) => kinds.length === 0, 'no job left');

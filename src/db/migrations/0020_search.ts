@@ -95,7 +95,7 @@ async function sqliteDown(db: Kysely<any>): Promise<void> {
 }
 
 /** A text's words as PostgreSQL indexes them: ASCII punctuation made a space, as SQLite's tokenizer splits there. */
-const tsvector = (expression: string, weight: 'A' | 'D') =>
+export const tsvector = (expression: string, weight: 'A' | 'D') =>
   `setweight(to_tsvector('loopdesk_search', regexp_replace((${expression}) collate "C", '[[:punct:]]', ' ', 'g')), '${weight}')`;
 
 async function postgresUp(db: Kysely<any>): Promise<void> {

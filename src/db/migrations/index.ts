@@ -22,6 +22,7 @@ import { tagsContacts } from './0019_tags_contacts.js';
 import { search } from './0020_search.js';
 import { email } from './0021_email.js';
 import { listIndexes } from './0022_list_indexes.js';
+import { searchFolds } from './0023_search_folds.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -48,5 +49,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0020_search': search(dialect),
     '0021_email': email(types),
     '0022_list_indexes': listIndexes(),
+    '0023_search_folds': searchFolds(dialect),
   };
 }

@@ -5,6 +5,8 @@ import type { Executor } from './executor.js';
 export function searchRepository(db: Executor, fullText: FullTextSearch) {
   return {
     search: (query: FullTextQuery, tx: Executor = db) => fullText.search(tx, query),
+    /** Folds the conversation's unfolded messages into its document (docs/search.md, "Folding"). */
+    fold: (conversationId: string, tx: Executor) => fullText.fold(tx, conversationId),
 
   };
 }

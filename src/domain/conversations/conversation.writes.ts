@@ -115,10 +115,12 @@ export function createConversationWrites({
     outbox.record(work, { type: 'message.created', workspaceId: row.workspace_id, data: { ...message, conversation_id: row.conversation_id } });
 
   /**
-   * A contact's message marks its contact seen, and asks for the conversation's summary, and the contact's first also for its
-   * triage; agents' replies and system messages ask for neither.
+   * Every message asks for its fold into the search document; a contact's message also marks its contact seen and asks for the
+   * conversation's summary, and the contact's first also for its triage; agents' replies and system messages ask for neither.
    */
   const askForJobs = async (work: Work, row: MessageRow, first: () => Promise<boolean>) => {
+    // Every message, once its conversation is quiet, is folded into the conversation's search document.
+    await jobs.request(work, 'search', row);
     if (row.sender_type !== 'contact') return;
     // The contact's last_seen_at (a contact-less import's sender is its API key: no contact matches).
     await contacts.seen(row.workspace_id, row.sender_id, row.created_at, work.tx);

@@ -1,11 +1,11 @@
 // What a search answers: a result per issue, conversation or contact, with an excerpt of the
 // text that matched and where in it the matches are.
-import { MATCH_END, MATCH_START, type SearchType } from '../../db/full-text.js';
+import { MATCH_END, MATCH_START, SEARCH_TYPES, type SearchType } from '../../db/full-text.js';
 import type { ContactProfile } from '../contacts/contact.shapes.js';
 import type { Conversation } from '../conversations/conversation.shapes.js';
 import type { IssueListItem } from '../issues/issue.shapes.js';
 
-export const SEARCH_TYPES = ['issue', 'conversation', 'contact'] as const satisfies readonly SearchType[];
+export { SEARCH_TYPES };
 
 /** A match in a snippet: offsets in Unicode code points, `end` excluded. */
 export interface Highlight {
