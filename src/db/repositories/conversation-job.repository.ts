@@ -3,6 +3,7 @@
 // database never claim the same job), deleted with their effect.
 import type { Dialect } from '../dialect.js';
 import type { Executor } from './executor.js';
+import { compileOnce } from './compiled-query.js';
 import { claimDueJobs } from './job-claims.js';
 import type { ConversationJobTable } from '../schema.js';
 
@@ -25,7 +26,25 @@ type Lease = Pick<ClaimedConversationJob, 'id' | 'next_attempt_at' | 'requested_
 /** What a failed run changes. */
 export type ConversationJobOutcome = Pick<ConversationJobTable, 'status' | 'attempts' | 'last_error' | 'next_attempt_at' | 'updated_at'>;
 
+const JOB_COLUMNS = [
+  'id', 'workspace_id', 'conversation_id', 'kind', 'status', 'attempts', 'last_error', 'requested_at', 'next_attempt_at', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof ConversationJobRow)[];
+
 export function conversationJobRepository(db: Executor, dialect: Pick<Dialect, 'forUpdateSkipLocked'>) {
+  // Every message asks for a job or two: the statement is compiled once.
+  const upsert = compileOnce(JOB_COLUMNS, (row: ConversationJobRow) =>
+    db
+      .insertInto('conversation_jobs')
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['conversation_id', 'kind']).doUpdateSet((eb) => ({
+        status: eb.ref('excluded.status'),
+        attempts: eb.ref('excluded.attempts'),
+        last_error: eb.ref('excluded.last_error'),
+        requested_at: eb.ref('excluded.requested_at'),
+        next_attempt_at: eb.ref('excluded.next_attempt_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+      }))));
+
   return {
     /**
      * Asks for the job: inserts it, or sets the existing row of its (conversation, kind) pending
@@ -33,18 +52,7 @@ export function conversationJobRepository(db: Executor, dialect: Pick<Dialect, '
      * gone and writes nothing: the new run sees everything the old one would have.
      */
     async request(row: ConversationJobRow, tx: Executor): Promise<void> {
-      await tx
-        .insertInto('conversation_jobs')
-        .values(row)
-        .onConflict((conflict) => conflict.columns(['conversation_id', 'kind']).doUpdateSet((eb) => ({
-          status: eb.ref('excluded.status'),
-          attempts: eb.ref('excluded.attempts'),
-          last_error: eb.ref('excluded.last_error'),
-          requested_at: eb.ref('excluded.requested_at'),
-          next_attempt_at: eb.ref('excluded.next_attempt_at'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })))
-        .execute();
+      await upsert(tx, row);
     },
 
     /**
