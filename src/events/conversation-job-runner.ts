@@ -66,8 +66,10 @@ export function createConversationJobRunner({ db, jobs, handlers, clock, onError
           .catch(onError)
           .finally(() => {
             inFlight.delete(running);
-            // A burst of messages is worked through at the jobs' pace, not one claim per poll.
-            if (backlog && !stopping) run().catch(onError);
+            // A burst of messages is worked through at the jobs' pace, not one claim per poll; each
+            // next claim after the event loop's turn, since SQLite's statements never leave the
+            // microtask queue: a backlog of jobs would otherwise keep requests waiting until it is done.
+            if (backlog && !stopping) setImmediate(() => run().catch(onError));
           });
         inFlight.add(running);
       }
