@@ -79,19 +79,20 @@ const sqliteMatch = (words: readonly string[]) => words.map((word, i) => `"${wor
  * the whole index, and every type is searched (no product). Scored by the index alone; only the
  * best `candidates` rows, ties at the last one's score included, are joined to their documents
  * (hits first: a cross join keeps SQLite from walking every document instead) for their result
- * and order. Unfolded messages are the only second rows a result can have: the count subtracts
+ * and order, and the workspace again: another's first document may have been written since the
+ * index was found to be this one's alone, and must not reach the page. Unfolded messages are the only second rows a result can have: the count subtracts
  * those second rows, found from the workspace's unfolded messages among the hits, when it has any.
  */
 const sqliteIndexMatches = (query: FullTextQuery, match: string, candidates: number) => {
   const excluded = query.excludeIssueId === undefined ? sql``
     : sql`and rowid <> coalesce((select doc_id from search_documents where source_id = ${query.excludeIssueId}), 0)`;
-  const cut = candidates < 0 ? sql`` : sql`where h.score <= coalesce((select score from hits order by score limit 1 offset ${candidates - 1}), 1e308)`;
+  const cut = candidates < 0 ? sql`` : sql`and h.score <= coalesce((select score from hits order by score limit 1 offset ${candidates - 1}), 1e308)`;
   return sql`
     hits as materialized (
       select rowid as doc_id, bm25(search_index, 4.0, 1.0) as score from search_index where search_index match ${match} ${excluded}
     ), candidates as (
       select h.doc_id, h.score, case d.kind when 'message' then 'conversation' else d.kind end as type, d.result_id
-      from hits h cross join search_documents d on d.doc_id = h.doc_id ${cut}
+      from hits h cross join search_documents d on d.doc_id = h.doc_id where d.workspace_id = ${query.workspaceId} ${cut}
       order by h.score, type, d.result_id, h.doc_id limit ${candidates}
     ), messages as (
       select result_id from search_documents where workspace_id = ${query.workspaceId} and kind = 'message' and doc_id in (select doc_id from hits)
