@@ -190,15 +190,16 @@ const postgresQuery = (words: readonly string[]) => words.map((word, i) => `${wo
 
 /**
  * Each type's text, as its snippet is cut from it (`s` its row, `q` the query): a conversation's is
- * its title and its best-matching message, folded or not, by the message's own stored words (a
- * headline of the whole conversation would parse all of its text, several ms apiece).
+ * its title when every word is there (a title outweighs a body, as SQLite's snippet picks the
+ * better column), else its best-matching message, folded or not, by the message's own stored
+ * words (a headline of the whole conversation would parse all of its text, several ms apiece).
  */
 const POSTGRES_TEXTS: Record<SearchType, { table: string; text: RawBuilder<string> }> = {
   issue: { table: 'issues', text: sql`concat_ws(' ', s.title, s.description)` },
   conversation: {
     table: 'conversations',
-    text: sql`concat_ws(E'\n', s.title, (select m.body from messages m where m.conversation_id = s.id
-      order by ts_rank(m.search_vector, q.query) desc, m.created_at, m.id limit 1))`,
+    text: sql`case when to_tsvector('loopdesk_search', regexp_replace(s.title collate "C", '[[:punct:]]', ' ', 'g')) @@ q.query then s.title
+      else coalesce((select m.body from messages m where m.conversation_id = s.id order by ts_rank(m.search_vector, q.query) desc, m.created_at, m.id limit 1), s.title) end`,
   },
   contact: { table: 'contacts', text: sql`concat_ws(' ', s.name, s.email)` },
 };
