@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { NewerDatabaseError, type DatabaseHandle } from './database.js';
-import { SEARCH_INDEX_COLUMN, SEARCH_INDEX_TABLE } from './full-text.js';
+import { SEARCH_INDEX_NAME } from './full-text.js';
 
 /** Rows per page read and per insert: well below both dialects' limits on bound parameters (32766 for SQLite). */
 const PAGE_ROWS = 1000;
@@ -46,10 +46,10 @@ type Row = Record<string, unknown>;
  * from the rows copied, and the copy then folds each conversation's messages.
  */
 async function planOf(database: DatabaseHandle): Promise<TablePlan[]> {
-  const tables = (await database.db.introspection.getTables()).filter((table) => !SEARCH_INDEX_TABLE.test(table.name));
+  const tables = (await database.db.introspection.getTables()).filter((table) => !SEARCH_INDEX_NAME.test(table.name));
   const keys = await database.dialect.tableKeys(database.db);
   const columns = new Map(tables.map((table) => [
-    table.name, table.columns.map((column) => column.name).filter((column) => !SEARCH_INDEX_COLUMN.test(column)),
+    table.name, table.columns.map((column) => column.name).filter((column) => !SEARCH_INDEX_NAME.test(column)),
   ]));
   const ordered: TablePlan[] = [];
   const visiting = new Set<string>();

@@ -44,11 +44,10 @@ export const MATCH_START = '\uE000';
 export const MATCH_END = '\uE001';
 
 /**
- * Tables (SQLite) and columns (PostgreSQL: a row's words, a message's fold) that only the index
- * uses: derived from the rows or left at their start, never copied.
+ * The names of the tables and columns (a row's words, a message's fold) that only the index uses:
+ * derived from the rows or left at their start, never copied.
  */
-export const SEARCH_INDEX_TABLE = /^search_/;
-export const SEARCH_INDEX_COLUMN = /^search_/;
+export const SEARCH_INDEX_NAME = /^search_/;
 
 /** Words of a snippet around the match: enough to see it in context on one line. */
 const SNIPPET_WORDS = 16;
@@ -175,8 +174,8 @@ export const sqliteFullText: FullTextSearch = {
   },
 
   async fold(db, conversationId) {
-    const messages = sql`select doc_id from search_documents where result_id = ${conversationId} and kind = 'message'`;
-    if ((await messages.execute(db)).rows.length === 0) return;
+    const unfolded = await sql`select 1 from search_documents where result_id = ${conversationId} and kind = 'message' limit 1`.execute(db);
+    if (unfolded.rows.length === 0) return;
     // The conversation's document and its messages' out, with the text the index holds; the messages' documents go; the conversation's back in.
     await sql`insert into search_index (search_index, rowid, title, body) select 'delete', doc_id, title, body from search_texts
       where doc_id in (select doc_id from search_documents where result_id = ${conversationId} and kind in ('conversation', 'message'))`.execute(db);

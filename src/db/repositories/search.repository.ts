@@ -7,7 +7,6 @@ export function searchRepository(db: Executor, fullText: FullTextSearch) {
     search: (query: FullTextQuery, tx: Executor = db) => fullText.search(tx, query),
     /** Folds the conversation's unfolded messages into its document (docs/search.md, "Folding"). */
     fold: (conversationId: string, tx: Executor) => fullText.fold(tx, conversationId),
-
   };
 }
 
