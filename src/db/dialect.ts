@@ -92,6 +92,8 @@ export interface Dialect {
   withMigrationLock<T>(db: Kysely<any>, fn: (db: Kysely<any>) => Promise<T>): Promise<T>;
   /** Serializes transactions that take the same key until they end (dedup per product). */
   lockKeyInTransaction(trx: Kysely<any>, key: string): Promise<void>;
+  /** Takes several such keys in one statement, in the order given (callers sort them, so that no two wait on each other). */
+  lockKeysInTransaction(trx: Kysely<any>, keys: readonly string[]): Promise<void>;
   isUniqueViolation(error: unknown): boolean;
   /**
    * Locks the rows the query selects until the transaction ends, skipping rows another
@@ -253,6 +255,7 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
       // Kysely runs SQLite transactions one at a time on its single connection, so a
       // transaction already excludes every other one.
       lockKeyInTransaction: async () => {},
+      lockKeysInTransaction: async () => {},
       isUniqueViolation: (error) =>
         errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE' || errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
       // One process, and its transactions run one at a time: nobody else can claim the rows.
@@ -334,6 +337,11 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
         }),
       lockKeyInTransaction: async (trx, key) => {
         await sql`select pg_advisory_xact_lock(${lockKey(key)})`.execute(trx);
+      },
+      lockKeysInTransaction: async (trx, keys) => {
+        // A volatile function in the select list runs after the sort: the locks are taken in the keys' order.
+        await sql`select pg_advisory_xact_lock(key) from unnest(${keys.map(lockKey)}::int[]) with ordinality as locks(key, position) order by position`
+          .execute(trx);
       },
       isUniqueViolation: (error) => errorCode(error) === '23505',
       forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),

@@ -1,16 +1,20 @@
 // Settings writes racing each other, with many requests in flight at once, round after round: a
 // key created for a member while the member is removed, admins removing each other, owners
-// demoting each other, an admin demoted while creating keys. Every decision is taken on rows
+// demoting each other, an admin demoted while creating keys, a member removed while its issues
+// are edited and shipped. Every decision is taken on rows
 // the deciding transaction holds (src/domain/accounts/accounts-lock.ts), so no interleaving
 // widens anyone's power, no answer is a 500, and a workspace always keeps an owner.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ApiResponse, Client, TestContext } from '../helpers/harness.js';
 import { describeEachDialect } from '../helpers/harness.js';
+import { createIssue, createProduct } from '../helpers/factories.js';
+import { integrityProblems } from '../helpers/integrity.js';
 import { newPerson } from '../helpers/sessions.js';
 
 const ROUNDS = [1, 2, 3, 4, 5];
 const KEYS_IN_FLIGHT = 20;
+const ISSUES_OF_REMOVED = 12;
 
 async function keyOf(context: TestContext, memberId: string): Promise<Client> {
   const res = await context.a.api.post('/api/v1/api-keys', { member_id: memberId });
@@ -70,6 +74,28 @@ describeEachDialect('settings writes racing each other', (ctx) => {
       const remaining = answers[0].status === 200 ? first : second;
       assert.equal((await remaining.app.patch(`/api/v1/members/${workspace.owner.id}`, { role: 'owner' })).status, 200);
       for (const person of [first, second]) await workspace.api.delete(`/api/v1/members/${person.member.id}`);
+    });
+
+    it(`loses no edit or release of the issues of a member removed meanwhile, and keeps their tallies (round ${round})`, async () => {
+      const { api } = ctx().a;
+      const target = await newPerson(ctx(), ctx().a);
+      const product = await createProduct(api, { name: `Removal race ${round}` });
+      const issues = await Promise.all(Array.from({ length: ISSUES_OF_REMOVED }, (_, i) =>
+        createIssue(api, product.id, { title: `Assigned ${i}`, assignee_id: target.member.id, status: i % 2 ? 'done' : 'pending' }),
+      ));
+      const [edited, shipped] = [issues.filter((_, i) => i % 2 === 0), issues.filter((_, i) => i % 2 === 1)];
+      const answers = await Promise.all([
+        api.delete(`/api/v1/members/${target.member.id}`),
+        ...edited.map((issue, i) => api.patch(`/api/v1/issues/${issue.id}`, { title: `Edited ${i}`, status: 'in_progress' })),
+        api.post('/api/v1/releases', { product_id: product.id, title: `Removal race ${round}`, issue_ids: shipped.map((issue) => issue.id) }),
+      ]);
+      assert.ok(answers.every((res) => res.status < 300), statusesOf(answers));
+      const after = new Map(((await api.get(`/api/v1/issues?product_id=${product.id}&limit=100`)).body.data as any[]).map((issue) => [issue.id, issue]));
+      for (const [i, issue] of edited.entries()) {
+        assert.deepEqual([after.get(issue.id).title, after.get(issue.id).status, after.get(issue.id).assignee_id], [`Edited ${i}`, 'in_progress', null]);
+      }
+      for (const issue of shipped) assert.deepEqual([after.get(issue.id).status, after.get(issue.id).assignee_id], ['released', null]);
+      assert.deepEqual(await integrityProblems(ctx().database.db), []);
     });
 
     it(`gives an admin demoted meanwhile no settings write after the demotion committed (round ${round})`, async () => {

@@ -28,7 +28,7 @@ export interface MemberServiceDeps {
   apiKeys: ApiKeyRepository;
   sessions: SessionRepository;
   issues: IssueRepository;
-  issueWrites: Pick<IssueWrites, 'update'>;
+  issueWrites: Pick<IssueWrites, 'lock' | 'update'>;
   conversations: Pick<ConversationRepository, 'assignedTo' | 'findById'>;
   conversationWrites: Pick<ConversationWrites, 'lock' | 'update'>;
   clock: Clock;
@@ -71,16 +71,20 @@ export function createMemberService({
         const current = await find(actor, id, tx);
         requireOwnerRankFor(actor, current.role as MemberRole, 'remove an owner');
         if (await isLastOwner(current, tx)) throw lastOwner();
+        // Every lock before any write (a write of an issue takes its product's lock): the issues',
+        // then each conversation's in one order (as a contact's erasure takes them); then each
+        // record as it is under its lock, unassigned if it still is.
+        const assignedIssues = (await issues.assignedTo(actor.workspaceId, current.id, tx)).map(({ id }) => id);
+        const assignedConversations = (await conversations.assignedTo(actor.workspaceId, current.id, tx)).map(({ id }) => id).sort();
+        await issueWrites.lock(work, assignedIssues);
+        for (const conversationId of assignedConversations) await conversationWrites.lock(work, conversationId);
         const now = clock.now();
-        for (const issue of await issues.assignedTo(actor.workspaceId, current.id, tx)) {
-          await issueWrites.update(work, issue, { assignee_id: null, updated_at: now });
+        for (const issue of await issues.findManyByIds(actor.workspaceId, assignedIssues, tx)) {
+          if (issue.assignee_id === current.id) await issueWrites.update(work, issue, { assignee_id: null, updated_at: now });
         }
-        // Each conversation's lock, in one order (as a contact's erasure takes them), then each as it is under it.
-        const assigned = (await conversations.assignedTo(actor.workspaceId, current.id, tx)).map(({ id }) => id).sort();
-        for (const conversationId of assigned) {
-          const stamp = await conversationWrites.lock(work, conversationId);
+        for (const conversationId of assignedConversations) {
           const conversation = (await conversations.findById(actor.workspaceId, conversationId, tx))!;
-          if (conversation.assignee_id === current.id) await conversationWrites.update(work, conversation, { assignee_id: null, updated_at: stamp });
+          if (conversation.assignee_id === current.id) await conversationWrites.update(work, conversation, { assignee_id: null, updated_at: now });
         }
         await apiKeys.revokeForMember(actor.workspaceId, current.id, now, tx);
         await sessions.revokeForMember(current.id, now, tx);

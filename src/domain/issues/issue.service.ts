@@ -15,7 +15,7 @@ import { updateUnderLock } from '../shared/changes.js';
 import { normalizeTags } from '../tags/tags.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
 import { toIssueDetail, toIssueListItem, type IssueDetail, type IssueListItem } from './issue.shapes.js';
-import type { IssueWrites, NewIssue } from './issue.writes.js';
+import { issueLock, type IssueWrites, type NewIssue } from './issue.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 
 export type { IssueDetail, IssueListItem } from './issue.shapes.js';
@@ -191,7 +191,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
 
       let updated: IssueDetail | null = null;
       const { current } = await updateUnderLock({ db, dialect, clock }, {
-        lockKey: `issue:${id}`,
+        lockKey: issueLock(id),
         read: (tx) => find(actor, id, tx),
         wanted,
         write: async (work, current, changes) => {

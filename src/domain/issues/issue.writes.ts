@@ -15,7 +15,7 @@ import { newId } from '../../lib/ids.js';
 import { previousOf } from '../shared/changes.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
 import { toIssueBase, toIssueDetail, type IssueDetail } from './issue.shapes.js';
-import type { Work } from '../shared/unit-of-work.js';
+import { holdLocks, type Work } from '../shared/unit-of-work.js';
 import { parseTags, retag } from '../tags/tags.js';
 
 /**
@@ -24,6 +24,13 @@ import { parseTags, retag } from '../tags/tags.js';
  * time, and never deadlock over them. (SQLite runs one transaction at a time anyway.)
  */
 export const productIssuesLock = (productId: string) => `product-issues:${productId}`;
+
+/**
+ * The lock of an issue's row: every write to an existing issue holds it from before it reads the
+ * row until it commits, so none writes back what another changed meanwhile (the row is written
+ * whole, and its tallies moved from what was read). Taken before the product's issue lock.
+ */
+export const issueLock = (issueId: string) => `issue:${issueId}`;
 
 /** Fields the issue counts behind pagination.total are kept by (issue_tallies). */
 const TALLIED_FIELDS = ['status', 'priority', 'assignee_id'] as const;
@@ -45,7 +52,7 @@ export interface NewIssue {
 }
 
 export interface IssueWritesDeps {
-  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
+  dialect: Pick<Dialect, 'lockKeyInTransaction' | 'lockKeysInTransaction'>;
   issues: IssueRepository;
   embeddings: Pick<EmbeddingRepository, 'bumpProductVersion'>;
   detector: Pick<DuplicateDetector, 'indexIssue'>;
@@ -56,6 +63,11 @@ export interface IssueWritesDeps {
 
 export function createIssueWrites({ dialect, issues, embeddings, detector, outbox, tags, clock }: IssueWritesDeps) {
   const lockProductIssues = (tx: Executor, productId: string) => dialect.lockKeyInTransaction(tx, productIssuesLock(productId));
+  /** A write to an issue without its lock is a bug in the caller, not a request to refuse. */
+  const requireLocked = (work: Work, issueIds: readonly string[]) => {
+    const unlocked = issueIds.find((id) => !work.locks.has(issueLock(id)));
+    if (unlocked) throw new Error(`issue ${unlocked} written without its lock`);
+  };
 
   /** Stores the issue's vector after its text is committed; never rejects, never delays the response. */
   const indexAfterCommit = (work: Work, row: IssueRow) =>
@@ -81,6 +93,15 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
   }
 
   return {
+    /**
+     * Takes the issues' locks (all at once, before any other lock the write takes) until the
+     * transaction ends, and gives the time to stamp the writes with. Read the issues after it.
+     */
+    async lock(work: Work, issueIds: readonly string[]): Promise<string> {
+      await holdLocks(dialect, work, issueIds.map(issueLock));
+      return clock.now();
+    },
+
     /**
      * A new issue with the next shortcode of its prefix. `alongside` runs after the insert and
      * before the event is recorded, so the event shows what the creating call also wrote (its
@@ -120,6 +141,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
 
     /** Writes a PATCH's effective changes (updated_at among them). */
     async update(work: Work, current: IssueRow, changes: IssueChanges): Promise<IssueDetail> {
+      requireLocked(work, [current.id]);
       const { tx } = work;
       if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
       const next = { ...current, ...changes };
@@ -132,9 +154,10 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
       return detail;
     },
 
-    /** Marks the product's listed issues released (those not released yet), as a release ships them. */
+    /** Marks the product's listed issues released (those not released yet), as a release ships them; their locks are held. */
     async release(work: Work, workspaceId: string, productId: string, ids: readonly string[], now: string): Promise<void> {
       if (ids.length === 0) return;
+      requireLocked(work, ids);
       const { tx } = work;
       await lockProductIssues(tx, productId);
       const before = await issues.markReleased(workspaceId, ids, now, tx);

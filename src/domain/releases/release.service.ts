@@ -94,7 +94,7 @@ export interface ReleaseServiceDeps {
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   releases: ReleaseRepository;
   issues: Pick<IssueRepository, 'findManyByIds'>;
-  issueWrites: Pick<IssueWrites, 'release'>;
+  issueWrites: Pick<IssueWrites, 'lock' | 'release'>;
   products: Pick<ProductRepository, 'findById'>;
   outbox: Outbox;
   clock: Clock;
@@ -152,10 +152,10 @@ export function createReleaseService({ db, dialect, releases, issues, issueWrite
         throw invalidField('issue_ids', `not issues of this release's product: ${strangers.join(', ')}`);
       }
 
-      const now = clock.now();
       const id = newId();
       return inTransaction(db, async (work) => {
         const { tx } = work;
+        const now = await issueWrites.lock(work, issueIds);
         await releases.insert(
           {
             id,

@@ -26,3 +26,14 @@ export async function holdLock(dialect: Pick<Dialect, 'lockKeyInTransaction'>, w
   await dialect.lockKeyInTransaction(work.tx, key);
   work.locks.add(key);
 }
+
+/**
+ * Takes the named locks not held yet, in one statement and in sorted order: every transaction that
+ * takes several locks of a kind takes them in that order, so none waits on another in a circle.
+ */
+export async function holdLocks(dialect: Pick<Dialect, 'lockKeysInTransaction'>, work: Work, keys: Iterable<string>): Promise<void> {
+  const wanted = [...new Set(keys)].filter((key) => !work.locks.has(key)).sort();
+  if (wanted.length === 0) return;
+  await dialect.lockKeysInTransaction(work.tx, wanted);
+  for (const key of wanted) work.locks.add(key);
+}
