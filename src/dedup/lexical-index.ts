@@ -16,12 +16,17 @@
 // of the snapshot's weights, whose document count is off by at most 1/64 and each gram's
 // document frequency by as many changes. The word coverage always uses the current counts.
 // Which documents get a cosine at all is lexical-shortlist.ts's business.
-import { fitting, Grams, idf } from './lexical-grams.js';
-import { CosineShortlist, DEFAULT_LIMITS, logTf, type CosineSpace, type SearchLimits } from './lexical-shortlist.js';
+import { fitting, Grams, idf, logTf } from './lexical-grams.js';
+import { CosineShortlist, DEFAULT_LIMITS, type CosineSpace, type SearchLimits } from './lexical-shortlist.js';
 import { someTypo, terms, type Terms } from './lexical-terms.js';
 
 // The share of the snapshot's documents that may change before the weights are refreshed.
 const REFRESH_EVERY = 1 / 64;
+
+interface WordCount {
+  readonly word: string;
+  df: number;
+}
 
 interface Doc {
   readonly id: string;
@@ -31,7 +36,8 @@ interface Doc {
   /** Where its grams lie in the index's gram arrays, in the text's order of first use. */
   start: number;
   readonly length: number;
-  readonly words: ReadonlySet<string>;
+  /** Its distinct words, in order of first use: the index's own strings, shared by every document that uses them. */
+  readonly words: readonly string[];
   /** The last `sync` that listed it. */
   syncedAt: number;
 }
@@ -49,14 +55,15 @@ export interface IndexedText {
 /** The documents (candidate issue texts) of one product, ready to score reports against. */
 export class LexicalIndex implements CosineSpace {
   readonly grams = new Grams();
-  private readonly words = new Map<string, number>();
+  /** Every word the documents use, with how many documents use it. */
+  private readonly words = new Map<string, WordCount>();
   private readonly slotsById = new Map<string, number>();
   private readonly docs: (Doc | undefined)[] = [];
   private readonly unused: number[] = [];
   // Every document's gram ids and 1 + ln(tf), one stretch per document; removed documents leave
   // garbage until the arrays are compacted.
   private gramIds = new Int32Array(256);
-  private logTfs = new Float64Array(256);
+  private logTfs = new Float32Array(256);
   private used = 0;
   private garbage = 0;
   // Documents added or removed since the snapshot, and how many documents it counted.
@@ -140,7 +147,8 @@ export class LexicalIndex implements CosineSpace {
       .find(report, limits)
       .map(({ slot, cosine }) => {
         const doc = this.docs[slot]!;
-        return { id: doc.id, score: Math.min(cosine, this.coverage(report.words, doc.words), this.coverage(doc.words, report.words)) };
+        const words = new Set(doc.words);
+        return { id: doc.id, score: Math.min(cosine, this.coverage(report.words, words), this.coverage(words, report.words)) };
       })
       .filter((match) => match.score > 0);
     // A stable sort: the shortlist's order (cosine, then age) breaks ties.
@@ -159,8 +167,14 @@ export class LexicalIndex implements CosineSpace {
       this.gramIds[this.used] = this.grams.add(gram, slot, this.logTfs[this.used]);
       this.used++;
     }
-    for (const word of words) this.words.set(word, (this.words.get(word) ?? 0) + 1);
-    const doc: Doc = { id, text, rank, start, length: grams.size, words, syncedAt: 0 };
+    const shared: string[] = [];
+    for (const word of words) {
+      const count = this.words.get(word) ?? { word, df: 0 };
+      count.df++;
+      this.words.set(word, count);
+      shared.push(count.word);
+    }
+    const doc: Doc = { id, text, rank, start, length: grams.size, words: shared, syncedAt: 0 };
     this.docs[slot] = doc;
     this.slotsById.set(id, slot);
     this.norms = fitting(this.norms, slot + 1);
@@ -174,9 +188,8 @@ export class LexicalIndex implements CosineSpace {
     const slot = this.slotsById.get(doc.id)!;
     for (let k = doc.start; k < doc.start + doc.length; k++) this.grams.remove(this.gramIds[k], slot);
     for (const word of doc.words) {
-      const df = this.words.get(word)! - 1;
-      if (df > 0) this.words.set(word, df);
-      else this.words.delete(word);
+      const count = this.words.get(word)!;
+      if (--count.df === 0) this.words.delete(word);
     }
     this.docs[slot] = undefined;
     this.slotsById.delete(doc.id);
@@ -188,7 +201,7 @@ export class LexicalIndex implements CosineSpace {
 
   private compact(): void {
     const gramIds = new Int32Array(Math.max(256, 2 * (this.used - this.garbage)));
-    const logTfs = new Float64Array(gramIds.length);
+    const logTfs = new Float32Array(gramIds.length);
     let used = 0;
     for (const doc of this.docs) {
       if (!doc) continue;
@@ -229,7 +242,7 @@ export class LexicalIndex implements CosineSpace {
     let found = 0;
     let total = 0;
     for (const word of from) {
-      const weight = idf(this.slotsById.size, this.words.get(word) ?? 0);
+      const weight = idf(this.slotsById.size, this.words.get(word)?.df ?? 0);
       total += weight;
       if (to.has(word) || someTypo(word, to)) found += weight;
     }

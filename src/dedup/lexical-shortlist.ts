@@ -17,14 +17,11 @@
 // A near-duplicate shares the report's rare grams, so it is among the candidates; what the
 // budget can miss is a document that resembles the report only through common grams, which
 // scores low anyway. test/unit/dedup-lexical-index.test.ts measures the recall.
-import { fitting, type Grams } from './lexical-grams.js';
+import { fitting, logTf, type Grams } from './lexical-grams.js';
 import { wordGrams, type Terms } from './lexical-terms.js';
 
 /** How many of the best n-gram matches get the (slower) word comparison. */
 export const SHORTLIST = 10;
-
-/** 1 + ln(tf), the n-gram weight before IDF. */
-export const logTf = (tf: number): number => 1 + Math.log(tf);
 
 export interface SearchLimits {
   /** How many postings a search walks at most (beyond its first gram's). */
@@ -48,7 +45,7 @@ export interface CosineSpace {
   /** Position among the documents, oldest first. */
   rank(slot: number): number;
   /** The document's gram ids and 1 + ln(tf), at [start, end) of the two arrays. */
-  gramsOf(slot: number): { readonly ids: Int32Array; readonly logTfs: Float64Array; readonly start: number; readonly end: number };
+  gramsOf(slot: number): { readonly ids: Int32Array; readonly logTfs: Float32Array; readonly start: number; readonly end: number };
 }
 
 export interface Shortlisted {
@@ -142,8 +139,8 @@ export class CosineShortlist {
     let met = 0;
     for (const { id, weight } of order) {
       const gramIdf = idfs[id];
-      const { docs, logTfs } = postings[id];
-      for (let p = 0; p < docs.length; p++) {
+      const { docs, logTfs, length } = postings[id];
+      for (let p = 0; p < length; p++) {
         const slot = docs[p];
         if (dots[slot] === 0) touched[met++] = slot;
         dots[slot] += weight * (logTfs[p] * gramIdf);

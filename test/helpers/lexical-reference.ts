@@ -27,7 +27,8 @@ export function referenceBest(texts: readonly string[], report: Terms, weightsFr
   const idf = (df: Map<string, number>, term: string) => idfAmong(docs.length, df, term);
   const gramDf = documentFrequencies(weightsFrom.map((text) => terms(text).grams.keys()));
   const wordDf = documentFrequencies(docs.map((d) => d.words));
-  const weight = (gram: string, tf: number) => (1 + Math.log(tf)) * idfAmong(weightsFrom.length, gramDf, gram);
+  // 1 + ln(tf) in single precision, as the index stores it.
+  const weight = (gram: string, tf: number) => Math.fround(1 + Math.log(tf)) * idfAmong(weightsFrom.length, gramDf, gram);
 
   const dots = new Float64Array(docs.length);
   let squares = 0;
