@@ -13,7 +13,7 @@ import { assertWebAppBuilt } from './http/web-app.js';
 import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
 import { createServices } from './services.js';
 import { INBOUND_MAIL_MAX_BYTES } from './http/routes/email.js';
-import { startSmtpReceiver, type SmtpReceiver } from './smtp/smtp-receiver.js';
+import type { SmtpReceiver } from './smtp/smtp-receiver.js';
 
 /** Where `npm run build:app` puts the team app: dist/web/app, beside this file's dist/main.js. */
 const WEB_APP_DIR = fileURLToPath(new URL('./web/app/', import.meta.url));
@@ -165,6 +165,8 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
 
   await app.listen({ port: config.port, host: config.host });
   if (config.email.smtpListen) {
+    // smtp-server loads only where mail is received.
+    const { startSmtpReceiver } = await import('./smtp/smtp-receiver.js');
     smtpReceiver = await startSmtpReceiver({
       inbound: services.inbound, ...config.email.smtpListen, maxBytes: INBOUND_MAIL_MAX_BYTES,
       onError: (error) => logger.warn({ err: error }, 'SMTP receiver: a mail could not be taken (the sender will retry)'),

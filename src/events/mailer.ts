@@ -1,7 +1,6 @@
 // Sending one email by SMTP with nodemailer (a release announcement, an agent's reply): a connection
 // per email (nothing is left open between cycles), cut at the timeout. The outcome says whether the
 // server accepted the message, and whether a refusal is worth retrying.
-import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { MailConfig } from '../config.js';
 import type { EmailContent } from '../domain/releases/announcement.service.js';
@@ -43,7 +42,9 @@ function failure(error: SmtpError): SendResult {
 
 export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
   const options: SMTPTransport.Options = { url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
-  const transport = nodemailer.createTransport(options);
+  // nodemailer loads when mail is configured, not in every server.
+  const transport = import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options));
+  transport.catch(() => {}); // a failed load fails each send, not the process
 
   return {
     async send({ to, subject, text, html, messageId, inReplyTo, references, replyTo }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
@@ -53,7 +54,7 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
       });
       try {
         const bracketed = (id: string) => `<${id}>`;
-        await Promise.race([transport.sendMail({
+        await Promise.race([(await transport).sendMail({
           from, to: to.name ? { name: to.name, address: to.address } : to.address, subject, text, html,
           ...(messageId ? { messageId: bracketed(messageId) } : {}),
           ...(inReplyTo ? { inReplyTo: bracketed(inReplyTo) } : {}),
@@ -69,7 +70,7 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
     },
 
     close(): void {
-      transport.close();
+      void transport.then((opened) => opened.close(), () => {});
     },
   };
 }

@@ -5,7 +5,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { AttachmentStoreConfig } from '../config.js';
 
 export interface AttachmentStore {
@@ -54,21 +53,28 @@ function folderStore(dir: string): AttachmentStore {
 }
 
 function s3Store(config: Extract<AttachmentStoreConfig, { kind: 's3' }>): AttachmentStore {
-  const client = new S3Client({
-    region: config.region,
-    ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
-    ...(config.credentials ? { credentials: config.credentials } : {}),
-  });
+  // The SDK, the largest module the server can load, loads only when a bucket is configured.
+  const s3 = import('@aws-sdk/client-s3').then((sdk) => ({
+    sdk,
+    client: new sdk.S3Client({
+      region: config.region,
+      ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
+      ...(config.credentials ? { credentials: config.credentials } : {}),
+    }),
+  }));
+  s3.catch(() => {}); // a failed load fails each call, not the process
   const keyOf = (sha256: string) => `attachments/${checked(sha256)}`;
   return {
     async put(content) {
       const sha256 = sha256Of(content);
-      await client.send(new PutObjectCommand({ Bucket: config.bucket, Key: keyOf(sha256), Body: content }));
+      const { sdk, client } = await s3;
+      await client.send(new sdk.PutObjectCommand({ Bucket: config.bucket, Key: keyOf(sha256), Body: content }));
       return sha256;
     },
     async get(sha256) {
+      const { sdk, client } = await s3;
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: keyOf(sha256) }));
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: config.bucket, Key: keyOf(sha256) }));
         return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
       } catch (error) {
         if ((error as { name?: string }).name === 'NoSuchKey') return null;
@@ -76,10 +82,11 @@ function s3Store(config: Extract<AttachmentStoreConfig, { kind: 's3' }>): Attach
       }
     },
     async delete(sha256) {
-      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: keyOf(sha256) }));
+      const { sdk, client } = await s3;
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: config.bucket, Key: keyOf(sha256) }));
     },
     close() {
-      client.destroy();
+      void s3.then(({ client }) => client.destroy(), () => {});
     },
   };
 }

@@ -2,8 +2,7 @@
 // into text, attachments and inline images) into what the inbound rules need, and nothing by hand
 // but two things mailparser leaves to its caller: the quoted history (email-reply-parser) and the
 // fields of a delivery report.
-import EmailReplyParser from 'email-reply-parser';
-import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
+import type { AddressObject, HeaderValue, ParsedMail } from 'mailparser';
 
 export interface InboundFile {
   filename: string;
@@ -88,14 +87,15 @@ function isDeliveryReport(mail: ParsedMail): boolean {
   return contentType?.value?.toLowerCase() === 'multipart/report' && contentType.params?.['report-type']?.toLowerCase() === 'delivery-status';
 }
 
-/** The text with the quoted history and known signatures removed; the whole text when nothing is left. */
-export function visibleTextOf(text: string): string {
-  const visible = new EmailReplyParser().read(text).getVisibleText().trim();
-  return visible === '' ? text.trim() : visible;
-}
+// The parsers load with the first mail: an installation that takes no mail never holds them.
+let parsers: Promise<[typeof import('mailparser'), typeof import('email-reply-parser')]> | undefined;
+const loadParsers = () => (parsers ??= Promise.all([import('mailparser'), import('email-reply-parser')]));
 
 /** Parses a raw message; `fallbackId` names one that carries no Message-ID. */
 export async function readInboundMail(raw: Buffer, fallbackId: () => string): Promise<InboundMail> {
+  const [{ simpleParser }, { default: EmailReplyParser }] = await loadParsers();
+  // The text with the quoted history and known signatures removed; the whole text when nothing is left.
+  const visibleTextOf = (text: string) => new EmailReplyParser().read(text).getVisibleText().trim() || text.trim();
   const mail = await simpleParser(raw, { skipImageLinks: true });
   const fullText = (mail.text ?? '').replace(/\r\n/g, '\n');
   const sender = mail.from?.value.find((entry) => entry.address);
