@@ -7,7 +7,7 @@
 // Started like the ceiling server: DATABASE_URL, PORT, HOST.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { failure, getConversation, getIssue, listIssues, me, type Actor, type Answer } from './floor/reads.js';
+import { failure, getConversation, getIssue, listConversations, listIssues, me, type Actor, type Answer } from './floor/reads.js';
 import { openStore, type Row } from './floor/store.js';
 import { createIssue, postMessage, updateIssue } from './floor/writes.js';
 
@@ -69,6 +69,7 @@ const ROUTES: Record<string, Handler> = {
   'GET /api/v1/issues/{id}': (actor, id) => getIssue(store, actor, id),
   'POST /api/v1/issues': withBody((actor, _id, body) => createIssue(store, actor, body)),
   'PATCH /api/v1/issues/{id}': withBody((actor, id, body) => updateIssue(store, actor, id, body)),
+  'GET /api/v1/conversations': (actor, _id, query) => listConversations(store, actor, query),
   'GET /api/v1/conversations/{id}': (actor, id) => getConversation(store, actor, id),
   'POST /api/v1/conversations/{id}/messages': withBody((actor, id, body) => postMessage(store, actor, id, body)),
 };

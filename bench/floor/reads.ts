@@ -1,5 +1,5 @@
-// The floor's reads: the bodies of GET /me, an issue's detail, a page of issues and a conversation's
-// detail, each from a few prepared statements and the shapes' hand-built JSON.
+// The floor's reads: the bodies of GET /me, an issue's detail, a page of issues, a page of the
+// inbox and a conversation's detail, each from a few prepared statements and the shapes' hand-built JSON.
 import { parseUuid } from '../../src/lib/ids.js';
 import { array, ATTACHMENT, CONVERSATION, CONVERSATION_INBOX_COLUMNS, CONVERSATION_SUMMARY, ISSUE, json, LINKED_ISSUE, MEMBER, MESSAGE, messageJson, object } from './shapes.js';
 import type { Queries, Row } from './store.js';
@@ -65,15 +65,20 @@ export async function getIssue(db: Queries, actor: Actor, idOrShortcode: string)
   return detail ? ok(`{"data":${detailJson(detail)}}`) : notFound('issue');
 }
 
+/** limit (1–200, 50 by default) and offset (0 by default), or undefined when either is out of range. */
+function pageOf(query: URLSearchParams): { limit: number; offset: number } | undefined {
+  const limit = Number(query.get('limit') ?? 50);
+  const offset = Number(query.get('offset') ?? 0);
+  return Number.isInteger(limit) && limit >= 1 && limit <= 200 && Number.isInteger(offset) && offset >= 0 ? { limit, offset } : undefined;
+}
+
 /** The page's ids from the listing index, then their columns and counts; the total from issue_tallies. */
 export async function listIssues(db: Queries, actor: Actor, query: URLSearchParams): Promise<Answer> {
   const statuses = [...new Set((query.get('status') ?? '').split(',').map((item) => item.trim()).filter(Boolean))];
   if (statuses.some((status) => !ISSUE_STATUSES.has(status))) return failure(400, 'validation_error', 'status: not a status');
-  const limit = Number(query.get('limit') ?? 50);
-  const offset = Number(query.get('offset') ?? 0);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200 || !Number.isInteger(offset) || offset < 0) {
-    return failure(400, 'validation_error', 'limit or offset out of range');
-  }
+  const page = pageOf(query);
+  if (!page) return failure(400, 'validation_error', 'limit or offset out of range');
+  const { limit, offset } = page;
   const byStatus = statuses.length ? ` and status in (${statuses.map(() => '?').join(', ')})` : '';
   const rows = await db.all(
     `select ${ISSUE.columns('i')}, (select count(*) from issue_conversations l where l.issue_id = i.id) as linked_conversations_count, ` +
@@ -87,10 +92,11 @@ export async function listIssues(db: Queries, actor: Actor, query: URLSearchPara
   return ok(`{"data":[${items.join(',')}],"pagination":{"total":${Number(total?.n ?? 0)},"limit":${limit},"offset":${offset}}}`);
 }
 
-export const CONVERSATION_WITH_CONTACT =
+const CONVERSATIONS_WITH_CONTACTS =
   `select ${CONVERSATION.columns('c')}, ${CONVERSATION_INBOX_COLUMNS.map((column) => `c.${column}`).join(', ')}, ` +
   'ct.name as contact_name, ct.email as contact_email, ct.external_id as contact_external_id ' +
-  'from conversations c left join contacts ct on ct.id = c.contact_id and ct.workspace_id = c.workspace_id where c.workspace_id = ? and c.id = ?';
+  'from conversations c left join contacts ct on ct.id = c.contact_id and ct.workspace_id = c.workspace_id';
+export const CONVERSATION_WITH_CONTACT = `${CONVERSATIONS_WITH_CONTACTS} where c.workspace_id = ? and c.id = ?`;
 
 /** The conversation's own fields and its contact, without braces. */
 export const conversationFields = (row: Row): string => {
@@ -105,6 +111,37 @@ export const conversationFields = (row: Row): string => {
   return `${CONVERSATION.fields(row)},"contact":${contact},"assignee_id":${nullableText(row.assignee_id)},"last_message":${lastMessage},` +
     `"waiting_since":${nullableText(row.waiting_since)}`;
 };
+
+const CONVERSATION_STATUSES = new Set(['open', 'in_progress', 'resolved', 'dismissed']);
+/** The inbox's orders: newest first, or longest waiting first (those not waiting last). */
+const CONVERSATION_ORDERS: Record<string, (alias: string) => string> = {
+  newest: (c) => `${c}created_at desc, ${c}id desc`,
+  waiting: (c) => `(${c}waiting_since is null) asc, ${c}waiting_since asc, ${c}id asc`,
+};
+
+/**
+ * A page of the inbox: the page's ids from the sort's index, then their rows with their contacts;
+ * the total counted. The filters the bench's scenarios use: status, assignee_id=none, sort.
+ */
+export async function listConversations(db: Queries, actor: Actor, query: URLSearchParams): Promise<Answer> {
+  const statuses = [...new Set((query.get('status') ?? '').split(',').map((item) => item.trim()).filter(Boolean))];
+  if (statuses.some((status) => !CONVERSATION_STATUSES.has(status))) return failure(400, 'validation_error', 'status: not a status');
+  const order = CONVERSATION_ORDERS[query.get('sort') ?? 'newest'];
+  const assignee = query.get('assignee_id');
+  if (!order || (assignee !== null && assignee !== 'none')) return failure(501, 'not_implemented', 'the floor answers only the bench\'s filters');
+  const page = pageOf(query);
+  if (!page) return failure(400, 'validation_error', 'limit or offset out of range');
+  const where = `workspace_id = ?${statuses.length ? ` and status in (${statuses.map(() => '?').join(', ')})` : ''}${assignee ? ' and assignee_id is null' : ''}`;
+  const [rows, total] = await Promise.all([
+    db.all(
+      `${CONVERSATIONS_WITH_CONTACTS} where c.id in (select id from conversations where ${where} order by ${order('')} limit ? offset ?) ` +
+        `order by ${order('c.')}`,
+      [actor.workspaceId, ...statuses, page.limit, page.offset],
+    ),
+    db.one<{ n: number | string }>(`select count(*) as n from conversations where ${where}`, [actor.workspaceId, ...statuses]),
+  ]);
+  return ok(`{"data":[${rows.map((row) => `{${conversationFields(row)}}`).join(',')}],"pagination":{"total":${Number(total!.n)},"limit":${page.limit},"offset":${page.offset}}}`);
+}
 
 export async function getConversation(db: Queries, actor: Actor, rawId: string): Promise<Answer> {
   const id = parseUuid(rawId);
