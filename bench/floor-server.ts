@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { failure, getConversation, getIssue, listConversations, listIssues, me, type Actor, type Answer } from './floor/reads.js';
 import { openStore, type Row } from './floor/store.js';
-import { createIssue, postMessage, updateIssue } from './floor/writes.js';
+import { createIssue, createRelease, postMessage, updateIssue } from './floor/writes.js';
 
 const store = openStore(process.env.DATABASE_URL!);
 const KEY_FORMAT = /^ldk_[0-9A-Za-z]{40}$/;
@@ -70,6 +70,7 @@ const ROUTES: Record<string, Handler> = {
   'POST /api/v1/issues': withBody((actor, _id, body) => createIssue(store, actor, body)),
   'PATCH /api/v1/issues/{id}': withBody((actor, id, body) => updateIssue(store, actor, id, body)),
   'GET /api/v1/conversations': (actor, _id, query) => listConversations(store, actor, query),
+  'POST /api/v1/releases': withBody((actor, _id, body) => createRelease(store, actor, body)),
   'GET /api/v1/conversations/{id}': (actor, id) => getConversation(store, actor, id),
   'POST /api/v1/conversations/{id}/messages': withBody((actor, id, body) => postMessage(store, actor, id, body)),
 };

@@ -67,8 +67,9 @@ async function idle(pid: number): Promise<void> {
  * once resumed, before the next scenario.
  */
 async function measureFloor({ floor, server, url, key, requests, durationSeconds }: FloorRun, rps: number, unanswered: string | null) {
-  if (unanswered !== null) return { floor_rps: null, floor_ratio: null, floor_skipped: unanswered };
+  // The scenario's background work (fan-out, folds, triage) is done before anything else is measured or checked.
   await backlogDone(url);
+  if (unanswered !== null) return { floor_rps: null, floor_ratio: null, floor_skipped: unanswered };
   await idle(server.pid);
   process.kill(server.pid, 'SIGSTOP');
   let load;

@@ -43,6 +43,20 @@ export async function readIssueDetail(db: Queries, workspaceId: string, by: 'id'
   return { issue, linked: array(CONVERSATION_SUMMARY, await db.all(LINKED_CONVERSATIONS, [issue.id])) };
 }
 
+/** Several issues' details at once (as `readIssueDetail` reads one), by id. */
+export async function readIssueDetails(db: Queries, workspaceId: string, ids: readonly string[]): Promise<Map<string, IssueDetail>> {
+  const marks = ids.map(() => '?').join(', ');
+  const [issues, links] = await Promise.all([
+    db.all(`${ISSUE_WITH_SOURCES} where i.workspace_id = ? and i.id in (${marks})`, [workspaceId, ...ids]),
+    db.all(
+      `select link.issue_id, ${CONVERSATION_SUMMARY.columns('c')} from issue_conversations link join conversations c on c.id = link.conversation_id ` +
+        `where link.issue_id in (${marks}) order by link.created_at asc, c.id asc`,
+      ids,
+    ),
+  ]);
+  return new Map(issues.map((issue) => [issue.id as string, { issue, linked: array(CONVERSATION_SUMMARY, links.filter((link) => link.issue_id === issue.id)) }]));
+}
+
 /** The detail as the API shows it: linked conversations after the sources count. */
 export const detailJson = ({ issue, linked }: IssueDetail): string =>
   `{${ISSUE.fields(issue)},"sources_count":${issue.sources_count},"linked_conversations":${linked}}`;

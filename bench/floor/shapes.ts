@@ -78,6 +78,15 @@ export const messageJson = (row: Row, attachments = '[]'): string => {
   return `{${MESSAGE.fields(row)},"delivery":${delivery},"attachments":${attachments}}`;
 };
 
+/** A release's own columns; its product, its count of issues and its issues follow. */
+export const RELEASE = shape([
+  ['id', text], ['workspace_id', text], ['product_id', text], ['title', text], ['description', nullable(text)],
+  ['version', nullable(text)], ['released_at', nullable(text)], ['created_at', text], ['updated_at', text],
+]);
+
+/** An issue as a release lists it. */
+export const RELEASE_ISSUE = shape([['id', text], ['title', text], ['status', text], ['priority', text]]);
+
 export const LINKED_ISSUE = shape([['id', text], ['shortcode', text], ['title', text], ['status', text]]);
 
 export const MEMBER = shape([['id', text], ['user_id', nullable(text)], ['role', text], ['display_name', nullable(text)], ['avatar_url', nullable(text)]]);

@@ -18,6 +18,8 @@ export interface Queries {
 export interface Transaction extends Queries {
   /** Serializes transactions on `key` (PostgreSQL's transaction-scoped advisory lock; SQLite runs one transaction at a time anyway). */
   lock(key: string): Promise<void>;
+  /** Takes several such locks in one statement, in the server's order (the keys sorted). */
+  lockAll(keys: readonly string[]): Promise<void>;
   /** Tells listening server processes about a recorded event once this commits (NOTIFY; nothing listens on SQLite). */
   notify(channel: string, payload: string): Promise<void>;
 }
@@ -77,7 +79,7 @@ function sqliteStore(path: string): Store {
         // IMMEDIATE: the write lock up front, so a concurrent writer in another process makes this wait, not fail.
         database.exec('begin immediate');
         try {
-          const result = await body({ ...direct, lock: async () => {}, notify: async () => {} });
+          const result = await body({ ...direct, lock: async () => {}, lockAll: async () => {}, notify: async () => {} });
           database.exec('commit');
           return result;
         } catch (error) {
@@ -128,6 +130,10 @@ function postgresStore(url: string): Store {
         const result = await body({
           ...queries,
           lock: (key) => queries.run('select pg_advisory_xact_lock(?)', [lockKey(key)]),
+          lockAll: (keys) => queries.run(
+            'select pg_advisory_xact_lock(key) from unnest(?::int[]) with ordinality as locks(key, position) order by position',
+            [[...keys].sort().map(lockKey)],
+          ),
           notify: (channel, payload) => queries.run('select pg_notify(?, ?)', [channel, payload]),
         });
         await client.query('commit');

@@ -3,10 +3,12 @@
 // live channel), and the body it answers with.
 import { v7 as newId } from 'uuid';
 import { parseUuid } from '../../src/lib/ids.js';
-import { CONVERSATION_WITH_CONTACT, detailJson, failure, issueKey, notFound, ok, readIssueDetail, type Actor, type Answer, type IssueDetail } from './reads.js';
+import {
+  CONVERSATION_WITH_CONTACT, detailJson, failure, issueKey, notFound, ok, readIssueDetail, readIssueDetails, type Actor, type Answer, type IssueDetail,
+} from './reads.js';
 import { messageExcerpt } from '../../src/domain/conversations/message-excerpt.js';
 import { BENCH_SEARCH_FOLD_MS } from '../processes.js';
-import { ISSUE, messageJson, object } from './shapes.js';
+import { array, ISSUE, messageJson, object, RELEASE, RELEASE_ISSUE } from './shapes.js';
 import type { Queries, Row, Store, Transaction } from './store.js';
 
 const PRIORITIES = new Set(['low', 'normal', 'high', 'urgent']);
@@ -134,6 +136,82 @@ export async function updateIssue(store: Store, actor: Actor, idOrShortcode: str
     return shown;
   });
   return ok(`{"data":${detailJson(detail)}}`);
+}
+
+const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
+/** A release's detail as the API shows it: its columns, its product, how many issues it ships and which. */
+async function releaseJson(db: Queries, workspaceId: string, id: string): Promise<string> {
+  const [release, issues] = await Promise.all([
+    db.one(
+      `select ${RELEASE.columns('r')}, p.name as product_name, (select count(*) from release_issues ri where ri.release_id = r.id) as linked_issues_count ` +
+        'from releases r join products p on p.id = r.product_id where r.workspace_id = ? and r.id = ?',
+      [workspaceId, id],
+    ),
+    db.all(
+      'select i.id, i.title, i.status, i.priority from release_issues ri join issues i on i.id = ri.issue_id ' +
+        'where ri.workspace_id = ? and ri.release_id = ? order by i.created_at asc, i.id asc',
+      [workspaceId, id],
+    ),
+  ]);
+  return `{${RELEASE.fields(release!)},"product":{"id":"${release!.product_id}","name":${JSON.stringify(release!.product_name)}},` +
+    `"linked_issues_count":${Number(release!.linked_issues_count)},"issues":${array(RELEASE_ISSUE, issues)}}`;
+}
+
+/**
+ * POST /releases with a product, a title and issues of the product (what the bench sends),
+ * published now: under the issues' locks, the release and its links, then the issues not released
+ * yet marked released under the product's issue lock (tallies, dedup version, an event each), then
+ * the release's created and published events.
+ */
+export async function createRelease(store: Store, actor: Actor, body: Body): Promise<Answer> {
+  const releaseTitle = title(body.title);
+  if (!releaseTitle) return invalid('title', 'must be 1–500 characters after trimming');
+  const productId = typeof body.product_id === 'string' ? parseUuid(body.product_id) : null;
+  const product = productId && (await store.one('select id from products where workspace_id = ? and id = ?', [actor.workspaceId, productId]));
+  if (!product) return invalid('product_id', 'is not a product of this workspace');
+  if (!Array.isArray(body.issue_ids) || body.issue_ids.some((id) => typeof id !== 'string')) return invalid('issue_ids', 'must be a list of ids');
+  const issueIds = [...new Set((body.issue_ids as string[]).map((id) => id.toLowerCase()))];
+  const found = issueIds.length === 0 ? [] : await store.all(
+    `select id, product_id from issues where workspace_id = ? and id in (${placeholders(issueIds)})`, [actor.workspaceId, ...issueIds],
+  );
+  if (found.filter((issue) => issue.product_id === productId).length !== issueIds.length) return invalid('issue_ids', 'not issues of this release\'s product');
+  const detail = await store.transaction(async (tx) => {
+    await tx.lockAll(issueIds.map((id) => `issue:${id}`));
+    const now = new Date().toISOString();
+    const id = newId();
+    await tx.run(
+      'insert into releases (id, workspace_id, product_id, title, description, version, released_at, created_at, updated_at) values (?, ?, ?, ?, null, null, ?, ?, ?)',
+      [id, actor.workspaceId, productId, releaseTitle, now, now, now],
+    );
+    if (issueIds.length > 0) {
+      await tx.run(
+        `insert into release_issues (release_id, issue_id, workspace_id, created_at) values ${issueIds.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        issueIds.flatMap((issueId) => [id, issueId, actor.workspaceId, now]),
+      );
+      await lockProductIssues(tx, productId);
+      const leaving = await tx.all(
+        `select id, workspace_id, product_id, status, priority, assignee_id, updated_at from issues where workspace_id = ? and id in (${placeholders(issueIds)}) and status <> 'released'`,
+        [actor.workspaceId, ...issueIds],
+      );
+      if (leaving.length > 0) {
+        const leavingIds = leaving.map((issue) => issue.id as string);
+        await tx.run(`update issues set status = 'released', updated_at = ? where workspace_id = ? and id in (${placeholders(leavingIds)})`, [now, actor.workspaceId, ...leavingIds]);
+        await adjustTallies(tx, leaving, leaving.map((issue) => ({ ...issue, status: 'released' })));
+        await bumpDedupVersion(tx, actor.workspaceId, productId);
+        const details = await readIssueDetails(tx, actor.workspaceId, leavingIds);
+        for (const issue of leaving) {
+          const previous = `,"previous":{"status":${JSON.stringify(issue.status)},"updated_at":${JSON.stringify(issue.updated_at)}}`;
+          await recordEvent(tx, actor.workspaceId, 'issue.updated', eventDetail(details.get(issue.id as string)!, previous), null);
+        }
+      }
+    }
+    const release = await releaseJson(tx, actor.workspaceId, id);
+    await recordEvent(tx, actor.workspaceId, 'release.created', release, null);
+    await recordEvent(tx, actor.workspaceId, 'release.published', release, null);
+    return release;
+  });
+  return ok(`{"data":${detail}}`, 201);
 }
 
 /** POST /conversations/{id}/messages: an agent's reply, sent as the key's member (or the key). */
