@@ -2,7 +2,7 @@
 // inbox and a conversation's detail, each from a few prepared statements and the shapes' hand-built JSON.
 import { parseUuid } from '../../src/lib/ids.js';
 import { array, ATTACHMENT, CONVERSATION, CONVERSATION_INBOX_COLUMNS, CONVERSATION_SUMMARY, ISSUE, json, LINKED_ISSUE, MEMBER, MESSAGE, messageJson, object } from './shapes.js';
-import type { Queries, Row } from './store.js';
+import { placeholders, type Queries, type Row } from './store.js';
 
 export interface Actor {
   workspaceId: string;
@@ -45,7 +45,7 @@ export async function readIssueDetail(db: Queries, workspaceId: string, by: 'id'
 
 /** Several issues' details at once (as `readIssueDetail` reads one), by id. */
 export async function readIssueDetails(db: Queries, workspaceId: string, ids: readonly string[]): Promise<Map<string, IssueDetail>> {
-  const marks = ids.map(() => '?').join(', ');
+  const marks = placeholders(ids);
   const [issues, links] = await Promise.all([
     db.all(`${ISSUE_WITH_SOURCES} where i.workspace_id = ? and i.id in (${marks})`, [workspaceId, ...ids]),
     db.all(
@@ -93,7 +93,7 @@ export async function listIssues(db: Queries, actor: Actor, query: URLSearchPara
   const page = pageOf(query);
   if (!page) return failure(400, 'validation_error', 'limit or offset out of range');
   const { limit, offset } = page;
-  const byStatus = statuses.length ? ` and status in (${statuses.map(() => '?').join(', ')})` : '';
+  const byStatus = statuses.length ? ` and status in (${placeholders(statuses)})` : '';
   const rows = await db.all(
     `select ${ISSUE.columns('i')}, (select count(*) from issue_conversations l where l.issue_id = i.id) as linked_conversations_count, ` +
       '(select count(*) from issue_api_sources s where s.issue_id = i.id) as sources_count from issues i ' +
@@ -145,7 +145,7 @@ export async function listConversations(db: Queries, actor: Actor, query: URLSea
   if (!order || (assignee !== null && assignee !== 'none')) return failure(501, 'not_implemented', 'the floor answers only the bench\'s filters');
   const page = pageOf(query);
   if (!page) return failure(400, 'validation_error', 'limit or offset out of range');
-  const where = `workspace_id = ?${statuses.length ? ` and status in (${statuses.map(() => '?').join(', ')})` : ''}${assignee ? ' and assignee_id is null' : ''}`;
+  const where = `workspace_id = ?${statuses.length ? ` and status in (${placeholders(statuses)})` : ''}${assignee ? ' and assignee_id is null' : ''}`;
   const [rows, total] = await Promise.all([
     db.all(
       `${CONVERSATIONS_WITH_CONTACTS} where c.id in (select id from conversations where ${where} order by ${order('')} limit ? offset ?) ` +

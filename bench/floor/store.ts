@@ -6,6 +6,9 @@ import { createRequire } from 'node:module';
 import { isoFromPostgres } from '../../src/db/dialect.js';
 
 export type Params = readonly unknown[];
+
+/** One `?` per value, comma-separated: an `in (…)` list or an insert's values. */
+export const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 export type Row = Record<string, unknown>;
 
 export interface Queries {

@@ -9,7 +9,7 @@ import {
 import { messageExcerpt } from '../../src/domain/conversations/message-excerpt.js';
 import { BENCH_SEARCH_FOLD_MS } from '../processes.js';
 import { array, ISSUE, messageJson, object, RELEASE, RELEASE_ISSUE } from './shapes.js';
-import type { Queries, Row, Store, Transaction } from './store.js';
+import { placeholders, type Queries, type Row, type Store, type Transaction } from './store.js';
 
 const PRIORITIES = new Set(['low', 'normal', 'high', 'urgent']);
 const LIVE_CHANNEL = 'loopdesk_events';
@@ -91,7 +91,7 @@ export async function createIssue(store: Store, actor: Actor, body: Body): Promi
       is_ai_generated: 0, tags: '[]', created_at: now, updated_at: now,
     };
     const columns = Object.keys(row);
-    await tx.run(`insert into issues (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`, Object.values(row));
+    await tx.run(`insert into issues (${columns.join(', ')}) values (${placeholders(columns)})`, Object.values(row));
     await adjustTallies(tx, [], [row]);
     const detail = { issue: { ...row, sources_count: 0 }, linked: '[]' };
     await recordEvent(tx, actor.workspaceId, 'issue.created', eventDetail(detail), null);
@@ -137,8 +137,6 @@ export async function updateIssue(store: Store, actor: Actor, idOrShortcode: str
   });
   return ok(`{"data":${detailJson(detail)}}`);
 }
-
-const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 /** A release's detail as the API shows it: its columns, its product, how many issues it ships and which. */
 async function releaseJson(db: Queries, workspaceId: string, id: string): Promise<string> {
@@ -228,7 +226,7 @@ export async function postMessage(store: Store, actor: Actor, rawId: string, bod
   await store.transaction(async (tx) => {
     await tx.lock(`conversation:${id}`);
     const columns = Object.keys(row);
-    await tx.run(`insert into messages (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`, Object.values(row));
+    await tx.run(`insert into messages (${columns.join(', ')}) values (${placeholders(columns)})`, Object.values(row));
     // Its fold into the conversation's search document, due once the conversation is quiet.
     const foldAt = new Date(Date.parse(row.created_at as string) + BENCH_SEARCH_FOLD_MS).toISOString();
     await tx.run(
