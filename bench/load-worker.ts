@@ -1,8 +1,9 @@
 // The load generator, in its own process so it never shares a CPU queue with the bench's
 // bookkeeping: reads a LoadJob as JSON on stdin, runs autocannon (warm-up, then measurement)
-// and prints a LoadResult as JSON on stdout.
+// and prints a LoadResult as JSON on stdout. It tells its parent when the measured window opens and
+// closes (IPC), so the parent can read the server's CPU at those moments.
 import autocannon from 'autocannon';
-import type { LoadJob, LoadResult } from './load.js';
+import type { LoadJob, LoadMark, LoadResult } from './load.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -34,10 +35,15 @@ const requests: autocannon.Request[] = [
   },
 ];
 
+/** Resolves once the parent has the message, so the window it reads the CPU for is the one measured. */
+const mark = (moment: LoadMark) => new Promise<void>((resolve, reject) => process.send!(moment, (error: Error | null) => (error ? reject(error) : resolve())));
+
 const run = (duration: number) => autocannon({ url: job.url, connections: job.connections, duration, requests });
 
 const warmup = job.warmupSeconds > 0 ? await run(job.warmupSeconds) : null;
+await mark('measuring');
 const result = await run(job.durationSeconds);
+await mark('measured');
 const output: LoadResult = {
   rps: result.requests.average,
   p50_ms: result.latency.p50,
@@ -45,5 +51,6 @@ const output: LoadResult = {
   errors: result.errors + result.timeouts + result.non2xx,
   requests: result.requests.total,
   succeeded: (warmup?.['2xx'] ?? 0) + result['2xx'],
+  measured_succeeded: result['2xx'],
 };
 process.stdout.write(JSON.stringify(output));

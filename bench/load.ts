@@ -1,8 +1,8 @@
 // Runs one load (a warm-up, then the measured window) with autocannon in a child process, and
-// samples the target server's RSS while it runs.
+// samples the target server's RSS while it runs, and its CPU over the measured window.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ROOT, sampleRss } from './processes.js';
+import { cpuMs, ROOT, sampleRss } from './processes.js';
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PATCH';
@@ -30,7 +30,12 @@ export interface LoadResult {
   requests: number;
   /** 2xx answers, warm-up included: the events a write scenario recorded. */
   succeeded: number;
+  /** 2xx answers in the measured window. */
+  measured_succeeded: number;
 }
+
+/** What the load worker tells its parent, as it happens. */
+export type LoadMark = 'measuring' | 'measured';
 
 export const CONNECTIONS = 50;
 const WARMUP_SECONDS = 2;
@@ -43,20 +48,27 @@ export async function runLoad(
   key: string,
   requests: RequestSpec[],
   durationSeconds: number,
-): Promise<LoadResult & { peak_rss_mb: number }> {
+): Promise<LoadResult & { peak_rss_mb: number; server_cpu_us_per_request: number }> {
   const job: LoadJob = {
     url: target.baseUrl, key, requests, connections: CONNECTIONS,
     warmupSeconds: Math.min(WARMUP_SECONDS, durationSeconds), durationSeconds,
   };
   const rss = sampleRss(target.pid);
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+  // The server's CPU over the measured window only: the warm-up pays for compiling the request
+  // path and the worker's start leaves the server idle, neither a cost per request.
+  const cpuAt: Partial<Record<LoadMark, number>> = {};
+  child.on('message', (moment: LoadMark) => (cpuAt[moment] = cpuMs(target.pid)));
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  child.stdin.end(JSON.stringify(job));
+  // Piped above (the IPC channel only makes Node's types unsure of it).
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.stdin!.end(JSON.stringify(job));
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const peak = rss.stop();
   if (code !== 0) throw new Error(`load generator exited with ${code}:\n${stderr}`);
-  return { ...(JSON.parse(stdout) as LoadResult), peak_rss_mb: peak };
+  const result = JSON.parse(stdout) as LoadResult;
+  const cpuUs = (cpuAt.measured! - cpuAt.measuring!) * 1000;
+  return { ...result, peak_rss_mb: peak, server_cpu_us_per_request: cpuUs / Math.max(1, result.measured_succeeded) };
 }

@@ -21,7 +21,7 @@ export interface ScenarioResult {
   ratio: number | null;
   errors: number | null;
   peak_rss_mb: number | null;
-  /** The server's CPU time (user + system) per 2xx answer, warm-up included; with webhooks, until the scenario's deliveries arrived. */
+  /** The server's CPU time (user + system) per 2xx answer over the measured window; with webhooks, from the warm-up on until the scenario's deliveries arrived. */
   server_cpu_us_per_request?: number;
   /** The floor's req/s for the same requests on the same database (bench/floor-server.ts); null when it does not answer them. */
   floor_rps: number | null;

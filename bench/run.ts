@@ -119,8 +119,9 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
       const benchCpuBefore = process.cpuUsage();
       const receivedBefore = receiver?.received() ?? 0;
       const load = await runLoad(server, prepared.key, prepared.requests, options.durationSeconds);
-      // Each write records one event: with an endpoint, one delivery each. The server's CPU is
-      // counted until they have all arrived, so it includes the delivery work that lagged.
+      // Each write records one event: with an endpoint, one delivery each. The server's CPU is then
+      // counted from the warm-up on until they have all arrived, so it includes the delivery work
+      // that lagged; without one, over the measured window.
       let deliveries: WriteDeliveries | undefined;
       if (receiver && scenario.writes) {
         const inWindow = receiver.received() - receivedBefore;
@@ -130,7 +131,9 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
         const receiverCpu = Math.round((user + system) / Math.max(1, receiver.received() - receivedBefore));
         deliveries = { expected: load.succeeded, in_window: inWindow, drain_seconds: drainSeconds, receiver_cpu_us_per_delivery: receiverCpu };
       }
-      const cpuUsPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, load.succeeded);
+      const cpuUsPerRequest = deliveries
+        ? ((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, load.succeeded)
+        : load.server_cpu_us_per_request;
       const ratio = load.rps / ceiling.rps;
       const floorLoad = await measureFloor(
         { floor, server, url, key: prepared.key, requests: prepared.requests, durationSeconds: options.durationSeconds }, load.rps, unanswered,

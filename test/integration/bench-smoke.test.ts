@@ -14,12 +14,16 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { readCpuBaseline } from '../../bench/cpu-baseline.js';
+import type { BenchReport } from '../../bench/report.js';
 import { SCENARIOS } from '../../bench/scenarios.js';
 
 const run = promisify(execFile);
 const root = new URL('../..', import.meta.url).pathname;
 /** How far above its committed figure a scenario's CPU per request may go: the machine is shared and noisy. */
 const CPU_ALLOWANCE = 3;
+/** How long a scenario over its allowance is measured again. */
+const AGAIN_SECONDS = 3;
+type BenchScenario = BenchReport['scenarios'][number] & { server_cpu_us_per_request: number };
 
 describe('npm run bench', () => {
   const results = mkdtempSync(join(tmpdir(), 'loopdesk-bench-smoke-'));
@@ -40,7 +44,6 @@ describe('npm run bench', () => {
     assert.ok(report.ceiling.rps > 0);
     assert.deepEqual(report.scenarios.map((scenario: { name: string }) => scenario.name).sort(), SCENARIOS.map(({ name }) => name).sort());
     assert.deepEqual(Object.keys(baseline.server_cpu_us_per_request).sort(), SCENARIOS.map(({ name }) => name).sort(), 'bench/cpu-baseline.json has a figure for every scenario');
-    const costlier: string[] = [];
     for (const scenario of report.scenarios) {
       // The floor answered the scenario exactly as Loopdesk (the run fails otherwise) and was measured, or says why not.
       const floor = scenario.floor_skipped === undefined ? ['floor_rps', 'floor_ratio'] : ['floor_rps', 'floor_ratio', 'floor_skipped'];
@@ -52,12 +55,31 @@ describe('npm run bench', () => {
       assert.equal(scenario.errors, 0, scenario.name);
       assert.ok(scenario.rps > 0 && scenario.ratio > 0 && scenario.peak_rss_mb > 0 && scenario.server_cpu_us_per_request > 0, JSON.stringify(scenario));
       assert.ok(scenario.floor_skipped !== undefined || (scenario.floor_rps > 0 && scenario.floor_ratio > 0), JSON.stringify(scenario));
-      const committed = baseline.server_cpu_us_per_request[scenario.name]!;
-      if (scenario.server_cpu_us_per_request > CPU_ALLOWANCE * committed) {
-        costlier.push(`${scenario.name}: ${scenario.server_cpu_us_per_request} µs of server CPU per request, committed ${committed} µs`);
-      }
     }
-    assert.deepEqual(costlier, [], `more than ${CPU_ALLOWANCE}× the CPU per request of bench/cpu-baseline.json (${baseline.measured})`);
+    // A burst of the neighbours' load can triple one scenario's figure for a second: a scenario over
+    // its allowance is measured once more, alone and for longer, and the lower figure counts. A
+    // scenario really made 3× costlier is over it both times.
+    const over = (scenarios: BenchScenario[]) =>
+      scenarios.filter((scenario) => scenario.server_cpu_us_per_request > CPU_ALLOWANCE * baseline.server_cpu_us_per_request[scenario.name]!);
+    const suspects = over(report.scenarios);
+    let costlier = suspects;
+    if (suspects.length > 0) {
+      const again = join(results, 'again');
+      await run(
+        process.execPath,
+        ['--import', 'tsx', 'bench/run.ts', '--scale', baseline.scale, '--duration', String(AGAIN_SECONDS), '--only', suspects.map(({ name }) => name).join(','), '--results', again],
+        { cwd: root, timeout: 300_000 },
+      );
+      costlier = over(JSON.parse(readFileSync(join(again, 'latest.json'), 'utf8')).scenarios);
+    }
+    assert.deepEqual(
+      costlier.map(({ name, server_cpu_us_per_request }) => {
+        const first = suspects.find((scenario) => scenario.name === name)!.server_cpu_us_per_request;
+        return `${name}: ${first} then ${server_cpu_us_per_request} µs of server CPU per request, committed ${baseline.server_cpu_us_per_request[name]} µs`;
+      }),
+      [],
+      `more than ${CPU_ALLOWANCE}× the CPU per request of bench/cpu-baseline.json (${baseline.measured}), twice`,
+    );
   });
 
   it('--webhooks subscribes an endpoint to every event and counts what the writes delivered', async () => {
