@@ -53,9 +53,12 @@ function sqliteStore(path: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('cache_size = -65536');
   const statements = new Map<string, import('better-sqlite3').Statement>();
+  // Each `?` as `+?`, as the server's SQLite dialect writes its parameters: a bare parameter that
+  // may shape a plan has the statement prepared again at every run (src/db/dialect.ts). The
+  // floor's SQL holds no `?` inside a quoted string.
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = database.prepare(sql)));
+    if (!statement) statements.set(sql, (statement = database.prepare(sql.replaceAll('?', '+?'))));
     return statement;
   };
   const direct: Queries = {
