@@ -14,7 +14,7 @@ const Member = {
 const Note = { $id: 'Note', type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
 
 const serializerFor = (schema: object) =>
-  buildSerializer({ Member, Note } as never, undefined)({ schema } as never) as (data: unknown) => string;
+  buildSerializer!({ Member, Note } as never, undefined)({ schema } as never) as (data: unknown) => string;
 
 describe('the response serializers', () => {
   for (const [label, branches] of [
