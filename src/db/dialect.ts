@@ -180,7 +180,7 @@ function withStatementCache(database: import('better-sqlite3').Database): Sqlite
  * planner. For a bare one, SQLite lets the value shape the plan where it can (a constant carried
  * across a join, STAT4 samples, a LIKE prefix) and marks the statement to be prepared again
  * whenever that parameter is bound, which better-sqlite3 does at every run: a join by `id = ?`
- * cost 11–27 µs more than the same with `+?` (GET /me's key lookup, one statement, 31 → 5 µs).
+ * cost 11–27 µs more than the same with `+?` (GET /me's key lookup, one statement: 31–42 → 6 µs).
  * Plans then follow the schema and the statistics, not the value of the day, as a long-lived
  * server wants (PostgreSQL's generic plans do the same).
  */
