@@ -184,13 +184,15 @@ function withStatementCache(database: import('better-sqlite3').Database): Sqlite
  * Plans then follow the schema and the statistics, not the value of the day, as a long-lived
  * server wants (PostgreSQL's generic plans do the same).
  */
+class StablePlanSqliteCompiler extends SqliteQueryCompiler {
+  protected override getCurrentParameterPlaceholder(): string {
+    return '+?';
+  }
+}
+
 class StablePlanSqliteDialect extends SqliteDialect {
   override createQueryCompiler() {
-    return new (class extends SqliteQueryCompiler {
-      protected override getCurrentParameterPlaceholder(): string {
-        return '+?';
-      }
-    })();
+    return new StablePlanSqliteCompiler();
   }
 }
 
@@ -333,7 +335,7 @@ function withNamedStatements(pool: import('pg').Pool): PostgresPool {
         // A string with values is a statement; anything else (a cursor, a bare `begin`) goes as it came.
         query: ((query: string | object, values?: readonly unknown[]) =>
           typeof query === 'string' && values !== undefined && values.length > 0
-            ? client.query({ name: nameOf(query), text: query, values: [...values] })
+            ? client.query({ name: nameOf(query), text: query, values: values as unknown[] })
             : client.query(query as never, values as never)) as unknown as PostgresPoolClient['query'],
         release: () => client.release(),
       };
