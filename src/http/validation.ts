@@ -125,7 +125,7 @@ function withoutRouteParsedPatterns(schema: { properties?: Record<string, Record
   return { ...schema, properties };
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+function compileValidator(schema: unknown, httpPart: string | undefined): ValidateFunction {
   if (httpPart === 'headers') return parameterAjv.compile(lowerCaseHeaderNames(schema as object)) as ValidateFunction;
   if (httpPart !== 'body') return parameterAjv.compile(withoutRouteParsedPatterns(schema as object)) as ValidateFunction;
   const validate = bodyAjv.compile(schema as object);
@@ -142,7 +142,21 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     return valid && unstorable.length === 0;
   };
   trimThenValidate.errors = null as ValidateFunction['errors'];
-  return trimThenValidate;
+  return trimThenValidate as ValidateFunction;
+}
+
+/**
+ * By request part and the schema's JSON text: routes build equal schemas as distinct objects (and
+ * the header and parameter schemas are rewritten above), so Ajv's own cache, by object, misses.
+ * A process that builds the app more than once (the tests) compiles each schema once.
+ */
+const compiled = new Map<string, ValidateFunction>();
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const key = `${httpPart}\n${JSON.stringify(schema)}`;
+  let validate = compiled.get(key);
+  if (!validate) compiled.set(key, (validate = compileValidator(schema, httpPart)));
+  return validate;
 };
 
 /** "contact.email" for `/contact/email`; array indexes are folded into their field ("issue_ids"). */
