@@ -2,7 +2,7 @@
 // messages and releases in proportion, as the load bench seeds), then times `loopdesk copy --to`
 // into a fresh PostgreSQL database and back into a fresh SQLite file, each in its own process,
 // reporting wall time and peak RSS (the process's VmHWM, read just before it exits).
-//   node --import tsx bench/copy.ts [issues]
+//   node --import ./test/helpers/typescript-hooks.mjs bench/copy.ts [issues]
 import { spawn } from 'node:child_process';
 import { createDatabase } from '../src/db/database.js';
 import { BIN } from '../test/helpers/processes.js';

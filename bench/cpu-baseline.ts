@@ -1,7 +1,7 @@
 // Writes bench/cpu-baseline.json, the server CPU per request that test/integration/bench-smoke.test.ts
 // allows each scenario three times of, from the latest.json of one or more runs of
 // `npm run bench -- --scale 10k --duration 1 --results DIR`: per scenario, the highest of the runs.
-// Usage: node --import tsx bench/cpu-baseline.ts "<machine and its load>" DIR [DIR...]
+// Usage: node --import ./test/helpers/typescript-hooks.mjs bench/cpu-baseline.ts "<machine and its load>" DIR [DIR...]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchReport } from './report.js';
@@ -21,7 +21,7 @@ export interface CpuBaseline {
 export const readCpuBaseline = (): CpuBaseline => JSON.parse(readFileSync(BASELINE_PATH, 'utf8')) as CpuBaseline;
 
 function main([measured, ...dirs]: string[]): void {
-  if (!measured || dirs.length === 0) throw new Error('usage: node --import tsx bench/cpu-baseline.ts "<machine and its load>" DIR [DIR...]');
+  if (!measured || dirs.length === 0) throw new Error('usage: node --import ./test/helpers/typescript-hooks.mjs bench/cpu-baseline.ts "<machine and its load>" DIR [DIR...]');
   const reports = dirs.map((dir) => JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8')) as BenchReport);
   const { scale, duration_seconds } = readCpuBaseline();
   const highest: Record<string, number> = {};

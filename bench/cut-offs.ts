@@ -4,7 +4,7 @@
 // a declared 5 GiB body (413 before the body is sent), a body that stops arriving (408), a
 // slow-loris client (408, and the latency of the other clients meanwhile), and SIGTERM with a
 // request in flight (the exit after its answer, without waiting for the 20 s grace period).
-//   npm run build && node --import tsx bench/cut-offs.ts [rounds]
+//   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/cut-offs.ts [rounds]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

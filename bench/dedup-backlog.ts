@@ -13,7 +13,7 @@
 // 3. (`--only recall`) What the lexical index's budgeted cosine search finds of a full scan's:
 //    the share of the full scan's shortlist it returns, and how often the best match and its
 //    score, and the review band's matches (the possible duplicates), are the same.
-// Run: node --expose-gc --import tsx bench/dedup-backlog.ts [--scales 1000,10000,100000] [--reports 300] [--only stream|table|recall]
+// Run: node --expose-gc --import ./test/helpers/typescript-hooks.mjs bench/dedup-backlog.ts [--scales 1000,10000,100000] [--reports 300] [--only stream|table|recall]
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Candidate, DuplicateDetector } from '../src/dedup/detector.js';

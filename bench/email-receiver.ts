@@ -3,7 +3,7 @@
 // nodemailer over a few pooled SMTP connections to the receiver, which parses each mail and commits
 // its conversation before answering 250. The receiver runs in this process with the services, as
 // the server runs it, on a fresh database; the client shares the process (and its CPU) with it.
-//   node --import tsx bench/email-receiver.ts [--db sqlite|postgres] [mails] [connections]
+//   node --import ./test/helpers/typescript-hooks.mjs bench/email-receiver.ts [--db sqlite|postgres] [mails] [connections]
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

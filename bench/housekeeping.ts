@@ -3,7 +3,7 @@
 // took, rows deleted per second, the longest single statement, and the event loop's longest delay
 // during the run: on SQLite (synchronous) a statement holds the loop, so that is what a request
 // arriving meanwhile waits at most.
-//   node --import tsx bench/housekeeping.ts [--db sqlite|postgres] [events]
+//   node --import ./test/helpers/typescript-hooks.mjs bench/housekeeping.ts [--db sqlite|postgres] [events]
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { WEBHOOK_DEFAULTS } from '../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';

@@ -2,7 +2,7 @@
 // that 200 concurrent keep-alive clients are served, each on one connection): the clients against
 // `bin/loopdesk.js serve` on a fresh SQLite database, each sending `requests` requests (half page
 // reads, half creates), with the server's peak RSS from /proc against the 300 MB target.
-//   npm run build && node --import tsx bench/keep-alive-rss.ts [clients] [requests per client]
+//   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/keep-alive-rss.ts [clients] [requests per client]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // samples the target server's RSS while it runs, and its CPU over the measured window.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { RUN_TYPESCRIPT } from '../test/helpers/typescript.js';
 import { cpuMs, ROOT, sampleRss } from './processes.js';
 
 export interface RequestSpec {
@@ -54,7 +55,7 @@ export async function runLoad(
     warmupSeconds: Math.min(WARMUP_SECONDS, durationSeconds), durationSeconds,
   };
   const rss = sampleRss(target.pid);
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, WORKER], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
   // The server's CPU over the measured window only: the warm-up pays for compiling the request
   // path and the worker's start leaves the server idle, neither a cost per request.
   const cpuAt: Partial<Record<LoadMark, number>> = {};

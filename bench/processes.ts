@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { assertDistIsCurrent } from '../test/helpers/dist-freshness.js';
 import { portOnceListening } from '../test/helpers/ports.js';
+import { RUN_TYPESCRIPT } from '../test/helpers/typescript.js';
 
 export { sampleRss } from '../test/helpers/server-process.js';
 
@@ -114,7 +115,7 @@ export function startLoopdesk({ databaseUrl, logLevel, cpuProfileDir, env = {} }
 }
 
 export const startCeiling = (): Promise<ServerProcess> =>
-  startProcess(['--import', 'tsx', fileURLToPath(new URL('./ceiling-server.ts', import.meta.url))], {}, '/');
+  startProcess([...RUN_TYPESCRIPT, fileURLToPath(new URL('./ceiling-server.ts', import.meta.url))], {}, '/');
 
 export const startFloor = (databaseUrl: string): Promise<ServerProcess> =>
-  startProcess(['--import', 'tsx', fileURLToPath(new URL('./floor-server.ts', import.meta.url))], { DATABASE_URL: databaseUrl }, '/healthz');
+  startProcess([...RUN_TYPESCRIPT, fileURLToPath(new URL('./floor-server.ts', import.meta.url))], { DATABASE_URL: databaseUrl }, '/healthz');

@@ -2,7 +2,7 @@
 // a shared machine: takes answered from memory (SQLite's buckets, and leased tokens), the lease
 // itself (the one statement that writes), and refusals once a bucket is empty. The leased buckets
 // run on the database given, as every PostgreSQL server process runs them.
-//   node --import tsx bench/rate-limits.ts [--db sqlite|postgres] [takes]
+//   node --import ./test/helpers/typescript-hooks.mjs bench/rate-limits.ts [--db sqlite|postgres] [takes]
 import { createDatabase } from '../src/db/database.js';
 import { rateLimitRepository, type RateLimitRepository } from '../src/db/repositories/rate-limit.repository.js';
 import { createLeasedBuckets } from '../src/domain/rate-limits/leased-buckets.js';

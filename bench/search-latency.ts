@@ -4,7 +4,7 @@
 // left it. Prints p50, p95, p99 and the largest latency per concurrency, the server's CPU per
 // request (the Node process's: PostgreSQL's own is not in it), and each query's median and result
 // count. Unlike `npm run bench`, no queue of 50 connections stands in front of each request.
-//   npm run build && node --import tsx bench/search-latency.ts [--db sqlite|postgres] [--scale 100k]
+//   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/search-latency.ts [--db sqlite|postgres] [--scale 100k]
 //     [--rounds 20] [--concurrency 1,4] [--database URL]
 // `--database URL` measures that database, seeding it first only if it has no bench workspace yet,
 // so that a 100k seed (minutes) serves several builds; without it, a fresh one is seeded and dropped.

@@ -9,7 +9,7 @@
 //                    that contact's one conversation: every stream is a subscriber of the replies.
 // With `--processes 2` (PostgreSQL) the replies are posted to a second process: LISTEN/NOTIFY
 // carries them over.
-//   npm run build && node --import tsx bench/sse-fanout.ts [--stream team|widget] [--db sqlite|postgres] [--streams N] [--replies N] [--processes 1|2] [--cpu-prof DIR]
+//   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/sse-fanout.ts [--stream team|widget] [--db sqlite|postgres] [--streams N] [--replies N] [--processes 1|2] [--cpu-prof DIR]
 import { parseArgs } from 'node:util';
 import { createDatabase } from '../src/db/database.js';
 import { createServices } from '../src/services.js';

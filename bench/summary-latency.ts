@@ -2,7 +2,7 @@
 // summary, with the default settings (2 s debounce, 250 ms poll) and the extractive summarizer.
 // N conversations are imported with a first message, one every 20 ms, while the dispatcher runs;
 // the summaries' observation hook records each latency. Prints p50, p95 and the largest.
-//   node --import tsx bench/summary-latency.ts [--db sqlite|postgres] [conversations]
+//   node --import ./test/helpers/typescript-hooks.mjs bench/summary-latency.ts [--db sqlite|postgres] [conversations]
 import { SUMMARY_DEFAULTS } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import type { Actor } from '../src/domain/accounts/actor.js';

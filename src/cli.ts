@@ -16,8 +16,11 @@ import { parseUuid } from './lib/ids.js';
 
 class UsageError extends Error {
   /** The command whose `--help` the message points to (`key`, `member create`); the overview when absent. */
-  constructor(message: string, readonly topic?: string) {
+  readonly topic?: string;
+
+  constructor(message: string, topic?: string) {
     super(message);
+    this.topic = topic;
   }
 
   get helpCommand(): string {

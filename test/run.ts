@@ -77,8 +77,8 @@ if (!env.TEST_DATABASE_URL) {
 }
 
 /**
- * Every file in its own process, with this one's flags (`--import tsx`), reported by `spec` and
- * then by the slowest-files report; true when every test passed.
+ * Every file in its own process, with this one's flags (the `--import` that runs TypeScript),
+ * reported by `spec` and then by the slowest-files report; true when every test passed.
  */
 async function runFiles(): Promise<boolean> {
   const toSpec = new PassThrough({ objectMode: true });

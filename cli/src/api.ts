@@ -27,7 +27,10 @@ export class Api {
   /** The parsed body of the last answer, success or error. */
   lastAnswer: unknown;
 
-  constructor(readonly credentials: Credentials) {
+  readonly credentials: Credentials;
+
+  constructor(credentials: Credentials) {
+    this.credentials = credentials;
     this.client = createClient<paths>({
       baseUrl: credentials.url,
       headers: { authorization: `Bearer ${credentials.key}`, 'user-agent': `ldk/${VERSION}` },

@@ -2,8 +2,11 @@
 // main.ts prints the message as one line on stderr and exits with the code.
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
+  readonly exitCode: 1 | 2;
+
+  constructor(message: string, exitCode: 1 | 2 = 1) {
     super(message);
+    this.exitCode = exitCode;
   }
 }
 
@@ -16,8 +19,13 @@ export class UsageError extends CliError {
 
 /** An error answer from the API: its `detail`, or the HTTP status when the body is not the API's envelope. */
 export class ApiError extends CliError {
-  constructor(readonly status: number, readonly body: unknown) {
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown) {
     super(detailOf(status, body));
+    this.status = status;
+    this.body = body;
   }
 }
 

@@ -17,8 +17,11 @@ function commaSeparated(accepts: (item: string) => boolean, expected: string) {
 
 /** A filter of comma-separated values from an enum; `values` also feeds the completion script. */
 export class ListOption extends Option {
-  constructor(flags: string, description: string, readonly values: readonly string[]) {
+  readonly values: readonly string[];
+
+  constructor(flags: string, description: string, values: readonly string[]) {
     super(flags, `${description}, comma-separated: ${values.join(', ')}`);
+    this.values = values;
     this.argParser(commaSeparated((item) => values.includes(item), values.join(', ')));
   }
 }

@@ -14,8 +14,11 @@ export interface BackupReport {
 
 /** The database is backed up with its own tools (PostgreSQL); `procedure` says how. */
 export class ExternalBackupError extends Error {
-  constructor(readonly procedure: string) {
+  readonly procedure: string;
+
+  constructor(procedure: string) {
     super(procedure.split('\n')[0]);
+    this.procedure = procedure;
     this.name = 'ExternalBackupError';
   }
 }

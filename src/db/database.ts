@@ -22,12 +22,15 @@ export interface MigrationStatus {
 
 /** The database was migrated by a newer Loopdesk; nothing was changed. */
 export class NewerDatabaseError extends Error {
-  constructor(readonly unknown: string[]) {
+  readonly unknown: string[];
+
+  constructor(unknown: string[]) {
     super(
       `the database was migrated by a newer Loopdesk (migrations this version does not know: ${unknown.join(', ')}); ` +
         'run that version or a newer one, or restore the backup taken before the upgrade',
     );
     this.name = 'NewerDatabaseError';
+    this.unknown = unknown;
   }
 }
 

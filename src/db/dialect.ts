@@ -27,8 +27,11 @@ export interface OpenOptions extends DatabaseOptions {
 
 /** The SQLite file the URL names does not exist (and was not to be created). */
 export class MissingDatabaseError extends Error {
-  constructor(readonly path: string) {
+  readonly path: string;
+
+  constructor(path: string) {
     super(`no database at ${path}`);
+    this.path = path;
     this.name = 'MissingDatabaseError';
   }
 }

@@ -73,7 +73,11 @@ export class CosineShortlist {
   private weights = new Float64Array(16);
   private terms = new Float64Array(16);
 
-  constructor(private readonly space: CosineSpace) {}
+  private readonly space: CosineSpace;
+
+  constructor(space: CosineSpace) {
+    this.space = space;
+  }
 
   /** The SHORTLIST documents of highest positive cosine, best first, the older first among equals. */
   find(report: Terms, limits: SearchLimits): Shortlisted[] {

@@ -22,13 +22,12 @@ interface Pending {
   reject(error: Error): void;
 }
 
-// Under tsx (tests, `npm run eval:dedup`) this module is TypeScript, and worker threads do not
-// inherit tsx's loader, so the worker registers it before importing its entry.
+// The worker's entry has this module's extension: TypeScript under the tests and `npm run
+// eval:dedup` (a worker thread inherits the process's flags, with them the `--import` that runs
+// TypeScript), JavaScript in dist/.
 function startWorker(setup: LocalModelSetup): Worker {
   const entry = new URL(`./local-worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url);
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: setup });
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: setup });
+  return new Worker(entry, { workerData: setup });
 }
 
 export function localEmbedder(setup: LocalModelSetup): Embedder {

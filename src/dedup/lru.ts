@@ -2,7 +2,11 @@
 export class LruMap<K, V> {
   private readonly entries = new Map<K, V>();
 
-  constructor(private readonly capacity: number) {}
+  private readonly capacity: number;
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
 
   get(key: K): V | undefined {
     const value = this.entries.get(key);

@@ -13,10 +13,10 @@ export class ProductVectors {
   private matrix: Float32Array;
   private count = 0;
 
-  constructor(
-    readonly dimension: number,
-    capacity: number,
-  ) {
+  readonly dimension: number;
+
+  constructor(dimension: number, capacity: number) {
+    this.dimension = dimension;
     this.matrix = new Float32Array(Math.max(capacity, 16) * dimension);
   }
 

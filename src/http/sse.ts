@@ -90,12 +90,16 @@ class EventStream implements LiveSubscriber {
   private checking = false;
   private unsubscribe: () => void = () => {};
 
-  constructor(
-    private readonly options: EventStreamOptions,
-    /** The last event sent (or the position the stream started at): a replay starts after it. */
-    private cursor: string,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+  private readonly options: EventStreamOptions;
+  /** The last event sent (or the position the stream started at): a replay starts after it. */
+  private cursor: string;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(options: EventStreamOptions, cursor: string, onError: (error: unknown) => void) {
+    this.options = options;
+    this.cursor = cursor;
+    this.onError = onError;
+  }
 
   async open(fresh: boolean): Promise<void> {
     const { heartbeatMs, maxStreamMs } = this.options.live.settings;

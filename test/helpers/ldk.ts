@@ -108,11 +108,15 @@ export function runLdkOnTerminal(
 
 /** Someone at a shell: their own home (auth file) and working folder, and environment variables. */
 export class Shell {
-  constructor(
-    readonly env: Record<string, string> = {},
-    readonly home = tempDir('ldk-home-'),
-    public cwd = tempDir('ldk-work-'),
-  ) {}
+  readonly env: Record<string, string>;
+  readonly home: string;
+  cwd: string;
+
+  constructor(env: Record<string, string> = {}, home = tempDir('ldk-home-'), cwd = tempDir('ldk-work-')) {
+    this.env = env;
+    this.home = home;
+    this.cwd = cwd;
+  }
 
   /** The same home and folder, with more environment. */
   withEnv(env: Record<string, string>): Shell {

@@ -22,7 +22,10 @@ export class ResponseChecker {
   private readonly cache = new Map<string, ValidateFunction | null>();
   private readonly errorSchema: object;
 
-  constructor(private readonly document: OpenApiDocument) {
+  private readonly document: OpenApiDocument;
+
+  constructor(document: OpenApiDocument) {
+    this.document = document;
     (formatsPlugin as unknown as typeof formatsPlugin.default)(this.ajv);
     this.ajv.addSchema(pointingToComponents({ $id: COMPONENTS_ID, components: document.components ?? {} }));
     this.routes = Object.keys(document.paths).map((template) => ({

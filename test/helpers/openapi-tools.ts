@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { RUN_TYPESCRIPT } from './typescript.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
@@ -158,7 +159,7 @@ export async function compileClient(typesPath: string): Promise<CommandResult> {
 
 /** Runs the client fixture against the server; resolves with the JSON line it prints. */
 export async function runClient(baseUrl: string, key: string): Promise<Record<string, unknown>> {
-  const result = await runCommand(process.execPath, ['--import', 'tsx', CLIENT_FIXTURE], {
+  const result = await runCommand(process.execPath, [...RUN_TYPESCRIPT, CLIENT_FIXTURE], {
     env: { LOOPDESK_URL: baseUrl, LOOPDESK_API_KEY: key },
   });
   assert.equal(result.code, 0, `the openapi-fetch client failed:\n${result.stdout}\n${result.stderr}`);

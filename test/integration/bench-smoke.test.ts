@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { readCpuBaseline } from '../../bench/cpu-baseline.js';
 import type { BenchReport } from '../../bench/report.js';
 import { SCENARIOS } from '../../bench/scenarios.js';
+import { RUN_TYPESCRIPT } from '../helpers/typescript.js';
 
 const run = promisify(execFile);
 const root = new URL('../..', import.meta.url).pathname;
@@ -33,7 +34,7 @@ describe('npm run bench', () => {
     const baseline = readCpuBaseline();
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'bench/run.ts', '--scale', baseline.scale, '--duration', String(baseline.duration_seconds), '--results', results],
+      [...RUN_TYPESCRIPT, 'bench/run.ts', '--scale', baseline.scale, '--duration', String(baseline.duration_seconds), '--results', results],
       { cwd: root, timeout: 300_000 },
     );
     assert.match(stdout, new RegExp(`\\| GET /me \\| ${baseline.scale} \\| \\d+ \\|`));
@@ -67,7 +68,7 @@ describe('npm run bench', () => {
       const again = join(results, 'again');
       await run(
         process.execPath,
-        ['--import', 'tsx', 'bench/run.ts', '--scale', baseline.scale, '--duration', String(AGAIN_SECONDS), '--only', suspects.map(({ name }) => name).join(','), '--results', again],
+        [...RUN_TYPESCRIPT, 'bench/run.ts', '--scale', baseline.scale, '--duration', String(AGAIN_SECONDS), '--only', suspects.map(({ name }) => name).join(','), '--results', again],
         { cwd: root, timeout: 300_000 },
       );
       costlier = over(JSON.parse(readFileSync(join(again, 'latest.json'), 'utf8')).scenarios);
@@ -85,7 +86,7 @@ describe('npm run bench', () => {
   it('--webhooks subscribes an endpoint to every event and counts what the writes delivered', async () => {
     const { stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', 'bench/run.ts', '--scale', '50', '--duration', '1', '--only', 'POST_/issues', '--webhooks', '--results', results],
+      [...RUN_TYPESCRIPT, 'bench/run.ts', '--scale', '50', '--duration', '1', '--only', 'POST_/issues', '--webhooks', '--results', results],
       { cwd: root, timeout: 60_000 },
     );
     const report = JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8'));
@@ -100,7 +101,7 @@ describe('npm run bench', () => {
   });
 
   it('bench/cut-offs.ts measures every cut-off in one round', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/cut-offs.ts', '1'], { cwd: root, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [...RUN_TYPESCRIPT, 'bench/cut-offs.ts', '1'], { cwd: root, timeout: 60_000 });
     for (const measured of [
       '413 to a declared 5 GiB body', '408 to a body that stops arriving', '408 to a slow-loris client',
       '\\d+ other requests served during the slow loris', 'exit after the answer in flight at SIGTERM',
@@ -108,12 +109,12 @@ describe('npm run bench', () => {
   });
 
   it('bench/keep-alive-rss.ts reports the peak RSS of the server', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/keep-alive-rss.ts', '2', '2'], { cwd: root, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [...RUN_TYPESCRIPT, 'bench/keep-alive-rss.ts', '2', '2'], { cwd: root, timeout: 60_000 });
     assert.match(stdout, /^2 keep-alive clients, 4 requests .* 0 failures; peak RSS \d+ MB; target under 300 MB: (met|MISSED)$/m);
   });
 
   it('bench/sse-fanout.ts reports the fan-out latency and the RSS with the streams open', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/sse-fanout.ts', '--streams', '5', '--replies', '2'], { cwd: root, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [...RUN_TYPESCRIPT, 'bench/sse-fanout.ts', '--streams', '5', '--replies', '2'], { cwd: root, timeout: 60_000 });
     assert.match(stdout, /^2 replies × 5 streams = 10 deliveries \(0 streams with a wrong count\): p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms$/m);
     assert.match(stdout, /^p99 target 200 ms: (met|MISSED); RSS with 5 streams \d+ MB, target 300 MB: (met|MISSED)$/m);
   });
@@ -121,7 +122,7 @@ describe('npm run bench', () => {
   it('bench/sse-fanout.ts --stream widget fans a reply out to widget streams of one verified contact', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'bench/sse-fanout.ts', '--stream', 'widget', '--streams', '5', '--replies', '2'],
+      [...RUN_TYPESCRIPT, 'bench/sse-fanout.ts', '--stream', 'widget', '--streams', '5', '--replies', '2'],
       { cwd: root, timeout: 60_000 },
     );
     assert.match(stdout, /^sqlite, one process: 5 widget streams \(sessions of one verified contact, one conversation\) opened/m);
@@ -131,7 +132,7 @@ describe('npm run bench', () => {
   it('bench/triage-latency.ts reports message-to-summary and message-to-suggestion latency through the API', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'bench/triage-latency.ts', '--issues', '50', '--conversations', '3', '--interval-ms', '20'],
+      [...RUN_TYPESCRIPT, 'bench/triage-latency.ts', '--issues', '50', '--conversations', '3', '--interval-ms', '20'],
       { cwd: root, timeout: 120_000 },
     );
     assert.match(stdout, /^\| sqlite \| lexical \| 50 \| 3 \| 2000 ms \| \d+ ms \| \d+ ms \| \d+ ms \| \d+ ms \| \d+ ms \| \d+ ms \|$/m);
@@ -139,12 +140,12 @@ describe('npm run bench', () => {
   });
 
   it('bench/housekeeping.ts deletes exactly the old events and deliveries and reports the run', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/housekeeping.ts', '600'], { cwd: root, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [...RUN_TYPESCRIPT, 'bench/housekeeping.ts', '600'], { cwd: root, timeout: 60_000 });
     assert.match(stdout, /^\| sqlite \| 1200 \| 120 \| [\d.]+ s \| \d+ \| \d+ \| [\d.]+ ms \| [\d.]+ ms \|$/m);
   });
 
   it('bench/rate-limits.ts times takes from memory, leases and refusals', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/rate-limits.ts', '1000'], { cwd: root, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [...RUN_TYPESCRIPT, 'bench/rate-limits.ts', '1000'], { cwd: root, timeout: 60_000 });
     assert.match(stdout, /^in memory \(SQLite's buckets\): 1000 takes, [\d.]+ µs a take$/m);
     assert.match(stdout, /^leased \(sqlite, budget 100000\/min\): 1000 takes, 1000 allowed, 1 leases, [\d.]+ µs a take, leases included$/m);
     assert.match(stdout, /^one lease \(sqlite\): 10 in a row, p50 \d+ µs, p99 \d+ µs$/m);
@@ -153,7 +154,7 @@ describe('npm run bench', () => {
 
   it('refuses an unknown scenario with the usage text', async () => {
     await assert.rejects(
-      run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--only', 'GET_/nothing'], { cwd: root, timeout: 30_000 }),
+      run(process.execPath, [...RUN_TYPESCRIPT, 'bench/run.ts', '--only', 'GET_/nothing'], { cwd: root, timeout: 30_000 }),
       (error: { code: number; stderr: string }) => error.code === 2 && /unknown scenario GET_\/nothing/.test(error.stderr),
     );
   });

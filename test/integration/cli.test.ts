@@ -116,7 +116,7 @@ describe('loopdesk CLI arguments', () => {
   it('exits 1 on a Node older than package.json\'s engines, saying which Node to install, before loading anything', async () => {
     const node20 = `--import=data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.19.0'})`;
     const result = await runCli(['workspace', 'list'], { ...env, NODE_OPTIONS: node20 });
-    assertOneLineError(result, 1, /this is Node 20\.19\.0; Loopdesk needs Node >=22 .*Install Node 24 \(README\.md, "Requirements"\)/);
+    assertOneLineError(result, 1, /this is Node 20\.19\.0; Loopdesk needs Node >=22\.18 .*Install Node 24 \(README\.md, "Requirements"\)/);
   });
 });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { RUN_TYPESCRIPT } from '../helpers/typescript.js';
 
 const run = promisify(execFile);
 const root = new URL('../..', import.meta.url).pathname;
@@ -28,7 +29,7 @@ const PAIRS: [string, string, string, 0 | 1][] = [
 async function evalTriage(pairsFile: string, json: string, ...args: string[]) {
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', 'src/domain/triage/eval/eval-triage.ts', '--pairs', pairsFile, '--provider', 'lexical', '--json', json, ...args],
+    [...RUN_TYPESCRIPT, 'src/domain/triage/eval/eval-triage.ts', '--pairs', pairsFile, '--provider', 'lexical', '--json', json, ...args],
     { cwd: root, timeout: 120_000 },
   );
   return { stdout, report: JSON.parse(readFileSync(json, 'utf8')) };

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** dist/web/widget/ from src/http/widget/ (tsx) and from dist/http/widget/ (the build) alike. */
+/** dist/web/widget/ from src/http/widget/ (TypeScript, in the tests) and from dist/http/widget/ (the build) alike. */
 export const WIDGET_BUILD_DIR = fileURLToPath(new URL('../../../dist/web/widget/', import.meta.url));
 const FRAME_ENTRY = 'src/frame/main.tsx';
 

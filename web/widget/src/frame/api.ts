@@ -3,15 +3,18 @@
 // the request may or may not have reached the server, which is why writes carry an Idempotency-Key).
 
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    detail: string,
-    readonly fields: Record<string, string> = {},
-    /** Seconds, from Retry-After on a 429. */
-    readonly retryAfter: number | null = null,
-  ) {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string>;
+  /** Seconds, from Retry-After on a 429. */
+  readonly retryAfter: number | null;
+
+  constructor(status: number, code: string, detail: string, fields: Record<string, string> = {}, retryAfter: number | null = null) {
     super(detail);
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+    this.retryAfter = retryAfter;
   }
 
   /** Worth trying again later, unchanged: the server was busy or failed, not the request. */

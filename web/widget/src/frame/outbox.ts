@@ -45,12 +45,17 @@ export function newMessageId(): string {
 export class Outbox {
   private flushing: Promise<Blocked | null> | null = null;
 
-  constructor(
-    private readonly store: KeyValueStore,
-    private readonly transport: OutboxTransport,
-    private readonly listener: OutboxListener,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly store: KeyValueStore;
+  private readonly transport: OutboxTransport;
+  private readonly listener: OutboxListener;
+  private readonly now: () => Date;
+
+  constructor(store: KeyValueStore, transport: OutboxTransport, listener: OutboxListener, now: () => Date = () => new Date()) {
+    this.store = store;
+    this.transport = transport;
+    this.listener = listener;
+    this.now = now;
+  }
 
   get queue(): QueuedMessage[] {
     return this.store.get<QueuedMessage[]>(QUEUE) ?? [];
