@@ -360,6 +360,53 @@ describeEachDialect('search folding: a quiet conversation is one document [ext]'
   });
 }, { clock, searchFoldMs: FOLD_MS, webhooks: { pollIntervalMs: 20 } });
 
+// The benchmark's seed folds every conversation at once (`foldAll`), where a server folds them one
+// at a time: both must leave an index that answers alike.
+for (const dialect of DIALECTS) {
+  describe(`folding every conversation at once [${dialect}]`, () => {
+    const apps: TestApp[] = [];
+    after(() => Promise.all(apps.map((app) => app.close())));
+
+    it('folds every message, and the index answers every query as after folding one conversation at a time', async () => {
+      const [term, ...names] = [word(), word(), word(), word()];
+      /** The same writes on a fresh app: three conversations of four messages, and an issue. */
+      const written = async () => {
+        const app = await openTestApp(await freshDatabaseUrl(dialect));
+        apps.push(app);
+        const { api } = await createWorkspaceFixture(app.services, app.client, 'Folds');
+        const product = await createProduct(api);
+        const conversations: string[] = [];
+        for (const name of names) {
+          const { id } = await importConversation(api, product.id, { title: `Thread ${name}`, body: `${term} opens ${name}` });
+          for (let i = 0; i < 3; i++) assert.equal((await api.post(`/api/v1/conversations/${id}/messages`, { body: `${term} reply ${i} ${name}` })).status, 201);
+          conversations.push(id);
+        }
+        await createIssue(api, product.id, { title: `${term} issue` });
+        return { app, api, conversations };
+      };
+      const queries: Record<string, string | number>[] = [{ q: term }, { q: `${term} reply` }, { q: 'opens' }, { q: `${names[0]} reply` }, { q: term, limit: 2, offset: 1 }];
+      /** Each answer's hits in order, a conversation by its place in the writes (ids and times differ between the apps). */
+      const answers = async ({ api, conversations }: Awaited<ReturnType<typeof written>>) => Promise.all(queries.map(async (query) => {
+        const { data, pagination } = await search(api, query);
+        const results = data.map(({ type, id, snippet, highlights }) => ({ type, at: conversations.indexOf(id), snippet, highlights }));
+        return { results, total: pagination.total };
+      }));
+
+      const oneByOne = await written();
+      for (const id of oneByOne.conversations) {
+        await oneByOne.app.database.db.transaction().execute((tx) => oneByOne.app.database.dialect.fullText.fold(tx, id));
+      }
+      const atOnce = await written();
+      assert.deepEqual(await Promise.all(atOnce.conversations.map((id) => unfolded({ database: atOnce.app.database, dialect }, id))), [4, 4, 4]);
+      await atOnce.app.database.dialect.fullText.foldAll(atOnce.app.database.db);
+      assert.deepEqual(await Promise.all(atOnce.conversations.map((id) => unfolded({ database: atOnce.app.database, dialect }, id))), [0, 0, 0]);
+      const expected = await answers(oneByOne);
+      assert.equal(expected[1]!.total, 3, 'every conversation found by words of two of its messages: folded');
+      assert.deepEqual(await answers(atOnce), expected);
+    });
+  });
+}
+
 // SQLite reads the matches of a workspace that is the whole index without joining them to their
 // documents; every answer must be the one the joined reading gives once another workspace exists.
 for (const dialect of DIALECTS) {
