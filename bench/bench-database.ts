@@ -26,7 +26,7 @@ export async function withDatabase<T>(url: string, fn: (database: DatabaseHandle
  * it is measured as deployed, without them.
  */
 export async function asDeployed(database: DatabaseHandle): Promise<void> {
-  await database.dialect.fullText.foldAll(database.db);
+  await database.db.transaction().execute((tx) => database.dialect.fullText.foldAll(tx));
   if (database.dialect.name === 'postgres') await sql`vacuum (analyze)`.execute(database.db);
 }
 

@@ -141,9 +141,9 @@ export async function copyDatabase(source: DatabaseHandle, target: DatabaseHandl
     }
     sourceDigests.set(table.table, digest.result());
   }
-  // The messages came in unfolded, each indexed on its own: fold them, as a quiet conversation's are.
-  const conversations = await sql<{ id: string }>`select id from conversations`.execute(target.db);
-  for (const { id } of conversations.rows) await target.db.transaction().execute((tx) => target.dialect.fullText.fold(tx, id));
+  // The messages came in unfolded, each indexed on its own: fold them all, as quiet conversations'
+  // are; at once, since no server serves the target yet.
+  await target.db.transaction().execute((tx) => target.dialect.fullText.foldAll(tx));
 
   const tables: TableComparison[] = [];
   for (const table of plan) {

@@ -40,7 +40,8 @@ export interface FullTextSearch {
   /**
    * Folds every conversation's messages at once, in one pass over the index instead of one
    * rewrite per conversation; for a database no server is serving (it takes no conversation's
-   * lock): the benchmark's seed.
+   * lock): a copy's target (`loopdesk copy`), the benchmark's seed. In a transaction: on SQLite the
+   * messages' documents go before the index is rebuilt without them.
    */
   foldAll(db: Executor): Promise<void>;
 }

@@ -398,7 +398,7 @@ for (const dialect of DIALECTS) {
       }
       const atOnce = await written();
       assert.deepEqual(await Promise.all(atOnce.conversations.map((id) => unfolded({ database: atOnce.app.database, dialect }, id))), [4, 4, 4]);
-      await atOnce.app.database.dialect.fullText.foldAll(atOnce.app.database.db);
+      await atOnce.app.database.db.transaction().execute((tx) => atOnce.app.database.dialect.fullText.foldAll(tx));
       assert.deepEqual(await Promise.all(atOnce.conversations.map((id) => unfolded({ database: atOnce.app.database, dialect }, id))), [0, 0, 0]);
       const expected = await answers(oneByOne);
       assert.equal(expected[1]!.total, 3, 'every conversation found by words of two of its messages: folded');
