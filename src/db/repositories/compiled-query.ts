@@ -42,3 +42,58 @@ export function findInWorkspace<Row>(db: Executor, table: 'members' | 'products'
   return async (workspaceId: string, id: string, tx: Executor = db): Promise<Row | undefined> =>
     (await byId(tx, { workspaceId, id }))[0] as Row | undefined;
 }
+
+/** A value a shaped query binds: a scalar, or a list whose every item is bound. */
+type Bound = string | number | readonly (string | number)[] | undefined;
+
+/** Shapes kept per query: a few in practice (which filters a client sets); the oldest goes past this. */
+const SHAPES_KEPT = 256;
+
+/**
+ * A query whose SQL follows the shape of its arguments, compiled once per shape instead of on
+ * every call (building and compiling a list's statements took an eighth of a list request's CPU).
+ * The shape is which values are set, how many items each list holds, and `choices`, passed as
+ * they are (a page read from the end, a flag that adds a condition). `build` receives a
+ * placeholder for each value and each list item; each run puts its own values where the compiler
+ * placed those placeholders. `build` may branch on whether a value is set and on `choices`, never
+ * on a value's content.
+ */
+export function compileByShape<Values extends Record<string, Bound>, Choices extends Record<string, unknown>, Row>(
+  build: (values: Values, choices: Choices) => Compilable<Row>,
+): (tx: Pick<Kysely<any>, 'executeQuery'>, values: Values, choices: Choices) => Promise<Row[]> {
+  type Slot = readonly [name: string, item: number | null] | undefined;
+  const shapes = new Map<string, { compiled: CompiledQuery<Row>; slots: Slot[] }>();
+
+  function compile(values: Values, choices: Choices) {
+    const byPlaceholder = new Map<unknown, Slot>();
+    const placeholder = (name: string, item: number | null) => {
+      const text = `\u0000value:${name}:${item ?? ''}\u0000`;
+      byPlaceholder.set(text, [name, item]);
+      return text;
+    };
+    const placeholders = Object.fromEntries(Object.entries(values).map(([name, value]) => [
+      name,
+      value === undefined ? undefined : Array.isArray(value) ? value.map((_, item) => placeholder(name, item)) : placeholder(name, null),
+    ])) as unknown as Values;
+    const compiled = build(placeholders, choices).compile();
+    return { compiled, slots: compiled.parameters.map((parameter) => byPlaceholder.get(parameter)) };
+  }
+
+  return async (tx, values, choices) => {
+    const shape = JSON.stringify([choices, Object.entries(values).map(([name, value]) => [name, Array.isArray(value) ? value.length : value === undefined ? -1 : 0])]);
+    let entry = shapes.get(shape);
+    if (!entry) {
+      entry = compile(values, choices);
+      if (shapes.size >= SHAPES_KEPT) shapes.delete(shapes.keys().next().value!);
+      shapes.set(shape, entry);
+    }
+    const { compiled, slots } = entry;
+    const parameters = slots.map((slot, i) => {
+      if (slot === undefined) return compiled.parameters[i];
+      const value = values[slot[0]];
+      return slot[1] === null ? value : (value as readonly unknown[])[slot[1]];
+    });
+    const query: CompiledQuery<Row> = { ...compiled, parameters };
+    return (await tx.executeQuery(query)).rows;
+  };
+}

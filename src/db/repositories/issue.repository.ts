@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type InferResult, type SelectQueryBuilder } from 'kysely';
-import { compileOnce } from './compiled-query.js';
+import { compileByShape, compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
-import { NEWEST_FIRST, readPage } from './paging.js';
+import { NEWEST_FIRST, pageRead, readPage } from './paging.js';
 import { taggedIds } from './tag.repository.js';
 import type { Database, IssueApiSourceTable, IssueTable, IssueTallyTable } from '../schema.js';
 
@@ -17,6 +17,13 @@ const ISSUE_FIELDS = ISSUE_COLUMNS.map((column) => column.slice('issues.'.length
 /** The columns a PATCH may change. */
 const MUTABLE_FIELDS = ['title', 'description', 'status', 'priority', 'assignee_id', 'resolution_comment', 'tags', 'updated_at'] as const;
 export type IssueChanges = Partial<Pick<IssueTable, (typeof MUTABLE_FIELDS)[number]>>;
+
+/** The filters' values as a shaped query binds them (`unassigned` is a choice of its shape). */
+type ListedValues = { workspaceId: string } & Omit<IssueFilters, 'unassigned'>;
+
+// An empty product id sets no condition, as a missing one: the shape is whether a value is there.
+const listedValues = (workspaceId: string, { unassigned: _choice, productId, ...filters }: IssueFilters): ListedValues =>
+  ({ workspaceId, productId: productId || undefined, ...filters });
 
 export interface IssueFilters {
   productId?: string;
@@ -178,18 +185,21 @@ export function issueRepository(db: Executor) {
   }
 
   /** How many issues match the filters, summed from issue_tallies. */
-  async function countMatching(tx: Executor, workspaceId: string, filters: IssueFilters): Promise<number> {
-    let query = tx.selectFrom('issue_tallies').where('workspace_id', '=', workspaceId);
+  const tallied = compileByShape(({ workspaceId, ...filters }: ListedValues, { unassigned }: { unassigned: boolean }) => {
+    let query = db.selectFrom('issue_tallies').where('workspace_id', '=', workspaceId);
     if (filters.productId) query = query.where('product_id', '=', filters.productId);
     if (filters.statuses?.length) query = query.where('status', 'in', filters.statuses);
     if (filters.priorities?.length) query = query.where('priority', 'in', filters.priorities);
-    const { assigneeIds = [], unassigned = false } = filters;
+    const { assigneeIds = [] } = filters;
     if (assigneeIds.length || unassigned) {
       query = query.where('assignee_key', 'in', [...assigneeIds, ...(unassigned ? [''] : [])]);
     }
-    const row = await query.select((eb) => eb.fn.sum<number | string | null>('issue_count').as('n')).executeTakeFirst();
+    return query.select((eb) => eb.fn.sum<number | string | null>('issue_count').as('n'));
+  });
+  const countMatching = async (tx: Executor, workspaceId: string, filters: IssueFilters): Promise<number> => {
+    const [row] = await tallied(tx, listedValues(workspaceId, filters), { unassigned: filters.unassigned ?? false });
     return Number(row?.n ?? 0);
-  }
+  };
 
   const nextNumber = compileOnce(['workspaceId', 'prefix'], ({ workspaceId, prefix }: { workspaceId: string; prefix: string }) =>
     db
@@ -218,6 +228,15 @@ export function issueRepository(db: Executor) {
     if (filters.tagKeys?.length) query = query.where('issues.id', 'in', taggedIds(tx, workspaceId, 'issue', filters.tagKeys));
     return query;
   }
+
+  /** A page of the list, its ids chosen by the index first (`list` says why). */
+  const listedPage = compileByShape(
+    ({ limit, offset, ...values }: ListedValues & { limit: number; offset: number }, { unassigned, reversed }: { unassigned: boolean; reversed: boolean }) => {
+      const read = pageRead(NEWEST_FIRST, reversed, { limit, offset });
+      const matching = filtered(db, values.workspaceId, { ...values, unassigned }).select('issues.id');
+      return read.sorted(listRows(db.selectFrom('issues').where('issues.id', 'in', read.sliced(matching))));
+    },
+  );
 
   /** issue_tallies know nothing of tags: a tag filter is counted from its matching rows. */
   const countOf = async (tx: Executor, workspaceId: string, filters: IssueFilters): Promise<number> => {
@@ -279,9 +298,9 @@ export function issueRepository(db: Executor) {
       // at offset 90,000 in docs/benchmarks.md). The outer query filters on the ids alone, which
       // the workspace-scoped subquery chose: with a workspace condition too, SQLite walked the
       // workspace's listing index to return them in order.
-      const matching = filtered(tx, workspaceId, filters).select('issues.id');
-      return readPage(NEWEST_FIRST, page, () => countOf(tx, workspaceId, filters), async (read) => {
-        const rows = await read.sorted(listRows(tx.selectFrom('issues').where('issues.id', 'in', read.sliced(matching)))).execute();
+      return readPage(NEWEST_FIRST, page, () => countOf(tx, workspaceId, filters), async ({ reversed, window }) => {
+        const values = { ...listedValues(workspaceId, filters), limit: window.limit, offset: window.offset };
+        const rows = await listedPage(tx, values, { unassigned: filters.unassigned ?? false, reversed });
         return rows.map(toListRow);
       });
     },

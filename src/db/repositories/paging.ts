@@ -20,6 +20,10 @@ type AnySelect = SelectQueryBuilder<any, any, any>;
 
 /** How one read of a page is ordered and cut: in the list's order, or in its mirror from the end. */
 export interface PageRead {
+  /** Whether the page is read from the list's end, in the mirrored order. */
+  readonly reversed: boolean;
+  /** The limit and offset of this read (from the end when reversed). */
+  readonly window: Page;
   /** The query ordered in this read's direction. */
   sorted<Query extends AnySelect>(query: Query): Query;
   /** The query ordered in this read's direction, with this read's limit and offset. */
@@ -28,10 +32,11 @@ export interface PageRead {
 
 const flipped = { asc: 'desc', desc: 'asc' } as const;
 
-function pageRead(order: ListOrder, reversed: boolean, { limit, offset }: Page): PageRead {
+/** A read of `window` in the list's order, or in its mirror (`reversed`). */
+export function pageRead(order: ListOrder, reversed: boolean, window: Page): PageRead {
   const sorted = <Query extends AnySelect>(query: Query): Query =>
     order.reduce<AnySelect>((ordered, [key, direction]) => ordered.orderBy(key as never, reversed ? flipped[direction] : direction), query) as Query;
-  return { sorted, sliced: (query) => sorted(query).limit(limit).offset(offset) as typeof query };
+  return { reversed, window, sorted, sliced: (query) => sorted(query).limit(window.limit).offset(window.offset) as typeof query };
 }
 
 /**
