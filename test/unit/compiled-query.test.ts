@@ -1,17 +1,18 @@
 // compileOnce: a query compiled once must run with each call's arguments wherever the compiler
 // placed them, keep the query's own constants, and refuse a build whose argument never became a
-// parameter (its value would be frozen into the SQL).
+// parameter (its value would be frozen into the SQL). compileByShape: one compiled query per shape
+// (values set or not, list lengths, choices), each answering as the query built for the call would.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import Database from 'better-sqlite3';
-import { compileOnce } from '../../src/db/repositories/compiled-query.js';
+import { compileByShape, compileOnce } from '../../src/db/repositories/compiled-query.js';
 
 interface Tables {
   notes: { id: number; owner: string; body: string; kind: string };
 }
 
-describe('compileOnce', () => {
+describe('compileOnce and compileByShape', () => {
   let db: Kysely<Tables>;
 
   before(async () => {
@@ -50,5 +51,36 @@ describe('compileOnce', () => {
       () => compileOnce(['who'], ({ who }: { who: string }) => db.selectFrom('notes').select('id').where('owner', '=', sql.lit(who))),
       /who did not become query parameters/,
     );
+  });
+
+  it('compiles once per shape and answers every call as the query built for it', async () => {
+    type Values = { owner?: string; kinds?: string[]; limit: number };
+    type Choices = { newestFirst: boolean; withoutDrafts: boolean };
+    const build = (values: Values, choices: Choices) => {
+      let query = db.selectFrom('notes').select('id');
+      if (values.owner !== undefined) query = query.where('owner', '=', values.owner);
+      if (values.kinds?.length) query = query.where('kind', 'in', values.kinds);
+      if (choices.withoutDrafts) query = query.where('kind', '<>', 'draft');
+      return query.orderBy('id', choices.newestFirst ? 'desc' : 'asc').limit(values.limit);
+    };
+    let built = 0;
+    const shaped = compileByShape((values: Values, choices: Choices) => (built++, build(values, choices)));
+    const calls: [Values, Choices][] = [
+      [{ owner: 'ann', limit: 5 }, { newestFirst: false, withoutDrafts: false }],
+      [{ owner: 'bob', limit: 1 }, { newestFirst: false, withoutDrafts: false }],
+      [{ owner: 'bob', limit: 5 }, { newestFirst: true, withoutDrafts: false }],
+      [{ owner: 'bob', limit: 5 }, { newestFirst: false, withoutDrafts: true }],
+      [{ kinds: ['draft'], limit: 5 }, { newestFirst: false, withoutDrafts: false }],
+      [{ kinds: ['memo', 'draft'], limit: 2 }, { newestFirst: true, withoutDrafts: false }],
+      [{ kinds: ['draft', 'memo'], limit: 9 }, { newestFirst: true, withoutDrafts: false }],
+      [{ kinds: [], limit: 9 }, { newestFirst: false, withoutDrafts: false }],
+      [{ limit: 9 }, { newestFirst: false, withoutDrafts: false }],
+      [{ owner: 'ann', limit: 5 }, { newestFirst: false, withoutDrafts: false }],
+    ];
+    for (const [values, choices] of calls) {
+      assert.deepEqual(await shaped(db, values, choices), await build(values, choices).execute(), JSON.stringify([values, choices]));
+    }
+    // Shapes: an owner (3 choices), one kind, two kinds, no list, no list again ([] and missing), an owner again.
+    assert.equal(built, 7);
   });
 });
