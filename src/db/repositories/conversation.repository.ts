@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { compileOnce } from './compiled-query.js';
+import { compileByShape, compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
-import { countRows, readPage, type ListOrder } from './paging.js';
+import { countRows, pageRead, readPage, type ListOrder } from './paging.js';
 import { taggedIds } from './tag.repository.js';
 import type { ConversationTable } from '../schema.js';
 
@@ -60,6 +60,11 @@ export interface ConversationFilters {
   unassigned?: boolean;
 }
 
+/** The filters' values as the list's shaped statements bind them (`unassigned` is a choice of their shape). */
+type ListedValues = { workspaceId: string } & Omit<ConversationFilters, 'unassigned'>;
+
+const listedValues = (workspaceId: string, { unassigned: _choice, ...filters }: ConversationFilters): ListedValues => ({ workspaceId, ...filters });
+
 /** newest: created_at descending; waiting: the longest waiting first, then those nobody waits on. */
 export type ConversationSort = 'newest' | 'waiting';
 
@@ -95,6 +100,21 @@ export function conversationRepository(db: Executor) {
       .leftJoin('contacts as ct', (join) => join.onRef('ct.id', '=', 'c.contact_id').onRef('ct.workspace_id', '=', 'c.workspace_id'))
       .select([...CONVERSATION_COLUMNS, 'ct.name as contact_name', 'ct.email as contact_email', 'ct.external_id as contact_external_id']);
   const withContact = (tx: Executor, workspaceId: string, filters: ConversationFilters) => joinContact(filtered(tx, workspaceId, filters));
+
+  // The list's statements, compiled once per shape of its filters (compileByShape).
+  const listedCount = compileByShape(({ workspaceId, ...filters }: ListedValues, { unassigned }: { unassigned: boolean }) =>
+    filtered(db, workspaceId, { ...filters, unassigned }).select((eb) => eb.fn.countAll<number | string>().as('n')),
+  );
+  // The page's ids come from the sort's index first, the rows and their contacts then for those
+  // ids alone (by id only, as the issues' list does), so an offset steps over index entries.
+  const listedPage = compileByShape((
+    { limit, offset, workspaceId, ...filters }: ListedValues & { limit: number; offset: number },
+    { unassigned, sort, reversed }: { unassigned: boolean; sort: ConversationSort; reversed: boolean },
+  ) => {
+    const read = pageRead(CONVERSATION_ORDERS[sort], reversed, { limit, offset });
+    const matching = filtered(db, workspaceId, { ...filters, unassigned }).select('c.id');
+    return read.sorted(joinContact(db.selectFrom('conversations as c').where('c.id', 'in', read.sliced(matching))));
+  });
 
   const byId = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
     withContact(db, workspaceId, {}).where('c.id', '=', id),
@@ -181,11 +201,11 @@ export function conversationRepository(db: Executor) {
     async list(
       workspaceId: string, filters: ConversationFilters, sort: ConversationSort, page: Page, tx: Executor = db,
     ): Promise<PageOf<ConversationWithContactRow>> {
-      // The page's ids come from the sort's index first, the rows and their contacts then for those
-      // ids alone (by id only, as the issues' list does), so an offset steps over index entries.
-      const matching = filtered(tx, workspaceId, filters);
-      return readPage(CONVERSATION_ORDERS[sort], page, () => countRows(matching), (read) =>
-        read.sorted(joinContact(tx.selectFrom('conversations as c').where('c.id', 'in', read.sliced(matching.select('c.id'))))).execute());
+      const values = listedValues(workspaceId, filters);
+      const unassigned = filters.unassigned ?? false;
+      const count = async () => Number((await listedCount(tx, values, { unassigned }))[0]!.n);
+      return readPage(CONVERSATION_ORDERS[sort], page, count, ({ reversed, window }) =>
+        listedPage(tx, { ...values, limit: window.limit, offset: window.offset }, { unassigned, sort, reversed }));
     },
 
     /** A visitor's conversations of one product, newest first. */
