@@ -1,4 +1,5 @@
 // Attachments (migration 0021): the records of files kept by content hash in the attachment store.
+import { compileOnce } from './compiled-query.js';
 import type { Executor } from './executor.js';
 import type { AttachmentTable } from '../schema.js';
 
@@ -6,6 +7,18 @@ export type AttachmentRow = AttachmentTable;
 const COLUMNS = ['id', 'workspace_id', 'message_id', 'contact_id', 'sha256', 'filename', 'content_type', 'size', 'created_at'] as const;
 
 export function attachmentRepository(db: Executor) {
+  // Compiled once: every conversation's detail reads it (compileOnce).
+  const ofConversation = compileOnce(['workspaceId', 'conversationId'], ({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }) =>
+    db
+      .selectFrom('attachments')
+      .select(COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('message_id', 'in', (eb) =>
+        eb.selectFrom('messages').select('id').where('workspace_id', '=', workspaceId).where('conversation_id', '=', conversationId))
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc'),
+  );
+
   return {
     async insertMany(rows: readonly AttachmentRow[], tx: Executor = db): Promise<void> {
       if (rows.length > 0) await tx.insertInto('attachments').values([...rows]).execute();
@@ -20,15 +33,7 @@ export function attachmentRepository(db: Executor) {
      * (its index) probe attachments by message (theirs), whatever the planner knows of either table.
      */
     async listByConversation(workspaceId: string, conversationId: string, tx: Executor = db): Promise<AttachmentRow[]> {
-      return tx
-        .selectFrom('attachments')
-        .select(COLUMNS)
-        .where('workspace_id', '=', workspaceId)
-        .where('message_id', 'in', (eb) =>
-          eb.selectFrom('messages').select('id').where('workspace_id', '=', workspaceId).where('conversation_id', '=', conversationId))
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
+      return ofConversation(tx, { workspaceId, conversationId });
     },
 
     /** Deletes the attachments a contact sent; the content hashes they named. */
