@@ -231,9 +231,9 @@ export function issueRepository(db: Executor) {
 
   /** A page of the list, its ids chosen by the index first (`list` says why). */
   const listedPage = compileByShape(
-    ({ limit, offset, ...values }: ListedValues & { limit: number; offset: number }, { unassigned, reversed }: { unassigned: boolean; reversed: boolean }) => {
+    ({ limit, offset, workspaceId, ...filters }: ListedValues & { limit: number; offset: number }, { unassigned, reversed }: { unassigned: boolean; reversed: boolean }) => {
       const read = pageRead(NEWEST_FIRST, reversed, { limit, offset });
-      const matching = filtered(db, values.workspaceId, { ...values, unassigned }).select('issues.id');
+      const matching = filtered(db, workspaceId, { ...filters, unassigned }).select('issues.id');
       return read.sorted(listRows(db.selectFrom('issues').where('issues.id', 'in', read.sliced(matching))));
     },
   );
