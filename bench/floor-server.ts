@@ -7,9 +7,12 @@
 // Started like the ceiling server: DATABASE_URL, PORT, HOST.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createIssueUnlessDuplicate } from './floor/maybe.js';
 import { failure, getConversation, getIssue, listConversations, listIssues, me, type Actor, type Answer } from './floor/reads.js';
+import { search } from './floor/search.js';
 import { openStore, type Row } from './floor/store.js';
 import { createIssue, createRelease, postMessage, updateIssue } from './floor/writes.js';
+import { postVisitorMessage } from './floor/widget.js';
 
 const store = openStore(process.env.DATABASE_URL!);
 const KEY_FORMAT = /^ldk_[0-9A-Za-z]{40}$/;
@@ -68,10 +71,12 @@ const ROUTES: Record<string, Handler> = {
   'GET /api/v1/issues': (actor, _id, query) => listIssues(store, actor, query),
   'GET /api/v1/issues/{id}': (actor, id) => getIssue(store, actor, id),
   'POST /api/v1/issues': withBody((actor, _id, body) => createIssue(store, actor, body)),
+  'POST /api/v1/issues/{id}': withBody(async (actor, id, body) => (id === 'maybe' ? createIssueUnlessDuplicate(store, actor, body) : failure(501, 'not_implemented', 'the floor answers only POST /issues/maybe here'))),
   'PATCH /api/v1/issues/{id}': withBody((actor, id, body) => updateIssue(store, actor, id, body)),
   'GET /api/v1/conversations': (actor, _id, query) => listConversations(store, actor, query),
   'POST /api/v1/releases': withBody((actor, _id, body) => createRelease(store, actor, body)),
   'GET /api/v1/conversations/{id}': (actor, id) => getConversation(store, actor, id),
+  'GET /api/v1/search': (actor, _id, query) => search(store, actor, query),
   'POST /api/v1/conversations/{id}/messages': withBody((actor, id, body) => postMessage(store, actor, id, body)),
 };
 
@@ -88,11 +93,22 @@ function send(response: ServerResponse, { status, body }: Answer): void {
   response.end(body);
 }
 
+const VISITOR_MESSAGE = /^\/widget\/v1\/([^/]+)\/conversations\/([^/]+)\/messages$/;
+
+/** The widget's routes, authenticated by a visitor's session token (of the path's widget key) instead of an API key. */
+async function answerVisitor(request: IncomingMessage, path: string): Promise<Answer> {
+  const message = request.method === 'POST' ? VISITOR_MESSAGE.exec(path) : null;
+  if (!message) return failure(501, 'not_implemented', 'the floor does not answer this route yet');
+  const token = request.headers.authorization && BEARER.exec(request.headers.authorization)?.[1];
+  return postVisitorMessage(store, decodeURIComponent(message[1]!), token, decodeURIComponent(message[2]!), await readJson(request));
+}
+
 async function answer(request: IncomingMessage): Promise<Answer> {
   const url = request.url ?? '/';
   const queryAt = url.indexOf('?');
   const path = queryAt < 0 ? url : url.slice(0, queryAt);
   if (path === '/healthz') return { status: 200, body: '{"status":"ok"}' };
+  if (path.startsWith('/widget/v1/')) return answerVisitor(request, path);
   const [handler, id] = route(request.method ?? 'GET', path);
   // Scenarios the floor does not answer yet: the bench reports them without a floor, giving this reason.
   if (!handler) return failure(501, 'not_implemented', 'the floor does not answer this route yet');

@@ -22,7 +22,7 @@ export const failure = (status: number, errorCode: string, detail: string): Answ
   ({ status, body: `{"error_code":"${errorCode}","detail":${JSON.stringify(detail)}}` });
 export const notFound = (what: string) => failure(404, 'not_found', `${what} not found`);
 
-const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
+export const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
 const ISSUE_STATUSES = new Set(['pending', 'in_progress', 'icebox', 'done', 'released', 'dismissed']);
 
 const ISSUE_WITH_SOURCES =
@@ -80,11 +80,19 @@ export async function getIssue(db: Queries, actor: Actor, idOrShortcode: string)
 }
 
 /** limit (1–200, 50 by default) and offset (0 by default), or undefined when either is out of range. */
-function pageOf(query: URLSearchParams): { limit: number; offset: number } | undefined {
+export function pageOf(query: URLSearchParams): { limit: number; offset: number } | undefined {
   const limit = Number(query.get('limit') ?? 50);
   const offset = Number(query.get('offset') ?? 0);
   return Number.isInteger(limit) && limit >= 1 && limit <= 200 && Number.isInteger(offset) && offset >= 0 ? { limit, offset } : undefined;
 }
+
+/** Issues as a list shows them: their columns with their linked conversations and sources counted. */
+export const ISSUES_AS_LISTED =
+  `select ${ISSUE.columns('i')}, (select count(*) from issue_conversations l where l.issue_id = i.id) as linked_conversations_count, ` +
+  '(select count(*) from issue_api_sources s where s.issue_id = i.id) as sources_count from issues i';
+
+export const issueListItemJson = (row: Row): string =>
+  `{${ISSUE.fields(row)},"sources_count":${row.sources_count},"linked_conversations_count":${row.linked_conversations_count}}`;
 
 /** The page's ids from the listing index, then their columns and counts; the total from issue_tallies. */
 export async function listIssues(db: Queries, actor: Actor, query: URLSearchParams): Promise<Answer> {
@@ -95,19 +103,16 @@ export async function listIssues(db: Queries, actor: Actor, query: URLSearchPara
   const { limit, offset } = page;
   const byStatus = statuses.length ? ` and status in (${placeholders(statuses)})` : '';
   const rows = await db.all(
-    `select ${ISSUE.columns('i')}, (select count(*) from issue_conversations l where l.issue_id = i.id) as linked_conversations_count, ` +
-      '(select count(*) from issue_api_sources s where s.issue_id = i.id) as sources_count from issues i ' +
-      `where i.id in (select id from issues where workspace_id = ?${byStatus} order by created_at desc, id desc limit ? offset ?) ` +
+    `${ISSUES_AS_LISTED} where i.id in (select id from issues where workspace_id = ?${byStatus} order by created_at desc, id desc limit ? offset ?) ` +
       'order by i.created_at desc, i.id desc',
     [actor.workspaceId, ...statuses, limit, offset],
   );
   const total = await db.one<{ n: number | string | null }>(`select sum(issue_count) as n from issue_tallies where workspace_id = ?${byStatus}`, [actor.workspaceId, ...statuses]);
-  const items = rows.map((row) => `{${ISSUE.fields(row)},"sources_count":${row.sources_count},"linked_conversations_count":${row.linked_conversations_count}}`);
-  return ok(`{"data":[${items.join(',')}],"pagination":{"total":${Number(total?.n ?? 0)},"limit":${limit},"offset":${offset}}}`);
+  return ok(`{"data":[${rows.map(issueListItemJson).join(',')}],"pagination":{"total":${Number(total?.n ?? 0)},"limit":${limit},"offset":${offset}}}`);
 }
 
-const CONVERSATIONS_WITH_CONTACTS =
-  `select ${CONVERSATION.columns('c')}, ${CONVERSATION_INBOX_COLUMNS.map((column) => `c.${column}`).join(', ')}, ` +
+export const CONVERSATIONS_WITH_CONTACTS =
+  `select ${CONVERSATION.columns('c')}, c.widget_session_id, ${CONVERSATION_INBOX_COLUMNS.map((column) => `c.${column}`).join(', ')}, ` +
   'ct.name as contact_name, ct.email as contact_email, ct.external_id as contact_external_id ' +
   'from conversations c left join contacts ct on ct.id = c.contact_id and ct.workspace_id = c.workspace_id';
 export const CONVERSATION_WITH_CONTACT = `${CONVERSATIONS_WITH_CONTACTS} where c.workspace_id = ? and c.id = ?`;

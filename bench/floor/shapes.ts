@@ -78,6 +78,11 @@ export const messageJson = (row: Row, attachments = '[]'): string => {
   return `{${MESSAGE.fields(row)},"delivery":${delivery},"attachments":${attachments}}`;
 };
 
+/** A contact as its profile shows it: `verified` when the host site vouched for it (an external_id), its conversations counted. */
+export const contactProfileJson = (row: Row): string =>
+  `{"id":"${row.id}","name":${nullable(text)(row.name)},"email":${nullable(text)(row.email)},"verified":${row.external_id !== null},` +
+  `"created_at":${text(row.created_at)},"last_seen_at":${nullable(text)(row.last_seen_at)},"conversations_count":${row.conversations_count}}`;
+
 /** A release's own columns; its product, its count of issues and its issues follow. */
 export const RELEASE = shape([
   ['id', text], ['workspace_id', text], ['product_id', text], ['title', text], ['description', nullable(text)],
@@ -88,5 +93,8 @@ export const RELEASE = shape([
 export const RELEASE_ISSUE = shape([['id', text], ['title', text], ['status', text], ['priority', text]]);
 
 export const LINKED_ISSUE = shape([['id', text], ['shortcode', text], ['title', text], ['status', text]]);
+
+/** An open issue a deduplicating create names as close to its report, with its similarity. */
+export const POSSIBLE_DUPLICATE = shape([['id', text], ['shortcode', text], ['title', text], ['score', number]]);
 
 export const MEMBER = shape([['id', text], ['user_id', nullable(text)], ['role', text], ['display_name', nullable(text)], ['avatar_url', nullable(text)]]);

@@ -1,9 +1,9 @@
 // The floor's only seam between SQLite and PostgreSQL: statements are written once, with `?`
 // placeholders, and run as prepared statements on either database (raw better-sqlite3, or `pg`
 // named statements, which each pooled connection prepares on first use). Nothing else in the
-// floor knows which database it runs on.
+// floor knows which database it runs on, but the search, whose index is each database's own.
 import { createRequire } from 'node:module';
-import { isoFromPostgres } from '../../src/db/dialect.js';
+import { isoFromPostgres, type DialectName } from '../../src/db/dialect.js';
 
 export type Params = readonly unknown[];
 
@@ -28,6 +28,8 @@ export interface Transaction extends Queries {
 }
 
 export interface Store extends Queries {
+  /** Which database: the search's statements are written for each (bench/floor/search.ts). */
+  readonly dialect: DialectName;
   transaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T>;
   /** The names of the database's tables (the bench's equality check counts their rows). */
   tableNames(): Promise<string[]>;
@@ -77,6 +79,7 @@ function sqliteStore(path: string): Store {
     return run;
   }
   return {
+    dialect: 'sqlite',
     all: (sql, params) => (queued ? serialized(() => direct.all(sql, params)) : direct.all(sql, params)),
     one: (sql, params) => (queued ? serialized(() => direct.one(sql, params)) : direct.one(sql, params)),
     run: (sql, params) => (queued ? serialized(() => direct.run(sql, params)) : direct.run(sql, params)),
@@ -127,6 +130,7 @@ function postgresStore(url: string): Store {
     run: async (sql, params) => void (await client.query(statement(sql, params))),
   });
   return {
+    dialect: 'postgres',
     ...on(pool),
     async transaction(body) {
       const client = await pool.connect();

@@ -7,6 +7,8 @@ import {
   CONVERSATION_WITH_CONTACT, detailJson, failure, issueKey, notFound, ok, readIssueDetail, readIssueDetails, type Actor, type Answer, type IssueDetail,
 } from './reads.js';
 import { messageExcerpt } from '../../src/domain/conversations/message-excerpt.js';
+import { SUMMARY_DEFAULTS } from '../../src/config.js';
+import { TRIAGE_AFTER_SUMMARY_MS } from '../../src/domain/triage/triage-job.js';
 import { BENCH_SEARCH_FOLD_MS } from '../processes.js';
 import { array, ISSUE, messageJson, object, RELEASE, RELEASE_ISSUE } from './shapes.js';
 import { placeholders, type Queries, type Row, type Store, type Transaction } from './store.js';
@@ -15,10 +17,10 @@ const PRIORITIES = new Set(['low', 'normal', 'high', 'urgent']);
 const LIVE_CHANNEL = 'loopdesk_events';
 
 type Body = Record<string, unknown>;
-const invalid = (field: string, message: string) => failure(400, 'validation_error', `${field}: ${message}`);
+export const invalid = (field: string, message: string) => failure(400, 'validation_error', `${field}: ${message}`);
 
 /** One event row, as the outbox records it (`data` is JSON text already), and the live channel's note. */
-async function recordEvent(tx: Transaction, workspaceId: string, type: string, data: string, conversationId: string | null): Promise<void> {
+export async function recordEvent(tx: Transaction, workspaceId: string, type: string, data: string, conversationId: string | null): Promise<void> {
   const id = newId();
   const timestamp = new Date().toISOString();
   await tx.run(
@@ -49,22 +51,56 @@ async function adjustTallies(tx: Queries, before: Row[], after: Row[]): Promise<
   await tx.run(TALLY_UPSERT + rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ') + TALLY_CONFLICT, rows.flat());
 }
 
-const bumpDedupVersion = (tx: Queries, workspaceId: string, productId: string) =>
-  tx.run(
-    'insert into dedup_versions (product_id, workspace_id, version) values (?, ?, 1) on conflict (product_id) do update set version = dedup_versions.version + 1',
+/** Moves the product's dedup version on; returns the version this transaction wrote (its row stays locked until the end). */
+const bumpDedupVersion = async (tx: Queries, workspaceId: string, productId: string): Promise<number> =>
+  Number((await tx.one<{ version: number }>(
+    'insert into dedup_versions (product_id, workspace_id, version) values (?, ?, 1) on conflict (product_id) do update set version = dedup_versions.version + 1 returning version',
     [productId, workspaceId],
-  );
+  ))!.version);
 
 const lockProductIssues = (tx: Transaction, productId: string) => tx.lock(`product-issues:${productId}`);
 
 /** An issue's detail as its events carry it: linked conversations before the sources count, then what else the event adds. */
-const eventDetail = ({ issue, linked }: IssueDetail, more = '') =>
+export const eventDetail = ({ issue, linked }: IssueDetail, more = '') =>
   `{${ISSUE.fields(issue)},"linked_conversations":${linked},"sources_count":${issue.sources_count}${more}}`;
 
 /** A title as the server takes it: trimmed, 1–500 characters. */
-function title(value: unknown): string | undefined {
+export function title(value: unknown): string | undefined {
   const trimmed = typeof value === 'string' ? value.trim() : '';
   return trimmed.length >= 1 && trimmed.length <= 500 ? trimmed : undefined;
+}
+
+/** The workspace's product a body's `product_id` names, with its issue prefix; undefined when it names none. */
+export async function productNamed(db: Queries, actor: Actor, value: unknown): Promise<Row | undefined> {
+  const productId = typeof value === 'string' ? parseUuid(value) : null;
+  return productId ? db.one('select id, issue_prefix from products where workspace_id = ? and id = ?', [actor.workspaceId, productId]) : undefined;
+}
+
+/**
+ * A new pending, unassigned issue of the product, as the server's issue writes insert one: under
+ * the product's issue lock, the next number of its prefix, the product's dedup version moved, the
+ * row and its tally. Returns the row and the dedup version the transaction wrote.
+ */
+export async function insertIssue(
+  tx: Transaction, workspaceId: string, product: Row, fields: { title: string; description: string | null; priority: unknown },
+): Promise<{ row: Row; dedupVersion: number }> {
+  await lockProductIssues(tx, product.id as string);
+  const counter = await tx.one<{ last_number: number }>(
+    'insert into issue_counters (workspace_id, prefix, last_number) values (?, ?, 1) ' +
+      'on conflict (workspace_id, prefix) do update set last_number = issue_counters.last_number + 1 returning last_number',
+    [workspaceId, product.issue_prefix],
+  );
+  const dedupVersion = await bumpDedupVersion(tx, workspaceId, product.id as string);
+  const now = new Date().toISOString();
+  const row: Row = {
+    id: newId(), workspace_id: workspaceId, product_id: product.id, shortcode: `${product.issue_prefix}-${counter!.last_number}`,
+    title: fields.title, description: fields.description, status: 'pending', priority: fields.priority, assignee_id: null, resolution_comment: null,
+    is_ai_generated: 0, tags: '[]', created_at: now, updated_at: now,
+  };
+  const columns = Object.keys(row);
+  await tx.run(`insert into issues (${columns.join(', ')}) values (${placeholders(columns)})`, Object.values(row));
+  await adjustTallies(tx, [], [row]);
+  return { row, dedupVersion };
 }
 
 /** POST /issues with a product, a title and a priority (what the bench sends; no assignee). */
@@ -73,26 +109,10 @@ export async function createIssue(store: Store, actor: Actor, body: Body): Promi
   if (!issueTitle) return invalid('title', 'must be 1–500 characters after trimming');
   const priority = body.priority ?? 'normal';
   if (!PRIORITIES.has(priority as string)) return invalid('priority', 'not a priority');
-  const productId = typeof body.product_id === 'string' ? parseUuid(body.product_id) : null;
-  const product = productId && (await store.one('select id, issue_prefix from products where workspace_id = ? and id = ?', [actor.workspaceId, productId]));
+  const product = await productNamed(store, actor, body.product_id);
   if (!product) return invalid('product_id', 'is not a product of this workspace');
   const issue = await store.transaction(async (tx) => {
-    await lockProductIssues(tx, productId);
-    const counter = await tx.one<{ last_number: number }>(
-      'insert into issue_counters (workspace_id, prefix, last_number) values (?, ?, 1) ' +
-        'on conflict (workspace_id, prefix) do update set last_number = issue_counters.last_number + 1 returning last_number',
-      [actor.workspaceId, product.issue_prefix],
-    );
-    await bumpDedupVersion(tx, actor.workspaceId, productId);
-    const now = new Date().toISOString();
-    const row: Row = {
-      id: newId(), workspace_id: actor.workspaceId, product_id: productId, shortcode: `${product.issue_prefix}-${counter!.last_number}`,
-      title: issueTitle, description: null, status: 'pending', priority, assignee_id: null, resolution_comment: null,
-      is_ai_generated: 0, tags: '[]', created_at: now, updated_at: now,
-    };
-    const columns = Object.keys(row);
-    await tx.run(`insert into issues (${columns.join(', ')}) values (${placeholders(columns)})`, Object.values(row));
-    await adjustTallies(tx, [], [row]);
+    const { row } = await insertIssue(tx, actor.workspaceId, product, { title: issueTitle, description: null, priority });
     const detail = { issue: { ...row, sources_count: 0 }, linked: '[]' };
     await recordEvent(tx, actor.workspaceId, 'issue.created', eventDetail(detail), null);
     return detail;
@@ -212,37 +232,80 @@ export async function createRelease(store: Store, actor: Actor, body: Body): Pro
   return ok(`{"data":${detail}}`, 201);
 }
 
+export const lockConversation = (tx: Transaction, id: string) => tx.lock(`conversation:${id}`);
+
+/** A conversation job asked for by a message: inserted, or the existing one of its kind pending again and due `delayMs` later. */
+const requestJob = (tx: Queries, message: Row, kind: 'search' | 'summary' | 'triage', delayMs: number) => {
+  const now = new Date().toISOString();
+  return tx.run(
+    'insert into conversation_jobs (id, workspace_id, conversation_id, kind, status, attempts, last_error, requested_at, next_attempt_at, created_at, updated_at) ' +
+      "values (?, ?, ?, ?, 'pending', 0, null, ?, ?, ?, ?) on conflict (conversation_id, kind) do update set status = excluded.status, " +
+      'attempts = excluded.attempts, last_error = excluded.last_error, requested_at = excluded.requested_at, next_attempt_at = excluded.next_attempt_at, updated_at = excluded.updated_at',
+    [newId(), message.workspace_id, message.conversation_id, kind, message.created_at, new Date(Date.parse(now) + delayMs).toISOString(), now, now],
+  );
+};
+
+/** The wait a message's sender starts or ends (a contact's starts it unless one is already waiting, an agent's reply ends it). */
+const WAITING_SINCE: Record<string, string> = { contact: 'coalesce(waiting_since, ?)', agent: '?' };
+
+/**
+ * A message written as the server's write path writes one, under its conversation's lock: the jobs
+ * it asks for (its fold; a contact's also the summary, the contact's first also triage, and the
+ * contact seen), the row, the conversation's list fields, and message.created.
+ */
+export async function addMessage(tx: Transaction, message: Row): Promise<string> {
+  await tx.lock(`conversation:${message.conversation_id}`);
+  const byContact = message.sender_type === 'contact';
+  await requestJob(tx, message, 'search', BENCH_SEARCH_FOLD_MS);
+  if (byContact) {
+    await tx.run('update contacts set last_seen_at = ? where workspace_id = ? and id = ?', [message.created_at, message.workspace_id, message.sender_id]);
+    await requestJob(tx, message, 'summary', SUMMARY_DEFAULTS.debounceMs);
+    const earlier = await tx.one(
+      "select id from messages where workspace_id = ? and conversation_id = ? and sender_type = 'contact' limit 1",
+      [message.workspace_id, message.conversation_id],
+    );
+    if (!earlier) await requestJob(tx, message, 'triage', SUMMARY_DEFAULTS.debounceMs + TRIAGE_AFTER_SUMMARY_MS);
+  }
+  const columns = Object.keys(message);
+  await tx.run(`insert into messages (${columns.join(', ')}) values (${placeholders(columns)})`, Object.values(message));
+  await tx.run(
+    'update conversations set updated_at = ?, last_message_sender_type = ?, last_message_excerpt = ?, last_message_at = ?, ' +
+      `waiting_since = ${WAITING_SINCE[message.sender_type as string]} where workspace_id = ? and id = ?`,
+    [
+      message.created_at, message.sender_type, messageExcerpt(message.body as string), message.created_at,
+      byContact ? message.created_at : null, message.workspace_id, message.conversation_id,
+    ],
+  );
+  const shown = messageJson(message);
+  await recordEvent(tx, message.workspace_id as string, 'message.created', `${shown.slice(0, -1)},"conversation_id":"${message.conversation_id}"}`, message.conversation_id as string);
+  return shown;
+}
+
+/** A message body as the server takes it: text with something other than whitespace. */
+export const messageBody = (body: Body): string | undefined =>
+  typeof body.body === 'string' && body.body.trim() !== '' ? body.body : undefined;
+
+/** A new message's row: every column, as the server inserts it. */
+export const messageRow = (workspaceId: string, conversationId: string, sender: Pick<Row, 'sender_type' | 'sender_id' | 'sender_name'>, body: string): Row => ({
+  id: newId(), workspace_id: workspaceId, conversation_id: conversationId, ...sender, body,
+  created_at: new Date().toISOString(), internal: 0, email_message_id: null, full_body: null,
+});
+
 /** POST /conversations/{id}/messages: an agent's reply, sent as the key's member (or the key). */
 export async function postMessage(store: Store, actor: Actor, rawId: string, body: Body): Promise<Answer> {
   const id = parseUuid(rawId);
   const conversation = id && (await store.one(CONVERSATION_WITH_CONTACT, [actor.workspaceId, id]));
   if (!conversation) return notFound('conversation');
-  if (typeof body.body !== 'string' || body.body.trim() === '') return invalid('body', 'must not be empty');
-  const row: Row = {
-    id: newId(), workspace_id: actor.workspaceId, conversation_id: id, sender_type: 'agent',
-    sender_id: actor.member?.id ?? actor.keyId, sender_name: actor.member?.display_name ?? null, body: body.body,
-    created_at: new Date().toISOString(), internal: 0, email_message_id: null, full_body: null,
-  };
-  await store.transaction(async (tx) => {
-    await tx.lock(`conversation:${id}`);
-    const columns = Object.keys(row);
-    await tx.run(`insert into messages (${columns.join(', ')}) values (${placeholders(columns)})`, Object.values(row));
-    // Its fold into the conversation's search document, due once the conversation is quiet.
-    const foldAt = new Date(Date.parse(row.created_at as string) + BENCH_SEARCH_FOLD_MS).toISOString();
-    await tx.run(
-      'insert into conversation_jobs (id, workspace_id, conversation_id, kind, status, attempts, last_error, requested_at, next_attempt_at, created_at, updated_at) ' +
-        "values (?, ?, ?, 'search', 'pending', 0, null, ?, ?, ?, ?) on conflict (conversation_id, kind) do update set status = excluded.status, " +
-        'attempts = excluded.attempts, last_error = excluded.last_error, requested_at = excluded.requested_at, next_attempt_at = excluded.next_attempt_at, updated_at = excluded.updated_at',
-      [newId(), actor.workspaceId, id, row.created_at, foldAt, row.created_at, row.created_at],
-    );
-    // An agent's reply: the latest message, and the contact no longer waits.
-    await tx.run(
-      'update conversations set updated_at = ?, last_message_sender_type = ?, last_message_excerpt = ?, last_message_at = ?, waiting_since = null ' +
-        'where workspace_id = ? and id = ?',
-      [row.created_at, 'agent', messageExcerpt(row.body as string), row.created_at, actor.workspaceId, id],
-    );
-    const message = messageJson(row);
-    await recordEvent(tx, actor.workspaceId, 'message.created', `${message.slice(0, -1)},"conversation_id":"${id}"}`, id);
+  const text = messageBody(body);
+  if (text === undefined) return invalid('body', 'must not be empty');
+  const row = messageRow(
+    actor.workspaceId, conversation.id as string,
+    { sender_type: 'agent', sender_id: actor.member?.id ?? actor.keyId, sender_name: actor.member?.display_name ?? null },
+    text,
+  );
+  const shown = await store.transaction(async (tx) => {
+    await lockConversation(tx, conversation.id as string);
+    return addMessage(tx, row);
   });
-  return ok(`{"data":${messageJson(row)}}`, 201);
+  return ok(`{"data":${shown}}`, 201);
 }
