@@ -192,6 +192,12 @@ export function conversationRepository(db: Executor) {
       await marks[wait](tx, { workspaceId, id, ...mark });
     },
 
+    /** The workspace's conversations among `ids`, with their contacts (in no particular order; others are simply absent). */
+    async findManyWithContact(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<ConversationWithContactRow[]> {
+      if (ids.length === 0) return [];
+      return withContact(tx, workspaceId, { ids }).execute();
+    },
+
     /** The conversations assigned to a member, for unassigning them. */
     async assignedTo(workspaceId: string, memberId: string, tx: Executor = db): Promise<ConversationWithContactRow[]> {
       return withContact(tx, workspaceId, { assigneeIds: [memberId] }).execute();

@@ -46,23 +46,23 @@ export function embeddingRepository(db: Executor) {
     db
       .insertInto('dedup_versions')
       .values({ product_id: productId, workspace_id: workspaceId, version: 1 })
-      .onConflict((oc) => oc.column('product_id').doUpdateSet({ version: sql<number>`dedup_versions.version + 1` })),
+      .onConflict((oc) => oc.column('product_id').doUpdateSet({ version: sql<number>`dedup_versions.version + 1` }))
+      .returning('version'),
+  );
+  // Read by every deduplicating decision, under the product's dedup lock.
+  const versionOf = compileOnce(['workspaceId', 'productId'], ({ workspaceId, productId }: { workspaceId: string; productId: string }) =>
+    db.selectFrom('dedup_versions').select('version').where('workspace_id', '=', workspaceId).where('product_id', '=', productId),
   );
 
   return {
-    /** Makes every in-memory dedup cache of the product stale; call it in each transaction that writes the product's issues. */
-    async bumpProductVersion(workspaceId: string, productId: string, tx: Executor): Promise<void> {
-      await bumpVersion(tx, { workspaceId, productId });
+    /** Makes every in-memory dedup cache of the product stale; call it in each transaction that writes the product's issues. The version it wrote. */
+    async bumpProductVersion(workspaceId: string, productId: string, tx: Executor): Promise<number> {
+      return Number((await bumpVersion(tx, { workspaceId, productId }))[0]!.version);
     },
 
     /** 0 until the product's issues are first written. */
     async productVersion(workspaceId: string, productId: string, tx: Executor = db): Promise<number> {
-      const row = await tx
-        .selectFrom('dedup_versions')
-        .select('version')
-        .where('workspace_id', '=', workspaceId)
-        .where('product_id', '=', productId)
-        .executeTakeFirst();
+      const [row] = await versionOf(tx, { workspaceId, productId });
       return row ? Number(row.version) : 0;
     },
 

@@ -98,19 +98,20 @@ export function createIssueDedupService({ db, issues, issueService, issueWrites,
           const row = match.matched;
           await recordSource(row);
           if (conversationId) await issueWrites.link(work, actor.workspaceId, row.id, conversationId);
-          return { row, matchedExisting: true, apiSourceId, possibleDuplicates: [], score: match.score };
+          return { row, detail: null, matchedExisting: true, apiSourceId, possibleDuplicates: [], score: match.score };
         }
-        const { row } = await issueWrites.create(work, newIssueOf(actor, input, product, assigneeId), async (created) => {
+        const { row, detail, dedupVersion } = await issueWrites.create(work, newIssueOf(actor, input, product, assigneeId), async (created) => {
           await recordSource(created);
           if (conversationId) await issues.link(actor.workspaceId, created.id, conversationId, clock.now(), tx);
         });
-        await matcher.created(work, row);
+        matcher.created(work, row, dedupVersion);
         const possibleDuplicates = match.possible.map(({ issue, score }) => ({ id: issue.id, shortcode: issue.shortcode, title: issue.title, score }));
-        return { row, matchedExisting: false, apiSourceId, possibleDuplicates, score: match.score };
+        return { row, detail, matchedExisting: false, apiSourceId, possibleDuplicates, score: match.score };
       });
 
       return {
-        issue: await issueService.detail(actor, outcome.row),
+        // A created issue as its transaction wrote it (its event's detail); a matched one read once committed, this call among its sources.
+        issue: outcome.detail ?? (await issueService.detail(actor, outcome.row)),
         matchedExisting: outcome.matchedExisting,
         apiSourceId: outcome.apiSourceId,
         score: outcome.score,

@@ -28,7 +28,7 @@ export interface Match {
 
 export interface IssueMatcherDeps {
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
-  issues: Pick<IssueRepository, 'findById'>;
+  issues: Pick<IssueRepository, 'findManyByIds'>;
   detector: Pick<DuplicateDetector, 'name' | 'prepare' | 'decide' | 'created'>;
   /** The product's dedup version and candidates. */
   dedupStore: Pick<EmbeddingRepository, 'productVersion' | 'openCandidates'>;
@@ -65,23 +65,24 @@ export function createIssueMatcher({ dialect, issues, detector, dedupStore }: Is
         candidates: () => dedupStore.openCandidates(workspaceId, productId, tx),
       };
       const decision = await detecting(failure, () => detector.decide(prepared, scope, tx));
-      const read = async (id: string) => {
-        const row = await issues.findById(workspaceId, id, tx);
+      // The issues the decision names, in one read (the dedup lock is held).
+      const named = [...(decision.issueId ? [decision.issueId] : []), ...(decision.possible ?? []).map(({ issueId }) => issueId)];
+      const rows = new Map((await issues.findManyByIds(workspaceId, named, tx)).map((row) => [row.id, row]));
+      const read = (id: string) => {
+        const row = rows.get(id);
         if (!row) throw new Error(`the detector named ${id}, which is not an open issue of the product`);
         return row;
       };
-      const possible: ScoredIssue[] = [];
-      for (const { issueId, score } of decision.possible ?? []) possible.push({ issue: await read(issueId), score });
-      return { matched: decision.issueId ? await read(decision.issueId) : null, score: decision.score, possible };
+      const possible = (decision.possible ?? []).map(({ issueId, score }): ScoredIssue => ({ issue: read(issueId), score }));
+      return { matched: decision.issueId ? read(decision.issueId) : null, score: decision.score, possible };
     },
 
     /**
      * After an issue was created in the transaction that matched: once committed, the detector may
-     * take it in without reading the candidates again (with the dedup version that transaction made).
+     * take it in without reading the candidates again, at the dedup version its creation wrote.
      */
-    async created(work: Work, row: IssueRow): Promise<void> {
+    created(work: Work, row: IssueRow, version: number): void {
       if (!detector.created) return;
-      const version = await dedupStore.productVersion(row.workspace_id, row.product_id, work.tx);
       work.afterCommit(() => detector.created?.({
         id: row.id, workspaceId: row.workspace_id, productId: row.product_id, title: row.title, description: row.description,
         createdAt: row.created_at, open: CANDIDATE_STATUSES.includes(row.status), version,

@@ -107,11 +107,13 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
      * before the event is recorded, so the event shows what the creating call also wrote (its
      * provenance record, a linked conversation).
      */
-    async create(work: Work, input: NewIssue, alongside?: (row: IssueRow) => Promise<void>): Promise<{ row: IssueRow; detail: IssueDetail }> {
+    async create(
+      work: Work, input: NewIssue, alongside?: (row: IssueRow) => Promise<void>,
+    ): Promise<{ row: IssueRow; detail: IssueDetail; dedupVersion: number }> {
       const { tx } = work;
       await lockProductIssues(tx, input.productId);
       const number = await issues.nextNumber(input.workspaceId, input.prefix, tx);
-      await embeddings.bumpProductVersion(input.workspaceId, input.productId, tx);
+      const dedupVersion = await embeddings.bumpProductVersion(input.workspaceId, input.productId, tx);
       const now = clock.now();
       const row: IssueRow = {
         id: newId(),
@@ -136,7 +138,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
         : { ...toIssueBase(row), linked_conversations: [], sources_count: 0 };
       await outbox.record(work, { type: 'issue.created', workspaceId: row.workspace_id, data: detail });
       indexAfterCommit(work, row);
-      return { row, detail };
+      return { row, detail, dedupVersion };
     },
 
     /** Writes a PATCH's effective changes (updated_at among them). */

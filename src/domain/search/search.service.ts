@@ -28,7 +28,7 @@ const wordsOf = (q: string): string[] => q.normalize('NFC').match(WORD) ?? [];
 export interface SearchServiceDeps {
   search: SearchRepository;
   issues: Pick<IssueRepository, 'findByShortcode' | 'findListRows'>;
-  conversations: Pick<ConversationRepository, 'list'>;
+  conversations: Pick<ConversationRepository, 'findManyWithContact'>;
   contacts: Pick<ContactRepository, 'findProfiles'>;
 }
 
@@ -44,16 +44,14 @@ export function createSearchService({ search, issues, conversations, contacts }:
   /** The records of the hits, in the hits' order (a record deleted meanwhile drops out). */
   async function resultsOf(actor: Actor, hits: FullTextHit[]): Promise<SearchResult[]> {
     const idsOf = (type: SearchType) => hits.filter((hit) => hit.type === type).map((hit) => hit.id);
-    const conversationIds = idsOf('conversation');
-    const [issueRows, conversationPage, contactRows] = await Promise.all([
+    // Each type's records by id, in one statement each: the hits give the order.
+    const [issueRows, conversationRows, contactRows] = await Promise.all([
       issues.findListRows(actor.workspaceId, idsOf('issue')),
-      conversationIds.length === 0
-        ? { rows: [] }
-        : conversations.list(actor.workspaceId, { ids: conversationIds }, 'newest', { limit: conversationIds.length, offset: 0 }),
+      conversations.findManyWithContact(actor.workspaceId, idsOf('conversation')),
       contacts.findProfiles(actor.workspaceId, idsOf('contact')),
     ]);
     const issueById = new Map(issueRows.map((row) => [row.id, toIssueListItem(row)]));
-    const conversationById = new Map(conversationPage.rows.map((row) => [row.id, toConversation(row)]));
+    const conversationById = new Map(conversationRows.map((row) => [row.id, toConversation(row)]));
     const contactById = new Map(contactRows.map((row) => [row.id, toContactProfile(row)]));
     return hits.flatMap((hit): SearchResult[] => {
       const { snippet, highlights } = highlighted(hit.snippet);

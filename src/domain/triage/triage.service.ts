@@ -155,14 +155,14 @@ export function createTriageService(deps: TriageServiceDeps) {
       issueId = issue.id;
     } else {
       const product = (await products.findById(current.workspace_id, current.product_id, tx))!;
-      const { row } = await issueWrites.create(work, {
+      const { row, dedupVersion } = await issueWrites.create(work, {
         workspaceId: current.workspace_id, productId: product.id, prefix: product.issue_prefix, title: next.title!,
         description: next.description, status: 'pending', priority: next.priority as Priority, assigneeId: null, aiGenerated: true,
       }, async (created) => {
         await recordSource(created);
         await issues.link(current.workspace_id, created.id, conversation.id, clock.now(), tx);
       });
-      await matcher.created(work, row);
+      matcher.created(work, row, dedupVersion);
       issueId = row.id;
     }
     return suggestionWrites.update(work, current, { ...draft, status: 'accepted', issue_id: issueId, updated_at: clock.now() });
