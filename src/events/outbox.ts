@@ -32,7 +32,7 @@ export function createOutbox({ events, live, clock }: OutboxDeps) {
       });
       await events.insert(
         rows.map(({ id, workspaceId, type, timestamp, payload }) => ({
-          id, workspace_id: workspaceId, type, payload: JSON.stringify(payload), created_at: timestamp, fanned_out_at: null,
+          id, workspace_id: workspaceId, type, payload: JSON.stringify(payload), created_at: timestamp,
         })),
         work.tx,
       );

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import Database from 'better-sqlite3';
-import { compileByShape, compileOnce } from '../../src/db/repositories/compiled-query.js';
+import { columnsOf, compileByShape, compileOnce, rowsOf, type Columns } from '../../src/db/repositories/compiled-query.js';
 
 interface Tables {
   notes: { id: number; owner: string; body: string; kind: string };
@@ -82,5 +82,19 @@ describe('compileOnce and compileByShape', () => {
     }
     // Shapes: an owner (3 choices), one kind, two kinds, no list, no list again ([] and missing), an owner again.
     assert.equal(built, 7);
+  });
+
+  it('inserts rows bound column by column, compiled once per number of rows', async () => {
+    let built = 0;
+    const insert = compileByShape((columns: Columns<Tables['notes']>, _choices: Record<string, never>) =>
+      (built++, db.insertInto('notes').values(rowsOf(columns))));
+    const batches: Tables['notes'][][] = [
+      [{ id: 10, owner: 'dee', body: 'one', kind: 'memo' }],
+      [{ id: 11, owner: 'eve', body: 'two', kind: 'memo' }, { id: 12, owner: 'fay', body: 'three', kind: 'draft' }],
+      [{ id: 13, owner: 'gil', body: 'four', kind: 'draft' }, { id: 14, owner: 'hal', body: 'five', kind: 'memo' }],
+    ];
+    for (const rows of batches) await insert(db, columnsOf(rows, ['id', 'owner', 'body', 'kind']), {});
+    assert.deepEqual(await db.selectFrom('notes').selectAll().where('id', '>=', 10).orderBy('id').execute(), batches.flat());
+    assert.equal(built, 2, 'one row, then two rows twice');
   });
 });

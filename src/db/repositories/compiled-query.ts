@@ -46,6 +46,20 @@ export function findInWorkspace<Row>(db: Executor, table: 'members' | 'products'
 /** A value a shaped query binds: a scalar, or a list whose every item is bound. */
 type Bound = string | number | readonly (string | number)[] | undefined;
 
+/** Rows as one list per column: a multi-row insert's values as compileByShape binds them (compiled once per number of rows). */
+export type Columns<Row> = { [Column in keyof Row]: Row[Column][] };
+
+export function columnsOf<Row extends object>(rows: readonly Row[], names: readonly (keyof Row & string)[]): Columns<Row> {
+  return Object.fromEntries(names.map((name) => [name, rows.map((row) => row[name])])) as Columns<Row>;
+}
+
+/** The rows back from their columns, in a shaped query's `build`. */
+export function rowsOf<Row extends object>(columns: Columns<Row>): Row[] {
+  const names = Object.keys(columns) as (keyof Row)[];
+  const count = names.length === 0 ? 0 : columns[names[0]!].length;
+  return Array.from({ length: count }, (_, i) => Object.fromEntries(names.map((name) => [name, columns[name][i]])) as Row);
+}
+
 /** Shapes kept per query: a few in practice (which filters a client sets); the oldest goes past this. */
 const SHAPES_KEPT = 256;
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
 import { countRows, readPage, type ListOrder } from './paging.js';
 import type { ContactTable } from '../schema.js';
@@ -41,6 +42,10 @@ export function contactRepository(db: Executor) {
   const profiles = (tx: Executor, workspaceId: string) => tx.selectFrom('contacts as ct').where('ct.workspace_id', '=', workspaceId);
   const withCount = (row: Omit<ContactProfileRow, 'conversations_count'> & { conversations_count: unknown }): ContactProfileRow =>
     ({ ...row, conversations_count: Number(row.conversations_count ?? 0) });
+
+  // Every message of a contact marks it seen.
+  const markSeen = compileOnce(['workspaceId', 'id', 'at'], ({ workspaceId, id, at }: { workspaceId: string; id: string; at: string }) =>
+    db.updateTable('contacts').set({ last_seen_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id));
 
   return {
     /** The verified contact a product's identity secret vouched for under the host site's user id. */
@@ -100,7 +105,7 @@ export function contactRepository(db: Executor) {
 
     /** The contact wrote at `at`. */
     async seen(workspaceId: string, id: string, at: string, tx: Executor = db): Promise<void> {
-      await tx.updateTable('contacts').set({ last_seen_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+      await markSeen(tx, { workspaceId, id, at });
     },
 
     async insert(row: ContactRow, tx: Executor = db): Promise<void> {

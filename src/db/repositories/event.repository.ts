@@ -1,5 +1,6 @@
 // The outbox's events: written in the transaction of the change they describe, read back by the
 // live channel (src/events/live.ts) to fan them out and to replay what a stream missed.
+import { columnsOf, compileByShape, rowsOf, type Columns } from './compiled-query.js';
 import type { Executor } from './executor.js';
 import type { EventTable } from '../schema.js';
 
@@ -10,12 +11,20 @@ const LIVE_COLUMNS = ['id', 'workspace_id', 'type', 'payload'] as const;
 /** What a live stream needs of an event. */
 export type LiveEventRow = Pick<EventRow, (typeof LIVE_COLUMNS)[number]>;
 
+/** An event as recorded: not fanned out yet. */
+type RecordedEvent = Omit<EventRow, 'fanned_out_at'>;
+const RECORDED_COLUMNS = ['id', 'workspace_id', 'type', 'payload', 'created_at'] as const satisfies readonly (keyof RecordedEvent)[];
+
 export function eventRepository(db: Executor) {
+  // Every write records its events: the insert is compiled once per number of rows, its values bound column by column.
+  const insertRows = compileByShape((columns: Columns<RecordedEvent>, _choices: Record<string, never>) =>
+    db.insertInto('events').values(rowsOf(columns).map((row) => ({ ...row, fanned_out_at: null }))));
+
   return {
     /** One statement for all the rows: a write that records many events (a release's issues) sends one insert. */
-    async insert(rows: readonly EventRow[], tx: Executor = db): Promise<void> {
+    async insert(rows: readonly RecordedEvent[], tx: Executor = db): Promise<void> {
       if (rows.length === 0) return;
-      await tx.insertInto('events').values([...rows]).execute();
+      await insertRows(tx, columnsOf(rows, RECORDED_COLUMNS), {});
     },
 
     /** The workspace's events among `ids` (those that exist), in no particular order. */

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type InferResult, type SelectQueryBuilder } from 'kysely';
-import { compileByShape, compileOnce } from './compiled-query.js';
+import { columnsOf, compileByShape, compileOnce, rowsOf, type Columns } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
 import { NEWEST_FIRST, pageRead, readPage } from './paging.js';
 import { taggedIds } from './tag.repository.js';
@@ -69,6 +69,8 @@ const tallyRow = (issue: TalliedFields, issueCount: number): IssueTallyTable => 
 });
 
 const tallyKey = (row: IssueTallyTable) => [row.workspace_id, row.status, row.priority, row.product_id, row.assignee_key].join(' ');
+
+const TALLY_COLUMNS = ['workspace_id', 'product_id', 'status', 'priority', 'assignee_key', 'issue_count'] as const satisfies readonly (keyof IssueTallyTable)[];
 
 /** Net change per tally row, for issues leaving `before` and entering `after`. */
 function tallyChanges(before: readonly TalliedFields[], after: readonly TalliedFields[]): IssueTallyTable[] {
@@ -163,25 +165,20 @@ export function issueRepository(db: Executor) {
     ({ workspace_id, id, ...changes }: Pick<IssueRow, 'workspace_id' | 'id' | (typeof MUTABLE_FIELDS)[number]>) =>
       db.updateTable('issues').set(changes).where('workspace_id', '=', workspace_id).where('id', '=', id),
   );
-  // One upsert of every tally a write moves (a release moves issues out of many): compiled once
-  // for the common single row (an issue created), built per call for several.
-  const addToTallies = (executor: Executor, rows: readonly IssueTallyTable[]) =>
-    executor
+  // One upsert of every tally a write moves (one for a new issue, two for a PATCH of a tallied
+  // field, many for a release): compiled once per number of rows.
+  const addToTallies = compileByShape((columns: Columns<IssueTallyTable>, _choices: Record<string, never>) =>
+    db
       .insertInto('issue_tallies')
-      .values([...rows])
+      .values(rowsOf(columns))
       .onConflict((conflict) =>
         conflict
           .columns(['workspace_id', 'status', 'priority', 'product_id', 'assignee_key'])
           .doUpdateSet({ issue_count: sql`issue_tallies.issue_count + excluded.issue_count` }),
-      );
-  const addToTally = compileOnce(
-    ['workspace_id', 'product_id', 'status', 'priority', 'assignee_key', 'issue_count'],
-    (row: IssueTallyTable) => addToTallies(db, [row]),
-  );
+      ));
   async function adjustTallies(before: readonly TalliedFields[], after: readonly TalliedFields[], tx: Executor): Promise<void> {
     const changes = tallyChanges(before, after);
-    if (changes.length === 1) await addToTally(tx, changes[0]!);
-    else if (changes.length > 1) await addToTallies(tx, changes).execute();
+    if (changes.length > 0) await addToTallies(tx, columnsOf(changes, TALLY_COLUMNS), {});
   }
 
   /** How many issues match the filters, summed from issue_tallies. */

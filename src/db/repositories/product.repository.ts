@@ -1,4 +1,4 @@
-import { findInWorkspace } from './compiled-query.js';
+import { compileOnce, findInWorkspace } from './compiled-query.js';
 import { oldestFirstPage, type Executor, type Page, type PageOf } from './executor.js';
 import type { ProductTable } from '../schema.js';
 
@@ -12,6 +12,10 @@ export type ProductRow = Omit<ProductTable, 'identity_secret'>;
 export type ProductChanges = Partial<Pick<ProductTable, 'name' | 'slug' | 'issue_prefix' | 'widget_config' | 'domain' | 'triage' | 'updated_at'>>;
 
 export function productRepository(db: Executor) {
+  // Every widget request looks its product up by key.
+  const byWidgetKey = compileOnce(['widgetKey'], ({ widgetKey }: { widgetKey: string }) =>
+    db.selectFrom('products').select(PRODUCT_COLUMNS).where('widget_key', '=', widgetKey));
+
   return {
     async insert(row: ProductRow, tx: Executor = db): Promise<void> {
       await tx.insertInto('products').values(row).execute();
@@ -24,7 +28,7 @@ export function productRepository(db: Executor) {
      * key itself is what names the tenant (it is unique across workspaces).
      */
     async findByWidgetKey(widgetKey: string, tx: Executor = db): Promise<ProductRow | undefined> {
-      return tx.selectFrom('products').select(PRODUCT_COLUMNS).where('widget_key', '=', widgetKey).executeTakeFirst();
+      return (await byWidgetKey(tx, { widgetKey }))[0];
     },
 
     /**
