@@ -86,14 +86,14 @@ describe('compileOnce and compileByShape', () => {
 
   it('inserts rows bound column by column, compiled once per number of rows', async () => {
     let built = 0;
-    const insert = compileByShape((columns: Columns<Tables['notes']>, _choices: Record<string, never>) =>
+    const insert = compileByShape((columns: Columns<Tables['notes']>) =>
       (built++, db.insertInto('notes').values(rowsOf(columns))));
     const batches: Tables['notes'][][] = [
       [{ id: 10, owner: 'dee', body: 'one', kind: 'memo' }],
       [{ id: 11, owner: 'eve', body: 'two', kind: 'memo' }, { id: 12, owner: 'fay', body: 'three', kind: 'draft' }],
       [{ id: 13, owner: 'gil', body: 'four', kind: 'draft' }, { id: 14, owner: 'hal', body: 'five', kind: 'memo' }],
     ];
-    for (const rows of batches) await insert(db, columnsOf(rows, ['id', 'owner', 'body', 'kind']), {});
+    for (const rows of batches) await insert(db, columnsOf(rows, ['id', 'owner', 'body', 'kind']));
     assert.deepEqual(await db.selectFrom('notes').selectAll().where('id', '>=', 10).orderBy('id').execute(), batches.flat());
     assert.equal(built, 2, 'one row, then two rows twice');
   });

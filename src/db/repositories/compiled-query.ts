@@ -72,9 +72,9 @@ const SHAPES_KEPT = 256;
  * placed those placeholders. `build` may branch on whether a value is set and on `choices`, never
  * on a value's content.
  */
-export function compileByShape<Values extends Record<string, Bound>, Choices extends Record<string, unknown>, Row>(
+export function compileByShape<Values extends Record<string, Bound>, Row, Choices extends Record<string, unknown> = Record<string, never>>(
   build: (values: Values, choices: Choices) => Compilable<Row>,
-): (tx: Pick<Kysely<any>, 'executeQuery'>, values: Values, choices: Choices) => Promise<Row[]> {
+): (tx: Pick<Kysely<any>, 'executeQuery'>, values: Values, choices?: Choices) => Promise<Row[]> {
   type Slot = readonly [name: string, item: number | null] | undefined;
   const shapes = new Map<string, { compiled: CompiledQuery<Row>; slots: Slot[] }>();
 
@@ -93,7 +93,7 @@ export function compileByShape<Values extends Record<string, Bound>, Choices ext
     return { compiled, slots: compiled.parameters.map((parameter) => byPlaceholder.get(parameter)) };
   }
 
-  return async (tx, values, choices) => {
+  return async (tx, values, choices = {} as Choices) => {
     const shape = JSON.stringify([choices, Object.entries(values).map(([name, value]) => [name, Array.isArray(value) ? value.length : value === undefined ? -1 : 0])]);
     let entry = shapes.get(shape);
     if (!entry) {

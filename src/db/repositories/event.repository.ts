@@ -17,14 +17,14 @@ const RECORDED_COLUMNS = ['id', 'workspace_id', 'type', 'payload', 'created_at']
 
 export function eventRepository(db: Executor) {
   // Every write records its events: the insert is compiled once per number of rows, its values bound column by column.
-  const insertRows = compileByShape((columns: Columns<RecordedEvent>, _choices: Record<string, never>) =>
+  const insertRows = compileByShape((columns: Columns<RecordedEvent>) =>
     db.insertInto('events').values(rowsOf(columns).map((row) => ({ ...row, fanned_out_at: null }))));
 
   return {
     /** One statement for all the rows: a write that records many events (a release's issues) sends one insert. */
     async insert(rows: readonly RecordedEvent[], tx: Executor = db): Promise<void> {
       if (rows.length === 0) return;
-      await insertRows(tx, columnsOf(rows, RECORDED_COLUMNS), {});
+      await insertRows(tx, columnsOf(rows, RECORDED_COLUMNS));
     },
 
     /** The workspace's events among `ids` (those that exist), in no particular order. */

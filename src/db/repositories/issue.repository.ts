@@ -167,7 +167,7 @@ export function issueRepository(db: Executor) {
   );
   // One upsert of every tally a write moves (one for a new issue, two for a PATCH of a tallied
   // field, many for a release): compiled once per number of rows.
-  const addToTallies = compileByShape((columns: Columns<IssueTallyTable>, _choices: Record<string, never>) =>
+  const addToTallies = compileByShape((columns: Columns<IssueTallyTable>) =>
     db
       .insertInto('issue_tallies')
       .values(rowsOf(columns))
@@ -178,7 +178,7 @@ export function issueRepository(db: Executor) {
       ));
   async function adjustTallies(before: readonly TalliedFields[], after: readonly TalliedFields[], tx: Executor): Promise<void> {
     const changes = tallyChanges(before, after);
-    if (changes.length > 0) await addToTallies(tx, columnsOf(changes, TALLY_COLUMNS), {});
+    if (changes.length > 0) await addToTallies(tx, columnsOf(changes, TALLY_COLUMNS));
   }
 
   /** How many issues match the filters, summed from issue_tallies. */
@@ -197,6 +197,23 @@ export function issueRepository(db: Executor) {
     const [row] = await tallied(tx, listedValues(workspaceId, filters), { unassigned: filters.unassigned ?? false });
     return Number(row?.n ?? 0);
   };
+
+  // Reads and writes of several issues by id (a release's, a decision's), compiled once per number of ids.
+  type IdsIn = { workspaceId: string; ids: readonly string[] };
+  const manyByIds = compileByShape(({ workspaceId, ids }: IdsIn) =>
+    db.selectFrom('issues').select(ISSUE_COLUMNS).where('workspace_id', '=', workspaceId).where('id', 'in', ids));
+  const detailsByIds = compileByShape(({ workspaceId, ids }: IdsIn) =>
+    detailRows(db).where('issues.workspace_id', '=', workspaceId).where('issues.id', 'in', ids));
+  const notReleasedYet = compileByShape(({ workspaceId, ids }: IdsIn) =>
+    db.selectFrom('issues')
+      .select(['id', 'workspace_id', 'product_id', 'status', 'priority', 'assignee_id', 'updated_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .where('status', '<>', 'released'));
+  // Exactly the issues read by notReleasedYet (the product's issue lock keeps them as read): by id
+  // alone, a status condition made SQLite without statistics walk the workspace's listing index.
+  const markAllReleased = compileByShape(({ workspaceId, ids, updatedAt }: IdsIn & { updatedAt: string }) =>
+    db.updateTable('issues').set({ status: 'released', updated_at: updatedAt }).where('workspace_id', '=', workspaceId).where('id', 'in', ids));
 
   const nextNumber = compileOnce(['workspaceId', 'prefix'], ({ workspaceId, prefix }: { workspaceId: string; prefix: string }) =>
     db
@@ -280,13 +297,13 @@ export function issueRepository(db: Executor) {
     /** The details of the workspace's issues among `ids`, in one query (in no particular order). */
     async findDetails(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<IssueDetailRows[]> {
       if (ids.length === 0) return [];
-      return toDetails(await detailRows(tx).where('issues.workspace_id', '=', workspaceId).where('issues.id', 'in', ids).execute());
+      return toDetails(await detailsByIds(tx, { workspaceId, ids }));
     },
 
     /** The issues of the workspace among `ids` (others are simply absent). */
     async findManyByIds(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<IssueRow[]> {
       if (ids.length === 0) return [];
-      return tx.selectFrom('issues').select(ISSUE_COLUMNS).where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();
+      return manyByIds(tx, { workspaceId, ids });
     },
 
     async list(workspaceId: string, filters: IssueFilters, page: Page, tx: Executor = db): Promise<PageOf<IssueListRow>> {
@@ -330,22 +347,9 @@ export function issueRepository(db: Executor) {
      */
     async markReleased(workspaceId: string, ids: readonly string[], updatedAt: string, tx: Executor): Promise<Pick<IssueRow, 'id' | 'status' | 'updated_at'>[]> {
       if (ids.length === 0) return [];
-      const leaving = await tx
-        .selectFrom('issues')
-        .select(['id', 'workspace_id', 'product_id', 'status', 'priority', 'assignee_id', 'updated_at'])
-        .where('workspace_id', '=', workspaceId)
-        .where('id', 'in', ids)
-        .where('status', '<>', 'released')
-        .execute();
+      const leaving = await notReleasedYet(tx, { workspaceId, ids });
       if (leaving.length === 0) return [];
-      // Exactly the issues read above (the product's issue lock keeps them as read): by id alone,
-      // a status condition made SQLite without statistics walk the workspace's listing index.
-      await tx
-        .updateTable('issues')
-        .set({ status: 'released', updated_at: updatedAt })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', 'in', leaving.map((issue) => issue.id))
-        .execute();
+      await markAllReleased(tx, { workspaceId, ids: leaving.map((issue) => issue.id), updatedAt });
       await adjustTallies(leaving, leaving.map((issue) => ({ ...issue, status: 'released' })), tx);
       return leaving.map(({ id, status, updated_at }) => ({ id, status, updated_at }));
     },

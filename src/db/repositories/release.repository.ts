@@ -1,7 +1,11 @@
+import { columnsOf, compileByShape, compileOnce, rowsOf, type Columns } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
 import { countRows, readPage, type ListOrder } from './paging.js';
-import type { ReleaseTable } from '../schema.js';
+import type { ReleaseIssueTable, ReleaseTable } from '../schema.js';
 
+const RELEASE_FIELDS = [
+  'id', 'workspace_id', 'product_id', 'title', 'description', 'version', 'released_at', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof ReleaseTable)[];
 const RELEASE_COLUMNS = [
   'r.id', 'r.workspace_id', 'r.product_id', 'r.title', 'r.description', 'r.version', 'r.released_at', 'r.created_at',
   'r.updated_at',
@@ -47,21 +51,34 @@ export function releaseRepository(db: Executor) {
     linked_issues_count: Number(row.linked_issues_count ?? 0),
   });
 
+  // A release's creation and its detail, compiled once (its links once per number of issues).
+  const insert = compileOnce(RELEASE_FIELDS, (row: ReleaseRow) => db.insertInto('releases').values(row));
+  const insertLinks = compileByShape((links: Columns<ReleaseIssueTable>) => db.insertInto('release_issues').values(rowsOf(links)));
+  const byId = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
+    viewOf(releases(db).where('r.workspace_id', '=', workspaceId).where('r.id', '=', id)));
+  const issuesOfRelease = compileOnce(['workspaceId', 'releaseId'], ({ workspaceId, releaseId }: { workspaceId: string; releaseId: string }) =>
+    db
+      .selectFrom('release_issues as ri')
+      .innerJoin('issues as i', 'i.id', 'ri.issue_id')
+      .select(['i.id', 'i.title', 'i.status', 'i.priority'])
+      .where('ri.workspace_id', '=', workspaceId)
+      .where('ri.release_id', '=', releaseId)
+      .orderBy('i.created_at', 'asc')
+      .orderBy('i.id', 'asc'));
+
   return {
     async insert(row: ReleaseRow, tx: Executor = db): Promise<void> {
-      await tx.insertInto('releases').values(row).execute();
+      await insert(tx, row);
     },
 
     async linkIssues(workspaceId: string, releaseId: string, issueIds: readonly string[], linkedAt: string, tx: Executor = db): Promise<void> {
       if (issueIds.length === 0) return;
-      await tx
-        .insertInto('release_issues')
-        .values(issueIds.map((issueId) => ({ release_id: releaseId, issue_id: issueId, workspace_id: workspaceId, created_at: linkedAt })))
-        .execute();
+      const links = issueIds.map((issueId): ReleaseIssueTable => ({ release_id: releaseId, issue_id: issueId, workspace_id: workspaceId, created_at: linkedAt }));
+      await insertLinks(tx, columnsOf(links, ['release_id', 'issue_id', 'workspace_id', 'created_at']));
     },
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ReleaseViewRow | undefined> {
-      const row = await viewOf(releases(tx).where('r.workspace_id', '=', workspaceId).where('r.id', '=', id)).executeTakeFirst();
+      const [row] = await byId(tx, { workspaceId, id });
       return row && normalize(row);
     },
 
@@ -102,17 +119,7 @@ export function releaseRepository(db: Executor) {
         .execute();
     },
 
-    async issuesOf(workspaceId: string, releaseId: string, tx: Executor = db): Promise<ReleaseIssueRow[]> {
-      return tx
-        .selectFrom('release_issues as ri')
-        .innerJoin('issues as i', 'i.id', 'ri.issue_id')
-        .select(['i.id', 'i.title', 'i.status', 'i.priority'])
-        .where('ri.workspace_id', '=', workspaceId)
-        .where('ri.release_id', '=', releaseId)
-        .orderBy('i.created_at', 'asc')
-        .orderBy('i.id', 'asc')
-        .execute();
-    },
+    issuesOf: (workspaceId: string, releaseId: string, tx: Executor = db): Promise<ReleaseIssueRow[]> => issuesOfRelease(tx, { workspaceId, releaseId }),
 
     async update(workspaceId: string, id: string, changes: ReleaseChanges, tx: Executor = db): Promise<void> {
       await tx.updateTable('releases').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
