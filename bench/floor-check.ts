@@ -128,7 +128,7 @@ async function effectOf(store: Store, tables: string[], before: Snapshot, spec: 
   const newEvents = rowsAdded.events ?? 0;
   const events = (await store.all<{ type: string; payload: string }>('select type, payload from events order by id desc limit ?', [newEvents]))
     .reverse().map(({ type, payload }) => ({ type, payload: JSON.parse(payload) }));
-  const named = [(JSON.parse(answer.body) as { data?: { id?: string } }).data?.id, spec.path.split('/')[4]];
+  const named = [(JSON.parse(answer.body) as { data?: { id?: string } }).data?.id, ...spec.path.split('/')];
   const ids = [...new Set(named.filter((id): id is string => id !== undefined && UUID.test(id)))];
   const written: Row = {};
   for (const table of WRITTEN_TABLES) {

@@ -8,7 +8,7 @@ import { USAGE, UsageError, parseBenchArgs, scenarioKey, type BenchOptions, type
 import { databaseFactory } from './databases.js';
 import { CONNECTIONS, runLoad, type RequestSpec } from './load.js';
 import { checkFloor } from './floor-check.js';
-import { cpuMs, startCeiling, startFloor, startLoopdesk, type ServerProcess } from './processes.js';
+import { BENCH_SUMMARY_DEBOUNCE_MS, cpuMs, startCeiling, startFloor, startLoopdesk, type ServerProcess } from './processes.js';
 import { describeMachine, markdown, writeReport, type Ceiling, type ScenarioResult, type WriteDeliveries } from './report.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { seedMain, type Fixture, type SeedSummary } from './seed.js';
@@ -87,7 +87,11 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
   const receiver = options.webhooks ? await startWebhookReceiver() : null;
   const server = await startLoopdesk({
     databaseUrl: url, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir,
-    env: { LOOPDESK_RATE_LIMIT: String(options.rateLimit), ...(receiver ? { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1' } : {}) },
+    env: {
+      LOOPDESK_RATE_LIMIT: String(options.rateLimit),
+      LOOPDESK_SUMMARY_DEBOUNCE_MS: String(BENCH_SUMMARY_DEBOUNCE_MS),
+      ...(receiver ? { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1' } : {}),
+    },
   });
   const results: ScenarioResult[] = [];
   let floor: ServerProcess | null = null;

@@ -7,9 +7,8 @@ import {
   CONVERSATION_WITH_CONTACT, detailJson, failure, issueKey, notFound, ok, readIssueDetail, readIssueDetails, type Actor, type Answer, type IssueDetail,
 } from './reads.js';
 import { messageExcerpt } from '../../src/domain/conversations/message-excerpt.js';
-import { SUMMARY_DEFAULTS } from '../../src/config.js';
 import { TRIAGE_AFTER_SUMMARY_MS } from '../../src/domain/triage/triage-job.js';
-import { BENCH_SEARCH_FOLD_MS } from '../processes.js';
+import { BENCH_SEARCH_FOLD_MS, BENCH_SUMMARY_DEBOUNCE_MS } from '../processes.js';
 import { array, ISSUE, messageJson, object, RELEASE, RELEASE_ISSUE } from './shapes.js';
 import { placeholders, type Queries, type Row, type Store, type Transaction } from './store.js';
 
@@ -259,12 +258,12 @@ export async function addMessage(tx: Transaction, message: Row): Promise<string>
   await requestJob(tx, message, 'search', BENCH_SEARCH_FOLD_MS);
   if (byContact) {
     await tx.run('update contacts set last_seen_at = ? where workspace_id = ? and id = ?', [message.created_at, message.workspace_id, message.sender_id]);
-    await requestJob(tx, message, 'summary', SUMMARY_DEFAULTS.debounceMs);
+    await requestJob(tx, message, 'summary', BENCH_SUMMARY_DEBOUNCE_MS);
     const earlier = await tx.one(
       "select id from messages where workspace_id = ? and conversation_id = ? and sender_type = 'contact' limit 1",
       [message.workspace_id, message.conversation_id],
     );
-    if (!earlier) await requestJob(tx, message, 'triage', SUMMARY_DEFAULTS.debounceMs + TRIAGE_AFTER_SUMMARY_MS);
+    if (!earlier) await requestJob(tx, message, 'triage', BENCH_SUMMARY_DEBOUNCE_MS + TRIAGE_AFTER_SUMMARY_MS);
   }
   const columns = Object.keys(message);
   await tx.run(`insert into messages (${columns.join(', ')}) values (${placeholders(columns)})`, Object.values(message));
