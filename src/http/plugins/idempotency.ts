@@ -4,15 +4,11 @@
 // response. Keys belong to the credential the request came with.
 import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IdempotencyCredential, IdempotencyScope } from '../../db/repositories/idempotency.repository.js';
 import { IDEMPOTENCY_FIELD, type IdempotencyService } from '../../domain/idempotency/idempotency.service.js';
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Set on the POSTs of a scope with idempotency: the route honours Idempotency-Key. */
-    idempotent?: boolean;
-  }
   interface FastifyRequest {
     idempotency: IdempotencyState | null;
   }
@@ -97,21 +93,6 @@ export function registerIdempotency(app: FastifyInstance, { idempotency, ownerOf
   app.decorateRequest('idempotency', null);
   const KeyHeader = keyHeader(credentialName);
 
-  // Every POST of this scope that honours the header documents and validates it (other headers
-  // stay allowed) and documents the replay marker on its 2xx responses.
-  app.addHook('onRoute', (route) => {
-    const isPost = [route.method].flat().includes('POST');
-    if (!isPost || !route.schema || !honouredBy(route)) return;
-    route.config = { ...route.config, idempotent: true };
-    const headers = route.schema.headers as { properties?: Record<string, TSchema> } | undefined;
-    route.schema.headers = Type.Object({ ...headers?.properties, 'Idempotency-Key': Type.Optional(KeyHeader) });
-    const responses = (route.schema.response ?? {}) as Record<string, { headers?: object }>;
-    for (const [status, response] of Object.entries(responses)) {
-      if (!status.startsWith('2')) continue;
-      responses[status] = { ...response, headers: { ...response.headers, 'Idempotent-Replayed': ReplayedHeader } };
-    }
-  });
-
   async function purgeExpiredIfDue(request: FastifyRequest): Promise<void> {
     try {
       const purged = await idempotency.purgeExpiredIfDue();
@@ -124,16 +105,16 @@ export function registerIdempotency(app: FastifyInstance, { idempotency, ownerOf
   const scopeOf = ({ workspaceId, credential, key }: IdempotencyState): IdempotencyScope => ({ workspaceId, credential, key });
 
   // The body as sent: hashed before validation trims strings and fills in defaults.
-  app.addHook('preValidation', async (request) => {
+  const readKey = async (request: FastifyRequest) => {
     const key = request.headers[IDEMPOTENCY_FIELD];
-    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    if (typeof key !== 'string') return;
     const owner = ownerOf(request);
     if (owner) request.idempotency = { ...owner, key, requestHash: requestHash(request), claimedAt: null };
-  });
+  };
 
-  // After validation and the 404 lookup (registered after registerValidationOrder), so a request
-  // that is rejected anyway never claims its key.
-  app.addHook('preHandler', async (request, reply) => {
+  // After validation and the 404 lookup (route-level hooks run after the app's, registerValidationOrder's among them),
+  // so a request that is rejected anyway never claims its key.
+  const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
     const state = request.idempotency;
     if (!state) return;
     await purgeExpiredIfDue(request);
@@ -144,9 +125,9 @@ export function registerIdempotency(app: FastifyInstance, { idempotency, ownerOf
     }
     reply.code(acquired.status).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8');
     return reply.send(acquired.body);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const recordAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const state = request.idempotency;
     if (!state?.claimedAt) return payload;
     const claimedAt = state.claimedAt;
@@ -162,5 +143,24 @@ export function registerIdempotency(app: FastifyInstance, { idempotency, ownerOf
       request.log.error({ err: error }, 'storing the idempotency record failed');
     }
     return payload;
+  };
+
+  // Every POST of this scope that honours the header documents and validates it (other headers
+  // stay allowed), documents the replay marker on its 2xx responses, and alone carries the hooks:
+  // reads and other writes pay nothing for it.
+  app.addHook('onRoute', (route) => {
+    const isPost = [route.method].flat().includes('POST');
+    if (!isPost || !route.schema || !honouredBy(route)) return;
+    const headers = route.schema.headers as { properties?: Record<string, TSchema> } | undefined;
+    route.schema.headers = Type.Object({ ...headers?.properties, 'Idempotency-Key': Type.Optional(KeyHeader) });
+    const responses = (route.schema.response ?? {}) as Record<string, { headers?: object }>;
+    for (const [status, response] of Object.entries(responses)) {
+      if (!status.startsWith('2')) continue;
+      responses[status] = { ...response, headers: { ...response.headers, 'Idempotent-Replayed': ReplayedHeader } };
+    }
+    // The key read first among the route's own hooks, before any fills in a missing body.
+    route.preValidation = [readKey, ...[route.preValidation ?? []].flat()];
+    route.preHandler = [...[route.preHandler ?? []].flat(), claimKey];
+    route.onSend = [...[route.onSend ?? []].flat(), recordAnswer];
   });
 }
