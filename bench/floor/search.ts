@@ -185,11 +185,7 @@ const RECORDS: Record<SearchType, { select: string; alias: string; json: (row: R
   contact: { select: CONTACT_PROFILES, alias: 'ct', json: contactProfileJson, title: (row) => row.name ?? row.email ?? '' },
 };
 
-/**
- * The hits' records, in the hits' order (a record deleted meanwhile drops out), each type's in one
- * statement by id. The server reads the conversations through the inbox's list, with its ordered
- * page of ids and its count, neither of which the answer uses: here they are read as the issues are.
- */
+/** The hits' records, in the hits' order (a record deleted meanwhile drops out), each type's in one statement by id. */
 async function resultsOf(db: Queries, workspaceId: string, hits: readonly Hit[]): Promise<string[]> {
   const rows = await Promise.all(SEARCH_TYPES.map((type) => {
     const ids = hits.filter((hit) => hit.type === type).map((hit) => hit.id);

@@ -6,10 +6,7 @@ import type { ReleaseIssueTable, ReleaseTable } from '../schema.js';
 const RELEASE_FIELDS = [
   'id', 'workspace_id', 'product_id', 'title', 'description', 'version', 'released_at', 'created_at', 'updated_at',
 ] as const satisfies readonly (keyof ReleaseTable)[];
-const RELEASE_COLUMNS = [
-  'r.id', 'r.workspace_id', 'r.product_id', 'r.title', 'r.description', 'r.version', 'r.released_at', 'r.created_at',
-  'r.updated_at',
-] as const;
+const RELEASE_COLUMNS = RELEASE_FIELDS.map((field) => `r.${field}` as const);
 
 export type ReleaseRow = ReleaseTable;
 export type ReleaseChanges = Partial<Pick<ReleaseTable, 'title' | 'description' | 'version' | 'released_at' | 'updated_at'>>;
