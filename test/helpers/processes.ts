@@ -32,6 +32,9 @@ export class ServerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Set once the process has exited and its output has been read to the end. */
   private closed = false;
+  /** Set once the server has said it listens: an exit after that, not asked for, is reported. */
+  private listening = false;
+  private stopAsked = false;
   private readonly waiters = new Set<() => void>();
 
   constructor(env: Record<string, string>) {
@@ -42,6 +45,12 @@ export class ServerProcess {
     this.exited = new Promise((resolve) =>
       this.child.once('close', (code, signal) => {
         this.received(() => (this.closed = true));
+        // A test that kills the server does so with a signal; a server that ends on its own while
+        // serving has crashed, and the request that finds it gone says only ECONNREFUSED.
+        if (this.listening && !this.stopAsked && signal === null) {
+          process.stderr.write(`\nloopdesk serve (pid ${this.child.pid}) exited on its own with code ${code} while serving; its output:\n` +
+            `${this.stdout.slice(-20_000)}\n${this.stderr.slice(-20_000)}\n`);
+        }
         resolve({ code, signal });
       }),
     );
@@ -77,11 +86,13 @@ export class ServerProcess {
   /** The base URL from Fastify's "Server listening at …" log line. */
   async baseUrl(): Promise<string> {
     const [, url] = await this.waitFor(/Server listening at (http:\/\/[^"\s]+)/);
+    this.listening = true;
     return url;
   }
 
   /** Sends `signal` and resolves with the exit status. */
   async stop(signal: NodeJS.Signals = 'SIGTERM') {
+    this.stopAsked = true;
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
     return this.exited;
   }
