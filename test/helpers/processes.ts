@@ -45,8 +45,8 @@ export class ServerProcess {
     this.exited = new Promise((resolve) =>
       this.child.once('close', (code, signal) => {
         this.received(() => (this.closed = true));
-        // A test that kills the server does so with a signal; a server that ends on its own while
-        // serving has crashed, and the request that finds it gone says only ECONNREFUSED.
+        // A server that ends on its own while serving has crashed, and the request that finds it
+        // gone says only ECONNREFUSED. (A test that kills it outright gets a signal here.)
         if (this.listening && !this.stopAsked && signal === null) {
           process.stderr.write(`\nloopdesk serve (pid ${this.child.pid}) exited on its own with code ${code} while serving; its output:\n` +
             `${this.stdout.slice(-20_000)}\n${this.stderr.slice(-20_000)}\n`);
@@ -90,10 +90,15 @@ export class ServerProcess {
     return url;
   }
 
-  /** Sends `signal` and resolves with the exit status. */
-  async stop(signal: NodeJS.Signals = 'SIGTERM') {
+  /** Sends `signal`: an exit it causes is asked for, and not reported. */
+  signal(signal: NodeJS.Signals): void {
     this.stopAsked = true;
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+  }
+
+  /** Sends `signal` and resolves with the exit status. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM') {
+    this.signal(signal);
     return this.exited;
   }
 }

@@ -51,7 +51,7 @@ export async function startServer({ databaseUrl, env = {}, firstStart = false }:
       port: Number(new URL(baseUrl).port),
       baseUrl,
       bootstrapKey: () => BANNER_KEY.exec(server.stdout)?.[1] ?? null,
-      kill: (signal) => server.child.kill(signal),
+      kill: (signal) => server.signal(signal),
     };
   } catch (error) {
     server.child.kill('SIGKILL');

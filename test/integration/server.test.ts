@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { createDatabase } from '../../src/db/database.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
-import { ServerProcess } from '../helpers/processes.js';
+import { BIN, ServerProcess } from '../helpers/processes.js';
 
 const FIRST_KEY = /curl -H "Authorization: Bearer (ldk_[0-9A-Za-z]{40})" (http:\/\/127\.0\.0\.1:(\d+))\/api\/v1\/me/;
 
@@ -19,6 +20,11 @@ function start(databaseUrl: string, env: Record<string, string> = {}): ServerPro
   return server;
 }
 after(() => Promise.all(started.map((server) => server.stop('SIGKILL'))));
+
+/** A process's command line, as the kernel has it now (after any exec). */
+const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+/** The pid in the server's "Server listening at" log line: the process that serves. */
+const listeningPid = (server: ServerProcess) => Number(/"pid":(\d+)[^\n]*Server listening at/.exec(server.stdout)?.[1]);
 
 const getMe = (baseUrl: string, key: string) => fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
@@ -64,7 +70,7 @@ describe('loopdesk serve', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    server.child.kill('SIGTERM');
+    server.signal('SIGTERM');
     await server.waitFor(/shutting down/);
     assert.equal(server.child.exitCode, null, 'still running while the request is open');
     socket.write(body.slice(10));
@@ -73,6 +79,21 @@ describe('loopdesk serve', () => {
     assert.match(response, /"name":"Shipped During Shutdown"/);
     assert.deepEqual(await server.exited, { code: 0, signal: null });
     assert.doesNotMatch(server.stdout, /did not finish in time/, 'the kept-alive connection does not hold the exit until the deadline');
+  });
+
+  it('serves with a young generation of 8 MB as the process it was started as, unless the operator sized the heap', async () => {
+    const bounded = start(await freshDatabaseUrl('sqlite'));
+    await bounded.baseUrl();
+    assert.deepEqual(commandLine(bounded.child.pid!).slice(1), ['--max-semi-space-size=8', BIN, 'serve']);
+    assert.equal(listeningPid(bounded), bounded.child.pid);
+    assert.deepEqual(await bounded.stop('SIGTERM'), { code: 0, signal: null });
+
+    for (const NODE_OPTIONS of ['--max-semi-space-size=32', '--max_heap_size=512']) {
+      const chosen = start(await freshDatabaseUrl('sqlite'), { NODE_OPTIONS });
+      await chosen.baseUrl();
+      assert.deepEqual(commandLine(chosen.child.pid!).slice(1), [BIN, 'serve'], NODE_OPTIONS);
+      assert.equal(listeningPid(chosen), chosen.child.pid);
+    }
   });
 
   it('exits 0 on SIGINT', async () => {
