@@ -81,10 +81,10 @@ describe('loopdesk serve', () => {
     assert.doesNotMatch(server.stdout, /did not finish in time/, 'the kept-alive connection does not hold the exit until the deadline');
   });
 
-  it('serves with a young generation of 8 MB as the process it was started as, unless the operator sized the heap', async () => {
-    const bounded = start(await freshDatabaseUrl('sqlite'));
+  it('serves with a young generation of 16 MB as the process it was started as, unless the operator sized the heap', async () => {
+    const bounded = start(await freshDatabaseUrl('sqlite'), { NODE_OPTIONS: '' });
     await bounded.baseUrl();
-    assert.deepEqual(commandLine(bounded.child.pid!).slice(1), ['--max-semi-space-size=8', BIN, 'serve']);
+    assert.deepEqual(commandLine(bounded.child.pid!).slice(1), ['--max-semi-space-size=16', BIN, 'serve']);
     assert.equal(listeningPid(bounded), bounded.child.pid);
     assert.deepEqual(await bounded.stop('SIGTERM'), { code: 0, signal: null });
 
