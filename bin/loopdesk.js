@@ -16,13 +16,15 @@ if (Number(process.versions.node.split('.')[0]) < Number(oldestMajor)) {
 
 // The server's young generation, bounded. V8 sizes it for the machine's memory (on 64-bit Linux
 // up to two semi-spaces of 64 MB), and a server under load then holds 150–300 MB more than it
-// uses; with 16 MB it serves as fast (docs/operations.md, "Memory"). The size is fixed when V8 starts, so
-// `serve` starts Node again in this same process (same pid, arguments and environment) with the
-// bound, unless the operator sized the heap (NODE_OPTIONS or node's own arguments).
+// uses; 16 MB costs about the same CPU (docs/operations.md, "Memory"). The size is fixed when V8
+// starts, so `serve` starts Node again in this same process (same pid, arguments and
+// environment) with the bound, unless the operator sized the heap (NODE_OPTIONS or node's own
+// arguments).
 const heapSized = (flags) => /--max[-_](semi[-_]space|heap)[-_]size\b/.test(flags);
 if ((process.argv[2] ?? 'serve') === 'serve' && typeof process.execve === 'function' &&
     !heapSized(process.execArgv.join(' ')) && !heapSized(process.env.NODE_OPTIONS ?? '')) {
-  process.execve(process.execPath, [process.execPath, '--max-semi-space-size=16', ...process.execArgv, process.argv[1], ...process.argv.slice(2)]);
+  const [script, ...args] = process.argv.slice(1);
+  process.execve(process.execPath, [process.execPath, '--max-semi-space-size=16', ...process.execArgv, script, ...args]);
 }
 
 // V8's compiled code kept between runs (in the OS's temporary folder): a start or an admin command
