@@ -5,10 +5,11 @@
 // its `issue.created` event. The matcher is the server's (src/dedup/lexical.ts: the per-product
 // index, its scoring and band): a second implementation would measure itself, not a floor. This
 // process keeps its own instance, fed by the floor's statements: a product's index is used as is
-// while the dedup version is the one it reflects, brought up to date from the open issues when the
-// version moved, and takes in an issue this process created once that committed.
+// while the dedup version is the one it reflects, brought up to date from the issues stamped with a
+// later version when it moved (from the open issues when that cannot place one), and takes in an
+// issue this process created once that committed.
 import { v7 as newId } from 'uuid';
-import type { Candidate, PossibleDuplicate } from '../../src/dedup/detector.js';
+import type { Candidate, CandidateChange, PossibleDuplicate } from '../../src/dedup/detector.js';
 import { createLexicalDetector } from '../../src/dedup/lexical.js';
 import { detailJson, failure, ok, readIssueDetail, type Actor, type Answer, type IssueDetail } from './reads.js';
 import { array, json, POSSIBLE_DUPLICATE } from './shapes.js';
@@ -22,6 +23,7 @@ const UNANSWERED_FIELDS = ['status', 'priority', 'assignee_id', 'conversation_id
 const OPEN_STATUSES = ['pending', 'in_progress', 'icebox'];
 const OPEN_ISSUES =
   `select id, title, description, created_at from issues where workspace_id = ? and product_id = ? and status in (${placeholders(OPEN_STATUSES)})`;
+const CHANGED_ISSUES = 'select id, title, description, status, created_at from issues where workspace_id = ? and product_id = ? and dedup_version > ?';
 const INSERT_SOURCE =
   'insert into issue_api_sources (id, workspace_id, issue_id, api_key_id, member_id, title, description, matched_existing, score, detector, origin, created_at) ' +
   "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'maybe', ?)";
@@ -31,6 +33,14 @@ async function openIssues(db: Queries, workspaceId: string, productId: string): 
   const rows = await db.all<{ id: string; title: string; description: string | null; created_at: string }>(OPEN_ISSUES, [workspaceId, productId, ...OPEN_STATUSES]);
   rows.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
   return rows.map(({ created_at: createdAt, ...row }) => ({ ...row, createdAt }));
+}
+
+/** The product's issues written after dedup version `since`, candidates or not. */
+async function changedIssues(db: Queries, workspaceId: string, productId: string, since: number): Promise<CandidateChange[]> {
+  const rows = await db.all<{ id: string; title: string; description: string | null; status: string; created_at: string }>(
+    CHANGED_ISSUES, [workspaceId, productId, since],
+  );
+  return rows.map(({ status, created_at: createdAt, ...row }) => ({ ...row, createdAt, open: OPEN_STATUSES.includes(status) }));
 }
 
 /** The review band's issues as the answer lists them, in the decision's order (best first). */
@@ -64,6 +74,7 @@ export async function createIssueUnlessDuplicate(store: Store, actor: Actor, bod
     const version = await tx.one<{ version: number }>('select version from dedup_versions where workspace_id = ? and product_id = ?', [workspaceId, productId]);
     const decision = await detector.decide(prepared, {
       workspaceId, productId, version: Number(version?.version ?? 0), candidates: () => openIssues(tx, workspaceId, productId),
+      changedSince: (since) => changedIssues(tx, workspaceId, productId, since),
     });
     const sourceId = newId();
     const recordSource = (issueId: unknown) => tx.run(INSERT_SOURCE, [

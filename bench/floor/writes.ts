@@ -96,8 +96,9 @@ export async function insertIssue(
     title: fields.title, description: fields.description, status: 'pending', priority: fields.priority, assignee_id: null, resolution_comment: null,
     is_ai_generated: 0, tags: '[]', created_at: now, updated_at: now,
   };
-  const columns = Object.keys(row);
-  await tx.run(`insert into issues (${columns.join(', ')}) values (${placeholders(columns)})`, Object.values(row));
+  // Stamped with the dedup version it moved the product to, which the matchers' catch-up reads.
+  const columns = [...Object.keys(row), 'dedup_version'];
+  await tx.run(`insert into issues (${columns.join(', ')}) values (${placeholders(columns)})`, [...Object.values(row), dedupVersion]);
   await adjustTallies(tx, [], [row]);
   return { row, dedupVersion };
 }
@@ -178,7 +179,8 @@ async function releaseJson(db: Queries, workspaceId: string, id: string): Promis
 /**
  * POST /releases with a product, a title and issues of the product (what the bench sends),
  * published now: under the issues' locks, the release and its links, then the issues not released
- * yet marked released under the product's issue lock (tallies, dedup version, an event each), then
+ * yet marked released under the product's issue lock (the dedup version moved and stamped on them,
+ * tallies, an event each), then
  * the release's created and published events.
  */
 export async function createRelease(store: Store, actor: Actor, body: Body): Promise<Answer> {
@@ -213,9 +215,12 @@ export async function createRelease(store: Store, actor: Actor, body: Body): Pro
       );
       if (leaving.length > 0) {
         const leavingIds = leaving.map((issue) => issue.id as string);
-        await tx.run(`update issues set status = 'released', updated_at = ? where workspace_id = ? and id in (${placeholders(leavingIds)})`, [now, actor.workspaceId, ...leavingIds]);
+        const dedupVersion = await bumpDedupVersion(tx, actor.workspaceId, productId);
+        await tx.run(
+          `update issues set status = 'released', updated_at = ?, dedup_version = ? where workspace_id = ? and id in (${placeholders(leavingIds)})`,
+          [now, dedupVersion, actor.workspaceId, ...leavingIds],
+        );
         await adjustTallies(tx, leaving, leaving.map((issue) => ({ ...issue, status: 'released' })));
-        await bumpDedupVersion(tx, actor.workspaceId, productId);
         const details = await readIssueDetails(tx, actor.workspaceId, leavingIds);
         for (const issue of leaving) {
           const previous = `,"previous":{"status":${JSON.stringify(issue.status)},"updated_at":${JSON.stringify(issue.updated_at)}}`;

@@ -82,6 +82,8 @@ export interface IssueTable {
   tags: string;
   created_at: string;
   updated_at: string;
+  /** The product's dedup version its creation or last change of title, description or status committed (migration 0024). */
+  dedup_version: number | null;
 }
 
 export interface ContactTable {

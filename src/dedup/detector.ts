@@ -15,6 +15,8 @@
 //   3. Every transaction that creates an issue or changes an issue's title, description,
 //      status or product calls `bumpProductVersion(workspaceId, productId, tx)`
 //      (src/db/repositories/embedding.repository.ts).
+//      The same transaction stamps each issue it wrote with the version it moved the product to
+//      (issues.dedup_version), which `changedSince` reads.
 //   4. After such a transaction commits with a new text, call `indexIssue(issue)`; it never
 //      rejects (failures are logged, and `decide` embeds any missing vector itself). After the
 //      transaction of step 2 created the issue, also call `created(issue)` with the version it
@@ -45,6 +47,18 @@ export interface DetectionScope {
   version?: number;
   /** The product's pending, in_progress and icebox issues, oldest first; or a function reading them. */
   candidates: readonly Candidate[] | (() => Promise<readonly Candidate[]>);
+  /**
+   * The product's issues whose creation or change of title, description or status committed a
+   * version after the one given: how a copy of the candidates at that version catches up without
+   * reading them all. Absent outside a database.
+   */
+  changedSince?: (version: number) => Promise<readonly CandidateChange[]>;
+}
+
+/** An issue as its last dedup-relevant write left it: a candidate now (`open`), or no longer. */
+export interface CandidateChange extends Candidate {
+  createdAt: string;
+  open: boolean;
 }
 
 export const candidatesOf = async (scope: DetectionScope): Promise<readonly Candidate[]> =>

@@ -4,7 +4,7 @@
 import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { systemClock, type Clock } from '../lib/clock.js';
-import { follows, newestKey } from './candidate-order.js';
+import { catchUp, follows, newestKey } from './candidate-order.js';
 import {
   candidatesOf, DetectionError, type Candidate, type CreatedIssue, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector,
   type PreparedReport,
@@ -110,14 +110,47 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   }
 
   // The candidates as last read while the product's version has not moved (no other change
-  // since, or only this process's own creations, which `created` appended); else read now.
+  // since, or only this process's own creations, which `created` appended); when it moved, the
+  // last read brought up to date with the issues written since; else read now.
   async function candidatesIn(detection: DetectionScope): Promise<{ candidates: readonly Candidate[]; texts: readonly string[] }> {
     const cached = listed.get(keyOf(detection));
     if (cached && cached.version === detection.version) return cached;
+    const current = cached && (await caughtUp(cached, detection));
+    if (current) return current;
     const candidates = await candidatesOf(detection);
     const read = { candidates, texts: candidates.map(issueText) };
     if (detection.version !== undefined) listed.set(keyOf(detection), { version: detection.version, ...read });
     return read;
+  }
+
+  // A last read at an older version, with the issues written since applied (new arrays: a decision
+  // in flight keeps the list it read); null when a new candidate's place needs the whole list.
+  async function caughtUp(cached: ListedCandidates, detection: DetectionScope): Promise<ListedCandidates | null> {
+    const { version, changedSince } = detection;
+    if (version === undefined || version < cached.version || !changedSince) return null;
+    const changes = await changedSince(cached.version);
+    // Planned after the wait: `created` may have appended one of these issues meanwhile.
+    const last = listed.get(keyOf(detection)) ?? cached;
+    const held = new Set(last.candidates.map((c) => c.id));
+    const plan = catchUp(changes, (id) => held.has(id), newestKey(last.candidates));
+    if (!plan) return null;
+    const closed = new Set(plan.closed);
+    const changed = new Map(plan.changed.map((c) => [c.id, c]));
+    const candidates: Candidate[] = [];
+    const texts: string[] = [];
+    for (const [i, candidate] of last.candidates.entries()) {
+      if (closed.has(candidate.id)) continue;
+      const now = changed.get(candidate.id);
+      candidates.push(now ?? candidate);
+      texts.push(now ? issueText(now) : last.texts[i]!);
+    }
+    for (const candidate of plan.added) {
+      candidates.push(candidate);
+      texts.push(issueText(candidate));
+    }
+    const updated = { version, candidates, texts };
+    listed.set(keyOf(detection), updated);
+    return updated;
   }
 
   // A product's vectors stay cached whatever changed since: each candidate's row is used only

@@ -130,6 +130,20 @@ export class LexicalIndex implements CosineSpace {
     this.insert(doc.id, doc.text, this.nextRank++);
   }
 
+  /** A document's text as it is now, in the document's place among the others; nothing when it is unchanged. */
+  replace({ id, text }: IndexedText): void {
+    const doc = this.docs[this.slotsById.get(id)!]!;
+    if (doc.text === text) return;
+    this.remove(doc);
+    this.insert(id, text, doc.rank);
+  }
+
+  /** Drops a document (an issue that is no longer a candidate); nothing when it is not there. */
+  delete(id: string): void {
+    const slot = this.slotsById.get(id);
+    if (slot !== undefined) this.remove(this.docs[slot]!);
+  }
+
   /** The best-scoring document, or null when there are none. */
   best(report: Terms): LexicalMatch | null {
     return this.top(report, 1)[0] ?? null;

@@ -2,16 +2,18 @@
 //
 // Each product's index lives in memory, tagged with the product's dedup version it reflects.
 // In `decide`, a cached index at the scope's version is used as is, without reading the
-// candidates; otherwise the candidates are read and only the difference is applied (new,
-// changed and closed issues). After POST /issues/maybe commits an issue, `created` adds it to
-// the index when the committed version is exactly the next one (nothing else changed) and the
-// issue sorts after the newest candidate (so the order, which breaks ties, stays right).
+// candidates; one at an older version catches up with the issues written since (the scope's
+// `changedSince`: created, changed, closed), and only when that cannot place a new candidate, or
+// there is no index yet, are the candidates read (and only the difference applied). After POST
+// /issues/maybe commits an issue, `created` adds it to the index when the committed version is
+// exactly the next one (nothing else changed) and the issue sorts after the newest candidate (so
+// the order, which breaks ties, stays right).
 //
 // With several processes on one database this stays exact: every change to a product's
 // candidates bumps its version in the same transaction, in whichever process; the service reads
 // the version before the candidates, so an index is never tagged newer than what it holds; and
 // `created` runs only after the commit, so the issue of a rolled-back transaction never enters.
-import { follows, newestKey, type OrderKey } from './candidate-order.js';
+import { catchUp, follows, newestKey, type OrderKey } from './candidate-order.js';
 import { decisionIn } from './decision.js';
 import { candidatesOf, type Candidate, type CreatedIssue, type Decision, type DetectionScope, type DuplicateDetector, type PreparedReport } from './detector.js';
 import { LexicalIndex } from './lexical-index.js';
@@ -42,6 +44,25 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
   const cache = new LruMap<string, ProductIndex>(CACHED_PRODUCTS);
   const keyOf = (scope: { workspaceId: string; productId: string }) => `${scope.workspaceId}:${scope.productId}`;
 
+  // The cached index brought from its version to the scope's with the issues written in between;
+  // null when there is none to bring, or a new candidate's place needs the whole list.
+  async function caughtUp(key: string, scope: DetectionScope): Promise<ProductIndex | null> {
+    const cached = cache.get(key);
+    if (!cached || cached.version === null || scope.version === undefined) return null;
+    if (cached.version === scope.version) return cached;
+    if (cached.version > scope.version || cached.newest === null || !scope.changedSince) return null;
+    const changes = await scope.changedSince(cached.version);
+    // Planned after the wait: `created` may have taken one of these issues in meanwhile.
+    const plan = catchUp(changes, (id) => cached.index.has(id), cached.newest);
+    if (!plan) return null;
+    for (const id of plan.closed) cached.index.delete(id);
+    for (const issue of plan.changed) cached.index.replace({ id: issue.id, text: issueText(issue) });
+    for (const issue of plan.added) cached.index.append({ id: issue.id, text: issueText(issue) });
+    if (plan.added.length > 0) cached.newest = newestKey(plan.added);
+    cached.version = scope.version;
+    return cached;
+  }
+
   function synced(key: string, candidates: readonly Candidate[], version: number | undefined): ProductIndex {
     const product = cache.get(key) ?? { index: new LexicalIndex(), version: null, newest: null };
     product.index.sync(candidates.map((c) => ({ id: c.id, text: issueText(c) })));
@@ -61,10 +82,8 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
     async decide(prepared: PreparedReport, scope: DetectionScope): Promise<Decision> {
       const report = 'terms' in prepared ? (prepared as LexicalReport).terms : terms(prepared.text);
       const key = keyOf(scope);
-      const cached = cache.get(key);
-      const current = cached && scope.version !== undefined && cached.version === scope.version ? cached : null;
-      // From here to the scores nothing awaits, so no other call can change the index in between.
-      const { index } = current ?? synced(key, await candidatesOf(scope), scope.version);
+      // From the index's last change to the scores nothing awaits, so no other call can change it in between.
+      const { index } = (await caughtUp(key, scope)) ?? synced(key, await candidatesOf(scope), scope.version);
       return decisionIn(band, index.top(report, POSSIBLE_DUPLICATES));
     },
     created(issue: CreatedIssue) {

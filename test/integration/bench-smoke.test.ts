@@ -5,7 +5,7 @@
 // loaded 2-core machine; docs/benchmarks.md says how to refresh it). At 10k a query that walks
 // every issue of the workspace costs several times a lookup; at a few hundred issues it would
 // not show. The webhook delivery, cut-off, memory, SSE fan-out (team and widget), triage latency,
-// housekeeping and rate-limiter benchmarks run once at their smallest; their figures are not checked here.
+// dedup catch-up, housekeeping and rate-limiter benchmarks run once at their smallest; their figures are not checked here.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -137,6 +137,11 @@ describe('npm run bench', () => {
     );
     assert.match(stdout, /^\| sqlite \| lexical \| 50 \| 3 \| 2000 ms \| \d+ ms \| \d+ ms \| \d+ ms \| \d+ ms \| \d+ ms \| \d+ ms \|$/m);
     assert.match(stdout, /^3 widget chats, one every 20 ms: \d+ link suggestions, \d+ create suggestions\.$/m);
+  });
+
+  it('bench/dedup-catch-up.ts times deduplicating creates in a row and after an edit made elsewhere', async () => {
+    const { stdout } = await run(process.execPath, [...RUN_TYPESCRIPT, 'bench/dedup-catch-up.ts', '--issues', '200', '--rounds', '5'], { cwd: root, timeout: 60_000 });
+    assert.match(stdout, /^\| sqlite \| 200 \| 5 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \|$/m);
   });
 
   it('bench/housekeeping.ts deletes exactly the old events and deliveries and reports the run', async () => {

@@ -1,8 +1,9 @@
 // The lexical matcher's per-process cache over a shared database: the app is one process, and a
 // second deduplicating-create service with its own lexical detector stands for another process
 // (its own cache, the same database). Each must see what the other created, changed and closed,
-// read the candidates only when someone else moved the product's version, and never keep an
-// issue whose transaction rolled back.
+// catch up with the issues written since its index's version when someone else moved it (reading
+// every candidate only for a first index, or a new candidate older than its newest), and never
+// keep an issue whose transaction rolled back.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { embeddingRepository } from '../../src/db/repositories/embedding.repository.js';
@@ -18,11 +19,11 @@ import { createIssue, createIssueMaybe, createProduct } from '../helpers/factori
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
 
 describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (lexical matcher)', (ctx, dialect) => {
-  /** Another process: its own lexical detector, counting how often it reads the candidates. */
+  /** Another process: its own lexical detector, counting how often it reads the candidates, and the issues written since a version. */
   function otherProcess(detector: DuplicateDetector = createLexicalDetector(), issues: Partial<IssueRepository> = {}) {
     const { database } = ctx();
     const store = embeddingRepository(database.db);
-    const reads = { candidates: 0 };
+    const reads = { candidates: 0, changes: 0 };
     const services = createServices(database, { detector });
     const repository = { ...issueRepository(database.db), ...issues };
     const matcher = createIssueMatcher({
@@ -32,6 +33,7 @@ describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (l
       dedupStore: {
         productVersion: store.productVersion,
         openCandidates: (...args) => (reads.candidates++, store.openCandidates(...args)),
+        changedSince: (...args) => (reads.changes++, store.changedSince(...args)),
       },
     });
     const issueDedup = createIssueDedupService({
@@ -75,9 +77,39 @@ describeEachDialect('POST /api/v1/issues/maybe with a second process\'s cache (l
     for (const title of ['Refund never arrives', 'Invoice shows the wrong currency', 'Login fails on Safari']) await other.maybe(actor, productId, title);
     assert.equal(other.reads.candidates, 1, 'its own creations and matches need no read');
 
+    assert.equal(other.reads.changes, 0);
+
     const direct = await createIssue(api, productId, { title: 'Search ignores accents' });
     assert.equal((await other.maybe(actor, productId, 'Search ignores accents')).issue.id, direct.id);
-    assert.equal(other.reads.candidates, 2, 'an issue created elsewhere makes it read them again');
+    assert.deepEqual(other.reads, { candidates: 1, changes: 1 }, 'an issue created elsewhere: the issues written since, not every candidate');
+  });
+
+  it('catches up with edits, closes, reopens and releases made elsewhere, reading every candidate only for a reopened issue', async () => {
+    const { actor, productId, api } = await setUp(ctx());
+    const other = otherProcess();
+    const titles = ['Login fails on Safari', 'Refund never arrives', 'Invoice shows the wrong currency', 'Export to CSV crashes'];
+    const ids: string[] = [];
+    for (const title of titles) ids.push((await other.maybe(actor, productId, title)).issue.id);
+    assert.deepEqual(other.reads, { candidates: 1, changes: 0 });
+
+    // An edit, a close and a release in one go, elsewhere: one catch-up sees all three.
+    await api.patch(`/api/v1/issues/${ids[0]}`, { title: 'Dark mode resets after restart' });
+    await api.patch(`/api/v1/issues/${ids[1]}`, { status: 'done' });
+    await api.post('/api/v1/releases', { product_id: productId, title: 'Spring', issue_ids: [ids[2]] });
+    assert.equal((await other.maybe(actor, productId, 'Dark mode resets after restart')).issue.id, ids[0]);
+    assert.deepEqual(other.reads, { candidates: 1, changes: 1 });
+    for (const gone of [titles[0], titles[1], titles[2]]) {
+      const again = await other.maybe(actor, productId, gone);
+      assert.equal(again.matchedExisting, false, `"${gone}" is no longer a candidate`);
+      assert.ok(!ids.includes(again.issue.id));
+    }
+    assert.equal((await other.maybe(actor, productId, titles[3])).issue.id, ids[3], 'what did not change stays');
+    assert.deepEqual(other.reads, { candidates: 1, changes: 1 }, 'its own creations need no catch-up');
+
+    // Reopened, the done issue is older than the newest candidate: its place needs the whole list.
+    await api.patch(`/api/v1/issues/${ids[1]}`, { status: 'pending', title: 'Refunds take weeks' });
+    assert.equal((await other.maybe(actor, productId, 'Refunds take weeks')).issue.id, ids[1]);
+    assert.deepEqual(other.reads, { candidates: 2, changes: 2 });
   });
 
   it('keeps nothing of a create whose transaction rolled back', async () => {

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { embeddingRepository, type EmbeddingRepository } from '../../src/db/repositories/embedding.repository.js';
 import { createDuplicateDetector, type DetectorDeps } from '../../src/dedup/create-detector.js';
-import type { Candidate, DuplicateDetector } from '../../src/dedup/detector.js';
+import type { Candidate, CandidateChange, DuplicateDetector } from '../../src/dedup/detector.js';
 import { createEmbeddingDetector, type Embedder } from '../../src/dedup/embedding-detector.js';
 import { localEmbedder } from '../../src/dedup/local-embedder.js';
 import { textHash } from '../../src/dedup/text.js';
@@ -148,6 +148,36 @@ for (const dialect of DIALECTS) {
       listedNow = [listedNow[0]];
       assert.equal((await decideAt(5, 'refund')).issueId, null, 'another writer closed it');
       assert.equal(reads, 2);
+    });
+
+    it('catches up with the issues written since its version, reading every candidate only for one it cannot place', async () => {
+      const { detector: counting } = counted(fixture);
+      after(() => counting.close());
+      const [login, refund] = [await fixture.createIssue('login fails'), await fixture.createIssue('refund')];
+      const at = (issue: Candidate, createdAt: string, open = true): CandidateChange => ({ ...issue, createdAt, open });
+      const reads = { candidates: 0, changes: 0 };
+      let changes: CandidateChange[] = [];
+      const decideAt = async (version: number, title: string) =>
+        counting.decide(await counting.prepare({ title, description: null }), {
+          workspaceId: fixture.workspaceId, productId: fixture.productId, version,
+          candidates: async () => (reads.candidates++, [at(login, '2025-01-01T00:00:00.000Z'), at(refund, '2025-01-02T00:00:00.000Z')]),
+          changedSince: async () => (reads.changes++, changes),
+        });
+      assert.equal((await decideAt(1, 'refund')).issueId, refund.id);
+
+      // Elsewhere: `refund` closed, `login` renamed, a new issue after both.
+      const fresh = await fixture.createIssue('refund');
+      changes = [at(refund, '2025-01-02T00:00:00.000Z', false), at({ ...login, title: 'refund' }, '2025-01-01T00:00:00.000Z'), at(fresh, '2025-01-03T00:00:00.000Z')];
+      const caughtUp = await decideAt(4, 'refund');
+      assert.deepEqual(reads, { candidates: 1, changes: 1 });
+      assert.equal(caughtUp.issueId, login.id, 'the renamed issue, the older of two equal matches; the closed one is gone');
+      assert.equal((await decideAt(4, 'refund')).issueId, login.id);
+      assert.deepEqual(reads, { candidates: 1, changes: 1 }, 'current again');
+
+      // Reopened elsewhere, `refund` sorts before the newest: the whole list is read.
+      changes = [at(refund, '2025-01-02T00:00:00.000Z')];
+      await decideAt(5, 'refund');
+      assert.deepEqual(reads, { candidates: 2, changes: 2 });
     });
 
     it('re-embeds a candidate whose stored vector is for an older text, and stores the new one', async () => {

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { createServices } from '../../src/services.js';
-import { seedMain, type Fixture } from '../../bench/seed.js';
+import { seedMain, type DedupWorkspace, type Fixture } from '../../bench/seed.js';
 import { SCENARIOS } from '../../bench/scenarios.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
 import {
@@ -70,6 +70,8 @@ for (const dialect of DIALECTS) {
     let captured: Map<string, CapturedQuery>;
     /** Per deep page, the statements its request sent. */
     const deepPageStatements = new Map<string, CapturedQuery[]>();
+    /** What a deduplicating create sent after an edit made elsewhere moved the product's dedup version. */
+    let afterAnEdit: CapturedQuery[] = [];
 
     before(async () => {
       const url = await freshDatabaseUrl(dialect);
@@ -104,6 +106,13 @@ for (const dialect of DIALECTS) {
           }
         }
         for (const path of hotReads(fixture)) await send(fixture.key, 'GET', path);
+        // The matcher's index, current after the scenario's own creations, catches up with an edit.
+        const dedup = own.get('POST /issues/maybe (lexical)') as DedupWorkspace;
+        const issues = await (await fetch(`${baseUrl}/api/v1/issues?product_id=${dedup.productId}&limit=1`, { headers: { authorization: `Bearer ${dedup.key}` } })).json();
+        await send(dedup.key, 'PATCH', `/api/v1/issues/${issues.data[0].id}`, JSON.stringify({ title: 'Checkout freezes on the last step' }));
+        const sentBefore = capturing.sent.length;
+        await send(dedup.key, 'POST', '/api/v1/issues/maybe', JSON.stringify({ product_id: dedup.productId, title: 'Checkout freezes on the last step' }));
+        afterAnEdit = capturing.sent.slice(sentBefore).map((text) => captured.get(text)!);
         for (const { path } of DEEP_PAGES) {
           const before = capturing.sent.length;
           await send(fixture.key, 'GET', path);
@@ -153,6 +162,17 @@ for (const dialect of DIALECTS) {
         assert.ok(plan.some((line) => expected.test(line)), `${path}: ${index} alone:\n${plan.join('\n')}`);
         assert.ok(!plan.some((line) => /TEMP B-TREE|Sort/.test(line)), `${path}: no sort:\n${plan.join('\n')}`);
       }
+    });
+
+    it('catches the matcher up with an edit by the index of the issues\' dedup stamps, not by reading the candidates', async () => {
+      const read = afterAnEdit.filter((query) => /from "issues" where "workspace_id" = \S+ and "product_id" = /.test(query.sql));
+      assert.equal(read.length, 1, `one read of the product's issues:\n${read.map((query) => query.sql).join('\n')}`);
+      assert.match(read[0].sql, /"dedup_version" > /);
+      const plan = dialect === 'sqlite' ? await explainSqlite(database.db, read[0]) : await explainPostgres(database.db, read[0]);
+      const expected = dialect === 'sqlite'
+        ? /^SEARCH issues USING INDEX issues_dedup_changes \(workspace_id=\? AND product_id=\? AND dedup_version>\?\)$/
+        : /Index (Only )?Scan (Backward )?(using|on) issues_dedup_changes /;
+      assert.ok(plan.some((line) => expected.test(line)), plan.join('\n'));
     });
 
     if (dialect === 'sqlite') {

@@ -28,6 +28,11 @@ export interface CandidateRow {
   createdAt: string;
 }
 
+/** An issue as its last dedup-relevant write left it: a candidate now (`open`) or no longer. */
+export interface CandidateChangeRow extends CandidateRow {
+  open: boolean;
+}
+
 const COLUMNS = ['issue_id', 'model', 'dimension', 'vector', 'text_hash'] as const;
 // Keeps `in (...)` lists far below SQLite's and PostgreSQL's bound-parameter limits.
 const IDS_PER_QUERY = 500;
@@ -49,6 +54,11 @@ export function embeddingRepository(db: Executor) {
       .onConflict((oc) => oc.column('product_id').doUpdateSet({ version: sql<number>`dedup_versions.version + 1` }))
       .returning('version'),
   );
+  // Read by a decision whose in-memory candidates are behind the product's version: the few issues written since.
+  type Since = { workspaceId: string; productId: string; version: number };
+  const stampedAfter = compileOnce(['workspaceId', 'productId', 'version'], ({ workspaceId, productId, version }: Since) =>
+    db.selectFrom('issues').select(['id', 'title', 'description', 'status', 'created_at'])
+      .where('workspace_id', '=', workspaceId).where('product_id', '=', productId).where('dedup_version', '>', version));
   // Read by every deduplicating decision, under the product's dedup lock.
   const versionOf = compileOnce(['workspaceId', 'productId'], ({ workspaceId, productId }: { workspaceId: string; productId: string }) =>
     db.selectFrom('dedup_versions').select('version').where('workspace_id', '=', workspaceId).where('product_id', '=', productId),
@@ -79,6 +89,16 @@ export function embeddingRepository(db: Executor) {
       // rather than search the product's open ones (issues_workspace_product_status) and sort them.
       rows.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
       return rows.map(({ created_at: createdAt, ...row }) => ({ ...row, createdAt }));
+    },
+
+    /**
+     * The product's issues whose creation or change of title, description or status committed a
+     * dedup version after `version` (each stamped with it), candidates or not.
+     */
+    async changedSince(workspaceId: string, productId: string, version: number, tx: Executor = db): Promise<CandidateChangeRow[]> {
+      const rows = await stampedAfter(tx, { workspaceId, productId, version });
+      return rows.map(({ id, title, description, status, created_at: createdAt }) =>
+        ({ id, title, description, createdAt, open: CANDIDATE_STATUSES.includes(status) }));
     },
 
     async forProduct(workspaceId: string, productId: string, model: string, tx: Executor = db): Promise<StoredEmbedding[]> {

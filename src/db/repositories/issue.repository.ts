@@ -11,9 +11,10 @@ const ISSUE_COLUMNS = [
   'issues.tags', 'issues.created_at', 'issues.updated_at',
 ] as const;
 
-export type IssueRow = IssueTable;
+/** An issue as the API and the services see it; its dedup stamp is written with it and read only by the dedup catch-up. */
+export type IssueRow = Omit<IssueTable, 'dedup_version'>;
 export type IssueListRow = IssueRow & { linked_conversations_count: number; sources_count: number };
-const ISSUE_FIELDS = ISSUE_COLUMNS.map((column) => column.slice('issues.'.length) as keyof IssueTable);
+const ISSUE_FIELDS = ISSUE_COLUMNS.map((column) => column.slice('issues.'.length) as keyof IssueRow);
 /** The columns a PATCH may change. */
 const MUTABLE_FIELDS = ['title', 'description', 'status', 'priority', 'assignee_id', 'resolution_comment', 'tags', 'updated_at'] as const;
 export type IssueChanges = Partial<Pick<IssueTable, (typeof MUTABLE_FIELDS)[number]>>;
@@ -159,10 +160,14 @@ export function issueRepository(db: Executor) {
   const detailById = detailBy('id');
   const detailByShortcode = detailBy('shortcode');
 
-  const insertIssue = compileOnce(ISSUE_FIELDS, (row: IssueRow) => db.insertInto('issues').values(row));
-  const updateIssue = compileOnce(
-    ['workspace_id', 'id', ...MUTABLE_FIELDS],
-    ({ workspace_id, id, ...changes }: Pick<IssueRow, 'workspace_id' | 'id' | (typeof MUTABLE_FIELDS)[number]>) =>
+  const insertIssue = compileOnce([...ISSUE_FIELDS, 'dedup_version'], (row: IssueTable) => db.insertInto('issues').values(row));
+  type Updated = Pick<IssueRow, 'workspace_id' | 'id' | (typeof MUTABLE_FIELDS)[number]>;
+  const updateIssue = compileOnce(['workspace_id', 'id', ...MUTABLE_FIELDS], ({ workspace_id, id, ...changes }: Updated) =>
+    db.updateTable('issues').set(changes).where('workspace_id', '=', workspace_id).where('id', '=', id));
+  // A change the duplicate candidates see (title, description, status): stamped with the dedup version it moved the product to.
+  const updateStampedIssue = compileOnce(
+    ['workspace_id', 'id', ...MUTABLE_FIELDS, 'dedup_version'],
+    ({ workspace_id, id, ...changes }: Updated & Pick<IssueTable, 'dedup_version'>) =>
       db.updateTable('issues').set(changes).where('workspace_id', '=', workspace_id).where('id', '=', id),
   );
   // One upsert of every tally a write moves (one for a new issue, two for a PATCH of a tallied
@@ -212,8 +217,9 @@ export function issueRepository(db: Executor) {
       .where('status', '<>', 'released'));
   // Exactly the issues read by notReleasedYet (the product's issue lock keeps them as read): by id
   // alone, a status condition made SQLite without statistics walk the workspace's listing index.
-  const markAllReleased = compileByShape(({ workspaceId, ids, updatedAt }: IdsIn & { updatedAt: string }) =>
-    db.updateTable('issues').set({ status: 'released', updated_at: updatedAt }).where('workspace_id', '=', workspaceId).where('id', 'in', ids));
+  const markAllReleased = compileByShape(({ workspaceId, ids, updatedAt, dedupVersion }: IdsIn & { updatedAt: string; dedupVersion: number }) =>
+    db.updateTable('issues').set({ status: 'released', updated_at: updatedAt, dedup_version: dedupVersion })
+      .where('workspace_id', '=', workspaceId).where('id', 'in', ids));
 
   const nextNumber = compileOnce(['workspaceId', 'prefix'], ({ workspaceId, prefix }: { workspaceId: string; prefix: string }) =>
     db
@@ -267,8 +273,9 @@ export function issueRepository(db: Executor) {
     },
 
     /** Inserts the issue and counts it in issue_tallies; the caller holds the product's issue lock. */
-    async insert(row: IssueRow, tx: Executor): Promise<void> {
-      await insertIssue(tx, row);
+    /** A new issue, stamped with the dedup version its transaction moved the product to. */
+    async insert(row: IssueRow, dedupVersion: number, tx: Executor): Promise<void> {
+      await insertIssue(tx, { ...row, dedup_version: dedupVersion });
       await adjustTallies([], [row], tx);
     },
 
@@ -329,10 +336,11 @@ export function issueRepository(db: Executor) {
     /**
      * Writes every mutable column of `next` (the caller merged its changes into `current`, read in
      * the same transaction) and moves the issue between tallies; the caller holds the product's
-     * issue lock when a tallied field changes.
+     * issue lock when a tallied field changes. `dedupVersion` when the change moved the product's
+     * dedup version (title, description, status): the issue is stamped with it.
      */
-    async update(current: IssueRow, next: IssueRow, tx: Executor): Promise<void> {
-      await updateIssue(tx, next);
+    async update(current: IssueRow, next: IssueRow, tx: Executor, dedupVersion?: number): Promise<void> {
+      await (dedupVersion === undefined ? updateIssue(tx, next) : updateStampedIssue(tx, { ...next, dedup_version: dedupVersion }));
       await adjustTallies([current], [next], tx);
     },
 
@@ -343,13 +351,16 @@ export function issueRepository(db: Executor) {
 
     /**
      * Sets status `released` on the listed issues that are not released yet, and returns what they
-     * were before; the caller holds the product's issue lock.
+     * were before; the caller holds the product's issue lock. `dedupVersion` moves the product's
+     * dedup version, once, when some issue is marked; the marked issues are stamped with it.
      */
-    async markReleased(workspaceId: string, ids: readonly string[], updatedAt: string, tx: Executor): Promise<Pick<IssueRow, 'id' | 'status' | 'updated_at'>[]> {
+    async markReleased(
+      workspaceId: string, ids: readonly string[], updatedAt: string, dedupVersion: () => Promise<number>, tx: Executor,
+    ): Promise<Pick<IssueRow, 'id' | 'status' | 'updated_at'>[]> {
       if (ids.length === 0) return [];
       const leaving = await notReleasedYet(tx, { workspaceId, ids });
       if (leaving.length === 0) return [];
-      await markAllReleased(tx, { workspaceId, ids: leaving.map((issue) => issue.id), updatedAt });
+      await markAllReleased(tx, { workspaceId, ids: leaving.map((issue) => issue.id), updatedAt, dedupVersion: await dedupVersion() });
       await adjustTallies(leaving, leaving.map((issue) => ({ ...issue, status: 'released' })), tx);
       return leaving.map(({ id, status, updated_at }) => ({ id, status, updated_at }));
     },

@@ -31,7 +31,7 @@ export interface IssueMatcherDeps {
   issues: Pick<IssueRepository, 'findManyByIds'>;
   detector: Pick<DuplicateDetector, 'name' | 'prepare' | 'decide' | 'created'>;
   /** The product's dedup version and candidates. */
-  dedupStore: Pick<EmbeddingRepository, 'productVersion' | 'openCandidates'>;
+  dedupStore: Pick<EmbeddingRepository, 'productVersion' | 'openCandidates' | 'changedSince'>;
 }
 
 /** Runs detector work, turning any failure into the contract's 500 (`detail` says what was not done), keeping the cause for the log. */
@@ -63,6 +63,7 @@ export function createIssueMatcher({ dialect, issues, detector, dedupStore }: Is
         productId,
         version: await dedupStore.productVersion(workspaceId, productId, tx),
         candidates: () => dedupStore.openCandidates(workspaceId, productId, tx),
+        changedSince: (version: number) => dedupStore.changedSince(workspaceId, productId, version, tx),
       };
       const decision = await detecting(failure, () => detector.decide(prepared, scope, tx));
       // The issues the decision names, in one read (the dedup lock is held).

@@ -131,7 +131,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
         created_at: now,
         updated_at: now,
       };
-      await issues.insert(row, tx);
+      await issues.insert(row, dedupVersion, tx);
       await alongside?.(row);
       const detail = alongside
         ? await detailIn(tx, row.workspace_id, row.id)
@@ -147,9 +147,11 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
       const { tx } = work;
       if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
       const next = { ...current, ...changes };
-      await issues.update(current, next, tx);
+      const dedupVersion = DEDUP_FIELDS.some((field) => field in changes)
+        ? await embeddings.bumpProductVersion(current.workspace_id, current.product_id, tx)
+        : undefined;
+      await issues.update(current, next, tx, dedupVersion);
       if (changes.tags !== undefined) await retag(tags, tx, current.workspace_id, 'issue', current.id, parseTags(current.tags), parseTags(changes.tags));
-      if (DEDUP_FIELDS.some((field) => field in changes)) await embeddings.bumpProductVersion(current.workspace_id, current.product_id, tx);
       const detail = await detailIn(tx, current.workspace_id, current.id);
       await recordUpdated(work, detail, previousOf(toIssueBase(current), changes), current.workspace_id);
       if ('title' in changes || 'description' in changes) indexAfterCommit(work, next);
@@ -162,10 +164,9 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
       requireLocked(work, ids);
       const { tx } = work;
       await lockProductIssues(tx, productId);
-      const before = await issues.markReleased(workspaceId, ids, now, tx);
-      if (before.length === 0) return;
       // Released issues stop being duplicate candidates.
-      await embeddings.bumpProductVersion(workspaceId, productId, tx);
+      const before = await issues.markReleased(workspaceId, ids, now, () => embeddings.bumpProductVersion(workspaceId, productId, tx), tx);
+      if (before.length === 0) return;
       // A handful of statements however many issues ship: their details in one query, their
       // events (one per issue, in the order they were marked) in one insert.
       const found = await issues.findDetails(workspaceId, before.map(({ id }) => id), tx);
