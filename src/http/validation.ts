@@ -96,39 +96,43 @@ const isStringSchema = (schema: JsonSchema) => schema.type === 'string' || (Arra
  * finds NUL in free-form values and keys too, and answers with the same message everywhere.
  */
 export function declaringNulRefusal(schema: JsonSchema): JsonSchema {
-  const declared: JsonSchema = { ...schema };
-  if (isSchema(schema.properties)) {
-    declared.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, declaringNulRefusal(property as JsonSchema)]));
-  }
-  for (const key of ['items', 'additionalProperties'] as const) if (isSchema(schema[key])) declared[key] = declaringNulRefusal(schema[key]);
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    if (Array.isArray(schema[key])) declared[key] = (schema[key] as JsonSchema[]).map(declaringNulRefusal);
-  }
-  if (schema.additionalProperties === true) declared.propertyNames = { pattern: NUL_FREE };
-  if (isStringSchema(schema) && schema.format === undefined && schema.enum === undefined && schema.const === undefined) {
-    if (schema.pattern === undefined) declared.pattern = NUL_FREE;
-    else if (schema.pattern === NOT_BLANK) declared.pattern = NOT_BLANK_NUL_FREE;
-  }
-  return declared;
+  return everySchema(schema, (node) => {
+    if (node.additionalProperties === true) node.propertyNames = { pattern: NUL_FREE };
+    if (isStringSchema(node) && node.format === undefined && node.enum === undefined && node.const === undefined) {
+      if (node.pattern === undefined) node.pattern = NUL_FREE;
+      else if (node.pattern === NOT_BLANK) node.pattern = NOT_BLANK_NUL_FREE;
+    }
+    return node;
+  });
 }
 
-/** Parameters marked `x-route-parsed` are checked by their route, whose error names the bad item. */
-function withoutRouteParsedPatterns(schema: { properties?: Record<string, Record<string, unknown>> }) {
-  if (!schema.properties) return schema;
-  const properties = Object.fromEntries(
-    Object.entries(schema.properties).map(([name, property]) => {
-      if (property['x-route-parsed'] !== true) return [name, property];
-      const { pattern: _checkedByTheRoute, ...rest } = property;
-      return [name, rest];
-    }),
-  );
-  return { ...schema, properties };
+/** A copy of `schema` with `change` made to it and to every schema inside it (properties, items, combinations). */
+function everySchema(schema: JsonSchema, change: (node: JsonSchema) => JsonSchema): JsonSchema {
+  const node: JsonSchema = { ...schema };
+  if (isSchema(schema.properties)) {
+    node.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, everySchema(property as JsonSchema, change)]));
+  }
+  for (const key of ['items', 'additionalProperties'] as const) if (isSchema(schema[key])) node[key] = everySchema(schema[key], change);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    if (Array.isArray(schema[key])) node[key] = (schema[key] as JsonSchema[]).map((inner) => everySchema(inner, change));
+  }
+  return change(node);
 }
+
+/**
+ * Strings marked `x-route-parsed` (query parameters, tags in a body) are checked by their route or
+ * service, whose error names the bad item: validation leaves their pattern to it.
+ */
+const withoutRouteParsedPatterns = (schema: JsonSchema): JsonSchema =>
+  everySchema(schema, (node) => {
+    if (node['x-route-parsed'] === true) delete node.pattern;
+    return node;
+  });
 
 function compileValidator(schema: unknown, httpPart: string | undefined): ValidateFunction {
   if (httpPart === 'headers') return parameterAjv.compile(lowerCaseHeaderNames(schema as object)) as ValidateFunction;
-  if (httpPart !== 'body') return parameterAjv.compile(withoutRouteParsedPatterns(schema as object)) as ValidateFunction;
-  const validate = bodyAjv.compile(schema as object);
+  if (httpPart !== 'body') return parameterAjv.compile(withoutRouteParsedPatterns(schema as JsonSchema)) as ValidateFunction;
+  const validate = bodyAjv.compile(withoutRouteParsedPatterns(schema as JsonSchema));
   const trimmed = trimmedFields(schema as Schema);
   const trimThenValidate = (data: unknown) => {
     if (data && typeof data === 'object' && !Array.isArray(data)) {

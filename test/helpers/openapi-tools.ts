@@ -57,12 +57,15 @@ export async function saveServedDocument(baseUrl: string, key: string, dir: stri
   return path;
 }
 
-/** Resources of the key's workspace that request bodies may name (product, issue, conversation, member). */
+/** Resources of the key's workspace that requests may name (product, issue, conversation, member, saved reply), the key's own id and a spare key's. */
 export interface SeededReferences {
   productId: string;
   issueId: string;
   conversationId: string;
   memberId: string;
+  savedReplyId: string;
+  keyId: string;
+  spareKeyId: string;
 }
 
 export async function seedReferences(baseUrl: string, key: string): Promise<SeededReferences> {
@@ -71,7 +74,12 @@ export async function seedReferences(baseUrl: string, key: string): Promise<Seed
   const issue = await post('/api/v1/issues', { product_id: product.id, title: 'Seeded issue' });
   const conversation = await post('/api/v1/conversations', { product_id: product.id, title: 'Seeded conversation' });
   const me = (await apiRequest(baseUrl, key, 'GET', '/api/v1/me')).data;
-  return { productId: product.id, issueId: issue.id, conversationId: conversation.id, memberId: me.member.id };
+  const savedReply = await post('/api/v1/saved-replies', { title: 'Seeded reply', body: 'Thanks, {{contact.first_name}}.' });
+  const spare = await post('/api/v1/api-keys', { label: 'Schemathesis spare' });
+  return {
+    productId: product.id, issueId: issue.id, conversationId: conversation.id, memberId: me.member.id, savedReplyId: savedReply.id,
+    keyId: me.api_key_id, spareKeyId: spare.id,
+  };
 }
 
 export interface LintProblem {

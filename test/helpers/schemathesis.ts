@@ -92,6 +92,9 @@ export async function runSchemathesis(options: {
         LOOPDESK_ST_ISSUE_ID: references.issueId,
         LOOPDESK_ST_CONVERSATION_ID: references.conversationId,
         LOOPDESK_ST_MEMBER_ID: references.memberId,
+        LOOPDESK_ST_SAVED_REPLY_ID: references.savedReplyId,
+        LOOPDESK_ST_KEY_ID: references.keyId,
+        LOOPDESK_ST_SPARE_KEY_ID: references.spareKeyId,
       },
     },
   );

@@ -90,6 +90,22 @@ describeEachDialect('POST /api/v1/inbound/email [ext]', (ctx) => {
     assert.ok(foreign.body.fields.product_id);
   });
 
+  it('refuses a product_id that is not a UUID, even when a recipient names the product, and takes one with spaces around it', async () => {
+    const product = await createProduct(ctx().a.api);
+    const to = `Support <${product.inbound_email}>`;
+    for (const malformed of ['', 'nope', `${product.id}x`]) {
+      const refused = await ctx().a.api.request('POST', `/api/v1/inbound/email?product_id=${encodeURIComponent(malformed)}`, {
+        payload: plainMail({ messageId: uniqueId('malformed'), to }), headers: { 'content-type': 'message/rfc822' },
+      });
+      assert.equal(refused.status, 400, malformed);
+      assert.match(refused.body.fields.product_id, /not a well-formed UUID/);
+    }
+    const padded = await ctx().a.api.request('POST', `/api/v1/inbound/email?product_id=${encodeURIComponent(` ${product.id.toUpperCase()} `)}`, {
+      payload: plainMail({ messageId: uniqueId('padded') }), headers: { 'content-type': 'message/rfc822' },
+    });
+    assert.equal((await conversation(ctx().a.api, accepted(padded).conversation_id!)).product_id, product.id);
+  });
+
   it('threads a reply by In-Reply-To/References, strips the quoted history (kept in full_body) and reopens a resolved conversation', async () => {
     const product = await createProduct(ctx().a.api);
     const first = plainMail({ messageId: uniqueId('thread'), subject: 'Export button does nothing' });

@@ -12,7 +12,7 @@ import type { EmailJobRepository } from '../../db/repositories/email-job.reposit
 import type { MessageRepository, MessageRow } from '../../db/repositories/message.repository.js';
 import type { ProductRepository, ProductRow } from '../../db/repositories/product.repository.js';
 import type { Clock } from '../../lib/clock.js';
-import { newId, parseUuid } from '../../lib/ids.js';
+import { newId } from '../../lib/ids.js';
 import type { AttachmentStore } from '../../storage/attachment-store.js';
 import { invalidField } from '../../errors.js';
 import type { Actor } from '../accounts/actor.js';
@@ -193,13 +193,13 @@ export function createInboundService(deps: InboundServiceDeps) {
      * POST /inbound/email (settings role): the product the recipients name in the actor's
      * workspace, else `productId`; neither: 400 on product_id.
      */
+    /** A mail sent through the API; `productId` (a well-formed UUID) names the product when no recipient does. */
     async receiveHttp(actor: Actor, raw: Buffer, productId: string | undefined): Promise<InboundResult> {
       requireSettingsRole(actor, 'inbound mail');
       const mail = await readInboundMail(raw, () => `${newId()}@loopdesk.invalid`);
       const named = (await targetsOf(mail.recipients)).find((target) => target.product.workspace_id === actor.workspaceId);
       if (named) return receive(named, mail);
-      const id = productId === undefined ? null : parseUuid(productId);
-      const product = id ? await products.findById(actor.workspaceId, id) : undefined;
+      const product = productId === undefined ? undefined : await products.findById(actor.workspaceId, productId);
       if (!product) {
         throw invalidField('product_id', productId === undefined
           ? 'is required when no recipient of the mail is a product\'s inbound address'

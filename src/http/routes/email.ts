@@ -5,7 +5,8 @@ import type { AttachmentService } from '../../domain/email/attachment.service.js
 import type { InboundService } from '../../domain/email/inbound.service.js';
 import { AppError } from '../../errors.js';
 import type { TypedApp } from '../route.js';
-import { DataOf, IdParams, errorResponses } from '../schemas/common.js';
+import { singleIdFilter } from '../filters.js';
+import { DataOf, IdFilter, IdParams, errorResponses } from '../schemas/common.js';
 import { InboundResult } from '../schemas/email.js';
 
 /** The largest raw message POST /inbound/email takes. */
@@ -29,7 +30,7 @@ export function emailRoutes(app: TypedApp, { inbound, attachments }: { inbound: 
         'bulk/junk/list, List-Id), our own mail and a sender over the hourly limit are ignored; a delivery report marks the ' +
         'reply it returns as failed. Ignored mail is still a 202. Needs the settings role (an owner or admin, or a key without a member).',
       querystring: Type.Object({
-        product_id: Type.Optional(Type.String({ description: 'The product (UUID), when no recipient of the mail names one' })),
+        product_id: Type.Optional(IdFilter('The product (UUID), when no recipient of the mail names one')),
       }),
       body: { content: { [RAW_MAIL]: { schema: Type.Unsafe<Buffer>({ format: 'binary', description: 'The raw message' }) } } },
       response: { 202: DataOf(InboundResult, 'What became of the mail'), ...errorResponses(403, 413, 415) },
@@ -38,7 +39,7 @@ export function emailRoutes(app: TypedApp, { inbound, attachments }: { inbound: 
       if (!Buffer.isBuffer(request.body)) {
         throw new AppError('validation_error', `send the raw message as Content-Type: ${RAW_MAIL}`, { status: 415 });
       }
-      const result = await inbound.receiveHttp(request.actor, request.body, request.query.product_id);
+      const result = await inbound.receiveHttp(request.actor, request.body, singleIdFilter('product_id', request.query.product_id));
       reply.code(202);
       return { data: result };
     },

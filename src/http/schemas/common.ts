@@ -34,6 +34,16 @@ export const NUL_FREE = '^[^\\u0000]*$';
 export const NOT_BLANK_NUL_FREE = `^[^\\u0000]*[^${WHITESPACE}\\u0000][^\\u0000]*$`;
 const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
+/**
+ * A pattern for 1–`max` characters (code points) after trimming, none of them in `excluded` (a
+ * character class body) nor U+0000: for strings the service trims and checks itself, so that
+ * its error names the bad item (`RouteParsed` below, and `x-route-parsed` body items).
+ */
+export const trimmedPattern = (max: number, excluded: string): string => {
+  const edge = `[^${WHITESPACE}${excluded}\u0000]`;
+  return `^[${WHITESPACE}]*${edge}(?:[^${excluded}\u0000]{0,${max - 2}}${edge})?[${WHITESPACE}]*$`;
+};
+
 /** A string the server trims before validating; limits apply to the trimmed value, which must not be blank. */
 export const TrimmedString = (options: SchemaOptions & { minLength: number; maxLength?: number }) =>
   Type.String({ ...options, pattern: NOT_BLANK, 'x-trim': true });
@@ -149,10 +159,11 @@ function csvPattern(item: string): string {
 }
 
 /**
- * Query parameters the route parses itself (src/http/filters.ts), so that an error names the bad
- * item; their `pattern` tells clients the same rule, and validation leaves it to the route.
+ * Query parameters the route parses itself (src/http/filters.ts), and body strings the service
+ * checks itself, so that an error names the bad item; their `pattern` tells clients the same
+ * rule, and validation leaves it to the route or service (src/http/validation.ts).
  */
-const RouteParsed = (description: string, pattern: string) => Type.String({ description, pattern, 'x-route-parsed': true });
+export const RouteParsed = (description: string, pattern: string) => Type.String({ description, pattern, 'x-route-parsed': true });
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TAG_MAX_LENGTH, TAGS_MAX } from '../../domain/tags/tags.js';
+import { trimmedPattern } from './common.js';
 
 /** A record's tags as the API shows them. */
 export const TagNames = () => Type.Array(Type.String(), {
@@ -7,8 +8,11 @@ export const TagNames = () => Type.Array(Type.String(), {
   examples: [['billing', 'Android']],
 });
 
-/** Tags as a PATCH sets them: the whole list. */
-export const TagsInput = () => Type.Array(Type.String({ maxLength: 1000 }), {
+/**
+ * Tags as a PATCH sets them: the whole list. Each item's rule is in its pattern, and checked by the
+ * tags' own code (src/domain/tags/tags.ts), whose error quotes the bad tag.
+ */
+export const TagsInput = () => Type.Array(Type.String({ maxLength: 1000, pattern: trimmedPattern(TAG_MAX_LENGTH, ','), 'x-route-parsed': true }), {
   maxItems: TAGS_MAX,
   description: `[ext] Replaces the tags: at most ${TAGS_MAX}, each 1–${TAG_MAX_LENGTH} characters after trimming and without ` +
     'a comma; compared without case, duplicates dropped (the first spelling kept), order kept',
