@@ -1,9 +1,11 @@
 // The n-gram vocabulary of the lexical index: an id per gram, its document frequency, its
-// postings (which documents use it, with 1 + ln(tf)) and its IDF as of the last refresh.
+// postings (which documents use it, with the term frequency) and its IDF as of the last refresh.
 //
 // Postings are typed arrays, not arrays of numbers: at 100k issues the indexes are most of the
-// server's memory (docs/dedup.md, "Memory of the lexical indexes"), and a posting costs 8 bytes
-// this way (its weight in single precision) against 16 in two arrays of numbers.
+// server's memory (docs/dedup.md, "Memory of the lexical indexes"). A posting holds its document
+// and its term frequency in one byte (5 bytes, against 16 in two arrays of numbers and 8 with the
+// weight in single precision); the weight 1 + ln(tf) comes from a table, and the rare frequency
+// over 254 (a trigram used that often in one text) is kept aside, exactly.
 
 // Smoothed so that with very few issues every term weighs about the same, and a term the
 // issues never use weighs the most.
@@ -12,25 +14,42 @@ export const idf = (documents: number, df: number): number => Math.log(1 + (docu
 /** 1 + ln(tf), the n-gram weight before IDF, at the single precision the index stores it in. */
 export const logTf = (tf: number): number => Math.fround(1 + Math.log(tf));
 
+/** A stored term frequency at or over this is a marker: the exact one is kept aside (`Grams.largeLogTf`). */
+export const STORED_TF_MAX = 255;
+/** 1 + ln(tf) for each stored term frequency under STORED_TF_MAX, as logTf computes it (index 0 unused). */
+export const LOG_TFS = Float32Array.from({ length: STORED_TF_MAX }, (_, tf) => (tf === 0 ? 0 : logTf(tf)));
+/** A term frequency as postings store it: itself under STORED_TF_MAX, else the marker. */
+export const storedTf = (tf: number): number => Math.min(tf, STORED_TF_MAX);
+// Keys of the frequencies kept aside: gram id × SLOT_SPAN + document (documents stay under 2^24).
+const SLOT_SPAN = 2 ** 24;
+
+type TypedArray = Int32Array | Float32Array | Float64Array | Uint8Array;
+
 /** `array`, or a copy at least twice as long when it is shorter than `size`. */
-export function fitting<A extends Int32Array | Float32Array | Float64Array>(array: A, size: number): A {
+export function fitting<A extends TypedArray>(array: A, size: number): A {
   if (size <= array.length) return array;
   const bigger = new (array.constructor as new (length: number) => A)(Math.max(size, array.length * 2));
   bigger.set(array);
   return bigger;
 }
 
-/** The documents that use one gram, with 1 + ln(tf) for each: the first `length` entries of `docs` and `logTfs`. */
+/** `array`'s first `length` entries in an array of about that size, when it has much more room. */
+export function trimmed<A extends TypedArray>(array: A, length: number): A {
+  if (array.length <= length + Math.max(8, length >> 2)) return array;
+  return array.slice(0, length + (length >> 3)) as A;
+}
+
+/** The documents that use one gram, with the stored tf of each: the first `length` entries of `docs` and `tfs`. */
 export class Postings {
   docs = new Int32Array(4);
-  logTfs = new Float32Array(4);
+  tfs = new Uint8Array(4);
   length = 0;
 
-  add(doc: number, weight: number): void {
+  add(doc: number, stored: number): void {
     this.docs = fitting(this.docs, this.length + 1);
-    this.logTfs = fitting(this.logTfs, this.length + 1);
+    this.tfs = fitting(this.tfs, this.length + 1);
     this.docs[this.length] = doc;
-    this.logTfs[this.length] = weight;
+    this.tfs[this.length] = stored;
     this.length++;
   }
 
@@ -38,7 +57,13 @@ export class Postings {
     const at = this.docs.subarray(0, this.length).indexOf(doc);
     this.length--;
     this.docs[at] = this.docs[this.length];
-    this.logTfs[at] = this.logTfs[this.length];
+    this.tfs[at] = this.tfs[this.length];
+  }
+
+  /** Gives back room the postings grew into and no longer use (doubling leaves up to half unused). */
+  trim(): void {
+    this.docs = trimmed(this.docs, this.length);
+    this.tfs = trimmed(this.tfs, this.length);
   }
 }
 
@@ -54,6 +79,8 @@ export class Grams {
   private readonly names: string[] = [];
   private readonly unused: number[] = [];
   readonly postings: Postings[] = [];
+  /** The term frequencies at or over STORED_TF_MAX, by gram id × SLOT_SPAN + document. */
+  private readonly largeTfs = new Map<number, number>();
   private dfs = new Int32Array(64);
   /** IDF by gram id, in the snapshot. */
   idfs = new Float64Array(64);
@@ -73,8 +100,18 @@ export class Grams {
     return idf(this.documents, 0);
   }
 
-  /** Records that document `doc` uses `gram`, with weight 1 + ln(tf); returns the gram's id. */
-  add(gram: string, doc: number, weight: number): number {
+  /** 1 + ln(tf) of a document's gram whose stored tf is STORED_TF_MAX (its tf kept aside). */
+  largeLogTf(id: number, doc: number): number {
+    return logTf(this.largeTfs.get(id * SLOT_SPAN + doc)!);
+  }
+
+  /** 1 + ln(tf) of a document's gram, from its stored tf. */
+  logTfOf(id: number, doc: number, stored: number): number {
+    return stored < STORED_TF_MAX ? LOG_TFS[stored] : this.largeLogTf(id, doc);
+  }
+
+  /** Records that document `doc` uses `gram` `tf` times; returns the gram's id. */
+  add(gram: string, doc: number, tf: number): number {
     let id = this.ids.get(gram);
     if (id === undefined) {
       id = this.unused.pop() ?? this.names.length;
@@ -86,21 +123,26 @@ export class Grams {
       this.idfs[id] = this.unknownIdf;
     }
     this.dfs[id]++;
-    this.postings[id].add(doc, weight);
+    const stored = storedTf(tf);
+    if (stored === STORED_TF_MAX) this.largeTfs.set(id * SLOT_SPAN + doc, tf);
+    this.postings[id].add(doc, stored);
     return id;
   }
 
-  remove(id: number, doc: number): void {
+  remove(id: number, doc: number, stored: number): void {
     this.postings[id].remove(doc);
+    if (stored === STORED_TF_MAX) this.largeTfs.delete(id * SLOT_SPAN + doc);
     this.dfs[id]--;
   }
 
-  /** Takes a new snapshot among `documents` documents: every gram's IDF; unused grams' ids are freed. */
+  /** Takes a new snapshot among `documents` documents: every gram's IDF; unused grams' ids are freed, postings trimmed. */
   refresh(documents: number): void {
     this.documents = documents;
     for (let id = 0; id < this.names.length; id++) {
-      if (this.dfs[id] > 0) this.idfs[id] = idf(documents, this.dfs[id]);
-      else if (this.ids.get(this.names[id]) === id) {
+      if (this.dfs[id] > 0) {
+        this.idfs[id] = idf(documents, this.dfs[id]);
+        this.postings[id].trim();
+      } else if (this.ids.get(this.names[id]) === id) {
         this.ids.delete(this.names[id]);
         this.unused.push(id);
       }

@@ -16,7 +16,7 @@
 // of the snapshot's weights, whose document count is off by at most 1/64 and each gram's
 // document frequency by as many changes. The word coverage always uses the current counts.
 // Which documents get a cosine at all is lexical-shortlist.ts's business.
-import { fitting, Grams, idf, logTf } from './lexical-grams.js';
+import { fitting, Grams, idf, storedTf, trimmed } from './lexical-grams.js';
 import { CosineShortlist, DEFAULT_LIMITS, type CosineSpace, type SearchLimits } from './lexical-shortlist.js';
 import { someTypo, terms, type Terms } from './lexical-terms.js';
 
@@ -60,10 +60,10 @@ export class LexicalIndex implements CosineSpace {
   private readonly slotsById = new Map<string, number>();
   private readonly docs: (Doc | undefined)[] = [];
   private readonly unused: number[] = [];
-  // Every document's gram ids and 1 + ln(tf), one stretch per document; removed documents leave
-  // garbage until the arrays are compacted.
+  // Every document's gram ids and stored term frequencies (lexical-grams.ts), one stretch per
+  // document; removed documents leave garbage until the arrays are compacted.
   private gramIds = new Int32Array(256);
-  private logTfs = new Float32Array(256);
+  private tfs = new Uint8Array(256);
   private used = 0;
   private garbage = 0;
   // Documents added or removed since the snapshot, and how many documents it counted.
@@ -102,7 +102,7 @@ export class LexicalIndex implements CosineSpace {
 
   gramsOf(slot: number) {
     const { start, length } = this.docs[slot]!;
-    return { ids: this.gramIds, logTfs: this.logTfs, start, end: start + length };
+    return { ids: this.gramIds, tfs: this.tfs, start, end: start + length };
   }
 
   /** Makes the documents exactly `docs` (oldest first), analysing only new or changed texts. */
@@ -174,11 +174,11 @@ export class LexicalIndex implements CosineSpace {
     const slot = this.unused.pop() ?? this.docs.length;
     const { grams, words } = terms(text);
     this.gramIds = fitting(this.gramIds, this.used + grams.size);
-    this.logTfs = fitting(this.logTfs, this.used + grams.size);
+    this.tfs = fitting(this.tfs, this.used + grams.size);
     const start = this.used;
     for (const [gram, tf] of grams) {
-      this.logTfs[this.used] = logTf(tf);
-      this.gramIds[this.used] = this.grams.add(gram, slot, this.logTfs[this.used]);
+      this.gramIds[this.used] = this.grams.add(gram, slot, tf);
+      this.tfs[this.used] = storedTf(tf);
       this.used++;
     }
     const shared: string[] = [];
@@ -194,13 +194,13 @@ export class LexicalIndex implements CosineSpace {
     this.norms = fitting(this.norms, slot + 1);
     this.changes++;
     // When a refresh is due, it computes the norm.
-    if (!this.refreshDue) this.norms[slot] = this.normOf(doc);
+    if (!this.refreshDue) this.norms[slot] = this.normOf(doc, slot);
     return doc;
   }
 
   private remove(doc: Doc): void {
     const slot = this.slotsById.get(doc.id)!;
-    for (let k = doc.start; k < doc.start + doc.length; k++) this.grams.remove(this.gramIds[k], slot);
+    for (let k = doc.start; k < doc.start + doc.length; k++) this.grams.remove(this.gramIds[k], slot, this.tfs[k]);
     for (const word of doc.words) {
       const count = this.words.get(word)!;
       if (--count.df === 0) this.words.delete(word);
@@ -215,22 +215,25 @@ export class LexicalIndex implements CosineSpace {
 
   private compact(): void {
     const gramIds = new Int32Array(Math.max(256, 2 * (this.used - this.garbage)));
-    const logTfs = new Float32Array(gramIds.length);
+    const tfs = new Uint8Array(gramIds.length);
     let used = 0;
     for (const doc of this.docs) {
       if (!doc) continue;
       gramIds.set(this.gramIds.subarray(doc.start, doc.start + doc.length), used);
-      logTfs.set(this.logTfs.subarray(doc.start, doc.start + doc.length), used);
+      tfs.set(this.tfs.subarray(doc.start, doc.start + doc.length), used);
       doc.start = used;
       used += doc.length;
     }
-    [this.gramIds, this.logTfs, this.used, this.garbage] = [gramIds, logTfs, used, 0];
+    [this.gramIds, this.tfs, this.used, this.garbage] = [gramIds, tfs, used, 0];
   }
 
-  // A new snapshot: every gram's IDF and every document's norm, in one pass over the gram arrays.
+  // A new snapshot: every gram's IDF and every document's norm, in one pass over the gram arrays;
+  // the arrays give back the room they grew into and do not use.
   private refresh(): void {
     this.grams.refresh(this.slotsById.size);
-    for (const [slot, doc] of this.docs.entries()) if (doc) this.norms[slot] = this.normOf(doc);
+    this.gramIds = trimmed(this.gramIds, this.used);
+    this.tfs = trimmed(this.tfs, this.used);
+    for (const [slot, doc] of this.docs.entries()) if (doc) this.norms[slot] = this.normOf(doc, slot);
     [this.snapshotSize, this.changes] = [this.slotsById.size, 0];
     this.refreshCount++;
   }
@@ -240,12 +243,12 @@ export class LexicalIndex implements CosineSpace {
   }
 
   // The document's TF-IDF norm under the snapshot's IDFs, summed in its grams' order.
-  private normOf(doc: Doc): number {
-    const { gramIds, logTfs } = this;
-    const { idfs } = this.grams;
+  private normOf(doc: Doc, slot: number): number {
+    const { gramIds, tfs, grams } = this;
+    const { idfs } = grams;
     let squares = 0;
     for (let k = doc.start, end = doc.start + doc.length; k < end; k++) {
-      const weight = logTfs[k] * idfs[gramIds[k]];
+      const weight = grams.logTfOf(gramIds[k], slot, tfs[k]) * idfs[gramIds[k]];
       squares += weight * weight;
     }
     return Math.sqrt(squares);

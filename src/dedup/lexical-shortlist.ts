@@ -17,7 +17,7 @@
 // A near-duplicate shares the report's rare grams, so it is among the candidates; what the
 // budget can miss is a document that resembles the report only through common grams, which
 // scores low anyway. test/unit/dedup-lexical-index.test.ts measures the recall.
-import { fitting, logTf, type Grams } from './lexical-grams.js';
+import { fitting, LOG_TFS, logTf, STORED_TF_MAX, type Grams } from './lexical-grams.js';
 import { wordGrams, type Terms } from './lexical-terms.js';
 
 /** How many of the best n-gram matches get the (slower) word comparison. */
@@ -44,8 +44,8 @@ export interface CosineSpace {
   norm(slot: number): number;
   /** Position among the documents, oldest first. */
   rank(slot: number): number;
-  /** The document's gram ids and 1 + ln(tf), at [start, end) of the two arrays. */
-  gramsOf(slot: number): { readonly ids: Int32Array; readonly logTfs: Float32Array; readonly start: number; readonly end: number };
+  /** The document's gram ids and stored term frequencies (lexical-grams.ts), at [start, end) of the two arrays. */
+  gramsOf(slot: number): { readonly ids: Int32Array; readonly tfs: Uint8Array; readonly start: number; readonly end: number };
 }
 
 export interface Shortlisted {
@@ -139,15 +139,20 @@ export class CosineShortlist {
   // slots it wrote to `touched`.
   private walk(order: Query['grams']): number {
     const { dots, touched } = this;
-    const { idfs, postings } = this.space.grams;
+    const { grams } = this.space;
+    const { idfs, postings } = grams;
     let met = 0;
     for (const { id, weight } of order) {
       const gramIdf = idfs[id];
-      const { docs, logTfs, length } = postings[id];
+      const { docs, tfs, length } = postings[id];
+      // This loop is most of a decision's time: the term of a tf of 1, by far the most common, is
+      // the same product as below (1 + ln 1 = 1), computed once; other tfs spell out Grams.logTfOf.
+      const once = weight * (LOG_TFS[1] * gramIdf);
       for (let p = 0; p < length; p++) {
         const slot = docs[p];
         if (dots[slot] === 0) touched[met++] = slot;
-        dots[slot] += weight * (logTfs[p] * gramIdf);
+        const tf = tfs[p];
+        dots[slot] += tf === 1 ? once : weight * ((tf < STORED_TF_MAX ? LOG_TFS[tf] : grams.largeLogTf(id, slot)) * gramIdf);
       }
     }
     return met;
@@ -204,12 +209,12 @@ export class CosineShortlist {
     try {
       const cosines = new Map<number, number>();
       for (const slot of candidates) {
-        const { ids, logTfs, start, end } = this.space.gramsOf(slot);
+        const { ids, tfs, start, end } = this.space.gramsOf(slot);
         for (let k = start; k < end; k++) {
           const id = ids[k];
           if ((inQuery[(id >>> 5) & 127] & (1 << (id & 31))) === 0) continue;
           const place = places[id] - 1;
-          if (place >= 0) terms[place] = weights[place] * (logTfs[k] * idfs[id]);
+          if (place >= 0) terms[place] = weights[place] * (this.space.grams.logTfOf(id, slot, tfs[k]) * idfs[id]);
         }
         let dot = 0;
         for (let q = 0; q < size; q++) {
