@@ -7044,8 +7044,9 @@ export const openapiDocument = {
                     "type": "array",
                     "items": {
                       "maxLength": 1000,
-                      "type": "string",
-                      "pattern": "^[^\\u0000]*$"
+                      "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000](?:[^,\u0000]{0,48}[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000])?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+                      "x-route-parsed": true,
+                      "type": "string"
                     }
                   },
                   "assignee_id": {
@@ -9880,8 +9881,9 @@ export const openapiDocument = {
                     "type": "array",
                     "items": {
                       "maxLength": 1000,
-                      "type": "string",
-                      "pattern": "^[^\\u0000]*$"
+                      "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000](?:[^,\u0000]{0,48}[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000])?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+                      "x-route-parsed": true,
+                      "type": "string"
                     }
                   }
                 }
@@ -13296,8 +13298,9 @@ export const openapiDocument = {
                     "type": "array",
                     "items": {
                       "maxLength": 1000,
-                      "type": "string",
-                      "pattern": "^[^\\u0000]*$"
+                      "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000](?:[^,\u0000]{0,48}[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000])?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+                      "x-route-parsed": true,
+                      "type": "string"
                     }
                   },
                   "assignee_id": {
@@ -14559,8 +14562,9 @@ export const openapiDocument = {
                     "type": "array",
                     "items": {
                       "maxLength": 1000,
-                      "type": "string",
-                      "pattern": "^[^\\u0000]*$"
+                      "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000](?:[^,\u0000]{0,48}[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000])?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+                      "x-route-parsed": true,
+                      "type": "string"
                     }
                   }
                 }
@@ -15077,6 +15081,8 @@ export const openapiDocument = {
         "parameters": [
           {
             "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
               "type": "string"
             },
             "in": "query",
