@@ -161,15 +161,13 @@ export function issueRepository(db: Executor) {
   const detailByShortcode = detailBy('shortcode');
 
   const insertIssue = compileOnce([...ISSUE_FIELDS, 'dedup_version'], (row: IssueTable) => db.insertInto('issues').values(row));
-  type Updated = Pick<IssueRow, 'workspace_id' | 'id' | (typeof MUTABLE_FIELDS)[number]>;
-  const updateIssue = compileOnce(['workspace_id', 'id', ...MUTABLE_FIELDS], ({ workspace_id, id, ...changes }: Updated) =>
-    db.updateTable('issues').set(changes).where('workspace_id', '=', workspace_id).where('id', '=', id));
+  type Updated = Pick<IssueRow, 'workspace_id' | 'id' | (typeof MUTABLE_FIELDS)[number]> & Partial<Pick<IssueTable, 'dedup_version'>>;
+  const updating = (columns: readonly (keyof Updated & string)[]) =>
+    compileOnce(['workspace_id', 'id', ...columns], ({ workspace_id, id, ...changes }: Updated) =>
+      db.updateTable('issues').set(changes).where('workspace_id', '=', workspace_id).where('id', '=', id));
+  const updateIssue = updating(MUTABLE_FIELDS);
   // A change the duplicate candidates see (title, description, status): stamped with the dedup version it moved the product to.
-  const updateStampedIssue = compileOnce(
-    ['workspace_id', 'id', ...MUTABLE_FIELDS, 'dedup_version'],
-    ({ workspace_id, id, ...changes }: Updated & Pick<IssueTable, 'dedup_version'>) =>
-      db.updateTable('issues').set(changes).where('workspace_id', '=', workspace_id).where('id', '=', id),
-  );
+  const updateStampedIssue = updating([...MUTABLE_FIELDS, 'dedup_version']);
   // One upsert of every tally a write moves (one for a new issue, two for a PATCH of a tallied
   // field, many for a release): compiled once per number of rows.
   const addToTallies = compileByShape((columns: Columns<IssueTallyTable>) =>
