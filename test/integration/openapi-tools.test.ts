@@ -22,6 +22,12 @@ const REQUIRED_SCHEMA_NAMES = [
   'Pagination', 'Error',
 ];
 
+/** The server's log lines at level error or above (a 500's cause, by its request id), for a failure's message. */
+const serverErrors = (server: RunningServer) => {
+  const lines = server.process.stdout.split('\n').filter((line) => Number(/"level":(\d+)/.exec(line)?.[1]) >= 50);
+  return lines.length ? `The server logged:\n${lines.join('\n').slice(-20_000)}` : 'The server logged no error.';
+};
+
 const diagnoseLines = (t: TestContext, text: string) => {
   for (const line of text.split('\n')) if (line.trim()) t.diagnostic(line);
 };
@@ -103,7 +109,7 @@ for (const dialect of DIALECTS) {
         phases,
       });
       diagnoseLines(t, run.summary);
-      assert.ok(run.passed, `Schemathesis reported failures:\n${run.failures.slice(0, 60_000)}\n${run.summary}`);
+      assert.ok(run.passed, `Schemathesis reported failures:\n${run.failures.slice(0, 60_000)}\n${run.summary}\n${serverErrors(server)}`);
     });
   });
 }
