@@ -8,6 +8,8 @@ import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
+import { createDatabase } from '../src/db/database.js';
+import { prepareTemplates } from './helpers/databases.js';
 import { ensurePostgresUser, findPostgresBin, startPostgresCluster, type PostgresCluster } from './helpers/postgres.js';
 import slowestFiles from './helpers/slowest-files-reporter.js';
 
@@ -102,7 +104,17 @@ async function runFiles(): Promise<boolean> {
   return success;
 }
 
+// Test contexts start from a copy of a migrated database (test/helpers/databases.ts).
+const removeTemplates = await prepareTemplates(async (url) => {
+  const database = createDatabase(url);
+  try {
+    await database.migrate();
+  } finally {
+    await database.close();
+  }
+});
 const passed = await runFiles();
+await removeTemplates();
 cluster?.stop();
 if (postgresSkipped) warnPostgresSkipped();
 process.exit(passed ? 0 : 1);

@@ -7,7 +7,7 @@ import { STREAM_DEFAULTS, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS, type StreamConfig,
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { Member } from '../../src/domain/accounts/actor.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
-import { DIALECTS, freshDatabaseUrl, type DialectName } from './databases.js';
+import { DIALECTS, migratedDatabaseUrl, type DialectName } from './databases.js';
 import { ResponseChecker } from './openapi-check.js';
 
 /**
@@ -178,7 +178,7 @@ export async function createTestContext(
   dialect: DialectName,
   appOptions: TestAppOptions = {},
 ): Promise<TestContext & { close(): Promise<void> }> {
-  const opened = await openTestApp(await freshDatabaseUrl(dialect), appOptions);
+  const opened = await openTestApp(await migratedDatabaseUrl(dialect), appOptions);
   const a = await createWorkspaceFixture(opened.services, opened.client, 'Alpha');
   const b = await createWorkspaceFixture(opened.services, opened.client, 'Beta');
   await opened.checkAnswers(a.key);
