@@ -4,7 +4,7 @@ import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { IndexedIssue } from '../../src/dedup/detector.js';
 import type { Actor } from '../../src/domain/accounts/actor.js';
 import { createServices, type Services } from '../../src/services.js';
-import { freshDatabaseUrl, type DialectName } from './databases.js';
+import { migratedDatabaseUrl, type DialectName } from './databases.js';
 
 export interface DedupFixture {
   database: DatabaseHandle;
@@ -17,7 +17,7 @@ export interface DedupFixture {
 }
 
 export async function createDedupFixture(dialect: DialectName): Promise<DedupFixture> {
-  const database = createDatabase(await freshDatabaseUrl(dialect));
+  const database = createDatabase(await migratedDatabaseUrl(dialect));
   await database.migrate();
   const services = createServices(database);
   const workspace = await services.admin.createWorkspace('Dedup');

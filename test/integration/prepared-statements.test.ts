@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
-import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
+import { DIALECTS, migratedDatabaseUrl } from '../helpers/databases.js';
 
 if (DIALECTS.includes('postgres')) {
   describe('statements on PostgreSQL', () => {
     let database: DatabaseHandle;
 
     before(async () => {
-      database = createDatabase(await freshDatabaseUrl('postgres'));
+      database = createDatabase(await migratedDatabaseUrl('postgres'));
       await database.migrate();
     });
     after(() => database.close());

@@ -11,7 +11,7 @@ import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { createServices } from '../../src/services.js';
 import { seedMain, type DedupWorkspace, type Fixture } from '../../bench/seed.js';
 import { SCENARIOS } from '../../bench/scenarios.js';
-import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
+import { DIALECTS, migratedDatabaseUrl } from '../helpers/databases.js';
 import {
   capturingDatabase, explainPostgres, explainSqlite, isPlannable, postgresPlanProblems, sqlitePlanProblems, type CapturedQuery,
 } from '../helpers/query-plans.js';
@@ -74,7 +74,7 @@ for (const dialect of DIALECTS) {
     let afterAnEdit: CapturedQuery[] = [];
 
     before(async () => {
-      const url = await freshDatabaseUrl(dialect);
+      const url = await migratedDatabaseUrl(dialect);
       database = createDatabase(url);
       await database.migrate();
       const { fixture } = await seedMain(database, ISSUES);
