@@ -2,7 +2,8 @@
 // each database: a conversation's automatic summary arriving live; its suggestions accepted,
 // dismissed, run again and edited before accepting; a refusal when someone else acted first; the
 // Triage view worked from the keyboard (J/K/A/D/Enter), joined live by a newly triaged
-// conversation and left live by a suggestion accepted elsewhere. Suggestions are made with POST /conversations/{id}/triage on products whose
+// conversation and left live by a suggestion accepted elsewhere, and loaded again when its event
+// stream opens late. Suggestions are made with POST /conversations/{id}/triage on products whose
 // automatic triage is off, so each test knows what it will see; the lexical matcher scores the
 // texts of test/helpers/triage.ts as repeats or not.
 import assert from 'node:assert/strict';
@@ -211,6 +212,42 @@ for (const dialect of DIALECTS) {
       await app.api('POST', `/api/v1/suggestions/${laterSuggestion.id}/accept`);
       await expectGone(list.getByRole('link', { name: 'CSV export crash again' }));
       await expect(list.getByRole('link', { name: CSV_REPEAT.title }));
+    });
+
+    step('loads the Triage view again when its event stream opens, and keeps one stream from screen to screen', async () => {
+      const { product } = await productWithCsvIssue('Streams');
+      const repeat = await importConversation(product.id, CSV_REPEAT);
+      const unrelated = await importConversation(product.id, UNRELATED);
+      const [linkSuggestion] = [await triage(repeat.id), await triage(unrelated.id)];
+      let streams = 0;
+      const counted = (request: { url(): string }) => void (new URL(request.url()).pathname === '/api/v1/events/stream' && streams++);
+      page.on('request', counted);
+      // The stream opens only once the list is on screen and a suggestion in it was accepted elsewhere:
+      // that accept comes in no event, and the list learns of it by loading again as the stream opens.
+      let openStream!: () => void;
+      const held = new Promise<void>((resolve) => (openStream = resolve));
+      await page.route('**/api/v1/events/stream', async (route) => {
+        await held;
+        await route.continue();
+      });
+      try {
+        await page.goto(`/app/triage?product=${product.id}`);
+        const list = page.getByRole('list', { name: 'Open suggestions' });
+        await expect(list.getByRole('link', { name: CSV_REPEAT.title }));
+        await app.api('POST', `/api/v1/suggestions/${linkSuggestion.id}/accept`);
+        openStream();
+        await expectGone(list.getByRole('link', { name: CSV_REPEAT.title }));
+
+        // To a conversation and back (the app's own navigation): the same stream throughout.
+        await list.getByRole('link', { name: UNRELATED.title }).click();
+        await expect(page.getByRole('heading', { name: UNRELATED.title }));
+        await page.goBack();
+        await expect(list.getByRole('link', { name: UNRELATED.title }));
+        assert.equal(streams, 1);
+      } finally {
+        page.off('request', counted);
+        await page.unroute('**/api/v1/events/stream');
+      }
     });
 
     step('shows an empty Triage view when nothing is left to triage', async () => {

@@ -21,7 +21,16 @@ const EVENT_TYPES: LiveEventType[] = [
 ];
 const RETRY_AFTER_REFUSAL_MS = 15_000;
 
+/**
+ * How long the stream stays open once no screen listens: a screen replacing another (its listener
+ * added a moment after the old one's went) keeps the one stream, and so every event between them.
+ */
+const LINGER_MS = 10_000;
+
 const listeners = new Set<(event: LiveEvent) => void>();
+/** Called whenever the stream opens: what was committed before it opened came in no event. */
+const openListeners = new Set<() => void>();
+let lingerTimer: ReturnType<typeof setTimeout> | undefined;
 const statusListeners = new Set<(status: LiveStatus) => void>();
 let source: EventSource | null = null;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -46,7 +55,10 @@ function connect() {
   retryTimer = undefined;
   setStatus('connecting');
   source = new EventSource('/api/v1/events/stream');
-  source.onopen = () => setStatus('live');
+  source.onopen = () => {
+    setStatus('live');
+    openListeners.forEach((listener) => listener());
+  };
   // Named events (`event: message.created`) and unnamed ones (`message`) alike.
   source.onmessage = deliver;
   for (const type of EVENT_TYPES) source.addEventListener(type, deliver as EventListener);
@@ -70,17 +82,25 @@ function disconnect() {
   setStatus('offline');
 }
 
-/** Calls the latest `handler` for every live event while the component is mounted. */
-export function useLiveEvents(handler: (event: LiveEvent) => void): void {
-  const latest = useRef(handler);
-  latest.current = handler;
+/**
+ * Calls the latest `handler` for every live event while the component is mounted, and the latest
+ * `reload` each time the stream opens: a screen loads its data as it mounts, and what changed
+ * between that load and the stream's opening reaches it only by loading again.
+ */
+export function useLiveEvents(handler: (event: LiveEvent) => void, reload: () => void): void {
+  const latest = useRef({ handler, reload });
+  latest.current = { handler, reload };
   useEffect(() => {
-    const listener = (event: LiveEvent) => latest.current(event);
+    const listener = (event: LiveEvent) => latest.current.handler(event);
+    const opened = () => latest.current.reload();
     listeners.add(listener);
+    openListeners.add(opened);
+    clearTimeout(lingerTimer);
     if (!source && !retryTimer) connect();
     return () => {
       listeners.delete(listener);
-      if (listeners.size === 0) disconnect();
+      openListeners.delete(opened);
+      if (listeners.size === 0) lingerTimer = setTimeout(() => listeners.size === 0 && disconnect(), LINGER_MS);
     };
   }, []);
 }

@@ -63,7 +63,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
       const linked_issues = !linkedHere ? kept : shown ? current.linked_issues.map((linked) => (linked.id === issue.id ? entry : linked)) : [...kept, entry];
       conversation.set({ ...current, linked_issues });
     }
-  });
+  }, conversation.reload);
 
   if (!conversation.data) {
     return conversation.error ? <ErrorState error={conversation.error} retry={conversation.reload} /> : <Loading label="Loading the conversation…" />;

@@ -46,7 +46,7 @@ export function Inbox({ path }: { path: string }) {
     if (!event.type.startsWith('conversation.') && event.type !== 'message.created') return;
     clearTimeout(pending.current);
     pending.current = setTimeout(() => void list.reload(), 250);
-  });
+  }, list.reload);
   const live = useLiveStatus();
 
   const filterHref = (changes: Record<string, string | null>) =>

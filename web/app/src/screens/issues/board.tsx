@@ -58,15 +58,17 @@ export function Board({ path }: { path: string }) {
   const reloadWhenSettled = useRef(false);
 
   const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useLiveEvents((event) => {
-    if (!event.type.startsWith('issue.')) return;
+  const reloadSoon = () => {
     clearTimeout(pending.current);
     pending.current = setTimeout(() => {
       // A reload now would show a card where the server has it between two of its moves.
       if (moving.current.size > 0) reloadWhenSettled.current = true;
       else void reload();
     }, 300);
-  });
+  };
+  useLiveEvents((event) => {
+    if (event.type.startsWith('issue.')) reloadSoon();
+  }, reloadSoon);
 
   const showMore = async (status: IssueStatus) => {
     const column = columns[status];

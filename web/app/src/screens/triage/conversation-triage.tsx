@@ -27,7 +27,7 @@ export function ConversationTriage({ conversationId, summary }: { conversationId
   useLiveEvents((event) => {
     const suggestion = suggestionOf(event);
     if (suggestion?.conversation_id === conversationId && suggestions.data) suggestions.set(upsert(suggestions.data, suggestion));
-  });
+  }, suggestions.reload);
   const settled = (next: Suggestion | null) => {
     // A refusal means someone else acted first: show what they did.
     if (next && suggestions.data) suggestions.set(upsert(suggestions.data, next));

@@ -59,7 +59,7 @@ export function TriageQueue() {
     if (!suggestionOf(event)) return;
     clearTimeout(pending.current);
     pending.current = setTimeout(() => void queue.reload(), 250);
-  });
+  }, queue.reload);
 
   const select = (index: number, { focus = false } = {}) => {
     if (index < 0 || index >= rows.length) return;
