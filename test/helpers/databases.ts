@@ -9,7 +9,8 @@ import pg from 'pg';
 
 export type DialectName = 'sqlite' | 'postgres';
 
-export const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+const dialectsOfRun = (): DialectName[] => (process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']);
+export const DIALECTS = dialectsOfRun();
 
 /**
  * Where `test/run.ts` keeps a database of each dialect with every migration applied, for
@@ -19,17 +20,21 @@ const TEMPLATE_VARIABLES: Record<DialectName, string> = { sqlite: 'LOOPDESK_TEST
 
 const newSqliteFile = () => join(mkdtempSync(join(tmpdir(), 'loopdesk-test-')), 'test.db');
 
-async function createPostgresDatabase(template: string | null): Promise<string> {
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `loopdesk_test_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: adminUrl });
+/** Runs one statement on the run's PostgreSQL server (creating or dropping a database). */
+async function onPostgresServer(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
   await client.connect();
   try {
-    await client.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+    await client.query(statement);
   } finally {
     await client.end();
   }
-  const url = new URL(adminUrl);
+}
+
+async function createPostgresDatabase(template: string | null): Promise<string> {
+  const name = `loopdesk_test_${randomBytes(6).toString('hex')}`;
+  await onPostgresServer(`create database ${name}${template ? ` template ${template}` : ''}`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
   return url.toString();
 }
@@ -60,8 +65,7 @@ export async function migratedDatabaseUrl(dialect: DialectName): Promise<string>
 export async function prepareTemplates(migrate: (url: string) => Promise<void>): Promise<() => Promise<void>> {
   const made: { dialect: DialectName; url: string }[] = [];
   // Read now: the runner sets TEST_DATABASE_URL after this module was loaded.
-  const dialects: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-  for (const dialect of dialects) {
+  for (const dialect of dialectsOfRun()) {
     const url = await freshDatabaseUrl(dialect);
     await migrate(url);
     // A copy of the file alone must hold everything: the last connection's close checkpointed the log.
@@ -72,15 +76,7 @@ export async function prepareTemplates(migrate: (url: string) => Promise<void>):
   return async () => {
     for (const { dialect, url } of made) {
       if (dialect === 'sqlite') rmSync(dirname(url.slice('sqlite:'.length)), { recursive: true, force: true });
-      else {
-        const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
-        await client.connect();
-        try {
-          await client.query(`drop database if exists ${new URL(url).pathname.slice(1)}`);
-        } finally {
-          await client.end();
-        }
-      }
+      else await onPostgresServer(`drop database if exists ${new URL(url).pathname.slice(1)}`);
     }
   };
 }
