@@ -153,6 +153,12 @@ function lockKey(text: string): number {
 const errorCode = (error: unknown): unknown =>
   typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 
+/**
+ * PostgreSQL ended this transaction to break a deadlock (40P01): the others in the circle went on,
+ * and the same transaction run again goes through. SQLite, one writer at a time, never reports one.
+ */
+export const isDeadlockVictim = (error: unknown): boolean => errorCode(error) === '40P01';
+
 const STATEMENT_CACHE_SIZE = 500;
 
 /**

@@ -3,7 +3,7 @@
 // transaction rolls back. It also knows the named locks the transaction holds, so a write that
 // needs one can check it was taken.
 import type { Db } from '../../db/database.js';
-import type { Dialect } from '../../db/dialect.js';
+import { isDeadlockVictim, type Dialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/repositories/executor.js';
 
 export interface Work {
@@ -13,11 +13,30 @@ export interface Work {
   afterCommit(task: () => void): void;
 }
 
+/**
+ * How many times a transaction PostgreSQL chose to end a deadlock is run: rolled back, it changed
+ * nothing, and run again once the others have committed it nearly always goes through.
+ */
+const DEADLOCK_ATTEMPTS = 3;
+
+/**
+ * Runs `body` in one transaction, then what it registered with `afterCommit`. A deadlock's victim
+ * runs again from the start (a new transaction and Work): nothing of a rolled-back run is kept, so
+ * a body does only database work, leaving the rest to `afterCommit`.
+ */
 export async function inTransaction<T>(db: Db, body: (work: Work) => Promise<T>): Promise<T> {
-  const committed: (() => void)[] = [];
-  const result = await db.transaction().execute((tx) => body({ tx, locks: new Set(), afterCommit: (task) => committed.push(task) }));
-  for (const task of committed) task();
-  return result;
+  for (let attempt = 1; ; attempt++) {
+    const committed: (() => void)[] = [];
+    let result: T;
+    try {
+      result = await db.transaction().execute((tx) => body({ tx, locks: new Set(), afterCommit: (task) => committed.push(task) }));
+    } catch (error) {
+      if (attempt < DEADLOCK_ATTEMPTS && isDeadlockVictim(error)) continue;
+      throw error;
+    }
+    for (const task of committed) task();
+    return result;
+  }
 }
 
 /** Takes a named lock until the transaction ends (once: a second call for a key held returns at once). */
