@@ -191,9 +191,8 @@ export function createInboundService(deps: InboundServiceDeps) {
 
     /**
      * POST /inbound/email (settings role): the product the recipients name in the actor's
-     * workspace, else `productId`; neither: 400 on product_id.
+     * workspace, else `productId` (a well-formed UUID, parsed by the route); neither: 400 on product_id.
      */
-    /** A mail sent through the API; `productId` (a well-formed UUID) names the product when no recipient does. */
     async receiveHttp(actor: Actor, raw: Buffer, productId: string | undefined): Promise<InboundResult> {
       requireSettingsRole(actor, 'inbound mail');
       const mail = await readInboundMail(raw, () => `${newId()}@loopdesk.invalid`);

@@ -163,7 +163,7 @@ function csvPattern(item: string): string {
  * checks itself, so that an error names the bad item; their `pattern` tells clients the same
  * rule, and validation leaves it to the route or service (src/http/validation.ts).
  */
-export const RouteParsed = (description: string, pattern: string) => Type.String({ description, pattern, 'x-route-parsed': true });
+const RouteParsed = (description: string, pattern: string) => Type.String({ description, pattern, 'x-route-parsed': true });
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

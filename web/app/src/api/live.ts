@@ -27,9 +27,11 @@ const RETRY_AFTER_REFUSAL_MS = 15_000;
  */
 const LINGER_MS = 10_000;
 
-const listeners = new Set<(event: LiveEvent) => void>();
-/** Called whenever the stream opens: what was committed before it opened came in no event. */
-const openListeners = new Set<() => void>();
+/** The listening screens' latest handlers: `reload` runs whenever the stream opens (what committed before came in no event). */
+interface Listener {
+  current: { handler: (event: LiveEvent) => void; reload: () => void };
+}
+const listeners = new Set<Listener>();
 let lingerTimer: ReturnType<typeof setTimeout> | undefined;
 const statusListeners = new Set<(status: LiveStatus) => void>();
 let source: EventSource | null = null;
@@ -48,7 +50,7 @@ function deliver(message: MessageEvent<string>) {
   } catch {
     return;
   }
-  if (typeof event?.type === 'string') listeners.forEach((listener) => listener(event));
+  if (typeof event?.type === 'string') listeners.forEach((listener) => listener.current.handler(event));
 }
 
 function connect() {
@@ -57,7 +59,7 @@ function connect() {
   source = new EventSource('/api/v1/events/stream');
   source.onopen = () => {
     setStatus('live');
-    openListeners.forEach((listener) => listener());
+    listeners.forEach((listener) => listener.current.reload());
   };
   // Named events (`event: message.created`) and unnamed ones (`message`) alike.
   source.onmessage = deliver;
@@ -88,18 +90,14 @@ function disconnect() {
  * between that load and the stream's opening reaches it only by loading again.
  */
 export function useLiveEvents(handler: (event: LiveEvent) => void, reload: () => void): void {
-  const latest = useRef({ handler, reload });
+  const latest: Listener = useRef({ handler, reload });
   latest.current = { handler, reload };
   useEffect(() => {
-    const listener = (event: LiveEvent) => latest.current.handler(event);
-    const opened = () => latest.current.reload();
-    listeners.add(listener);
-    openListeners.add(opened);
+    listeners.add(latest);
     clearTimeout(lingerTimer);
     if (!source && !retryTimer) connect();
     return () => {
-      listeners.delete(listener);
-      openListeners.delete(opened);
+      listeners.delete(latest);
       if (listeners.size === 0) lingerTimer = setTimeout(() => listeners.size === 0 && disconnect(), LINGER_MS);
     };
   }, []);
