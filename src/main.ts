@@ -11,6 +11,7 @@ import type { FirstStart } from './domain/accounts/admin.service.js';
 import { invitationUrl } from './domain/accounts/invitation.service.js';
 import { assertWebAppBuilt } from './http/web-app.js';
 import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
+import { returnMemoryWhenIdle } from './lib/idle-memory.js';
 import { createServices } from './services.js';
 import { INBOUND_MAIL_MAX_BYTES } from './http/routes/email.js';
 import type { SmtpReceiver } from './smtp/smtp-receiver.js';
@@ -75,6 +76,7 @@ function logOutput(format: LogFormat): LogOutput {
 }
 
 export async function startServer(config: Config): Promise<void> {
+  returnMemoryWhenIdle();
   // Before the first start's bootstrap, whose key is printed only once.
   assertWebAppBuilt(WEB_APP_DIR);
   const widgetBuild = loadWidgetBuild();
