@@ -41,6 +41,20 @@ export function createConversationJobRunner({ db, jobs, handlers, clock, onError
   let claiming: Promise<void> | null = null;
   /** The last claim took every free slot: more jobs may be due, claimed as soon as a slot frees. */
   let backlog = false;
+  /** A claim is planned for the event loop's next turn. */
+  let claimPlanned = false;
+
+  // One claim a turn, for the slots freed meanwhile. A claim per finished job would multiply:
+  // on SQLite a job runs to its end within the turn it starts in, so each turn's claims would
+  // plan four times as many for the next, and the turns would grow until the backlog was done.
+  function claimNextTurn(): void {
+    if (claimPlanned) return;
+    claimPlanned = true;
+    setImmediate(() => {
+      claimPlanned = false;
+      if (!stopping) run().catch(onError);
+    });
+  }
 
   async function runOne(job: ClaimedConversationJob): Promise<void> {
     try {
@@ -69,7 +83,7 @@ export function createConversationJobRunner({ db, jobs, handlers, clock, onError
             // A burst of messages is worked through at the jobs' pace, not one claim per poll; each
             // next claim after the event loop's turn, since SQLite's statements never leave the
             // microtask queue: a backlog of jobs would otherwise keep requests waiting until it is done.
-            if (backlog && !stopping) setImmediate(() => run().catch(onError));
+            if (backlog && !stopping) claimNextTurn();
           });
         inFlight.add(running);
       }
