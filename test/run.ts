@@ -92,7 +92,7 @@ async function runFiles(): Promise<boolean> {
     return report;
   })();
   let success = false;
-  for await (const event of run({ files, concurrency: Number(env.TEST_CONCURRENCY ?? 2) })) {
+  for await (const event of run({ files, concurrency: Number(env.TEST_CONCURRENCY ?? 3) })) {
     if (event.type === 'test:summary' && event.data.file === undefined) success = event.data.success;
     toSpec.write(event);
     toSlowest.write(event);
