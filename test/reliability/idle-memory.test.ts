@@ -15,7 +15,7 @@ import { assertDistIsCurrent } from '../helpers/dist-freshness.js';
 // Two reducer ticks of 8 s after the burst's last full collection, with room for a loaded machine.
 const QUIET_WITHIN_MS = 60_000;
 
-const child = (distModule: string) => `
+const burstScript = (distModule: string) => `
 import { readFileSync } from 'node:fs';
 import { returnMemoryWhenIdle } from ${JSON.stringify(distModule)};
 returnMemoryWhenIdle();
@@ -42,15 +42,15 @@ describe('memory after a burst of work', () => {
   }, async () => {
     assertDistIsCurrent();
     const script = join(dir, 'burst.mjs');
-    writeFileSync(script, child(new URL('../../dist/lib/idle-memory.js', import.meta.url).href));
-    const process_ = spawn(process.execPath, ['--max-semi-space-size=16', '--trace-memory-reducer', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const timer = setTimeout(() => process_.kill('SIGKILL'), QUIET_WITHIN_MS);
+    writeFileSync(script, burstScript(new URL('../../dist/lib/idle-memory.js', import.meta.url).href));
+    const child = spawn(process.execPath, ['--max-semi-space-size=16', '--trace-memory-reducer', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), QUIET_WITHIN_MS);
     const trace: string[] = [];
     let burstRss = 0;
     let reducing = false;
     let rssAfter = 0;
     try {
-      for await (const line of createInterface({ input: process_.stdout! })) {
+      for await (const line of createInterface({ input: child.stdout! })) {
         trace.push(line);
         const burst = /^burst done, rss (\d+)$/.exec(line);
         if (burst) burstRss = Number(burst[1]);
@@ -63,7 +63,7 @@ describe('memory after a burst of work', () => {
       }
     } finally {
       clearTimeout(timer);
-      process_.kill('SIGKILL');
+      child.kill('SIGKILL');
     }
     assert.ok(reducing, `no memory-reducing collection within ${QUIET_WITHIN_MS / 1000} s of the burst:\n${trace.slice(-12).join('\n')}`);
     assert.ok(burstRss > 250, `the burst should leave the process large (RSS ${burstRss} MB)`);
