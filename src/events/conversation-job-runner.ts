@@ -44,9 +44,11 @@ export function createConversationJobRunner({ db, jobs, handlers, clock, onError
   /** A claim is planned for the event loop's next turn. */
   let claimPlanned = false;
 
-  // One claim a turn, for the slots freed meanwhile. A claim per finished job would multiply:
-  // on SQLite a job runs to its end within the turn it starts in, so each turn's claims would
-  // plan four times as many for the next, and the turns would grow until the backlog was done.
+  // A burst of messages is worked through at the jobs' pace, not one claim per poll: the next
+  // claim comes after the event loop's turn, since SQLite's statements never leave the microtask
+  // queue and a backlog would otherwise keep requests waiting until it is done. One claim a turn,
+  // for every slot freed meanwhile: one per finished job would multiply, as on SQLite a job runs to
+  // its end within the turn it starts in, so each turn would run four times the jobs of the last.
   function claimNextTurn(): void {
     if (claimPlanned) return;
     claimPlanned = true;
@@ -80,9 +82,6 @@ export function createConversationJobRunner({ db, jobs, handlers, clock, onError
           .catch(onError)
           .finally(() => {
             inFlight.delete(running);
-            // A burst of messages is worked through at the jobs' pace, not one claim per poll; each
-            // next claim after the event loop's turn, since SQLite's statements never leave the
-            // microtask queue: a backlog of jobs would otherwise keep requests waiting until it is done.
             if (backlog && !stopping) claimNextTurn();
           });
         inFlight.add(running);
