@@ -106,6 +106,16 @@ for (const dialect of DIALECTS) {
           }
         }
         for (const path of hotReads(fixture)) await send(fixture.key, 'GET', path);
+        // Triage, asked for by a person (its reads and writes, then the conversation's list and the
+        // queue), and run by a conversation's job (which first asks whether it already ran).
+        const [triaged, another] = fixture.conversationIds;
+        await send(fixture.key, 'POST', `/api/v1/conversations/${triaged}/triage`);
+        await send(fixture.key, 'POST', `/api/v1/conversations/${triaged}/triage`);
+        await send(fixture.key, 'GET', `/api/v1/conversations/${triaged}/suggestions`);
+        await send(fixture.key, 'GET', '/api/v1/suggestions?status=open&limit=50');
+        const { workspace_id: workspaceId } = await database.db.selectFrom('conversations').select('workspace_id').where('id', '=', another).executeTakeFirstOrThrow();
+        await services.triage.runTriage(workspaceId, another);
+        await services.triage.runTriage(workspaceId, another);
         // The matcher's index, current after the scenario's own creations, catches up with an edit.
         const dedup = own.get('POST /issues/maybe (lexical)') as DedupWorkspace;
         const issues = await (await fetch(`${baseUrl}/api/v1/issues?product_id=${dedup.productId}&limit=1`, { headers: { authorization: `Bearer ${dedup.key}` } })).json();
