@@ -81,8 +81,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Counted by a listener on the server rather than an onRequest hook: the cheapest way to see every request.
-  app.server.on('request', () => services.requestPressure.requestArrived());
+  // Counted by a listener on the server rather than hooks: the cheapest way to see every request
+  // from its arrival to its end (`close` comes after the response is finished, or when abandoned).
+  const { requestPressure } = services;
+  app.server.on('request', (_request, response) => {
+    requestPressure.requestStarted();
+    response.once('close', requestPressure.requestEnded);
+  });
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies are accepted; anything else is a 415.
   app.removeContentTypeParser('text/plain');

@@ -293,7 +293,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     metrics,
     /** What GET /metrics reads at each scrape. */
     metricSources: {
-      operations: operationsRepository(db), eventStreams: () => live.subscriberCount(), poolUsage: () => dialect.poolUsage(), now: () => clock.now(),
+      operations: operationsRepository(db), eventStreams: () => live.subscriberCount(), requestsInFlight: requestPressure.requestsInFlight,
+      poolUsage: () => dialect.poolUsage(), now: () => clock.now(),
     },
     /** Fed by the HTTP server (src/app.ts): the dispatcher yields to requests that saturate the event loop. */
     requestPressure,

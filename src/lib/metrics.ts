@@ -15,6 +15,8 @@ export interface MetricSources {
   operations: Pick<OperationsRepository, 'outboxBacklog' | 'webhookDeliveriesByStatus' | 'mailByStatus'>;
   /** Open Server-Sent Event streams of this process. */
   eventStreams(): number;
+  /** HTTP requests this process received and has not finished answering. */
+  requestsInFlight(): number;
   poolUsage(): PoolUsage | null;
   /** ISO 8601, as the clock of the services tells it. */
   now(): string;
@@ -77,6 +79,7 @@ export function serveMetrics({ registry }: Metrics, sources: MetricSources): (me
     for (const { status, count } of await operations.mailByStatus()) gauge.set({ status }, count);
   });
   scrapedGauge(registry, 'loopdesk_event_stream_connections', 'Open Server-Sent Event streams of this process', [], (gauge) => gauge.set(sources.eventStreams()));
+  scrapedGauge(registry, 'loopdesk_http_requests_in_flight', 'HTTP requests received and not yet answered (event streams included), this scrape included', [], (gauge) => gauge.set(sources.requestsInFlight()));
   scrapedGauge(registry, 'loopdesk_db_pool_connections', 'Database connections of this process\'s pool, by state (idle, busy); absent on SQLite', ['state'], (gauge) => {
     const usage = sources.poolUsage();
     if (!usage) return;

@@ -1,19 +1,27 @@
 // Whether requests are keeping this process's event loop saturated, for background work that
-// should yield to them (the webhook dispatcher: docs/events.md, "Yielding to requests"). The
-// signal is the event-loop utilisation (the share of wall time the loop spent running callbacks)
-// over the last window, counted only while requests arrive: a loop kept busy by the background
-// work alone, draining a backlog with no request to serve, is not saturated by requests.
+// should yield to them (the webhook dispatcher: docs/events.md, "Yielding to requests"). Two
+// signals over the last window must agree: the event-loop utilisation (the share of wall time the
+// loop spent running callbacks) is high, and requests kept the server occupied, at least one in
+// flight (being served or waiting) on average. A loop kept busy by background work, a backlog
+// drained with a trickle of requests or none, is not saturated by requests: those requests are
+// few and short, and yielding would only slow the backlog down without serving them faster.
 import { performance, type EventLoopUtilityFunction } from 'node:perf_hooks';
 
 /** Utilisation from which the loop counts as saturated. */
 export const SATURATED_UTILISATION = 0.8;
+/** Requests in flight, on average over the window, from which they count as keeping the server occupied. */
+export const OCCUPYING_REQUESTS = 1;
 /** The window utilisation is measured over: long enough to smooth single slow callbacks. */
 const WINDOW_MS = 100;
 
 export interface RequestPressure {
-  /** The HTTP server calls this for every request it receives. */
-  requestArrived(): void;
-  /** Whether, over the last window, requests arrived and the loop was at least 80 % busy. */
+  /** The HTTP server calls this for every request it receives… */
+  requestStarted(): void;
+  /** …and this once its response is finished or abandoned. */
+  requestEnded(): void;
+  /** Requests received and not yet ended (GET /metrics reports it). */
+  requestsInFlight(): number;
+  /** Whether, over the last window, the loop was at least 80 % busy while a request was in flight on average. */
   saturated(): boolean;
 }
 
@@ -21,21 +29,37 @@ export function createRequestPressure(
   utilisation: EventLoopUtilityFunction = performance.eventLoopUtilization,
   now: () => number = () => performance.now(),
 ): RequestPressure {
-  let requests = 0;
   let since = utilisation();
   let windowStart = now();
   let saturated = false;
+  // Requests in flight, and their count integrated over the window's time so far (request-ms).
+  let inFlight = 0;
+  let requestMs = 0;
+  let countedUntil = windowStart;
+  const count = (at: number) => {
+    requestMs += inFlight * (at - countedUntil);
+    countedUntil = at;
+  };
   return {
-    requestArrived() {
-      requests++;
+    requestStarted() {
+      count(now());
+      inFlight++;
     },
+    requestEnded() {
+      count(now());
+      inFlight--;
+    },
+    requestsInFlight: () => inFlight,
     saturated() {
-      if (now() - windowStart >= WINDOW_MS) {
+      const at = now();
+      if (at - windowStart >= WINDOW_MS) {
+        count(at);
         const current = utilisation();
-        saturated = requests > 0 && utilisation(current, since).utilization >= SATURATED_UTILISATION;
+        const occupied = requestMs / (at - windowStart) >= OCCUPYING_REQUESTS;
+        saturated = occupied && utilisation(current, since).utilization >= SATURATED_UTILISATION;
         since = current;
-        windowStart = now();
-        requests = 0;
+        windowStart = at;
+        requestMs = 0;
       }
       return saturated;
     },

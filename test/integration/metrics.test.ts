@@ -3,6 +3,7 @@
 // scrape is parsed here: the documented families are there, named by Prometheus's conventions,
 // and a request is counted under its route template, never under an id.
 import assert from 'node:assert/strict';
+import { get, type IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { eventually } from '../helpers/events.js';
 import { createIssue, createIssueMaybe, createProduct, importConversation } from '../helpers/factories.js';
@@ -70,6 +71,7 @@ describeEachDialect('GET /metrics', (ctx, dialect) => {
       loopdesk_http_requests_total: 'counter',
       loopdesk_http_request_duration_seconds: 'histogram',
       loopdesk_event_stream_connections: 'gauge',
+      loopdesk_http_requests_in_flight: 'gauge',
       loopdesk_outbox_backlog_events: 'gauge',
       loopdesk_outbox_oldest_age_seconds: 'gauge',
       loopdesk_webhook_deliveries: 'gauge',
@@ -106,6 +108,24 @@ describeEachDialect('GET /metrics', (ctx, dialect) => {
       if (types.get(name) === 'counter') assert.match(name, /_total$/, `${name}: a counter ends in _total`);
       assert.doesNotMatch(name, /_(ms|milliseconds|kb|mb)(_|$)/, `${name}: base units`);
     }
+  });
+
+  it('counts the requests in flight over HTTP, until each is answered or abandoned', async () => {
+    const { app, a } = ctx();
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const inFlight = async () => {
+      const response = await fetch(`${address}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      return parseExposition(await response.text()).samples.find((s) => s.name === 'loopdesk_http_requests_in_flight')?.value;
+    };
+    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${address}/healthz`)).status, 200);
+    assert.equal(await inFlight(), 1, 'the scrape itself: the answered requests have left');
+    // Its own connection (no keep-alive agent), which the client then drops mid-stream.
+    const stream = get(`${address}/api/v1/events/stream`, { headers: { authorization: `Bearer ${a.key}` }, agent: false });
+    const opened = await new Promise<IncomingMessage>((resolve, reject) => stream.once('response', resolve).once('error', reject));
+    assert.equal(opened.statusCode, 200);
+    assert.equal(await inFlight(), 2, 'an open event stream is in flight');
+    stream.destroy();
+    await eventually(inFlight, (count) => count === 1, 'the abandoned stream has left');
   });
 
   it('observes the time from a contact\'s message to its conversation\'s summary, by writer', async () => {

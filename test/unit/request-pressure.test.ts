@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EventLoopUtilization, EventLoopUtilityFunction } from 'node:perf_hooks';
-import { createRequestPressure } from '../../src/lib/request-pressure.js';
+import { createRequestPressure, type RequestPressure } from '../../src/lib/request-pressure.js';
 
 /** A loop whose utilisation over each window the test sets, on a clock the test moves. */
 function fakeLoop() {
@@ -26,15 +26,30 @@ function fakeLoop() {
 }
 
 describe('request pressure', () => {
-  it('is saturated when requests arrive and the loop was at least 80 % busy over the last window', () => {
+  /** `concurrent` requests in flight throughout `ms` (each ended and replaced as it goes), the loop `share` busy. */
+  function serve(loop: ReturnType<typeof fakeLoop>, pressure: RequestPressure, ms: number, share: number, concurrent: number) {
+    for (let i = 0; i < concurrent; i++) pressure.requestStarted();
+    loop.run(ms, share);
+    for (let i = 0; i < concurrent; i++) pressure.requestEnded();
+  }
+
+  it('is saturated when requests occupy the server and the loop was at least 80 % busy over the last window', () => {
     const loop = fakeLoop();
     const pressure = createRequestPressure(loop.utilisation, loop.now);
-    for (let i = 0; i < 50; i++) pressure.requestArrived();
-    loop.run(100, 0.95);
+    serve(loop, pressure, 100, 0.95, 8);
     assert.equal(pressure.saturated(), true);
-    for (let i = 0; i < 50; i++) pressure.requestArrived();
-    loop.run(100, 0.5);
+    serve(loop, pressure, 100, 0.5, 8);
     assert.equal(pressure.saturated(), false, 'half busy: room left for deliveries');
+  });
+
+  it('counts one request in flight throughout the window as occupying it, not less', () => {
+    const loop = fakeLoop();
+    const pressure = createRequestPressure(loop.utilisation, loop.now);
+    serve(loop, pressure, 100, 0.9, 1);
+    assert.equal(pressure.saturated(), true, 'one request always in flight');
+    serve(loop, pressure, 60, 0.9, 1);
+    loop.run(40, 0.9);
+    assert.equal(pressure.saturated(), false, 'one in flight 60 % of the window');
   });
 
   it('is not saturated by a busy loop that serves no request (a backlog drained alone)', () => {
@@ -44,11 +59,34 @@ describe('request pressure', () => {
     assert.equal(pressure.saturated(), false);
   });
 
+  it('is not saturated by a trickle of requests while background work keeps the loop busy', () => {
+    const loop = fakeLoop();
+    const pressure = createRequestPressure(loop.utilisation, loop.now);
+    // A health check every 20 ms, each waiting up to 10 ms behind the backlog's work: 0.5 in flight on average.
+    for (let i = 0; i < 5; i++) {
+      serve(loop, pressure, 10, 1, 1);
+      loop.run(10, 1);
+    }
+    assert.equal(pressure.saturated(), false);
+  });
+
+  it('counts a request over the windows it spans', () => {
+    const loop = fakeLoop();
+    const pressure = createRequestPressure(loop.utilisation, loop.now);
+    pressure.requestStarted();
+    loop.run(100, 0.9);
+    assert.equal(pressure.saturated(), true, 'in flight through the first window');
+    loop.run(100, 0.9);
+    assert.equal(pressure.saturated(), true, 'and through the second');
+    pressure.requestEnded();
+    loop.run(100, 0.9);
+    assert.equal(pressure.saturated(), false, 'ended before the third');
+  });
+
   it('keeps its answer until a window has passed', () => {
     const loop = fakeLoop();
     const pressure = createRequestPressure(loop.utilisation, loop.now);
-    pressure.requestArrived();
-    loop.run(100, 0.9);
+    serve(loop, pressure, 100, 0.9, 2);
     assert.equal(pressure.saturated(), true);
     loop.run(50, 0);
     assert.equal(pressure.saturated(), true, 'within the window');
