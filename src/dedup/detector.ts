@@ -4,6 +4,9 @@
 // How the issue service uses it:
 //   1. `prepare(report)` before the transaction, with no lock held: the slow part (embedding
 //      the report) happens here.
+//      Then, still before the transaction, `warm(prepared, scope)` when the detector has it: what
+//      `decide` will read for the product is made ready there (the lexical matcher's first index of
+//      a product, built a slice at a time), not in the transaction.
 //   2. In the create transaction, after `dialect.lockKeyInTransaction(tx, <product key>)`:
 //      read the product's dedup version and call `decide(prepared, { workspaceId, productId,
 //      version, candidates }, tx)`, where `candidates` reads the product's pending, in_progress
@@ -95,6 +98,14 @@ export interface PreparedReport {
   readonly detector: string;
 }
 
+/** What `warm` may read, outside any transaction: the product's dedup version, then its candidates. */
+export interface WarmScope {
+  workspaceId: string;
+  productId: string;
+  version(): Promise<number>;
+  candidates(): Promise<readonly Candidate[]>;
+}
+
 export interface DuplicateDetector {
   /** Recorded as issue_api_sources.detector and reported by GET /readyz, e.g. `local:Xenova/multilingual-e5-small`. */
   readonly name: string;
@@ -104,6 +115,8 @@ export interface DuplicateDetector {
   readonly embedder?: Embedder;
   /** Slow work with no lock held (embedding the report). Throws DetectionError. */
   prepare(report: IssueText): Promise<PreparedReport>;
+  /** After `prepare`, with no lock held: readies what `decide` will read for the scope's product (optional). */
+  warm?(prepared: PreparedReport, scope: WarmScope): Promise<void>;
   /** Runs inside the create transaction; no model call when the candidates' vectors are stored. Throws DetectionError. */
   decide(prepared: PreparedReport, scope: DetectionScope, tx?: Executor): Promise<Decision>;
   /** Stores the vector of an issue whose text was just committed. Never rejects. */

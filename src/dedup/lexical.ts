@@ -15,8 +15,10 @@
 // `created` runs only after the commit, so the issue of a rolled-back transaction never enters.
 import { catchUp, follows, newestKey, type OrderKey } from './candidate-order.js';
 import { decisionIn } from './decision.js';
-import { candidatesOf, type Candidate, type CreatedIssue, type Decision, type DetectionScope, type DuplicateDetector, type PreparedReport } from './detector.js';
-import { LexicalIndex } from './lexical-index.js';
+import {
+  candidatesOf, type Candidate, type CreatedIssue, type Decision, type DetectionScope, type DuplicateDetector, type PreparedReport, type WarmScope,
+} from './detector.js';
+import { LexicalIndex, type IndexedText } from './lexical-index.js';
 import { terms, type Terms } from './lexical-terms.js';
 import { LruMap } from './lru.js';
 import { issueText } from './text.js';
@@ -36,7 +38,24 @@ interface ProductIndex {
 
 // Products whose indexes stay in memory; an evicted one is rebuilt from its candidates.
 const CACHED_PRODUCTS = 256;
+/**
+ * A product's first index is built this many documents at a time, the event loop free in between:
+ * analysing a text costs about 0.15 ms, so a product with 11,000 open issues took 1.6 s in one go,
+ * and every request waited for it. A slice is about 20 ms.
+ */
+export const BUILD_SLICE = 128;
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A new index of `docs`, in their order, built a slice at a time. */
+async function builtInSlices(docs: readonly IndexedText[]): Promise<LexicalIndex> {
+  const index = new LexicalIndex();
+  for (let start = 0; start < docs.length; start += BUILD_SLICE) {
+    if (start > 0) await nextTurn();
+    for (const doc of docs.slice(start, start + BUILD_SLICE)) index.append(doc);
+  }
+  return index;
+}
 
 /** `threshold` merges; from `review` up to it, candidates are reported as possible duplicates. */
 export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review = Math.min(LEXICAL_BAND.review, threshold)): DuplicateDetector {
@@ -72,6 +91,25 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
     return product;
   }
 
+  // A product's first index (or again after eviction), built before the transaction a slice at a
+  // time and cached when complete, so no call sees it half built; warms meanwhile wait for the same
+  // build. `decide` then only catches it up; without a warm, it builds the index itself in one go.
+  const building = new Map<string, Promise<void>>();
+  function built(key: string, scope: WarmScope): Promise<void> {
+    let build = building.get(key);
+    if (!build) {
+      build = (async () => {
+        // The version before the candidates: an index is never tagged newer than what it holds.
+        const version = await scope.version();
+        const candidates = await scope.candidates();
+        const index = await builtInSlices(candidates.map((c) => ({ id: c.id, text: issueText(c) })));
+        cache.set(key, { index, version, newest: newestKey(candidates) });
+      })().finally(() => building.delete(key));
+      building.set(key, build);
+    }
+    return build;
+  }
+
   return {
     name: 'lexical',
     threshold,
@@ -85,6 +123,10 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
       // From the index's last change to the scores nothing awaits, so no other call can change it in between.
       const { index } = (await caughtUp(key, scope)) ?? synced(key, await candidatesOf(scope), scope.version);
       return decisionIn(band, index.top(report, POSSIBLE_DUPLICATES));
+    },
+    async warm(_prepared: PreparedReport, scope: WarmScope) {
+      const key = keyOf(scope);
+      if (!cache.get(key)) await built(key, scope);
     },
     created(issue: CreatedIssue) {
       const product = cache.get(keyOf(issue));

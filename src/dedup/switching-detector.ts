@@ -32,6 +32,10 @@ export function createSwitchingDetector(initial: DuplicateDetector, release: () 
       const prepared = await matcher.prepare(report);
       return { text: prepared.text, detector: prepared.detector, matcher, report: prepared } satisfies RoutedReport;
     },
+    async warm(prepared, scope) {
+      const { matcher, report } = prepared as RoutedReport;
+      await matcher.warm?.(report, scope);
+    },
     decide(prepared, scope, tx) {
       const { matcher, report } = prepared as RoutedReport;
       return matcher.decide(report, scope, tx);

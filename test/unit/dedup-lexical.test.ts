@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import type { Candidate } from '../../src/dedup/detector.js';
 import { typo } from '../../src/dedup/lexical-terms.js';
-import { createLexicalDetector } from '../../src/dedup/lexical.js';
+import { BUILD_SLICE, createLexicalDetector } from '../../src/dedup/lexical.js';
 import { normalize } from '../../src/dedup/text.js';
 
 const BACKLOG: Candidate[] = [
@@ -78,6 +78,56 @@ describe('lexical matcher', () => {
       assert.equal(typeof decision.score, 'number');
     });
   }
+});
+
+describe('lexical matcher, warmed before the transaction', () => {
+  /** A product of `count` open issues, BACKLOG's first among them, counting its reads. */
+  function product(count: number) {
+    const candidates: Candidate[] = [
+      BACKLOG[0]!,
+      ...Array.from({ length: count - 1 }, (_, i) => ({ id: `issue-${i}`, title: `Widget ${i} shows error ${i * 7} on page ${i % 13}`, description: null })),
+    ];
+    const reads = { version: 0, candidates: 0 };
+    const warmScope = {
+      workspaceId: 'w',
+      productId: 'p',
+      version: async () => (reads.version++, 1),
+      candidates: async () => (reads.candidates++, candidates),
+    };
+    const scope = { workspaceId: 'w', productId: 'p', version: 1, candidates: async () => (reads.candidates++, candidates) };
+    return { candidates, reads, warmScope, scope };
+  }
+
+  it(`builds a product's first index ${BUILD_SLICE} issues at a time, the event loop free in between`, async () => {
+    const { warmScope } = product(5 * BUILD_SLICE + 1);
+    const detector = createLexicalDetector();
+    const prepared = await detector.prepare({ title: 'Cannot log in with Google on Safari', description: null });
+    let turns = 0;
+    let warming = true;
+    const turn = () => {
+      if (!warming) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    await detector.warm!(prepared, warmScope);
+    warming = false;
+    assert.ok(turns >= 5, `the loop turned ${turns} times during the build of 6 slices`);
+  });
+
+  it('then decides without reading the candidates, as an index built in one go would', async () => {
+    const { reads, warmScope, scope, candidates } = product(3 * BUILD_SLICE);
+    const warmed = createLexicalDetector();
+    const report = { title: 'Cannot log in with Gogle on Safari', description: null };
+    const prepared = await warmed.prepare(report);
+    await Promise.all([warmed.warm!(prepared, warmScope), warmed.warm!(prepared, warmScope)]);
+    assert.deepEqual(reads, { version: 1, candidates: 1 }, 'two warms at once: one build');
+    const decision = await warmed.decide(prepared, scope);
+    assert.equal(reads.candidates, 1, 'the index is at the scope\'s version: no read in the transaction');
+    assert.equal(decision.issueId, 'login');
+    const inOneGo = createLexicalDetector();
+    assert.deepEqual(decision, await inOneGo.decide(await inOneGo.prepare(report), { ...scope, candidates }));
+  });
 });
 
 describe('dedup configuration', () => {

@@ -69,7 +69,7 @@ export function createIssueDedupService({ db, issues, issueService, issueWrites,
           : await issueService.requireConversationOfProduct(actor, input.conversation_id, product.id);
       const report = { title: input.title, description: input.description || null };
       const detectionStarted = performance.now();
-      const prepared = await matcher.prepare(report, DETECTION_FAILED);
+      const prepared = await matcher.prepare(report, actor.workspaceId, product.id, DETECTION_FAILED);
 
       const outcome = await inTransaction(db, async (work) => {
         const { tx } = work;

@@ -29,7 +29,7 @@ export interface Match {
 export interface IssueMatcherDeps {
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   issues: Pick<IssueRepository, 'findManyByIds'>;
-  detector: Pick<DuplicateDetector, 'name' | 'prepare' | 'decide' | 'created'>;
+  detector: Pick<DuplicateDetector, 'name' | 'prepare' | 'warm' | 'decide' | 'created'>;
   /** The product's dedup version and candidates. */
   dedupStore: Pick<EmbeddingRepository, 'productVersion' | 'openCandidates' | 'changedSince'>;
 }
@@ -52,8 +52,22 @@ export function createIssueMatcher({ dialect, issues, detector, dedupStore }: Is
       return detector.name;
     },
 
-    /** Before the transaction, with no lock held. `failure`: the 500's detail when detection fails. */
-    prepare: (report: IssueText, failure: string): Promise<PreparedReport> => detecting(failure, () => detector.prepare(report)),
+    /**
+     * Before the transaction, with no lock held: the report prepared, and the detector readied for
+     * the product (a lexical index built here rather than in the transaction). `failure`: the 500's
+     * detail when detection fails.
+     */
+    prepare: (report: IssueText, workspaceId: string, productId: string, failure: string): Promise<PreparedReport> =>
+      detecting(failure, async () => {
+        const prepared = await detector.prepare(report);
+        await detector.warm?.(prepared, {
+          workspaceId,
+          productId,
+          version: () => dedupStore.productVersion(workspaceId, productId),
+          candidates: () => dedupStore.openCandidates(workspaceId, productId),
+        });
+        return prepared;
+      }),
 
     /** In the caller's transaction: takes the product's dedup lock and decides. */
     async match(tx: Executor, workspaceId: string, productId: string, prepared: PreparedReport, failure: string): Promise<Match> {

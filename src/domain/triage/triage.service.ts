@@ -203,7 +203,7 @@ export function createTriageService(deps: TriageServiceDeps) {
   async function run(conversation: ConversationRow, mode: 'suggest' | 'auto', rerun: boolean, claim: Claim): Promise<Suggestion | null> {
     const { workspace_id: workspaceId } = conversation;
     const report = await reportOf(conversation);
-    const prepared = await matcher.prepare(report, DETECTION_FAILED);
+    const prepared = await matcher.prepare(report, workspaceId, conversation.product_id, DETECTION_FAILED);
     const title = await draftTitle(conversation, report);
     return inTransaction(db, async (work) => {
       const { tx } = work;
