@@ -47,6 +47,9 @@ export const BUILD_SLICE = 128;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** An issue as the index holds it: its id and the text it is matched on. */
+const indexed = (issue: Candidate): IndexedText => ({ id: issue.id, text: issueText(issue) });
+
 /** A new index of `docs`, in their order, built a slice at a time. */
 async function builtInSlices(docs: readonly IndexedText[]): Promise<LexicalIndex> {
   const index = new LexicalIndex();
@@ -75,8 +78,8 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
     const plan = catchUp(changes, (id) => cached.index.has(id), cached.newest);
     if (!plan) return null;
     for (const id of plan.closed) cached.index.delete(id);
-    for (const issue of plan.changed) cached.index.replace({ id: issue.id, text: issueText(issue) });
-    for (const issue of plan.added) cached.index.append({ id: issue.id, text: issueText(issue) });
+    for (const issue of plan.changed) cached.index.replace(indexed(issue));
+    for (const issue of plan.added) cached.index.append(indexed(issue));
     if (plan.added.length > 0) cached.newest = newestKey(plan.added);
     cached.version = scope.version;
     return cached;
@@ -84,7 +87,7 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
 
   function synced(key: string, candidates: readonly Candidate[], version: number | undefined): ProductIndex {
     const product = cache.get(key) ?? { index: new LexicalIndex(), version: null, newest: null };
-    product.index.sync(candidates.map((c) => ({ id: c.id, text: issueText(c) })));
+    product.index.sync(candidates.map(indexed));
     product.version = version ?? null;
     product.newest = newestKey(candidates);
     cache.set(key, product);
@@ -102,7 +105,7 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
         // The version before the candidates: an index is never tagged newer than what it holds.
         const version = await scope.version();
         const candidates = await scope.candidates();
-        const index = await builtInSlices(candidates.map((c) => ({ id: c.id, text: issueText(c) })));
+        const index = await builtInSlices(candidates.map(indexed));
         cache.set(key, { index, version, newest: newestKey(candidates) });
       })().finally(() => building.delete(key));
       building.set(key, build);
@@ -134,7 +137,7 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
       if (issue.open) {
         const key: OrderKey = [issue.createdAt, issue.id];
         if (!product.newest || !follows(key, product.newest) || product.index.has(issue.id)) return;
-        product.index.append({ id: issue.id, text: issueText(issue) });
+        product.index.append(indexed(issue));
         product.newest = key;
       }
       product.version = issue.version;
