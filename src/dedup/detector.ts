@@ -6,7 +6,8 @@
 //      the report) happens here.
 //      Then, still before the transaction, `warm(prepared, scope)` when the detector has it: what
 //      `decide` will read for the product is made ready there (the lexical matcher's first index of
-//      a product, built a slice at a time), not in the transaction.
+//      a product, built a slice at a time; the embedding matchers' vectors of its candidates,
+//      embedded where missing), not in the transaction.
 //   2. In the create transaction, after `dialect.lockKeyInTransaction(tx, <product key>)`:
 //      read the product's dedup version and call `decide(prepared, { workspaceId, productId,
 //      version, candidates }, tx)`, where `candidates` reads the product's pending, in_progress
@@ -21,7 +22,7 @@
 //      The same transaction stamps each issue it wrote with the version it moved the product to
 //      (issues.dedup_version), which `changedSince` reads.
 //   4. After such a transaction commits with a new text, call `indexIssue(issue)`; it never
-//      rejects (failures are logged, and `decide` embeds any missing vector itself). After the
+//      rejects (failures are logged, and `warm` or `decide` embeds any missing vector). After the
 //      transaction of step 2 created the issue, also call `created(issue)` with the version it
 //      committed, so an in-memory index can take the issue in without reading the candidates.
 import type { Executor } from '../db/repositories/executor.js';

@@ -4,10 +4,11 @@
 import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { EMBED_BATCH } from './backlog-vectors.js';
 import { catchUp, follows, newestKey } from './candidate-order.js';
 import {
   candidatesOf, DetectionError, type Candidate, type CreatedIssue, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector,
-  type PreparedReport,
+  type PreparedReport, type WarmScope,
 } from './detector.js';
 import { decisionIn, possibleIn, type ScoredCandidate } from './decision.js';
 import { shareAWord, terms } from './lexical-terms.js';
@@ -180,19 +181,40 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     missing = missing.filter((i) => (rows[i] = vectors.row(scope.candidates[i].id, texts[i])) === null);
     if (missing.length === 0) return rows as number[];
 
-    const fresh = await embed(missing.map((i) => texts[i]));
-    for (const [k, i] of missing.entries()) {
-      const candidate = scope.candidates[i];
-      const hash = textHash(texts[i]);
-      vectors.put(candidate.id, hash, fresh[k]);
-      await store.upsert({
-        issueId: candidate.id, workspaceId: scope.workspaceId, productId: scope.productId,
-        model: embedder.model, vector: fresh[k], textHash: hash, updatedAt: clock.now(),
-      }, tx);
-      rows[i] = vectors.row(candidate.id, texts[i]);
+    for (let start = 0; start < missing.length; start += EMBED_BATCH) {
+      const batch = missing.slice(start, start + EMBED_BATCH);
+      const fresh = await embed(batch.map((i) => texts[i]));
+      for (const [k, i] of batch.entries()) {
+        const candidate = scope.candidates[i];
+        const hash = textHash(texts[i]);
+        vectors.put(candidate.id, hash, fresh[k]);
+        await store.upsert({
+          issueId: candidate.id, workspaceId: scope.workspaceId, productId: scope.productId,
+          model: embedder.model, vector: fresh[k], textHash: hash, updatedAt: clock.now(),
+        }, tx);
+        rows[i] = vectors.row(candidate.id, texts[i]);
+      }
     }
     return rows as number[];
   }
+
+  // A product's first use, before the transaction: its candidates read, its stored vectors loaded,
+  // and every candidate without a vector of its current text embedded and stored, with no lock
+  // held (the first use after the `auto` matcher switched to the model finds no vector at all:
+  // embedded in the transaction, they held the product's lock, and on SQLite the database, for as
+  // long as the model took). `decide` then finds them cached.
+  async function warmed(scope: WarmScope, dimension: number): Promise<void> {
+    // The version before the candidates: a list is never tagged newer than what it holds.
+    const version = await scope.version();
+    const candidates = await scope.candidates();
+    const texts = candidates.map(issueText);
+    const key = keyOf(scope);
+    if ((listed.get(key)?.version ?? -1) < version) listed.set(key, { version, candidates, texts });
+    const read: ReadScope = { workspaceId: scope.workspaceId, productId: scope.productId, candidates };
+    await candidateRows(await productVectors(read, dimension, undefined), read, texts, undefined);
+  }
+  // Concurrent warms of a product share one run.
+  const warming = new Map<string, Promise<void>>();
 
   const name = judge ? `${embedder.name}+${judge.name}` : embedder.name;
 
@@ -231,6 +253,22 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
       try {
         const [vector] = await embed([text]);
         return { text, detector: name, vector, words: terms(text).words } satisfies EmbeddedReport;
+      } catch (error) {
+        throw failure(error);
+      }
+    },
+
+    async warm(prepared, scope) {
+      const query = (prepared as Partial<EmbeddedReport>).vector;
+      const key = keyOf(scope);
+      if (!query || cache.get(key)) return;
+      let run = warming.get(key);
+      if (!run) {
+        run = warmed(scope, query.length).finally(() => warming.delete(key));
+        warming.set(key, run);
+      }
+      try {
+        await run;
       } catch (error) {
         throw failure(error);
       }

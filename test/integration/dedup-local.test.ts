@@ -9,10 +9,11 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { embeddingRepository, type EmbeddingRepository } from '../../src/db/repositories/embedding.repository.js';
 import { createDuplicateDetector, type DetectorDeps } from '../../src/dedup/create-detector.js';
-import type { Candidate, CandidateChange, DuplicateDetector } from '../../src/dedup/detector.js';
+import { EMBED_BATCH } from '../../src/dedup/backlog-vectors.js';
+import type { Candidate, CandidateChange, DuplicateDetector, WarmScope } from '../../src/dedup/detector.js';
 import { createEmbeddingDetector, type Embedder } from '../../src/dedup/embedding-detector.js';
 import { localEmbedder } from '../../src/dedup/local-embedder.js';
-import { textHash } from '../../src/dedup/text.js';
+import { issueText, textHash } from '../../src/dedup/text.js';
 import { createDatabase } from '../../src/db/database.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createDedupFixture, type DedupFixture } from '../helpers/dedup-fixtures.js';
@@ -178,6 +179,55 @@ for (const dialect of DIALECTS) {
       changes = [at(refund, '2025-01-02T00:00:00.000Z')];
       await decideAt(5, 'refund');
       assert.deepEqual(reads, { candidates: 2, changes: 2 });
+    });
+
+    it('embeds a product\'s candidates that have no vector before the transaction (warm), once for concurrent warms, so that deciding calls no model', async () => {
+      const { calls, detector: counting } = counted(fixture);
+      after(() => counting.close());
+      const repository = embeddingRepository(fixture.database.db);
+      const { workspaceId, productId } = fixture;
+      // Created under another matcher, as before the `auto` matcher switched to the model: no vectors.
+      for (const title of ['refund login', 'fails', 'login refund fails', 'refund fails', 'fails login'].flatMap((t) => [t, t, t, t])) {
+        await fixture.createIssue(title);
+      }
+      const open = await repository.openCandidates(workspaceId, productId);
+      const current = new Set((await repository.forIssues(workspaceId, open.map((c) => c.id), tiny.model)).map((row) => `${row.issueId} ${row.textHash}`));
+      const missing = open.filter((c) => !current.has(`${c.id} ${textHash(issueText(c))}`)).length;
+      assert.ok(missing >= 20, `${missing} candidates without a vector`);
+
+      const prepared = await counting.prepare({ title: 'LOGIN FAILS', description: null });
+      const scope: WarmScope = {
+        workspaceId, productId,
+        version: () => repository.productVersion(workspaceId, productId),
+        candidates: () => repository.openCandidates(workspaceId, productId),
+      };
+      const embedsBefore = calls.embed;
+      await Promise.all([counting.warm!(prepared, scope), counting.warm!(prepared, scope)]);
+      assert.equal(calls.forProduct, 1, 'two concurrent warms, one read of the product');
+      assert.equal(calls.embed - embedsBefore, Math.ceil(missing / EMBED_BATCH), `the ${missing} missing, ${EMBED_BATCH} a call`);
+      const stored = await repository.forIssues(workspaceId, open.map((c) => c.id), tiny.model);
+      assert.deepEqual(
+        open.filter((c) => !stored.some((row) => row.issueId === c.id && row.textHash === textHash(issueText(c)))).map((c) => c.title),
+        [], 'every candidate has a vector of its current text',
+      );
+
+      let candidateReads = 0;
+      const decideInTransaction = (matcher: DuplicateDetector) => fixture.database.db.transaction().execute(async (tx) =>
+        matcher.decide(prepared, {
+          workspaceId, productId,
+          version: await repository.productVersion(workspaceId, productId, tx),
+          candidates: async () => (candidateReads++, repository.openCandidates(workspaceId, productId, tx)),
+        }, tx));
+      const decision = await decideInTransaction(counting);
+      assert.deepEqual({ embeds: calls.embed - embedsBefore, forProduct: calls.forProduct, candidateReads }, {
+        embeds: Math.ceil(missing / EMBED_BATCH), forProduct: 1, candidateReads: 0,
+      }, 'the decision read and embedded nothing');
+      const { detector: unwarmed } = counted(fixture);
+      after(() => unwarmed.close());
+      assert.deepEqual(decision, await decideInTransaction(unwarmed), 'the decision of a matcher that was not warmed');
+      assert.ok(decision.issueId !== null && Math.abs(decision.score! - 1) < 1e-5, JSON.stringify(decision));
+      await counting.warm!(prepared, scope);
+      assert.equal(calls.forProduct, 1, 'a warmed product is not read again');
     });
 
     it('re-embeds a candidate whose stored vector is for an older text, and stores the new one', async () => {

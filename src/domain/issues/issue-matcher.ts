@@ -54,8 +54,8 @@ export function createIssueMatcher({ dialect, issues, detector, dedupStore }: Is
 
     /**
      * Before the transaction, with no lock held: the report prepared, and the detector readied for
-     * the product (a lexical index built here rather than in the transaction). `failure`: the 500's
-     * detail when detection fails.
+     * the product (a lexical index built, missing vectors embedded, here rather than in the
+     * transaction). `failure`: the 500's detail when detection fails.
      */
     prepare: (report: IssueText, workspaceId: string, productId: string, failure: string): Promise<PreparedReport> =>
       detecting(failure, async () => {
