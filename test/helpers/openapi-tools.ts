@@ -3,10 +3,14 @@
 // client (test/fixtures/openapi-fetch-client.ts) typed by what the generator made.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { freshDatabaseUrl, type DialectName } from './databases.js';
+import { startServer, type RunningServer } from './server-process.js';
 import { RUN_TYPESCRIPT } from './typescript.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -55,6 +59,46 @@ export async function saveServedDocument(baseUrl: string, key: string, dir: stri
   const path = join(dir, 'openapi.json');
   writeFileSync(path, JSON.stringify(document, null, 2));
   return path;
+}
+
+export interface ServedDocument {
+  server: RunningServer;
+  /** The first-start banner's key. */
+  key: string;
+  /** A temp dir for the tools' files, removed after the block. */
+  dir: string;
+  documentPath: string;
+}
+
+/**
+ * For the enclosing describe block: the real server (dist/) on a fresh, empty database of `dialect`
+ * (its first start), and the document it serves saved for the tools.
+ */
+export function servedDocumentFixture(dialect: DialectName): () => ServedDocument {
+  let server: RunningServer | undefined;
+  let dir: string | undefined;
+  let served: ServedDocument | undefined;
+  before(async () => {
+    // Webhook URLs are not resolved here: Schemathesis invents host names, and a name this
+    // machine's resolver never answers for holds each create for the guard's 3 s (SSRF is
+    // tested in webhook-ssrf.test.ts). Event streams end after 200 ms, so that the tools read a
+    // GET /events/stream answer to its end (it is endless otherwise; event-stream.test.ts tests it).
+    server = await startServer({
+      databaseUrl: await freshDatabaseUrl(dialect), firstStart: true,
+      env: { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1', LOOPDESK_SSE_MAX_MS: '200' },
+    });
+    const key = server.bootstrapKey()!;
+    dir = mkdtempSync(join(tmpdir(), 'loopdesk-openapi-tools-'));
+    served = { server, key, dir, documentPath: await saveServedDocument(server.baseUrl, key, dir) };
+  });
+  after(async () => {
+    await server?.process.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!served) throw new Error('the served document is not ready');
+    return served;
+  };
 }
 
 /** Resources of the key's workspace that requests may name (product, issue, conversation, member, saved reply), the key's own id and a spare key's. */

@@ -1,10 +1,14 @@
 // Schemathesis, the pinned version from test/fixtures/schemathesis-requirements.txt, found at
 // LOOPDESK_SCHEMATHESIS or in the cache virtual environment .ci/run installs it into, and run
 // with test/fixtures/schemathesis.toml and its hooks against a real server.
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES, runCommand, type SeededReferences } from './openapi-tools.js';
+import { describe, it, type TestContext } from 'node:test';
+import type { DialectName } from './databases.js';
+import { FIXTURES, runCommand, seedReferences, servedDocumentFixture, type SeededReferences } from './openapi-tools.js';
+import type { RunningServer } from './server-process.js';
 
 const REQUIREMENTS = join(FIXTURES, 'schemathesis-requirements.txt');
 const CONFIG = join(FIXTURES, 'schemathesis.toml');
@@ -16,8 +20,8 @@ export const SCHEMATHESIS_SEED = 20261121;
 /** Test cases per operation and phase: about a minute per database on 2 cores. */
 export const SCHEMATHESIS_MAX_EXAMPLES = 100;
 
+/** Schemathesis runs the phases it is given in this order, whatever the order given. */
 export type SchemathesisPhase = 'examples' | 'coverage' | 'fuzzing' | 'stateful';
-export const SCHEMATHESIS_PHASES: SchemathesisPhase[] = ['examples', 'coverage', 'fuzzing', 'stateful'];
 
 /** The virtual environment .ci/run installs into. */
 function defaultVenv(): string {
@@ -102,4 +106,46 @@ export async function runSchemathesis(options: {
   const summary = section(output, 'SUMMARY');
   if (!summary) throw new Error(`schemathesis printed no summary (exit ${result.code}):\n${output.slice(-20_000)}`);
   return { passed: result.code === 0, summary, failures: section(output, 'FAILURES', 'WARNINGS|SUMMARY') };
+}
+
+/** The server's log lines at level error or above (a 500's cause, by its request id), for a failure's message. */
+const serverErrors = (server: RunningServer) => {
+  const lines = server.process.stdout.split('\n').filter((line) => Number(/"level":(\d+)/.exec(line)?.[1]) >= 50);
+  return lines.length ? `The server logged:\n${lines.join('\n').slice(-20_000)}` : 'The server logged no error.';
+};
+
+const diagnoseLines = (t: TestContext, text: string) => {
+  for (const line of text.split('\n')) if (line.trim()) t.diagnostic(line);
+};
+
+/**
+ * A describe block that runs Schemathesis's `phases` against the document a real server serves on
+ * a fresh database of `dialect`, every operation and every check, its summary printed as
+ * diagnostics. Skipped loudly where Schemathesis is not installed, a failure in CI.
+ */
+export function describeSchemathesis(dialect: DialectName, phases: SchemathesisPhase[]): void {
+  describe(`the served OpenAPI document under Schemathesis [${dialect}]`, () => {
+    const served = servedDocumentFixture(dialect);
+    it(`passes with every check (seed ${SCHEMATHESIS_SEED}, ${SCHEMATHESIS_MAX_EXAMPLES} examples; ${phases.join(', ')})`, async (t) => {
+      const found = await findSchemathesis();
+      if ('problem' in found) {
+        assert.notEqual(process.env.CI, 'true', found.problem);
+        process.stderr.write(`\n*** WARNING: ${found.problem}. The Schemathesis check is SKIPPED ***\n\n`);
+        t.skip(found.problem);
+        return;
+      }
+      const { server, key, dir, documentPath } = served();
+      const run = await runSchemathesis({
+        executable: found.path,
+        documentPath,
+        origin: server.baseUrl,
+        key,
+        references: await seedReferences(server.baseUrl, key),
+        workDir: dir,
+        phases,
+      });
+      diagnoseLines(t, run.summary);
+      assert.ok(run.passed, `Schemathesis reported failures:\n${run.failures.slice(0, 60_000)}\n${run.summary}\n${serverErrors(server)}`);
+    });
+  });
 }
