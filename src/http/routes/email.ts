@@ -50,13 +50,13 @@ export function emailRoutes(app: TypedApp, { inbound, attachments }: { inbound: 
       operationId: 'downloadAttachment',
       tags: ['Email'],
       summary: 'Download an attachment',
-      description: '[ext] The file\'s bytes, always as a download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`).',
+      description: '[ext] The file\'s bytes with the content type it came with in the mail, always as a download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`).',
       params: IdParams('Attachment id (UUID)'),
       response: {
         200: {
-          description: 'The file',
+          description: 'The file, as the content type it came with (`application/octet-stream` when the mail gave none)',
           headers: { 'Content-Disposition': Type.String({ description: 'attachment, with the file\'s name' }) },
-          content: { 'application/octet-stream': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+          content: { '*/*': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
         },
         ...errorResponses(404),
       },
