@@ -101,7 +101,12 @@ export function servedDocumentFixture(dialect: DialectName): () => ServedDocumen
   };
 }
 
-/** Resources of the key's workspace that requests may name (product, issue, conversation, member, saved reply), the key's own id and a spare key's. */
+/**
+ * Resources of the key's workspace that requests may name: in a body (product, issue, conversation,
+ * member, saved reply), or in the path of an operation no response links to (Schemathesis would
+ * otherwise send it only made-up ids: a suggestion, an invitation's token, a webhook endpoint and one
+ * of its deliveries, an attachment); the key's own id and a spare key's.
+ */
 export interface SeededReferences {
   productId: string;
   issueId: string;
@@ -110,19 +115,56 @@ export interface SeededReferences {
   savedReplyId: string;
   keyId: string;
   spareKeyId: string;
+  suggestionId: string;
+  invitationToken: string;
+  /** The address the invitation is for. */
+  invitationEmail: string;
+  webhookId: string;
+  deliveryId: string;
+  attachmentId: string;
 }
 
+/** A mail with one attachment, as a provider forwards it to POST /inbound/email. */
+const MAIL_WITH_ATTACHMENT = [
+  'From: Ann <ann@example.com>', 'To: support@example.com', 'Subject: The export fails', 'Message-ID: <seeded@example.com>',
+  'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="part"', '',
+  '--part', 'Content-Type: text/plain', '', 'The export fails; the log is attached.',
+  '--part', 'Content-Type: text/plain; name="log.txt"', 'Content-Disposition: attachment; filename="log.txt"', '', 'error 42',
+  '--part--', '',
+].join('\r\n');
+
 export async function seedReferences(baseUrl: string, key: string): Promise<SeededReferences> {
-  const post = async (path: string, body: unknown) => (await apiRequest(baseUrl, key, 'POST', path, body)).data;
+  const get = async (path: string) => (await apiRequest(baseUrl, key, 'GET', path)).data;
+  const post = async (path: string, body?: unknown) => (await apiRequest(baseUrl, key, 'POST', path, body)).data;
   const product = await post('/api/v1/products', { name: 'Schemathesis target' });
+  // Subscribed before the issue is created, so that its event has a delivery (to a closed port: it fails and is retried).
+  const webhook = await post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/loopdesk', events: ['issue.created'] });
   const issue = await post('/api/v1/issues', { product_id: product.id, title: 'Seeded issue' });
   const conversation = await post('/api/v1/conversations', { product_id: product.id, title: 'Seeded conversation' });
-  const me = (await apiRequest(baseUrl, key, 'GET', '/api/v1/me')).data;
+  const [suggestion] = await post(`/api/v1/conversations/${conversation.id}/triage`);
+  const me = await get('/api/v1/me');
   const savedReply = await post('/api/v1/saved-replies', { title: 'Seeded reply', body: 'Thanks, {{contact.first_name}}.' });
   const spare = await post('/api/v1/api-keys', { label: 'Schemathesis spare' });
+  const invitationEmail = 'invited@example.com';
+  const invitation = await post('/api/v1/members/invitations', { email: invitationEmail, role: 'agent' });
+  const mail = await fetch(`${baseUrl}/api/v1/inbound/email?product_id=${product.id}`, {
+    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'message/rfc822' }, body: MAIL_WITH_ATTACHMENT,
+  });
+  const mailText = await mail.text();
+  assert.equal(mail.status, 202, mailText);
+  const mailed = await get(`/api/v1/conversations/${JSON.parse(mailText).data.conversation_id}`);
+  const attachment = mailed.messages.flatMap((message: { attachments: { id: string }[] }) => message.attachments)[0];
+  // The fan-out writes the delivery after the issue's transaction commits.
+  let deliveries: { id: string }[] = [];
+  for (let waited = 0; deliveries.length === 0 && waited < 10_000; waited += 50) {
+    deliveries = await get(`/api/v1/webhooks/${webhook.id}/deliveries`);
+    if (deliveries.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.ok(suggestion && attachment && deliveries[0], JSON.stringify({ suggestion, attachment, deliveries }));
   return {
     productId: product.id, issueId: issue.id, conversationId: conversation.id, memberId: me.member.id, savedReplyId: savedReply.id,
-    keyId: me.api_key_id, spareKeyId: spare.id,
+    keyId: me.api_key_id, spareKeyId: spare.id, suggestionId: suggestion.id, invitationToken: new URL(invitation.url).pathname.split('/').at(-1)!, invitationEmail,
+    webhookId: webhook.id, deliveryId: deliveries[0]!.id, attachmentId: attachment.id,
   };
 }
 

@@ -92,13 +92,8 @@ export async function runSchemathesis(options: {
       env: {
         SCHEMATHESIS_HOOKS: HOOKS,
         LOOPDESK_API_KEY: key,
-        LOOPDESK_ST_PRODUCT_ID: references.productId,
-        LOOPDESK_ST_ISSUE_ID: references.issueId,
-        LOOPDESK_ST_CONVERSATION_ID: references.conversationId,
-        LOOPDESK_ST_MEMBER_ID: references.memberId,
-        LOOPDESK_ST_SAVED_REPLY_ID: references.savedReplyId,
-        LOOPDESK_ST_KEY_ID: references.keyId,
-        LOOPDESK_ST_SPARE_KEY_ID: references.spareKeyId,
+        // productId -> LOOPDESK_ST_PRODUCT_ID, and so on: what the hooks read.
+        ...Object.fromEntries(Object.entries(references).map(([name, value]) => [`LOOPDESK_ST_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, value])),
       },
     },
   );
