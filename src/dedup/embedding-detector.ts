@@ -207,8 +207,13 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   // and every candidate without a vector of its current text embedded and stored, with no lock
   // held (the first use after the `auto` matcher switched to the model finds no vector at all:
   // embedded in the transaction, they held the product's lock, and on SQLite the database, for as
-  // long as the model took). `decide` then finds them cached.
-  async function warmed(scope: WarmScope, dimension: number): Promise<void> {
+  // long as the model took). `decide` then finds them cached. Concurrent warms of a product share
+  // one run; a product is warm while the vectors its last completed run loaded are its cache (a run
+  // that failed, the model down say, leaves the work to the next request's warm).
+  const warming = new Map<string, Promise<void>>();
+  const warmed = new LruMap<string, ProductVectors>(CACHED_PRODUCTS);
+
+  async function warmUp(scope: WarmScope, dimension: number): Promise<void> {
     // The version before the candidates: a list is never tagged newer than what it holds.
     const version = await scope.version();
     const candidates = await scope.candidates();
@@ -216,10 +221,10 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     const key = keyOf(scope);
     if ((listed.get(key)?.version ?? -1) < version) listed.set(key, { version, candidates, texts });
     const read: ReadScope = { workspaceId: scope.workspaceId, productId: scope.productId, candidates };
-    await candidateRows(await productVectors(read, dimension, undefined), read, texts, undefined);
+    const vectors = await productVectors(read, dimension, undefined);
+    await candidateRows(vectors, read, texts, undefined);
+    warmed.set(key, vectors);
   }
-  // Concurrent warms of a product share one run.
-  const warming = new Map<string, Promise<void>>();
 
   const name = judge ? `${embedder.name}+${judge.name}` : embedder.name;
 
@@ -266,10 +271,11 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     async warm(prepared, scope) {
       const query = (prepared as Partial<EmbeddedReport>).vector;
       const key = keyOf(scope);
-      if (!query || cache.get(key)) return;
+      // Warm while the vectors it loaded are still the product's cache.
+      if (!query || (cache.get(key) !== undefined && cache.get(key) === warmed.get(key))) return;
       let run = warming.get(key);
       if (!run) {
-        run = warmed(scope, query.length).finally(() => warming.delete(key));
+        run = warmUp(scope, query.length).finally(() => warming.delete(key));
         warming.set(key, run);
       }
       try {

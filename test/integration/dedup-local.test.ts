@@ -44,11 +44,18 @@ function assertClose(actual: ArrayLike<number>, wanted: number[]): void {
 const logs: string[] = [];
 const logger = { info: (_: object, m: string) => logs.push(`info ${m}`), warn: (_: object, m: string) => logs.push(`warn ${m}`) };
 
-/** Counts model calls and full reloads, to prove what decide() does not do. */
-function counted(fixture: DedupFixture) {
+/** Counts model calls and full reloads, to prove what decide() does not do; the model fails while `down()`. */
+function counted(fixture: DedupFixture, down = () => false) {
   const calls = { embed: 0, forProduct: 0 };
   const inner = localEmbedder({ model: tiny.model, dtype: 'q8', modelsDir: tiny.modelsDir, modelsUrl: null, cacheDir: mkdtempSync(join(tmpdir(), 'cache-')) });
-  const embedder: Embedder = { ...inner, embed: (texts) => (calls.embed++, inner.embed(texts)) };
+  const embedder: Embedder = {
+    ...inner,
+    embed: async (texts) => {
+      if (down()) throw new Error('the model is down');
+      calls.embed++;
+      return inner.embed(texts);
+    },
+  };
   const repository = embeddingRepository(fixture.database.db);
   const store: EmbeddingRepository = { ...repository, forProduct: (...args) => (calls.forProduct++, repository.forProduct(...args)) };
   const detector = createEmbeddingDetector({ embedder, store, threshold: 0.9, logger });
@@ -229,6 +236,30 @@ for (const dialect of DIALECTS) {
       assert.ok(decision.issueId !== null && Math.abs(decision.score! - 1) < 1e-5, JSON.stringify(decision));
       await counting.warm!(prepared, scope);
       assert.equal(calls.forProduct, 1, 'a warmed product is not read again');
+    });
+
+    it('leaves a product whose warm failed (the model down) to the next warm, which embeds what is missing', async () => {
+      let down = false;
+      const { calls, detector: counting } = counted(fixture, () => down);
+      after(() => counting.close());
+      const repository = embeddingRepository(fixture.database.db);
+      const { workspaceId, productId } = fixture;
+      const prepared = await counting.prepare({ title: 'refund fails', description: null });
+      await fixture.createIssue('refund fails after login');
+      const scope: WarmScope = {
+        workspaceId, productId,
+        version: () => repository.productVersion(workspaceId, productId),
+        candidates: () => repository.openCandidates(workspaceId, productId),
+      };
+      down = true;
+      await assert.rejects(counting.warm!(prepared, scope), (error: Error) => error.name === 'DetectionError' && /the model is down/.test(error.message));
+      assert.equal(calls.forProduct, 1, 'the product\'s vectors were loaded before the model failed');
+      down = false;
+      const embedsBefore = calls.embed;
+      await counting.warm!(prepared, scope);
+      assert.equal(calls.embed - embedsBefore, 1, 'the new issue, embedded by the next warm');
+      await counting.warm!(prepared, scope);
+      assert.deepEqual({ embeds: calls.embed - embedsBefore, forProduct: calls.forProduct }, { embeds: 1, forProduct: 1 }, 'warm now: nothing read or embedded');
     });
 
     it('re-embeds a candidate whose stored vector is for an older text, and stores the new one', async () => {
