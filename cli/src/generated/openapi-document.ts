@@ -15243,7 +15243,7 @@ export const openapiDocument = {
         "tags": [
           "Email"
         ],
-        "description": "[ext] The file's bytes, always as a download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`).",
+        "description": "[ext] The file's bytes with the content type it came with in the mail, always as a download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`).",
         "parameters": [
           {
             "schema": {
@@ -15257,7 +15257,7 @@ export const openapiDocument = {
         ],
         "responses": {
           "200": {
-            "description": "The file",
+            "description": "The file, as the content type it came with (`application/octet-stream` when the mail gave none)",
             "headers": {
               "Content-Disposition": {
                 "schema": {
@@ -15267,7 +15267,7 @@ export const openapiDocument = {
               }
             },
             "content": {
-              "application/octet-stream": {
+              "*/*": {
                 "schema": {
                   "type": "string",
                   "format": "binary"

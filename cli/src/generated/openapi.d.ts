@@ -889,7 +889,7 @@ export interface paths {
         };
         /**
          * Download an attachment
-         * @description [ext] The file's bytes, always as a download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`).
+         * @description [ext] The file's bytes with the content type it came with in the mail, always as a download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`).
          */
         get: operations["downloadAttachment"];
         put?: never;
@@ -9713,7 +9713,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file */
+            /** @description The file, as the content type it came with (`application/octet-stream` when the mail gave none) */
             200: {
                 headers: {
                     /** @description attachment, with the file's name */
@@ -9721,7 +9721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Validation failed (`validation_error`); `fields` names each offending field */
