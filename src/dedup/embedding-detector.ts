@@ -4,6 +4,7 @@
 import type { EmbeddingRepository } from '../db/repositories/embedding.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { sharedRuns } from '../lib/shared-runs.js';
 import { catchUp, follows, newestKey } from './candidate-order.js';
 import {
   candidatesOf, DetectionError, type Candidate, type CreatedIssue, type Decision, type DedupLogger, type DetectionScope, type DuplicateDetector,
@@ -210,8 +211,8 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   // long as the model took). `decide` then finds them cached. Concurrent warms of a product share
   // one run; a product is warm while the vectors its last completed run loaded are its cache (a run
   // that failed, the model down say, leaves the work to the next request's warm).
-  const warming = new Map<string, Promise<void>>();
-  const warmed = new LruMap<string, ProductVectors>(CACHED_PRODUCTS);
+  const warming = sharedRuns<void>();
+  const warmedCaches = new WeakSet<ProductVectors>();
 
   async function warmUp(scope: WarmScope, dimension: number): Promise<void> {
     // The version before the candidates: a list is never tagged newer than what it holds.
@@ -223,7 +224,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     const read: ReadScope = { workspaceId: scope.workspaceId, productId: scope.productId, candidates };
     const vectors = await productVectors(read, dimension, undefined);
     await candidateRows(vectors, read, texts, undefined);
-    warmed.set(key, vectors);
+    warmedCaches.add(vectors);
   }
 
   const name = judge ? `${embedder.name}+${judge.name}` : embedder.name;
@@ -271,15 +272,10 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
     async warm(prepared, scope) {
       const query = (prepared as Partial<EmbeddedReport>).vector;
       const key = keyOf(scope);
-      // Warm while the vectors it loaded are still the product's cache.
-      if (!query || (cache.get(key) !== undefined && cache.get(key) === warmed.get(key))) return;
-      let run = warming.get(key);
-      if (!run) {
-        run = warmUp(scope, query.length).finally(() => warming.delete(key));
-        warming.set(key, run);
-      }
+      const cached = cache.get(key);
+      if (!query || (cached && warmedCaches.has(cached))) return;
       try {
-        await run;
+        await warming(key, () => warmUp(scope, query.length));
       } catch (error) {
         throw failure(error);
       }

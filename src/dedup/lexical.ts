@@ -13,6 +13,7 @@
 // candidates bumps its version in the same transaction, in whichever process; the service reads
 // the version before the candidates, so an index is never tagged newer than what it holds; and
 // `created` runs only after the commit, so the issue of a rolled-back transaction never enters.
+import { sharedRuns } from '../lib/shared-runs.js';
 import { catchUp, follows, newestKey, type OrderKey } from './candidate-order.js';
 import { decisionIn } from './decision.js';
 import {
@@ -97,21 +98,15 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
   // A product's first index (or again after eviction), built before the transaction a slice at a
   // time and cached when complete, so no call sees it half built; warms meanwhile wait for the same
   // build. `decide` then only catches it up; without a warm, it builds the index itself in one go.
-  const building = new Map<string, Promise<void>>();
-  function built(key: string, scope: WarmScope): Promise<void> {
-    let build = building.get(key);
-    if (!build) {
-      build = (async () => {
-        // The version before the candidates: an index is never tagged newer than what it holds.
-        const version = await scope.version();
-        const candidates = await scope.candidates();
-        const index = await builtInSlices(candidates.map(indexed));
-        cache.set(key, { index, version, newest: newestKey(candidates) });
-      })().finally(() => building.delete(key));
-      building.set(key, build);
-    }
-    return build;
-  }
+  const building = sharedRuns<void>();
+  const built = (key: string, scope: WarmScope): Promise<void> =>
+    building(key, async () => {
+      // The version before the candidates: an index is never tagged newer than what it holds.
+      const version = await scope.version();
+      const candidates = await scope.candidates();
+      const index = await builtInSlices(candidates.map(indexed));
+      cache.set(key, { index, version, newest: newestKey(candidates) });
+    });
 
   return {
     name: 'lexical',

@@ -62,6 +62,16 @@ function counted(fixture: DedupFixture, down = () => false) {
   return { calls, detector };
 }
 
+/** The product's dedup version and candidates, read outside any transaction, as the issue matcher gives `warm`. */
+function warmScope({ database, workspaceId, productId }: DedupFixture): WarmScope {
+  const repository = embeddingRepository(database.db);
+  return {
+    workspaceId, productId,
+    version: () => repository.productVersion(workspaceId, productId),
+    candidates: () => repository.openCandidates(workspaceId, productId),
+  };
+}
+
 for (const dialect of DIALECTS) {
   describe(`local matcher (${dialect})`, () => {
     let fixture: DedupFixture;
@@ -204,11 +214,7 @@ for (const dialect of DIALECTS) {
       assert.ok(missing > EMBED_BATCH, `${missing} candidates without a vector`);
 
       const prepared = await counting.prepare({ title: 'LOGIN FAILS', description: null });
-      const scope: WarmScope = {
-        workspaceId, productId,
-        version: () => repository.productVersion(workspaceId, productId),
-        candidates: () => repository.openCandidates(workspaceId, productId),
-      };
+      const scope = warmScope(fixture);
       const embedsBefore = calls.embed;
       await Promise.all([counting.warm!(prepared, scope), counting.warm!(prepared, scope)]);
       assert.equal(calls.forProduct, 1, 'two concurrent warms, one read of the product');
@@ -242,15 +248,9 @@ for (const dialect of DIALECTS) {
       let down = false;
       const { calls, detector: counting } = counted(fixture, () => down);
       after(() => counting.close());
-      const repository = embeddingRepository(fixture.database.db);
-      const { workspaceId, productId } = fixture;
       const prepared = await counting.prepare({ title: 'refund fails', description: null });
       await fixture.createIssue('refund fails after login');
-      const scope: WarmScope = {
-        workspaceId, productId,
-        version: () => repository.productVersion(workspaceId, productId),
-        candidates: () => repository.openCandidates(workspaceId, productId),
-      };
+      const scope = warmScope(fixture);
       down = true;
       await assert.rejects(counting.warm!(prepared, scope), (error: Error) => error.name === 'DetectionError' && /the model is down/.test(error.message));
       assert.equal(calls.forProduct, 1, 'the product\'s vectors were loaded before the model failed');
