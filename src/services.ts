@@ -172,7 +172,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const outbox = createOutbox({ events: repositories.events, live, clock });
   const detector = options.detector ?? createLexicalDetector();
   // The one write path of each resource written from several services.
-  const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, ...repositories });
+  const suggestionWrites = createSuggestionWrites({ dialect, clock, outbox, ...repositories });
+  const issueWrites = createIssueWrites({ dialect, clock, detector, outbox, suggestionWrites, ...repositories });
   const search = searchRepository(db, dialect.fullText);
   const summaries: NonNullable<ServiceOptions['summaries']> = options.summaries ?? SUMMARY_DEFAULTS;
   const conversationJobs = createConversationJobQueue({
@@ -204,7 +205,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   const chatModel = summaries.llm && createChatModel(summaries.llm);
   const triage = createTriageService({
-    db, dialect, clock, issueWrites, matcher, suggestionWrites: createSuggestionWrites({ outbox, ...repositories }), ...repositories,
+    db, dialect, clock, issueWrites, matcher, suggestionWrites, ...repositories,
     // Without a chat model, create suggestions take the conversation's title.
     headline: options.headline ?? (chatModel && (async ({ title, text }) => (await chatModel.summarize({ title, messages: text ? [text] : [] })).headline)),
   });

@@ -38,6 +38,20 @@ describeEachDialect('POST /api/v1/releases', (ctx) => {
     assert.equal(await statusOf(a.api, pending.id), 'released');
   });
 
+  it('takes issues by shortcode too, in any case, an issue named both ways shipped once [ext]', async () => {
+    const { a } = ctx();
+    const product = await createProduct(a.api);
+    const done = await createIssue(a.api, product.id, { status: 'done' });
+    const pending = await createIssue(a.api, product.id, { status: 'pending' });
+    const res = await a.api.post('/api/v1/releases', {
+      product_id: product.id, title: 'By shortcode', issue_ids: [done.shortcode, pending.shortcode.toLowerCase(), done.id],
+    });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.data.linked_issues_count, 2);
+    assert.deepEqual(res.body.data.issues.map((issue: { id: string }) => issue.id).sort(), [done.id, pending.id].sort());
+    assert.equal(await statusOf(a.api, pending.id), 'released');
+  });
+
   it('creates a draft with released_at null and an empty release without issue_ids', async () => {
     const { a } = ctx();
     const product = await createProduct(a.api);
@@ -58,7 +72,7 @@ describeEachDialect('POST /api/v1/releases', (ctx) => {
     const otherIssue = await createIssue(a.api, otherProduct.id, { status: 'done' });
     const foreign = await createIssue(b.api, (await createProduct(b.api)).id, { status: 'done' });
     const before = (await a.api.get(`/api/v1/releases?product_id=${product.id}`)).body.pagination.total;
-    for (const stranger of [otherIssue.id, foreign.id, MISSING]) {
+    for (const stranger of [otherIssue.id, foreign.id, MISSING, otherIssue.shortcode, foreign.shortcode, 'ZZZ-999']) {
       const res = await a.api.post('/api/v1/releases', { product_id: product.id, title: 'Bad', issue_ids: [mine.id, stranger] });
       assert.equal(res.status, 400, stranger);
       assert.ok(res.body.fields.issue_ids);
@@ -76,6 +90,7 @@ describeEachDialect('POST /api/v1/releases', (ctx) => {
     ['a title over 500 characters', { title: 'x'.repeat(501) }, 'title'],
     ['a version over 100 characters', { version: 'v'.repeat(101) }, 'version'],
     ['a malformed issue id', { issue_ids: ['nope'] }, 'issue_ids'],
+    ['an issue id that is neither a UUID nor a shortcode', { issue_ids: ['APP 1'] }, 'issue_ids'],
     ['issue_ids that is not an array', { issue_ids: MISSING }, 'issue_ids'],
     ['a malformed released_at', { released_at: 'yesterday' }, 'released_at'],
     ['an unknown field', { tag: 'x' }, 'tag'],

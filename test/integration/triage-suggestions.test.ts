@@ -128,6 +128,15 @@ describeEachDialect('POST /api/v1/suggestions/{id}/accept [ext]', (ctx) => {
     assert.deepEqual((await api.get(`/api/v1/conversations/${repeat.id}`)).body.data.linked_issues.map((i: any) => i.id), [chosen.id]);
   });
 
+  it('link with issue_id: takes the chosen issue\'s shortcode too, in any case', async () => {
+    const { api, product, repeat, link } = await suggestions(ctx());
+    const chosen = await createIssue(api, product.id, { title: 'Exports fail' });
+    const res = await api.post(`/api/v1/suggestions/${link.id}/accept`, { issue_id: chosen.shortcode.toLowerCase() });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.issue.id, chosen.id);
+    assert.deepEqual((await api.get(`/api/v1/conversations/${repeat.id}`)).body.data.linked_issues.map((i: any) => i.id), [chosen.id]);
+  });
+
   it('create: creates the drafted issue (is_ai_generated), links the conversation, and records it as the source', async () => {
     const c = ctx();
     const { api, product, paraphrase, create } = await suggestions(c);
@@ -178,7 +187,10 @@ describeEachDialect('POST /api/v1/suggestions/{id}/accept [ext]', (ctx) => {
       [link, { title: 'A title' }, 'title'],
       [link, { priority: 'low' }, 'priority'],
       [link, { issue_id: MISSING }, 'issue_id'],
-      [link, { issue_id: 'APP-1' }, 'issue_id'],
+      [link, { issue_id: 'ZZZ-1' }, 'issue_id'],
+      [link, { issue_id: 'not an id' }, 'issue_id'],
+      [link, { issue_id: otherProductIssue.shortcode }, 'issue_id'],
+      [link, { issue_id: foreignIssue.shortcode }, 'issue_id'],
       [link, { issue_id: otherProductIssue.id }, 'issue_id'],
       [link, { issue_id: foreignIssue.id }, 'issue_id'],
     ];
@@ -251,5 +263,47 @@ describeEachDialect('suggestion events', (ctx) => {
     const [listed] = (await c.a.api.get(`/api/v1/conversations/${conversation.id}/suggestions`)).body.data;
     assert.deepEqual(events[0].payload.data, listed);
     await assertPayloadsDocumented(c, events);
+  });
+});
+
+describeEachDialect('suggestions follow the team [ext]', (ctx) => {
+  const statusesOf = async (api: TestContext['a']['api'], conversationId: string) =>
+    (await api.get(`/api/v1/conversations/${conversationId}/suggestions`)).body.data.map((s: any) => s.status);
+
+  it('linking the conversation to an issue (by shortcode) dismisses its open suggestions, with suggestion.updated', async () => {
+    const c = ctx();
+    const { api, product, repeat, link } = await suggestions(c);
+    const other = await createIssue(api, product.id, { title: 'Exports fail' });
+    let res: any;
+    const events = await eventsOf(c, async () => (res = await api.post(`/api/v1/issues/${other.shortcode}/conversations`, { conversation_id: repeat.id })));
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(events.map((e) => e.type), ['suggestion.updated', 'issue.updated']);
+    assert.deepEqual(events[0].payload.data, { ...link, status: 'dismissed', updated_at: events[0].payload.data.updated_at, previous: { status: 'open', updated_at: link.updated_at } });
+    await assertPayloadsDocumented(c, events);
+    assert.deepEqual(await statusesOf(api, repeat.id), ['dismissed']);
+  });
+
+  it('creating an issue from the conversation (POST /issues/maybe with conversation_id) dismisses its open suggestions', async () => {
+    const { api, product, paraphrase } = await suggestions(ctx());
+    const res = await api.post('/api/v1/issues/maybe', { product_id: product.id, title: 'Dark mode for the dashboard', conversation_id: paraphrase.id });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(await statusesOf(api, paraphrase.id), ['dismissed']);
+  });
+
+  it('matching an existing issue from the conversation dismisses them too', async () => {
+    const { api, product, csv, paraphrase } = await suggestions(ctx());
+    const res = await api.post('/api/v1/issues/maybe', { product_id: product.id, title: CSV_ISSUE.title, description: CSV_ISSUE.description, conversation_id: paraphrase.id });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.id, csv.id);
+    assert.deepEqual(await statusesOf(api, paraphrase.id), ['dismissed']);
+  });
+
+  it('leaves accepted suggestions and other conversations\' suggestions as they are', async () => {
+    const { api, product, repeat, paraphrase, link } = await suggestions(ctx());
+    assert.equal((await api.post(`/api/v1/suggestions/${link.id}/accept`)).status, 200);
+    const other = await createIssue(api, product.id, { title: 'Exports fail' });
+    assert.equal((await api.post(`/api/v1/issues/${other.id}/conversations`, { conversation_id: repeat.id })).status, 200);
+    assert.deepEqual(await statusesOf(api, repeat.id), ['accepted']);
+    assert.deepEqual(await statusesOf(api, paraphrase.id), ['open']);
   });
 });

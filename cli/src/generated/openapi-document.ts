@@ -10871,13 +10871,14 @@ export const openapiDocument = {
                   },
                   "issue_ids": {
                     "maxItems": 1000,
-                    "description": "Issues of the product to include; they become released. Duplicates are ignored.",
+                    "description": "Issues of the product to include, by UUID or shortcode; they become released. Duplicates are ignored.",
                     "type": "array",
                     "items": {
-                      "format": "uuid",
+                      "pattern": "^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15})$",
                       "examples": [
-                        "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                        "APP-12"
                       ],
+                      "description": "An issue of the product (UUID or shortcode)",
                       "type": "string"
                     }
                   },
@@ -12088,11 +12089,11 @@ export const openapiDocument = {
                     "description": "create: the issue's priority instead of the draft's"
                   },
                   "issue_id": {
-                    "format": "uuid",
+                    "pattern": "^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15})$",
                     "examples": [
-                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                      "APP-12"
                     ],
-                    "description": "link: an issue of the conversation's product to link to instead of the suggested one",
+                    "description": "link: an issue of the conversation's product to link to instead of the suggested one (UUID or shortcode)",
                     "type": "string"
                   }
                 }

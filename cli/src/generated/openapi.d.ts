@@ -7318,7 +7318,7 @@ export interface operations {
                     description?: string | null;
                     /** @description Free-form version label, max 100 characters */
                     version?: string | null;
-                    /** @description Issues of the product to include; they become released. Duplicates are ignored. */
+                    /** @description Issues of the product to include, by UUID or shortcode; they become released. Duplicates are ignored. */
                     issue_ids?: string[];
                     /**
                      * Format: date-time
@@ -8003,9 +8003,8 @@ export interface operations {
                      */
                     priority?: "low" | "normal" | "high" | "urgent";
                     /**
-                     * Format: uuid
-                     * @description link: an issue of the conversation's product to link to instead of the suggested one
-                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     * @description link: an issue of the conversation's product to link to instead of the suggested one (UUID or shortcode)
+                     * @example APP-12
                      */
                     issue_id?: string;
                 };

@@ -205,6 +205,8 @@ export function issueRepository(db: Executor) {
   type IdsIn = { workspaceId: string; ids: readonly string[] };
   const manyByIds = compileByShape(({ workspaceId, ids }: IdsIn) =>
     db.selectFrom('issues').select(ISSUE_COLUMNS).where('workspace_id', '=', workspaceId).where('id', 'in', ids));
+  const manyByShortcodes = compileByShape(({ workspaceId, shortcodes }: { workspaceId: string; shortcodes: readonly string[] }) =>
+    db.selectFrom('issues').select(ISSUE_COLUMNS).where('workspace_id', '=', workspaceId).where('shortcode', 'in', shortcodes));
   const detailsByIds = compileByShape(({ workspaceId, ids }: IdsIn) =>
     detailRows(db).where('issues.workspace_id', '=', workspaceId).where('issues.id', 'in', ids));
   const notReleasedYet = compileByShape(({ workspaceId, ids }: IdsIn) =>
@@ -309,6 +311,12 @@ export function issueRepository(db: Executor) {
     async findManyByIds(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<IssueRow[]> {
       if (ids.length === 0) return [];
       return manyByIds(tx, { workspaceId, ids });
+    },
+
+    /** The workspace's issues among `shortcodes` (upper case), in one query (in no particular order). */
+    async findManyByShortcodes(workspaceId: string, shortcodes: readonly string[], tx: Executor = db): Promise<IssueRow[]> {
+      if (shortcodes.length === 0) return [];
+      return manyByShortcodes(tx, { workspaceId, shortcodes });
     },
 
     async list(workspaceId: string, filters: IssueFilters, page: Page, tx: Executor = db): Promise<PageOf<IssueListRow>> {

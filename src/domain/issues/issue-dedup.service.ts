@@ -39,7 +39,7 @@ export interface MaybeCreateResult {
 
 export interface IssueDedupServiceDeps {
   db: Db;
-  issues: Pick<IssueRepository, 'insertSource' | 'link'>;
+  issues: Pick<IssueRepository, 'insertSource'>;
   issueService: Pick<IssueService, 'requireProduct' | 'resolveAssignee' | 'requireConversationOfProduct' | 'detail'>;
   issueWrites: Pick<IssueWrites, 'create' | 'link'>;
   matcher: IssueMatcher;
@@ -97,12 +97,12 @@ export function createIssueDedupService({ db, issues, issueService, issueWrites,
         if (match.matched) {
           const row = match.matched;
           await recordSource(row);
-          if (conversationId) await issueWrites.link(work, actor.workspaceId, row.id, conversationId);
+          if (conversationId) await issueWrites.link(work, actor.workspaceId, row.id, { conversationId });
           return { row, detail: null, matchedExisting: true, apiSourceId, possibleDuplicates: [], score: match.score };
         }
-        const { row, detail, dedupVersion } = await issueWrites.create(work, newIssueOf(actor, input, product, assigneeId), async (created) => {
-          await recordSource(created);
-          if (conversationId) await issues.link(actor.workspaceId, created.id, conversationId, clock.now(), tx);
+        const { row, detail, dedupVersion } = await issueWrites.create(work, newIssueOf(actor, input, product, assigneeId), {
+          alongside: recordSource,
+          link: conversationId ? { conversationId } : undefined,
         });
         matcher.created(work, row, dedupVersion);
         const possibleDuplicates = match.possible.map(({ issue, score }) => ({ id: issue.id, shortcode: issue.shortcode, title: issue.title, score }));

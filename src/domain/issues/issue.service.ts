@@ -3,7 +3,7 @@
 import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
-import type { IssueChanges, IssueFilters, IssueKey, IssueRepository, IssueRow } from '../../db/repositories/issue.repository.js';
+import type { IssueChanges, IssueFilters, IssueRepository, IssueRow } from '../../db/repositories/issue.repository.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type { ProductRepository } from '../../db/repositories/product.repository.js';
 import { checkAll, invalidField, notFound } from '../../errors.js';
@@ -14,6 +14,7 @@ import { resolveMemberRef, type MemberRef } from '../accounts/member-ref.js';
 import { updateUnderLock } from '../shared/changes.js';
 import { normalizeTags } from '../tags/tags.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
+import { issueKeyOf } from './issue-refs.js';
 import { toIssueDetail, toIssueListItem, type IssueDetail, type IssueListItem } from './issue.shapes.js';
 import { issueLock, type IssueWrites, type NewIssue } from './issue.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
@@ -61,9 +62,6 @@ export interface ConversationLookup {
   findIdsInWorkspace(workspaceId: string, ids: readonly string[], tx?: Executor): Promise<{ id: string; product_id: string }[]>;
 }
 
-/** An issue shortcode as a path or a search may name it (case-insensitive). */
-export const SHORTCODE = /^[A-Za-z0-9]{1,3}-[1-9][0-9]{0,15}$/;
-
 /** "" and null both clear an optional text. */
 const clearable = (value: string | null): string | null => (value === '' ? null : value);
 
@@ -97,15 +95,8 @@ export interface IssueServiceDeps {
 }
 
 export function createIssueService({ db, dialect, issues, products, members, conversations, writes, clock }: IssueServiceDeps) {
-  /** The id or (case-insensitive) shortcode a path names; undefined when it is neither. */
-  function keyOf(idOrShortcode: string): IssueKey | undefined {
-    const id = parseUuid(idOrShortcode);
-    if (id) return { id };
-    return SHORTCODE.test(idOrShortcode) ? { shortcode: idOrShortcode.toUpperCase() } : undefined;
-  }
-
   async function find(actor: Actor, idOrShortcode: string, tx: Executor = db): Promise<IssueRow> {
-    const key = keyOf(idOrShortcode);
+    const key = issueKeyOf(idOrShortcode);
     const row = !key
       ? undefined
       : 'id' in key
@@ -116,7 +107,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
   }
 
   async function detailOf(actor: Actor, idOrShortcode: string, tx: Executor = db): Promise<IssueDetail> {
-    const key = keyOf(idOrShortcode);
+    const key = issueKeyOf(idOrShortcode);
     const found = key ? await issues.findDetail(actor.workspaceId, key, tx) : undefined;
     if (!found) throw notFound('issue');
     return toIssueDetail(found);
@@ -204,7 +195,7 @@ export function createIssueService({ db, dialect, issues, products, members, con
     async linkConversation(actor: Actor, idOrShortcode: string, conversationId: string): Promise<IssueDetail> {
       const issue = await find(actor, idOrShortcode);
       const id = await requireConversationOfProduct(actor, conversationId, issue.product_id);
-      return inTransaction(db, (work) => writes.link(work, actor.workspaceId, issue.id, id));
+      return inTransaction(db, (work) => writes.link(work, actor.workspaceId, issue.id, { conversationId: id }));
     },
 
     async unlinkConversation(actor: Actor, idOrShortcode: string, conversationId: string): Promise<IssueDetail> {

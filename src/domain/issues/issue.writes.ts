@@ -1,7 +1,8 @@
 // Every write of an issue goes through here, because each must do the same things: hold the
 // product's issue lock while tallies change (and numbering happens), keep issue_tallies right (the
 // repository), move the product's dedup version when what duplicate detection compares changes,
-// record the event in the same transaction, and index the text once it is committed.
+// record the event in the same transaction, and index the text once it is committed. Linking a
+// conversation (or creating an issue from one) ends the conversation's open triage suggestions.
 import type { Dialect } from '../../db/dialect.js';
 import type { EmbeddingRepository } from '../../db/repositories/embedding.repository.js';
 import type { IssueChanges, IssueRepository, IssueRow } from '../../db/repositories/issue.repository.js';
@@ -17,6 +18,7 @@ import type { IssueStatus, Priority } from '../shared/enums.js';
 import { toIssueBase, toIssueDetail, type IssueDetail } from './issue.shapes.js';
 import { holdLocks, type Work } from '../shared/unit-of-work.js';
 import { parseTags, retag } from '../tags/tags.js';
+import type { SuggestionWrites } from '../triage/suggestion.writes.js';
 
 /**
  * The lock every transaction takes before it creates issues of a product or changes their
@@ -51,6 +53,12 @@ export interface NewIssue {
   aiGenerated?: boolean;
 }
 
+/** The conversation a write links, and the suggestion being accepted by it (which the link does not end). */
+export interface ConversationLink {
+  conversationId: string;
+  acceptedSuggestionId?: string;
+}
+
 export interface IssueWritesDeps {
   dialect: Pick<Dialect, 'lockKeyInTransaction' | 'lockKeysInTransaction'>;
   issues: IssueRepository;
@@ -58,10 +66,11 @@ export interface IssueWritesDeps {
   detector: Pick<DuplicateDetector, 'indexIssue'>;
   outbox: Outbox;
   tags: Pick<TagRepository, 'retag'>;
+  suggestionWrites: Pick<SuggestionWrites, 'endOpen'>;
   clock: Clock;
 }
 
-export function createIssueWrites({ dialect, issues, embeddings, detector, outbox, tags, clock }: IssueWritesDeps) {
+export function createIssueWrites({ dialect, issues, embeddings, detector, outbox, tags, suggestionWrites, clock }: IssueWritesDeps) {
   const lockProductIssues = (tx: Executor, productId: string) => dialect.lockKeyInTransaction(tx, productIssuesLock(productId));
   /** A write to an issue without its lock is a bug in the caller, not a request to refuse. */
   const requireLocked = (work: Work, issueIds: readonly string[]) => {
@@ -83,6 +92,10 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
   const recordUpdated = (work: Work, detail: IssueDetail, previous: Record<string, unknown>, workspaceId: string) =>
     outbox.record(work, updatedEvent(detail, previous, workspaceId));
 
+  /** The conversation's open suggestions end: the team has decided what it is about. Before any issue or product lock. */
+  const endSuggestions = (work: Work, workspaceId: string, link: ConversationLink) =>
+    suggestionWrites.endOpen(work, workspaceId, link.conversationId, link.acceptedSuggestionId);
+
   /** Links or unlinks; when that changed anything, the issue's event says which conversations it had. */
   async function relink(work: Work, workspaceId: string, issueId: string, change: (tx: Executor) => Promise<boolean>): Promise<IssueDetail> {
     const before = await detailIn(work.tx, workspaceId, issueId);
@@ -103,14 +116,15 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
     },
 
     /**
-     * A new issue with the next shortcode of its prefix. `alongside` runs after the insert and
-     * before the event is recorded, so the event shows what the creating call also wrote (its
-     * provenance record, a linked conversation).
+     * A new issue with the next shortcode of its prefix, linked to `link`'s conversation when
+     * given. `alongside` runs after the insert and before the event is recorded, so the event
+     * shows what the creating call also wrote (its provenance record).
      */
     async create(
-      work: Work, input: NewIssue, alongside?: (row: IssueRow) => Promise<void>,
+      work: Work, input: NewIssue, { alongside, link }: { alongside?: (row: IssueRow) => Promise<void>; link?: ConversationLink } = {},
     ): Promise<{ row: IssueRow; detail: IssueDetail; dedupVersion: number }> {
       const { tx } = work;
+      if (link) await endSuggestions(work, input.workspaceId, link);
       await lockProductIssues(tx, input.productId);
       const number = await issues.nextNumber(input.workspaceId, input.prefix, tx);
       const dedupVersion = await embeddings.bumpProductVersion(input.workspaceId, input.productId, tx);
@@ -133,7 +147,8 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
       };
       await issues.insert(row, dedupVersion, tx);
       await alongside?.(row);
-      const detail = alongside
+      if (link) await issues.link(row.workspace_id, row.id, link.conversationId, now, tx);
+      const detail = alongside || link
         ? await detailIn(tx, row.workspace_id, row.id)
         : { ...toIssueBase(row), linked_conversations: [], sources_count: 0 };
       await outbox.record(work, { type: 'issue.created', workspaceId: row.workspace_id, data: detail });
@@ -174,8 +189,10 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
       await outbox.record(work, ...before.map(({ id, status, updated_at }) => updatedEvent(details.get(id)!, { status, updated_at }, workspaceId)));
     },
 
-    link: (work: Work, workspaceId: string, issueId: string, conversationId: string): Promise<IssueDetail> =>
-      relink(work, workspaceId, issueId, (tx) => issues.link(workspaceId, issueId, conversationId, clock.now(), tx)),
+    async link(work: Work, workspaceId: string, issueId: string, link: ConversationLink): Promise<IssueDetail> {
+      await endSuggestions(work, workspaceId, link);
+      return relink(work, workspaceId, issueId, (tx) => issues.link(workspaceId, issueId, link.conversationId, clock.now(), tx));
+    },
 
     unlink: (work: Work, workspaceId: string, issueId: string, conversationId: string): Promise<IssueDetail> =>
       relink(work, workspaceId, issueId, (tx) => issues.unlink(workspaceId, issueId, conversationId, tx)),

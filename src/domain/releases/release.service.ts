@@ -16,6 +16,7 @@ import type { DomainEvent } from '../../events/event-types.js';
 import type { Outbox } from '../../events/outbox.js';
 import { previousOf, updateUnderLock } from '../shared/changes.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
+import { findIssuesByRefs } from '../issues/issue-refs.js';
 import type { IssueWrites } from '../issues/issue.writes.js';
 import { inTransaction, type Work } from '../shared/unit-of-work.js';
 
@@ -93,7 +94,7 @@ export interface ReleaseServiceDeps {
   db: Db;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   releases: ReleaseRepository;
-  issues: Pick<IssueRepository, 'findManyByIds'>;
+  issues: Pick<IssueRepository, 'findManyByIds' | 'findManyByShortcodes'>;
   issueWrites: Pick<IssueWrites, 'lock' | 'release'>;
   products: Pick<ProductRepository, 'findById'>;
   outbox: Outbox;
@@ -144,13 +145,14 @@ export function createReleaseService({ db, dialect, releases, issues, issueWrite
       const product = productId ? await products.findById(actor.workspaceId, productId) : undefined;
       if (!product) throw invalidField('product_id', 'is not a product of this workspace');
 
-      const issueIds = [...new Set((input.issue_ids ?? []).map((id) => id.toLowerCase()))];
-      const found = await issues.findManyByIds(actor.workspaceId, issueIds);
-      const ofProduct = new Set(found.filter((issue) => issue.product_id === product.id).map((issue) => issue.id));
-      const strangers = issueIds.filter((id) => !ofProduct.has(id));
+      const references = [...new Set(input.issue_ids ?? [])];
+      const found = await findIssuesByRefs(issues, actor.workspaceId, references);
+      const strangers = references.filter((reference) => found.get(reference)?.product_id !== product.id);
       if (strangers.length > 0) {
         throw invalidField('issue_ids', `not issues of this release's product: ${strangers.join(', ')}`);
       }
+      // An issue named twice (by id and shortcode, or in two cases) is one issue.
+      const issueIds = [...new Set([...found.values()].map((issue) => issue.id))];
 
       const id = newId();
       return inTransaction(db, async (work) => {

@@ -11,7 +11,7 @@ import type { SearchRepository } from '../../db/repositories/search.repository.j
 import type { Actor } from '../accounts/actor.js';
 import { toContactProfile } from '../contacts/contact.shapes.js';
 import { toConversation } from '../conversations/conversation.shapes.js';
-import { SHORTCODE } from '../issues/issue.service.js';
+import { SHORTCODE } from '../issues/issue-refs.js';
 import { toIssueListItem } from '../issues/issue.shapes.js';
 import { highlighted, SEARCH_TYPES, type SearchResult } from './search.shapes.js';
 

@@ -16,12 +16,13 @@ import { AppError, checkAll, invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
+import { findIssuesByRefs } from '../issues/issue-refs.js';
 import type { IssueMatcher, Match } from '../issues/issue-matcher.js';
 import type { IssueWrites } from '../issues/issue.writes.js';
 import type { Priority, SuggestionKind, SuggestionStatus, TriageMode } from '../shared/enums.js';
-import { inTransaction, type Work } from '../shared/unit-of-work.js';
+import { holdLock, inTransaction, type Work } from '../shared/unit-of-work.js';
 import type { StoredDuplicate, Suggestion } from './suggestion.shapes.js';
-import type { SuggestionWrites } from './suggestion.writes.js';
+import { triageLock, type SuggestionWrites } from './suggestion.writes.js';
 import { cutAtWord } from './text.js';
 
 export type { Suggestion } from './suggestion.shapes.js';
@@ -61,7 +62,7 @@ export interface TriageServiceDeps {
   conversations: Pick<ConversationRepository, 'findById'>;
   messages: Pick<MessageRepository, 'firstOfContact'>;
   products: Pick<ProductRepository, 'findById'>;
-  issues: Pick<IssueRepository, 'findById' | 'insertSource' | 'link'>;
+  issues: Pick<IssueRepository, 'findById' | 'findManyByIds' | 'findManyByShortcodes' | 'insertSource'>;
   issueWrites: Pick<IssueWrites, 'create' | 'link'>;
   matcher: IssueMatcher;
   suggestions: SuggestionRepository;
@@ -73,9 +74,6 @@ export interface TriageServiceDeps {
 }
 
 const DETECTION_FAILED = 'duplicate detection failed; nothing was written. Retry';
-
-/** Serializes a conversation's triage runs, accepts and dismisses. */
-const triageLock = (conversationId: string) => `triage:${conversationId}`;
 
 function requireOpen(row: SuggestionRow): void {
   if (row.status !== 'open') throw new AppError('validation_error', `suggestion is already ${row.status}`);
@@ -147,21 +145,19 @@ export function createTriageService(deps: TriageServiceDeps) {
       origin: actor ? 'triage' : 'triage_auto', created_at: clock.now(),
     }, tx);
 
+    const link = { conversationId: conversation.id, acceptedSuggestionId: current.id };
     let issueId: string;
     if (next.kind === 'link') {
       const issue = (await issues.findById(current.workspace_id, next.issue_id!, tx))!;
       await recordSource(issue);
-      await issueWrites.link(work, current.workspace_id, issue.id, conversation.id);
+      await issueWrites.link(work, current.workspace_id, issue.id, link);
       issueId = issue.id;
     } else {
       const product = (await products.findById(current.workspace_id, current.product_id, tx))!;
       const { row, dedupVersion } = await issueWrites.create(work, {
         workspaceId: current.workspace_id, productId: product.id, prefix: product.issue_prefix, title: next.title!,
         description: next.description, status: 'pending', priority: next.priority as Priority, assigneeId: null, aiGenerated: true,
-      }, async (created) => {
-        await recordSource(created);
-        await issues.link(current.workspace_id, created.id, conversation.id, clock.now(), tx);
-      });
+      }, { alongside: recordSource, link });
       matcher.created(work, row, dedupVersion);
       issueId = row.id;
     }
@@ -178,7 +174,7 @@ export function createTriageService(deps: TriageServiceDeps) {
     const redirectTarget = async (): Promise<string | undefined> => {
       onlyFor('link', 'issue_id')();
       if (input.issue_id === undefined) return undefined;
-      const issue = await issues.findById(actor.workspaceId, parseUuid(input.issue_id) ?? '', tx);
+      const issue = (await findIssuesByRefs(issues, actor.workspaceId, [input.issue_id], tx)).get(input.issue_id);
       if (!issue) throw invalidField('issue_id', 'is not an issue of this workspace');
       if (issue.product_id !== current.product_id) throw invalidField('issue_id', 'is not an issue of this conversation\'s product');
       return issue.id;
@@ -207,12 +203,10 @@ export function createTriageService(deps: TriageServiceDeps) {
     const title = await draftTitle(conversation, report);
     return inTransaction(db, async (work) => {
       const { tx } = work;
-      await dialect.lockKeyInTransaction(tx, triageLock(conversation.id));
+      await holdLock(dialect, work, triageLock(conversation.id));
       if (!(await claim(work))) return null;
       if (!rerun && (await suggestions.existForConversation(workspaceId, conversation.id, tx))) return null;
-      for (const open of await suggestions.openOfConversation(workspaceId, conversation.id, tx)) {
-        await suggestionWrites.update(work, open, { status: 'dismissed', updated_at: clock.now() });
-      }
+      await suggestionWrites.endOpen(work, workspaceId, conversation.id);
       const match = await matcher.match(tx, workspaceId, conversation.product_id, prepared, DETECTION_FAILED);
       const row = suggestionOf(conversation, match, prepared.detector, title);
       const suggestion = await suggestionWrites.create(work, row);
@@ -271,7 +265,7 @@ export function createTriageService(deps: TriageServiceDeps) {
     async accept(actor: Actor, id: string, input: AcceptInput): Promise<Suggestion> {
       const found = await findSuggestion(actor, id);
       return inTransaction(db, async (work) => {
-        await dialect.lockKeyInTransaction(work.tx, triageLock(found.conversation_id));
+        await holdLock(dialect, work, triageLock(found.conversation_id));
         const current = await findSuggestion(actor, found.id, work.tx);
         requireOpen(current);
         return acceptIn(work, current, await draftOf(actor, current, input, work.tx), actor);
@@ -281,7 +275,7 @@ export function createTriageService(deps: TriageServiceDeps) {
     async dismiss(actor: Actor, id: string): Promise<Suggestion> {
       const found = await findSuggestion(actor, id);
       return inTransaction(db, async (work) => {
-        await dialect.lockKeyInTransaction(work.tx, triageLock(found.conversation_id));
+        await holdLock(dialect, work, triageLock(found.conversation_id));
         const current = await findSuggestion(actor, found.id, work.tx);
         requireOpen(current);
         return suggestionWrites.update(work, current, { status: 'dismissed', updated_at: clock.now() });

@@ -1,5 +1,6 @@
 // Shared TypeBox building blocks: the envelopes, pagination, errors and nullable helpers.
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
+import { SHORTCODE_PATTERN } from '../../domain/issues/issue-refs.js';
 import { ERROR_CODES } from '../../errors.js';
 
 /** `T | null` as OpenAPI 3.1 writes it: `type: [T, "null"]` (no anyOf, clearer errors). */
@@ -20,6 +21,10 @@ export const Timestamp = (description?: string) =>
 
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', examples: ['0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091'], ...(description ? { description } : {}) });
+
+/** [ext] An issue named by its UUID or its shortcode (`APP-12`, any case), wherever a body names an issue. */
+export const IssueRef = (description: string) =>
+  Type.String({ pattern: `^(?:${UUID_PATTERN}|${SHORTCODE_PATTERN})$`, examples: ['APP-12'], description: `${description} (UUID or shortcode)` });
 
 /**
  * What String.prototype.trim removes, spelled out rather than `\s`: the document's patterns are

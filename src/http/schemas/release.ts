@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ISSUE_STATUSES, PRIORITIES } from '../../domain/shared/enums.js';
-import { IdFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { IdFilter, IssueRef, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { FreeText } from './issue.js';
 
 const Title = TrimmedString({ minLength: 1, maxLength: 500, description: '1–500 characters after trimming' });
@@ -77,7 +77,9 @@ export const CreateReleaseBody = Type.Object(
     description: Type.Optional(Description),
     version: Type.Optional(Version),
     issue_ids: Type.Optional(
-      Type.Array(Uuid(), { maxItems: 1000, description: 'Issues of the product to include; they become released. Duplicates are ignored.' }),
+      Type.Array(IssueRef('An issue of the product'), {
+        maxItems: 1000, description: 'Issues of the product to include, by UUID or shortcode; they become released. Duplicates are ignored.',
+      }),
     ),
     released_at: Type.Optional(ReleasedAt),
   },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ISSUE_STATUSES, PRIORITIES, SUGGESTION_KINDS, SUGGESTION_STATUSES } from '../../domain/shared/enums.js';
-import { CsvFilter, IdFilter, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { CsvFilter, IdFilter, IssueRef, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { FreeText } from './issue.js';
 
 const Similarity = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
@@ -66,7 +66,7 @@ export const AcceptSuggestionBody = Type.Object(
     title: Type.Optional(TrimmedString({ minLength: 1, maxLength: 500, description: 'create: the issue\'s title instead of the draft\'s; 1–500 characters after trimming' })),
     description: Type.Optional(FreeText('create: the issue\'s description instead of the draft\'s; null or "" for none')),
     priority: Type.Optional(StringEnum(PRIORITIES, { description: 'create: the issue\'s priority instead of the draft\'s' })),
-    issue_id: Type.Optional(Uuid('link: an issue of the conversation\'s product to link to instead of the suggested one')),
+    issue_id: Type.Optional(IssueRef('link: an issue of the conversation\'s product to link to instead of the suggested one')),
   },
   {
     additionalProperties: false,
