@@ -45,6 +45,20 @@ describe('README', () => {
     assert.ok(named.length > 5);
     for (const path of named) assert.ok(existsSync(join(ROOT, path)), `${path} exists`);
   });
+
+  // `npm install` puts neither command on the PATH: the README runs them through npx, which finds
+  // them in the checkout (the root package's bin and the cli workspace's).
+  it('runs loopdesk and ldk through npx in its commands, and npx finds both in the checkout', () => {
+    const commandLines = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((match) => match[1]!.split('\n'));
+    const bare = commandLines.filter((line) => /^(?:[A-Z_]+=\S+ )*(?:loopdesk|ldk)\b/.test(line));
+    assert.deepEqual(bare, [], 'commands without npx');
+    assert.ok(commandLines.filter((line) => line.startsWith('npx loopdesk ')).length >= 5);
+    for (const command of ['loopdesk', 'ldk']) {
+      const run = spawnSync('npx', ['--offline', command, '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(run.status, 0, `npx ${command} --help: ${run.stderr}`);
+      assert.match(run.stdout, command === 'loopdesk' ? /usage: loopdesk/ : /Usage: ldk/);
+    }
+  });
 });
 
 for (const dialect of DIALECTS) {
