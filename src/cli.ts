@@ -13,6 +13,7 @@ import type { AdminService } from './domain/accounts/admin.service.js';
 import type { InvitationService } from './domain/accounts/invitation.service.js';
 import { AppError } from './errors.js';
 import { parseUuid } from './lib/ids.js';
+import { ListenError } from './lib/listen.js';
 
 class UsageError extends Error {
   /** The command whose `--help` the message points to (`key`, `member create`); the overview when absent. */
@@ -430,7 +431,7 @@ async function run(argv: string[]): Promise<void> {
 
 function failureMessage(error: unknown): string {
   if (error instanceof MissingDatabaseError) return `${error.message}; set DATABASE_URL`;
-  if (error instanceof AppError || error instanceof NewerDatabaseError || error instanceof BackupError || error instanceof CopyRefusedError) return error.message;
+  if (error instanceof ListenError || error instanceof AppError || error instanceof NewerDatabaseError || error instanceof BackupError || error instanceof CopyRefusedError) return error.message;
   return `failed: ${(error as Error).message}`;
 }
 

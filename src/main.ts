@@ -12,6 +12,7 @@ import { invitationUrl } from './domain/accounts/invitation.service.js';
 import { assertWebAppBuilt } from './http/web-app.js';
 import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
 import { returnMemoryWhenIdle } from './lib/idle-memory.js';
+import { listenOn } from './lib/listen.js';
 import { createServices } from './services.js';
 import { INBOUND_MAIL_MAX_BYTES } from './http/routes/email.js';
 import type { SmtpReceiver } from './smtp/smtp-receiver.js';
@@ -46,6 +47,8 @@ interface LogOutput {
   readonly stream: DestinationStream;
   /** Writes the lines held so far, and every later one as it comes. */
   release(): void;
+  /** Drops the lines held so far (a failed start), and keeps holding later ones. */
+  discard(): void;
 }
 
 /**
@@ -72,6 +75,9 @@ function logOutput(format: LogFormat): LogOutput {
       waiting = null;
       for (const line of lines) write(line);
     },
+    discard() {
+      waiting = [];
+    },
   };
 }
 
@@ -86,8 +92,11 @@ export async function startServer(config: Config): Promise<void> {
     const logger = pino({ level: config.logLevel }, output.stream);
     const { baseUrl, firstStart } = await serve(config, database, logger, widgetBuild);
     if (firstStart) printFirstStart(firstStart, baseUrl, config.publicUrl);
-  } finally {
     output.release();
+  } catch (error) {
+    // A start that fails says so in one line (src/cli.ts), not after lines saying it listens.
+    output.discard();
+    throw error;
   }
 }
 
@@ -165,14 +174,23 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
-  if (config.email.smtpListen) {
+  const { port: httpPort, host: httpHost } = config;
+  await listenOn('the server', { port: httpPort, host: httpHost, portVariable: 'PORT', hostVariable: 'HOST' }, () => app.listen({ port: httpPort, host: httpHost }));
+  const { smtpListen } = config.email;
+  if (smtpListen) {
     // smtp-server loads only where mail is received.
     const { startSmtpReceiver } = await import('./smtp/smtp-receiver.js');
-    smtpReceiver = await startSmtpReceiver({
-      inbound: services.inbound, ...config.email.smtpListen, maxBytes: INBOUND_MAIL_MAX_BYTES,
-      onError: (error) => logger.warn({ err: error }, 'SMTP receiver: a mail could not be taken (the sender will retry)'),
-    });
+    try {
+      const address = { ...smtpListen, portVariable: 'LOOPDESK_SMTP_LISTEN', hostVariable: 'LOOPDESK_SMTP_LISTEN' };
+      smtpReceiver = await listenOn('the SMTP receiver', address, () => startSmtpReceiver({
+        inbound: services.inbound, ...smtpListen, maxBytes: INBOUND_MAIL_MAX_BYTES,
+        onError: (error) => logger.warn({ err: error }, 'SMTP receiver: a mail could not be taken (the sender will retry)'),
+      }));
+    } catch (error) {
+      // Nothing stays listening on a start that failed.
+      await app.close();
+      throw error;
+    }
     logger.info({ port: smtpReceiver.port }, 'SMTP receiver listening');
   }
   services.webhookDispatcher.start();

@@ -3,7 +3,6 @@
 // inbound function as POST /api/v1/inbound/email; any other recipient is refused at RCPT TO (550),
 // so the sending server bounces it to its sender and nothing is relayed. Messages over the size
 // limit are refused (552) when they pass it; a failure of ours is a 451, which the sender retries.
-import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { InboundService, InboundTarget } from '../domain/email/inbound.service.js';
@@ -61,9 +60,16 @@ export async function startSmtpReceiver({ inbound, host, port, maxBytes, onError
       });
     },
   });
+  // Until it listens, an error (the port taken) fails the start; afterwards it is a mail's trouble.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.server.once('listening', () => {
+      server.off('error', reject);
+      resolve();
+    });
+    server.listen(port, host);
+  });
   server.on('error', onError);
-  server.listen(port, host);
-  await once(server.server, 'listening');
 
   return {
     /** The port it listens on (the one given, or the one the system chose for 0). */

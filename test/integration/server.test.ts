@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { createDatabase } from '../../src/db/database.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
@@ -27,6 +27,36 @@ const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8'
 const listeningPid = (server: ServerProcess) => Number(/"pid":(\d+)[^\n]*Server listening at/.exec(server.stdout)?.[1]);
 
 const getMe = (baseUrl: string, key: string) => fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+
+/** A port another process holds (this one), released after the test. */
+async function takenPort(): Promise<{ port: number; release: () => void }> {
+  const holder: Server = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  return { port: (holder.address() as AddressInfo).port, release: () => holder.close() };
+}
+
+describe('loopdesk serve with a port in use', () => {
+  const cases = [
+    ['its HTTP port', (port: number) => ({ PORT: String(port) }), 'the server', 'PORT'],
+    ['its SMTP port', (port: number) => ({ LOOPDESK_SMTP_LISTEN: `127.0.0.1:${port}`, LOOPDESK_INBOUND_DOMAIN: 'in.example.com' }), 'the SMTP receiver', 'LOOPDESK_SMTP_LISTEN'],
+  ] as const;
+  for (const [what, env, name, variable] of cases) {
+    it(`says so in one line naming the port and ${variable}, exits 1, and leaves nothing listening (${what})`, async () => {
+      const taken = await takenPort();
+      try {
+        const server = start(await freshDatabaseUrl('sqlite'), env(taken.port));
+        assert.deepEqual(await server.exited, { code: 1, signal: null });
+        assert.equal(
+          server.stderr,
+          `loopdesk: cannot start ${name}: port ${taken.port} on 127.0.0.1 is in use by another process; set ${variable} to another port\n`,
+        );
+        assert.equal(server.stdout, '', 'no log line says it listens, no warning, no stack trace');
+      } finally {
+        taken.release();
+      }
+    });
+  }
+});
 
 describe('loopdesk serve', () => {
   it('first start creates a Default workspace and prints a key and a curl line that work', async () => {
