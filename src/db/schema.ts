@@ -111,6 +111,8 @@ export interface ConversationTable {
   contact_id: string | null;
   type: string;
   source: string;
+  /** How it came in: chat (the widget), form, email or import (migration 0027). */
+  channel: string;
   status: string;
   priority: string;
   title: string;

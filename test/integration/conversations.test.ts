@@ -20,7 +20,7 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     assert.match(id, /^[0-9a-f-]{36}$/);
     assert.match(created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.deepEqual(rest, {
-      product_id: productId, contact_id: null, type: 'ticket', source: 'chat', status: 'open', priority: 'normal',
+      product_id: productId, contact_id: null, type: 'ticket', source: 'chat', channel: 'import', status: 'open', priority: 'normal',
       title: 'Export does nothing', ai_summary: null, rating: null, upvotes: 0, form_fields: null, tags: [], updated_at: created_at, contact: null, messages: [], linked_issues: [],
       assignee_id: null, last_message: null, waiting_since: null,
     });
@@ -32,7 +32,8 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
       type: 'idea', source: 'form', priority: 'high',
       contact: { name: '  Ada Lovelace ', email: 'Ada@Example.COM' }, body: '  Dark mode, please.\n',
     });
-    assert.deepEqual([data.type, data.source, data.priority, data.status], ['idea', 'form', 'high', 'open']);
+    // Imported, whatever source the importer names: the channel says how it came in [ext].
+    assert.deepEqual([data.type, data.source, data.channel, data.priority, data.status], ['idea', 'form', 'import', 'high', 'open']);
     assert.deepEqual(data.contact, { id: data.contact_id, name: 'Ada Lovelace', email: 'ada@example.com', verified: false });
     assert.equal(data.messages.length, 1);
     const [message] = data.messages;

@@ -40,7 +40,7 @@ describeEachDialect('POST /api/v1/inbound/email [ext]', (ctx) => {
     const result = accepted(await postMail(ctx().a.api, mailSample('multipart-alternative'), product.id));
     assert.equal(result.created, true);
     const data = await conversation(ctx().a.api, result.conversation_id!);
-    assert.deepEqual([data.product_id, data.source, data.type, data.status, data.title], [product.id, 'email', 'ticket', 'open', 'Export button does nothing']);
+    assert.deepEqual([data.product_id, data.source, data.channel, data.type, data.status, data.title], [product.id, 'email', 'email', 'ticket', 'open', 'Export button does nothing']);
     assert.deepEqual([data.contact.name, data.contact.email], ['Ada Lovelace', 'ada@example.com']);
     assert.equal(data.messages.length, 1);
     const [message] = data.messages;

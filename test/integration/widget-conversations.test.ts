@@ -145,7 +145,7 @@ describeEachDialect('visitor conversations', (ctx) => {
     assert.deepEqual([res.body.data.sender_type, res.body.data.sender_name], ['contact', 'Ada']);
     const team = (await ctx().a.api.get(`/api/v1/conversations/${id}`)).body.data;
     assert.equal(team.status, 'open');
-    assert.deepEqual([team.source, team.messages.length, team.messages[1].sender_id], ['chat', 2, team.contact_id]);
+    assert.deepEqual([team.source, team.channel, team.messages.length, team.messages[1].sender_id], ['chat', 'chat', 2, team.contact_id]);
   });
 
   it('records the conversation\'s events through the one write path', async () => {

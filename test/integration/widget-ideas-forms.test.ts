@@ -138,7 +138,7 @@ describeEachDialect('widget forms', (ctx) => {
     assert.deepEqual(Object.keys(res.body.data).sort(), ['id', 'status']);
     assert.equal(res.body.data.status, 'open');
     const team = (await ctx().a.api.get(`/api/v1/conversations/${res.body.data.id}`)).body.data;
-    assert.deepEqual([team.source, team.type, team.title, team.form_fields], ['form', 'feedback', 'Invoice', { plan: 'pro', seats: 3 }]);
+    assert.deepEqual([team.source, team.channel, team.type, team.title, team.form_fields], ['form', 'form', 'feedback', 'Invoice', { plan: 'pro', seats: 3 }]);
     assert.deepEqual(team.contact, { id: team.contact_id, name: 'Ada', email: 'form@example.com', verified: false });
     assert.deepEqual(team.messages.map((m: any) => [m.sender_type, m.body]), [['contact', 'Please change the address']]);
   });

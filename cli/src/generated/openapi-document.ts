@@ -960,6 +960,7 @@ export const openapiDocument = {
             "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
             "type": "ticket",
             "source": "chat",
+            "channel": "import",
             "status": "open",
             "priority": "normal",
             "title": "Export does nothing",
@@ -992,6 +993,7 @@ export const openapiDocument = {
           "contact_id",
           "type",
           "source",
+          "channel",
           "status",
           "priority",
           "title",
@@ -1049,6 +1051,16 @@ export const openapiDocument = {
               "email"
             ],
             "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
+          },
+          "channel": {
+            "type": "string",
+            "enum": [
+              "chat",
+              "form",
+              "email",
+              "import"
+            ],
+            "description": "[ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)"
           },
           "status": {
             "type": "string",
@@ -1225,6 +1237,7 @@ export const openapiDocument = {
             "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
             "type": "ticket",
             "source": "chat",
+            "channel": "import",
             "status": "open",
             "priority": "normal",
             "title": "Export does nothing",
@@ -1272,6 +1285,7 @@ export const openapiDocument = {
           "contact_id",
           "type",
           "source",
+          "channel",
           "status",
           "priority",
           "title",
@@ -1331,6 +1345,16 @@ export const openapiDocument = {
               "email"
             ],
             "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
+          },
+          "channel": {
+            "type": "string",
+            "enum": [
+              "chat",
+              "form",
+              "email",
+              "import"
+            ],
+            "description": "[ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)"
           },
           "status": {
             "type": "string",
@@ -1726,6 +1750,7 @@ export const openapiDocument = {
                 "contact_id",
                 "type",
                 "source",
+                "channel",
                 "status",
                 "priority",
                 "title",
@@ -1780,6 +1805,16 @@ export const openapiDocument = {
                     "email"
                   ],
                   "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
+                },
+                "channel": {
+                  "type": "string",
+                  "enum": [
+                    "chat",
+                    "form",
+                    "email",
+                    "import"
+                  ],
+                  "description": "[ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)"
                 },
                 "status": {
                   "type": "string",
@@ -4171,6 +4206,7 @@ export const openapiDocument = {
             "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
             "type": "ticket",
             "source": "chat",
+            "channel": "import",
             "status": "open",
             "priority": "normal",
             "title": "Export does nothing",
@@ -4221,6 +4257,7 @@ export const openapiDocument = {
           "contact_id",
           "type",
           "source",
+          "channel",
           "status",
           "priority",
           "title",
@@ -4281,6 +4318,16 @@ export const openapiDocument = {
               "email"
             ],
             "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
+          },
+          "channel": {
+            "type": "string",
+            "enum": [
+              "chat",
+              "form",
+              "email",
+              "import"
+            ],
+            "description": "[ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)"
           },
           "status": {
             "type": "string",
@@ -4459,6 +4506,16 @@ export const openapiDocument = {
                   "email"
                 ],
                 "description": "chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product's inbound address)"
+              },
+              "channel": {
+                "type": "string",
+                "enum": [
+                  "chat",
+                  "form",
+                  "email",
+                  "import"
+                ],
+                "description": "[ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)"
               },
               "status": {
                 "type": "string",

@@ -1895,6 +1895,7 @@ export interface components {
          *       "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *       "type": "ticket",
          *       "source": "chat",
+         *       "channel": "import",
          *       "status": "open",
          *       "priority": "normal",
          *       "title": "Export does nothing",
@@ -1943,6 +1944,11 @@ export interface components {
              * @enum {string}
              */
             source: "chat" | "form" | "email";
+            /**
+             * @description [ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)
+             * @enum {string}
+             */
+            channel: "chat" | "form" | "email" | "import";
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "dismissed";
             /** @enum {string} */
@@ -2020,6 +2026,7 @@ export interface components {
          *       "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *       "type": "ticket",
          *       "source": "chat",
+         *       "channel": "import",
          *       "status": "open",
          *       "priority": "normal",
          *       "title": "Export does nothing",
@@ -2083,6 +2090,11 @@ export interface components {
              * @enum {string}
              */
             source: "chat" | "form" | "email";
+            /**
+             * @description [ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)
+             * @enum {string}
+             */
+            channel: "chat" | "form" | "email" | "import";
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "dismissed";
             /** @enum {string} */
@@ -2295,6 +2307,11 @@ export interface components {
                  * @enum {string}
                  */
                 source: "chat" | "form" | "email";
+                /**
+                 * @description [ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)
+                 * @enum {string}
+                 */
+                channel: "chat" | "form" | "email" | "import";
                 /** @enum {string} */
                 status: "open" | "in_progress" | "resolved" | "dismissed";
                 /** @enum {string} */
@@ -3489,6 +3506,7 @@ export interface components {
          *       "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
          *       "type": "ticket",
          *       "source": "chat",
+         *       "channel": "import",
          *       "status": "open",
          *       "priority": "normal",
          *       "title": "Export does nothing",
@@ -3555,6 +3573,11 @@ export interface components {
              * @enum {string}
              */
             source: "chat" | "form" | "email";
+            /**
+             * @description [ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)
+             * @enum {string}
+             */
+            channel: "chat" | "form" | "email" | "import";
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "dismissed";
             /** @enum {string} */
@@ -3631,6 +3654,11 @@ export interface components {
                  * @enum {string}
                  */
                 source?: "chat" | "form" | "email";
+                /**
+                 * @description [ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget's form), email, or import (POST /conversations, whatever its source)
+                 * @enum {string}
+                 */
+                channel?: "chat" | "form" | "email" | "import";
                 /** @enum {string} */
                 status?: "open" | "in_progress" | "resolved" | "dismissed";
                 /** @enum {string} */

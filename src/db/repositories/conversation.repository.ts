@@ -6,7 +6,7 @@ import { taggedIds } from './tag.repository.js';
 import type { ConversationTable } from '../schema.js';
 
 const CONVERSATION_COLUMNS = [
-  'c.id', 'c.workspace_id', 'c.product_id', 'c.contact_id', 'c.type', 'c.source', 'c.status', 'c.priority', 'c.title',
+  'c.id', 'c.workspace_id', 'c.product_id', 'c.contact_id', 'c.type', 'c.source', 'c.channel', 'c.status', 'c.priority', 'c.title',
   'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.tags', 'c.created_at', 'c.updated_at',
   'c.assignee_id', 'c.last_message_sender_type', 'c.last_message_excerpt', 'c.last_message_at', 'c.waiting_since',
 ] as const;

@@ -225,6 +225,7 @@ export function createConversationService({
           contact_id: contact?.id ?? null,
           type: input.type ?? CONVERSATION_DEFAULTS.type,
           source: input.source ?? CONVERSATION_DEFAULTS.source,
+          channel: 'import',
           status: 'open',
           priority: input.priority ?? CONVERSATION_DEFAULTS.priority,
           title: input.title,

@@ -3,7 +3,7 @@
 import type { ConversationWithContactRow, LinkedIssueRow } from '../../db/repositories/conversation.repository.js';
 import type { AttachmentRow } from '../../db/repositories/attachment.repository.js';
 import type { MessageRow, StoredMessageRow } from '../../db/repositories/message.repository.js';
-import type { ConversationSource, ConversationStatus, ConversationType, DeliveryStatus, IssueStatus, Priority, SenderType } from '../shared/enums.js';
+import type { ConversationChannel, ConversationSource, ConversationStatus, ConversationType, DeliveryStatus, IssueStatus, Priority, SenderType } from '../shared/enums.js';
 import { parseTags } from '../tags/tags.js';
 
 export interface ConversationContact {
@@ -27,6 +27,8 @@ export interface Conversation {
   contact_id: string | null;
   type: ConversationType;
   source: ConversationSource;
+  /** [ext] How it came in. */
+  channel: ConversationChannel;
   status: ConversationStatus;
   priority: Priority;
   title: string;
@@ -96,6 +98,7 @@ export const toConversation = (row: ConversationWithContactRow): Conversation =>
   contact_id: row.contact_id,
   type: row.type as ConversationType,
   source: row.source as ConversationSource,
+  channel: row.channel as ConversationChannel,
   status: row.status as ConversationStatus,
   priority: row.priority as Priority,
   title: row.title,

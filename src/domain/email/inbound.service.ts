@@ -142,7 +142,7 @@ export function createInboundService(deps: InboundServiceDeps) {
       return { conversation_id: thread.id, message_id: row.id, created: false };
     }
     await writes.create(work, {
-      id: conversationId, workspace_id: workspaceId, product_id: product.id, contact_id: contact.id, type: 'ticket', source: 'email',
+      id: conversationId, workspace_id: workspaceId, product_id: product.id, contact_id: contact.id, type: 'ticket', source: 'email', channel: 'email',
       status: 'open', priority: 'normal', title: (mail.subject || firstLine(mail.visibleText) || '(no subject)').slice(0, TITLE_MAX),
       ai_summary: null, rating: null, upvotes: 0, widget_session_id: null, form_fields: null, tags: '[]', reply_token: replyToken(), created_at: now, updated_at: now,
     }, contact, message);

@@ -12,7 +12,10 @@ export const CONVERSATION_STATUSES = ['open', 'in_progress', 'resolved', 'dismis
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
 export const CONVERSATION_SOURCES = ['chat', 'form', 'email'] as const;
+/** [ext] How a conversation came in: the widget's chat, its form, email, or an import through the API. */
+export const CONVERSATION_CHANNELS = ['chat', 'form', 'email', 'import'] as const;
 export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
+export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
 
 /** What triage does with a product's conversations (docs/triage.md). */
 export const TRIAGE_MODES = ['off', 'suggest', 'auto'] as const;

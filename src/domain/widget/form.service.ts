@@ -49,7 +49,7 @@ export function createFormService({ db, writes, visitorContacts, proofOfWork, cl
       const now = clock.now();
       const row: NewConversationRow = {
         id: newId(), workspace_id: product.workspace_id, product_id: product.id, contact_id: contact.id,
-        type: input.type ?? 'ticket', source: 'form', status: 'open', priority: 'normal', title: input.title,
+        type: input.type ?? 'ticket', source: 'form', channel: 'form', status: 'open', priority: 'normal', title: input.title,
         ai_summary: null, rating: null, upvotes: 0, widget_session_id: null, form_fields: fields, tags: '[]', created_at: now, updated_at: now,
       };
       const created = await inTransaction(db, (work) => writes.create(work, row, contact, {

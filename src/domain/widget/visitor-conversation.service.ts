@@ -85,7 +85,7 @@ export function createVisitorConversationService({ db, dialect, conversations, m
         if (!contact) throw notFound('contact');
         const row: NewConversationRow = {
           id: newId(), workspace_id: visitor.workspaceId, product_id: visitor.productId, contact_id: contact.id,
-          type: input.type ?? 'chat', source: 'chat', status: 'open', priority: 'normal', title: input.title ?? titleFromBody(input.body),
+          type: input.type ?? 'chat', source: 'chat', channel: 'chat', status: 'open', priority: 'normal', title: input.title ?? titleFromBody(input.body),
           ai_summary: null, rating: null, upvotes: 0, widget_session_id: visitor.sessionId, form_fields: null, tags: '[]', created_at: now, updated_at: now,
         };
         const created = await writes.create(work, row, contact, visitorMessageRow(visitor, row.id, input.body, now));

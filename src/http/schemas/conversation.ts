@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CONVERSATION_DEFAULTS, CONVERSATION_SORTS, MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
 import { EXCERPT_MAX } from '../../domain/conversations/message-excerpt.js';
-import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, DELIVERY_STATUSES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/shared/enums.js';
+import { CONVERSATION_CHANNELS, CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, DELIVERY_STATUSES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/shared/enums.js';
 import { TagFilter, TagNames, TagsInput } from './tag.js';
 import { CsvFilter, CsvIdFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 
@@ -33,7 +33,7 @@ const EXAMPLE_MESSAGE = {
 const EXAMPLE_LAST_MESSAGE = { sender_type: 'contact', excerpt: 'The export button does nothing on Android.', created_at: '2026-11-21T10:25:00.000Z' };
 const EXAMPLE_CONVERSATION = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', contact_id: EXAMPLE_CONTACT.id,
-  type: 'ticket', source: 'chat', status: 'open', priority: 'normal', title: 'Export does nothing', ai_summary: null,
+  type: 'ticket', source: 'chat', channel: 'import', status: 'open', priority: 'normal', title: 'Export does nothing', ai_summary: null,
   rating: null, upvotes: 0, form_fields: null, tags: [], created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
   assignee_id: null, last_message: EXAMPLE_LAST_MESSAGE, waiting_since: '2026-11-21T10:25:00.000Z',
 };
@@ -131,6 +131,10 @@ export const conversationProperties = {
   type: StringEnum(CONVERSATION_TYPES),
   source: StringEnum(CONVERSATION_SOURCES, {
     description: 'chat (widget conversations), form (form submissions mirrored into the inbox) or [ext] email (mail to the product\'s inbound address)',
+  }),
+  channel: StringEnum(CONVERSATION_CHANNELS, {
+    description: '[ext] How the conversation came in, as the app labels it: chat (the widget), form (the widget\'s form), email, or import ' +
+      '(POST /conversations, whatever its source)',
   }),
   status: StringEnum(CONVERSATION_STATUSES),
   priority: StringEnum(PRIORITIES),
