@@ -58,7 +58,9 @@ for (const dialect of DIALECTS) {
       const { conversation_id: id } = (await response.json()).data;
 
       await page.goto(`/app/inbox/${id}`);
-      await expect(page.locator('.conversation-meta').getByText(/Ticket via email/));
+      // What happened, never "Ticket via email".
+      await expect(page.locator('.conversation-meta').getByText(/· Email ·/));
+      assert.doesNotMatch(await page.locator('.conversation-meta').innerText(), /via|Ticket/);
       const thread = page.getByRole('list', { name: 'Messages' });
       const thumbnail = thread.getByRole('img', { name: 'blank-page.png' });
       await expect(thumbnail);

@@ -60,6 +60,8 @@ for (const dialect of DIALECTS) {
       const nobodyRow = list().locator('li', { hasText: 'Nobody’s: login loops' });
       await expect(nobodyRow.getByText('I cannot sign in since this morning, it keeps looping.'));
       await expect(nobodyRow.getByText(/^waiting \d+ min$/));
+      // Imported through the API: the row says so, never "Ticket".
+      await expect(nobodyRow.getByText(/^Imported( · .*)?$/));
       // Answered: no longer waiting, and the excerpt is the team's answer.
       const theirRow = list().locator('li', { hasText: 'Theirs: dark mode' });
       await expect(theirRow.getByText('Team: We are on it.'));
@@ -184,16 +186,20 @@ for (const dialect of DIALECTS) {
       await expect(page.getByRole('list', { name: 'Messages' }).getByText('Hi Fay, Grace Hopper here from Acme.'));
     });
 
-    step('searches with / : results by type, opened from the keyboard', async () => {
+    step('searches with / : typing goes to the search field at once; results by type with each conversation\'s contact, status and product; opened from the keyboard', async () => {
       const issue = (await app.api('POST', '/api/v1/issues', { product_id: product.id, title: 'Checkout button does nothing on Safari' })).data;
       await conversation('Cannot pay', { name: 'Gil Moss', email: 'gil@example.com' }, 'The checkout button is dead for me.');
       await page.goto('/app/inbox');
       await settled(page);
       await page.keyboard.press('/');
       const dialog = page.getByRole('dialog', { name: 'Search' });
-      await dialog.getByRole('combobox').fill('checkout butt');
+      // Typed straight away, without clicking into the field: the field has the focus.
+      await expect(dialog.getByRole('combobox'));
+      await page.keyboard.type('checkout butt');
+      assert.equal(await dialog.getByRole('combobox').inputValue(), 'checkout butt');
       await expect(dialog.getByRole('group', { name: 'Issues' }).getByRole('option', { name: /Checkout button does nothing on Safari/ }));
-      await expect(dialog.getByRole('group', { name: 'Conversations' }).getByRole('option', { name: /Cannot pay/ }));
+      const found = dialog.getByRole('group', { name: 'Conversations' }).getByRole('option', { name: /Cannot pay/ });
+      await expect(found.getByText('Gil Moss · Open · Acme'));
       await assertAccessible(page, 'search results');
       // The issue ranks first: Enter on the first result opens it.
       await dialog.getByRole('combobox').press('Enter');
@@ -204,8 +210,10 @@ for (const dialect of DIALECTS) {
       await page.keyboard.press('Escape');
       await page.waitForURL(/\/app\/issues$/);
 
-      await page.keyboard.press('/');
-      await page.getByRole('dialog', { name: 'Search' }).getByRole('combobox').fill(issue.shortcode);
+      // Opened with a click, it takes typing at once too.
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect(page.getByRole('dialog', { name: 'Search' }).getByRole('combobox'));
+      await page.keyboard.type(issue.shortcode);
       await expect(page.getByRole('dialog', { name: 'Search' }).getByRole('option').first().getByText(issue.shortcode));
       await page.keyboard.press('Escape');
       await expectGone(page.getByRole('dialog', { name: 'Search' }));

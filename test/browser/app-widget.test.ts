@@ -78,6 +78,9 @@ for (const dialect of DIALECTS) {
       await row.click();
       await expect(page.getByRole('list', { name: 'Messages' }).getByText('The app logs me out every hour.'));
       await expect(page.locator('.conversation-meta').getByText('Verified', { exact: true }));
+      // What happened: a chat, never "Chat via chat".
+      await expect(page.locator('.conversation-meta').getByText(/· Chat ·/));
+      assert.doesNotMatch(await page.locator('.conversation-meta').innerText(), /via/);
       await assertAccessible(page, 'a widget conversation with a verified contact');
     });
 

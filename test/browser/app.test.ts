@@ -4,7 +4,7 @@
 // screen passes axe-core.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response, Route } from 'playwright-core';
 import { acceptInvitation, closeAppPage, openAppPage, openRacePage, type AppServer } from '../helpers/app-server.js';
 import { assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
@@ -29,6 +29,22 @@ for (const dialect of DIALECTS) {
     });
     after(() => closeAppPage({ browser, app }));
 
+    step('signed out, /app asks who is signed in once (one 401), and shows the sign-in form', async () => {
+      const unauthorized: string[] = [];
+      const count = (response: Response) => {
+        if (response.status() === 401) unauthorized.push(response.url());
+      };
+      page.on('response', count);
+      try {
+        await page.goto('/app');
+        await expect(page.getByRole('button', { name: 'Sign in' }));
+        await page.waitForLoadState('networkidle');
+        assert.deepEqual(unauthorized.map((url) => new URL(url).pathname), ['/api/v1/me']);
+      } finally {
+        page.off('response', count);
+      }
+    });
+
     step('signs in the owner through the link the first start printed', async () => {
       await page.goto(app.ownerInvitationUrl);
       await expect(page.getByRole('heading', { name: 'Join Default' }));
@@ -48,6 +64,9 @@ for (const dialect of DIALECTS) {
       conversationId = imported.data.id;
       await page.getByRole('link', { name: /Checkout button does nothing/ }).click();
       await expect(page.getByText('I tap Pay and nothing happens on my Pixel 8.'));
+      // What happened: it was imported, never "Ticket via chat".
+      await expect(page.locator('.conversation-meta').getByText(/· Imported ·/));
+      assert.doesNotMatch(await page.locator('.conversation-meta').innerText(), /via/);
       await assertAccessible(page, 'a conversation');
     });
 

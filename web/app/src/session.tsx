@@ -60,8 +60,10 @@ export function SessionGate({ signIn, loading, failed, children }: SessionGatePr
   const start = useCallback(async () => {
     setState({ status: 'loading' });
     try {
-      // One round trip: who, what products, which people — in parallel.
-      const [me, productList, memberList] = await Promise.all([ok(api.GET('/api/v1/me')), loadProducts(), loadMembers()]);
+      // Who first: signed out, that one 401 is the only request (not one per list). Then what
+      // products and which people, in parallel.
+      const me = await ok(api.GET('/api/v1/me'));
+      const [productList, memberList] = await Promise.all([loadProducts(), loadMembers()]);
       setProducts(productList);
       setMembers(memberList);
       setState({ status: 'signed-in', me: me.data });

@@ -14,6 +14,16 @@ export const CONVERSATION_STATUSES: Record<ConversationStatus, string> = {
 };
 export const PRIORITIES: Record<Priority, string> = { urgent: 'Urgent', high: 'High', normal: 'Normal', low: 'Low' };
 export const CONVERSATION_TYPES: Record<ConversationType, string> = { ticket: 'Ticket', chat: 'Chat', idea: 'Idea', feedback: 'Feedback' };
+export type ConversationChannel = Schemas['Conversation']['channel'];
+export const CONVERSATION_CHANNELS: Record<ConversationChannel, string> = { chat: 'Chat', form: 'Form', email: 'Email', import: 'Imported' };
+
+/**
+ * What happened, as a conversation's meta line says it: how it came in ("Email", "Chat", "Form",
+ * "Imported"), and its type where the channel does not say it already (an idea, feedback).
+ */
+export function arrivalLabel({ channel, type }: { channel: ConversationChannel; type: ConversationType }): string {
+  return type === 'idea' || type === 'feedback' ? `${CONVERSATION_CHANNELS[channel]} · ${CONVERSATION_TYPES[type]}` : CONVERSATION_CHANNELS[channel];
+}
 
 export type SuggestionKind = Schemas['Suggestion']['kind'];
 export const SUGGESTION_KINDS: Record<SuggestionKind, string> = { link: 'Link', create: 'New issue' };

@@ -5,7 +5,7 @@ import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
 import { PriorityBadge, StatusBadge, VerifiedBadge } from '../../ui/badges.js';
 import { Select } from '../../ui/form.js';
-import { CONVERSATION_TYPES, PRIORITIES, ago, entries, fullDate, waited } from '../../ui/labels.js';
+import { CONVERSATION_TYPES, PRIORITIES, ago, arrivalLabel, entries, fullDate, waited } from '../../ui/labels.js';
 import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
 import type { Resource } from '../../use-resource.js';
 
@@ -82,7 +82,7 @@ export function ConversationList({ list, filters, live, openId, hrefOf, setFilte
                 <span class="row-meta">
                   <StatusBadge status={conversation.status} />
                   <PriorityBadge priority={conversation.priority} quiet />
-                  <span class="muted">{CONVERSATION_TYPES[conversation.type]}{products.length > 1 ? ` · ${productName(conversation.product_id)}` : ''}</span>
+                  <span class="muted">{arrivalLabel(conversation)}{products.length > 1 ? ` · ${productName(conversation.product_id)}` : ''}</span>
                   {conversation.waiting_since && (
                     <span class="waiting" title={`Waiting for an answer since ${fullDate(conversation.waiting_since)}`}>
                       waiting {waited(conversation.waiting_since)}

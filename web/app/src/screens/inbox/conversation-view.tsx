@@ -12,7 +12,7 @@ import { useSession } from '../../session.js';
 import { StatusBadge, VerifiedBadge } from '../../ui/badges.js';
 import { Button, Select } from '../../ui/form.js';
 import { Icon } from '../../ui/icons.js';
-import { CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORITIES, entries, fullDate } from '../../ui/labels.js';
+import { CONVERSATION_STATUSES, PRIORITIES, arrivalLabel, entries, fullDate } from '../../ui/labels.js';
 import { useShortcut } from '../../ui/shortcuts.js';
 import { TagEditor } from '../../ui/tag-editor.js';
 import { ErrorState, Loading, useTitle } from '../../ui/page.js';
@@ -25,7 +25,6 @@ import { MessageThread } from './message-thread.js';
 import { ReplyBox } from './reply-box.js';
 
 type Conversation = Schemas['ConversationDetail'];
-const SOURCES: Record<Conversation['source'], string> = { form: 'form', chat: 'chat', email: 'email' };
 type ConversationChanges = NonNullable<paths['/api/v1/conversations/{id}']['patch']['requestBody']>['content']['application/json'];
 
 export function ConversationView({ id, backHref, changed }: { id: string; backHref: string; changed: () => void }) {
@@ -99,7 +98,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
           <span class="contact-name">{contact?.name ?? 'Anonymous visitor'}</span>
           {contact?.verified && <VerifiedBadge />}
           {contact?.email && <> · <a href={`mailto:${contact.email}`}>{contact.email}</a></>}
-          {' · '}{CONVERSATION_TYPES[data.type]} via {SOURCES[data.source]}
+          {' · '}{arrivalLabel(data)}
           {session.products.length > 1 && <> · {session.productName(data.product_id)}</>}
           {' · '}<time dateTime={data.created_at} title={fullDate(data.created_at)}>started {fullDate(data.created_at)}</time>
           {data.rating !== null && <> · rated {data.rating}/5</>}

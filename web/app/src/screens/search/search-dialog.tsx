@@ -4,7 +4,9 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../../api/client.js';
 import { navigate } from '../../router.js';
+import { useSession } from '../../session.js';
 import { Dialog } from '../../ui/dialog.js';
+import { CONVERSATION_STATUSES } from '../../ui/labels.js';
 import { ErrorState, Loading } from '../../ui/page.js';
 import { useResource } from '../../use-resource.js';
 
@@ -27,6 +29,17 @@ function grouped(results: Result[]): [ResultType, Result[]][] {
   const groups = new Map<ResultType, Result[]>();
   for (const result of results) groups.set(result.type, [...(groups.get(result.type) ?? []), result]);
   return [...groups];
+}
+
+/** What tells two conversations with the same words apart: who wrote, where it stands, which product. */
+function ConversationFacts({ conversation }: { conversation: Schemas['Conversation'] }) {
+  const session = useSession();
+  const who = conversation.contact?.name ?? conversation.contact?.email ?? 'Anonymous visitor';
+  return (
+    <span class="search-result-facts muted">
+      {who} · {CONVERSATION_STATUSES[conversation.status]} · {session.productName(conversation.product_id)}
+    </span>
+  );
 }
 
 export function SearchDialog({ close }: { close: () => void }) {
@@ -97,6 +110,7 @@ export function SearchDialog({ close }: { close: () => void }) {
                     <span class="search-result-title">
                       {result.type === 'issue' && result.issue && <span class="shortcode">{result.issue.shortcode}</span>} {result.title}
                     </span>
+                    {result.type === 'conversation' && result.conversation && <ConversationFacts conversation={result.conversation} />}
                     {result.snippet && <span class="search-result-snippet muted"><Highlighted text={result.snippet} highlights={result.highlights} /></span>}
                   </div>
                 );
