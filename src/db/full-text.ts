@@ -5,6 +5,7 @@
 // document, its title and folded messages, or by a message written since its last fold) and answer
 // the same shapes.
 import { sql, type RawBuilder } from 'kysely';
+import { FOLDED_LETTERS, foldedSql } from './migrations/0028_search_letters.js';
 import type { Executor } from './repositories/executor.js';
 
 /** What a search finds, each type's records (the HTTP schema's enum is this list). */
@@ -78,7 +79,14 @@ interface SqliteRankedRow {
   found: number;
 }
 
-const sqliteMatch = (words: readonly string[]) => words.map((word, i) => `"${word}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+/** The letters FTS5 keeps and the index folds (migration 0028), folded in a query's words too. */
+const FOLDED = new RegExp(`[${Object.keys(FOLDED_LETTERS).join('')}]`, 'gu');
+const foldWord = (word: string) => word.replace(FOLDED, (letter) => FOLDED_LETTERS[letter]!);
+
+const sqliteMatch = (words: readonly string[]) => words.map((word, i) => `"${foldWord(word)}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+
+/** A document's words as the index holds them: title and body as the view reads them, folded (migration 0028). */
+const sqliteIndexed = sql.raw(`doc_id, ${foldedSql('title')}, ${foldedSql('body')}`);
 
 /**
  * The matches of a query that needs no join to pick its documents: one workspace's documents are
@@ -184,18 +192,20 @@ export const sqliteFullText: FullTextSearch = {
     const unfolded = await sql`select 1 from search_documents where result_id = ${conversationId} and kind = 'message' limit 1`.execute(db);
     if (unfolded.rows.length === 0) return;
     // The conversation's document and its messages' out, with the text the index holds; the messages' documents go; the conversation's back in.
-    await sql`insert into search_index (search_index, rowid, title, body) select 'delete', doc_id, title, body from search_texts
+    await sql`insert into search_index (search_index, rowid, title, body) select 'delete', ${sqliteIndexed} from search_texts
       where doc_id in (select doc_id from search_documents where result_id = ${conversationId} and kind in ('conversation', 'message'))`.execute(db);
     await sql`delete from search_documents where result_id = ${conversationId} and kind = 'message'`.execute(db);
-    await sql`insert into search_index (rowid, title, body) select doc_id, title, body from search_texts
+    await sql`insert into search_index (rowid, title, body) select ${sqliteIndexed} from search_texts
       where doc_id = (select doc_id from search_documents where source_id = ${conversationId})`.execute(db);
   },
 
   // A message without a document of its own is folded (the view reads it into its conversation's
-  // body); the index is then built again from the view, as migration 0023 does.
+  // body); the index is then filled again from the view, its words folded (not FTS5's 'rebuild',
+  // which would index the text unfolded).
   async foldAll(db) {
     await sql`delete from search_documents where kind = 'message'`.execute(db);
-    await sql`insert into search_index (search_index) values ('rebuild')`.execute(db);
+    await sql`insert into search_index (search_index) values ('delete-all')`.execute(db);
+    await sql`insert into search_index (rowid, title, body) select ${sqliteIndexed} from search_texts`.execute(db);
   },
 };
 

@@ -112,6 +112,20 @@ describeEachDialect('GET /api/v1/search [ext]', (ctx, dialect) => {
     assert.deepEqual(marked(results[0]), [`${stem}ón`, 'pago']);
   });
 
+  it('folds ß and ss, æ and ae, ø and o, ł and l alike both ways, prefixes too, and highlights the words as written', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const stem = word('wei');
+    const sharp = await createIssue(api, product.id, { title: `Der ${stem}ß Knopf in Łódź`, description: 'Ærøskøbing office' });
+    const plain = await createIssue(api, product.id, { title: `The ${stem}ss button` });
+    for (const q of [`${stem}ss`, `${stem}ß`, `${stem.toUpperCase()}SS`, `${stem}s`]) {
+      assert.deepEqual(new Set(await found(api, { q })), new Set([`issue:${sharp.id}`, `issue:${plain.id}`]), q);
+    }
+    for (const q of [`${stem}ss lodz`, `${stem}ß aeroskobing`, `${stem}ss ærøskøbing`]) assert.deepEqual(await found(api, { q }), [`issue:${sharp.id}`], q);
+    const [result] = (await search(api, { q: `${stem}ss lodz` })).data;
+    assert.deepEqual(marked(result), [`${stem}ß`, 'Łódź']);
+  });
+
   it('matches the last word also as the start of a word, the others only whole', async () => {
     const api = ctx().a.api;
     const product = await createProduct(api);
@@ -334,6 +348,20 @@ describeEachDialect('search folding: a quiet conversation is one document [ext]'
     clock.advance(FOLD_MS);
     await folded(conversation.id);
     assert.deepEqual(await found(api, { q: `${old} ${recent}` }), [`conversation:${conversation.id}`]);
+  });
+
+  it('folds ß and its kin in a folded conversation\'s words too, and takes them out with a changed title', async () => {
+    const api = ctx().a.api;
+    const product = await createProduct(api);
+    const [street, fjord] = [word('stra'), word('fj')];
+    const conversation = await importConversation(api, product.id, { title: `Die ${street}ße`, body: `Near the ${fjord}ø bridge` });
+    clock.advance(FOLD_MS);
+    await folded(conversation.id);
+    const one = [`conversation:${conversation.id}`];
+    assert.deepEqual([await found(api, { q: `${street}sse ${fjord}o` }), await found(api, { q: `${street}ße ${fjord}ø` })], [one, one]);
+    // The index takes out the words it holds, folded: none of the old title's is left behind.
+    await ctx().database.db.updateTable('conversations').set({ title: 'Renamed' }).where('id', '=', conversation.id).execute();
+    assert.deepEqual([await found(api, { q: `${street}sse` }), await found(api, { q: `${street}ße` }), await found(api, { q: `${fjord}o renamed` })], [[], [], one]);
   });
 
   it('keeps a folded conversation in step with every write: its title, a replaced message body, an erasure', async () => {

@@ -26,6 +26,7 @@ import { searchFolds } from './0023_search_folds.js';
 import { dedupChanges } from './0024_dedup_changes.js';
 import { conversationSuggestionsIndex } from './0025_conversation_suggestions_index.js';
 import { conversationChannel } from './0027_conversation_channel.js';
+import { searchLetters } from './0028_search_letters.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -56,5 +57,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0024_dedup_changes': dedupChanges(),
     '0025_conversation_suggestions_index': conversationSuggestionsIndex(),
     '0027_conversation_channel': conversationChannel(),
+    '0028_search_letters': searchLetters(dialect),
   };
 }
