@@ -41,7 +41,7 @@ export interface IssueDedupServiceDeps {
   db: Db;
   issues: Pick<IssueRepository, 'insertSource'>;
   issueService: Pick<IssueService, 'requireProduct' | 'resolveAssignee' | 'requireConversationOfProduct' | 'detail'>;
-  issueWrites: Pick<IssueWrites, 'create' | 'link'>;
+  issueWrites: Pick<IssueWrites, 'create' | 'link' | 'endSuggestions'>;
   matcher: IssueMatcher;
   clock: Clock;
   /** Hears how long each decision took, the model's work included (GET /metrics). */
@@ -73,6 +73,8 @@ export function createIssueDedupService({ db, issues, issueService, issueWrites,
 
       const outcome = await inTransaction(db, async (work) => {
         const { tx } = work;
+        // Before the dedup lock, as a triage run of the conversation takes them.
+        if (conversationId) await issueWrites.endSuggestions(work, actor.workspaceId, { conversationId });
         const match = await matcher.match(tx, actor.workspaceId, product.id, prepared, DETECTION_FAILED);
         observeDedupSeconds((performance.now() - detectionStarted) / 1000);
         const apiSourceId = newId();

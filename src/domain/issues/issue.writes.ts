@@ -107,6 +107,13 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
 
   return {
     /**
+     * Ends the open suggestions of a conversation the transaction is about to link, under its
+     * triage lock: for a caller that takes another lock first (the product's dedup lock), since a
+     * triage run takes the triage lock before that one. `link` and `create` do it themselves.
+     */
+    endSuggestions,
+
+    /**
      * Takes the issues' locks (all at once, before any other lock the write takes) until the
      * transaction ends, and gives the time to stamp the writes with. Read the issues after it.
      */
