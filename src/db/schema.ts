@@ -111,7 +111,7 @@ export interface ConversationTable {
   contact_id: string | null;
   type: string;
   source: string;
-  /** How it came in: chat (the widget), form, email or import (migration 0027). */
+  /** How it came in: chat (the widget), form, email or import (migration 0029). */
   channel: string;
   status: string;
   priority: string;

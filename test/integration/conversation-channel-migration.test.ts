@@ -1,4 +1,4 @@
-// Migration 0027 gives the conversations that existed before it their channel, from what they
+// Migration 0029 gives the conversations that existed before it their channel, from what they
 // hold: email and form keep their source; a chat begun in a widget session is a chat, any other an
 // import. The rows are written with SQL at 0025, since no API of that version runs here; the answer
 // is read through the API of this one.
@@ -12,7 +12,7 @@ import { databaseWrittenAt, insertOldProduct } from '../helpers/old-database.js'
 const AT = '2026-11-21T10:00:00.000Z';
 
 for (const dialect of DIALECTS) {
-  describe(`migration 0027 on existing conversations [${dialect}]`, () => {
+  describe(`migration 0029 on existing conversations [${dialect}]`, () => {
     it('sets channel from source and the widget session that began it', async () => {
       const workspaceId = newId();
       const productId = newId();

@@ -25,8 +25,8 @@ import { listIndexes } from './0022_list_indexes.js';
 import { searchFolds } from './0023_search_folds.js';
 import { dedupChanges } from './0024_dedup_changes.js';
 import { conversationSuggestionsIndex } from './0025_conversation_suggestions_index.js';
-import { conversationChannel } from './0027_conversation_channel.js';
-import { searchLetters } from './0028_search_letters.js';
+import { conversationChannel } from './0029_conversation_channel.js';
+import { searchLetters } from './0030_search_letters.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -56,7 +56,7 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0023_search_folds': searchFolds(dialect),
     '0024_dedup_changes': dedupChanges(),
     '0025_conversation_suggestions_index': conversationSuggestionsIndex(),
-    '0027_conversation_channel': conversationChannel(),
-    '0028_search_letters': searchLetters(dialect),
+    '0029_conversation_channel': conversationChannel(),
+    '0030_search_letters': searchLetters(dialect),
   };
 }
