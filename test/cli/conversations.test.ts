@@ -38,7 +38,7 @@ describe('ldk conversation', () => {
 
   it('show: the conversation and its messages, oldest first', async () => {
     const out = await shell.text('conversation', 'show', conversation.id);
-    assert.match(out, /^Checkout button does nothing\n\nstatus +open\npriority +high\ntype +ticket \(via chat\)\ncontact +Ana <ana@example.com>\n/);
+    assert.match(out, /^Checkout button does nothing\n\nstatus +open\npriority +high\ntype +ticket\nchannel +imported\ncontact +Ana <ana@example.com>\n/);
     assert.match(out, /^Ana \(contact\) · just now\n {4}I tap Pay and nothing happens\.$/m);
     assert.deepEqual(await shell.json('conversation', 'show', conversation.id), (await server.a.api.get(`/api/v1/conversations/${conversation.id}`)).body);
   });

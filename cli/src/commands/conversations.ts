@@ -67,7 +67,9 @@ async function showConversation(api: Api, id: string): Promise<HumanOutput> {
     const facts = fields([
       ['status', showConversationStatus(conversation.status)],
       ['priority', showPriority(conversation.priority)],
-      ['type', `${conversation.type} (via ${conversation.source})`],
+      ['type', conversation.type],
+      // How it came in, as it happened: never "ticket (via chat)" for an import.
+      ['channel', conversation.channel === 'import' ? 'imported' : conversation.channel],
       ['contact', contactName(conversation.contact)],
       ['assignee', assignee(conversation.assignee_id)],
       ['tags', tagList(conversation.tags)],
