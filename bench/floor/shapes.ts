@@ -51,7 +51,7 @@ export const CONVERSATION_SUMMARY = shape([
 
 /** A conversation's own columns; its contact follows (read through a join). */
 export const CONVERSATION = shape([
-  ['id', text], ['product_id', text], ['contact_id', nullable(text)], ['type', text], ['source', text], ['status', text],
+  ['id', text], ['product_id', text], ['contact_id', nullable(text)], ['type', text], ['source', text], ['channel', text], ['status', text],
   ['priority', text], ['title', text], ['ai_summary', nullable(text)], ['rating', nullable(number)], ['upvotes', number],
   ['form_fields', storedJson], ['tags', storedJson], ['created_at', text], ['updated_at', text],
 ]);
