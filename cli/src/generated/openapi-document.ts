@@ -4,7 +4,7 @@ export const openapiDocument = {
   "info": {
     "title": "Loopdesk API",
     "version": "1.0.0",
-    "description": "Loopdesk is a self-hosted customer support platform. A workspace keeps products, conversations\nwith customers (tickets, ideas, feedback, chats) and their messages, issues distilled from them\n(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.\n\nAuthenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one\nworkspace and everything it reads or writes is confined to that workspace. [ext] The team app signs\npeople in under /auth (tag Sessions) and sends its session cookie instead; such requests other than\nGET and HEAD must carry an Origin header of this server.\n\nSingle resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`\n(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with\nerror_code unauthorized (401), forbidden (403), not_found (404; 405 with an Allow header for a method\nthe path does not serve), validation_error (400, 413, 415) or internal_error (500). Request bodies\nare JSON; unknown body fields are rejected, and so is U+0000 (NUL) in any string or key of a body (a\n400 on that field; each body string's `pattern` says so). Timestamps are ISO 8601 UTC with\nmilliseconds. Every response carries X-Request-Id.\n\nRate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute\n(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds\nuntil the bucket is full); an empty bucket answers 429 with error_code forbidden, a detail saying\nthe rate limit was exceeded, and Retry-After (seconds until the next request is accepted).\n\nRetries [ext]: send `Idempotency-Key: <1–255 printable ASCII chars>` on any POST. A retry with the\nsame key and the same body within 24 h (per API key) returns the first response, status and body,\nwith `Idempotent-Replayed: true` and without writing again; a retry sent while the first request is\nstill running waits for it. The same key with a different method, path or body is a 400\nvalidation_error with fields[\"idempotency-key\"]. Only 2xx responses are stored, so after a 4xx or\n5xx the corrected request can be retried with the same key.",
+    "description": "Loopdesk is a self-hosted customer support platform. A workspace keeps products, conversations\nwith customers (tickets, ideas, feedback, chats) and their messages, issues distilled from them\n(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.\n\nAuthenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one\nworkspace and everything it reads or writes is confined to that workspace. [ext] The team app signs\npeople in under /auth (tag Sessions) and sends its session cookie instead; such requests other than\nGET and HEAD must carry an Origin header of this server.\n\nSingle resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`\n(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with\nerror_code unauthorized (401), forbidden (403), not_found (404; 405 with an Allow header for a method\nthe path does not serve), validation_error (400, 413, 415) or internal_error (500; 503 with Retry-After when the database stayed busy). Request bodies\nare JSON; unknown body fields are rejected, and so is U+0000 (NUL) in any string or key of a body (a\n400 on that field; each body string's `pattern` says so). Timestamps are ISO 8601 UTC with\nmilliseconds. Every response carries X-Request-Id.\n\nRate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute\n(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds\nuntil the bucket is full); an empty bucket answers 429 with error_code forbidden, a detail saying\nthe rate limit was exceeded, and Retry-After (seconds until the next request is accepted).\n\nRetries [ext]: send `Idempotency-Key: <1–255 printable ASCII chars>` on any POST. A retry with the\nsame key and the same body within 24 h (per API key) returns the first response, status and body,\nwith `Idempotent-Replayed: true` and without writing again; a retry sent while the first request is\nstill running waits for it. The same key with a different method, path or body is a 400\nvalidation_error with fields[\"idempotency-key\"]. Only 2xx responses are stored, so after a 4xx or\n5xx the corrected request can be retried with the same key.",
     "license": {
       "name": "Proprietary",
       "identifier": "LicenseRef-Loopdesk-Proprietary"
@@ -5191,6 +5191,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -5276,6 +5295,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -5378,6 +5416,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -5520,6 +5577,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -5648,6 +5724,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -5875,6 +5970,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -5991,6 +6105,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -6216,6 +6349,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -6383,6 +6535,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -6607,6 +6778,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -6878,6 +7068,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -6994,6 +7203,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -7234,6 +7462,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -7462,6 +7709,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -7662,6 +7928,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -7807,6 +8092,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -7923,6 +8227,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -8116,6 +8439,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -8250,6 +8592,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -8373,6 +8734,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -8471,6 +8851,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -8606,6 +9005,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -8802,6 +9220,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -8918,6 +9355,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -9107,6 +9563,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -9234,6 +9709,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -9422,6 +9916,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -9669,6 +10182,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -9785,6 +10317,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -10029,6 +10580,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -10296,6 +10866,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -10506,6 +11095,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -10668,6 +11276,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -10807,6 +11434,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -11045,6 +11691,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -11161,6 +11826,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -11368,6 +12052,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -11530,6 +12233,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -11718,6 +12440,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -11865,6 +12606,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12033,6 +12793,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12267,6 +13046,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -12434,6 +13232,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12634,6 +13451,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12859,6 +13695,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -13131,6 +13986,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -13248,6 +14122,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -13489,6 +14382,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -13718,6 +14630,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -13919,6 +14850,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -14101,6 +15051,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -14349,6 +15318,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -14466,6 +15454,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -14718,6 +15725,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -14900,6 +15926,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -15048,6 +16093,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -15232,6 +16296,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -15347,6 +16430,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -15492,6 +16594,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -15732,6 +16853,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -15858,6 +16998,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -16092,6 +17251,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -16219,6 +17397,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -16411,6 +17608,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -16579,6 +17795,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -16762,6 +17997,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -16963,6 +18217,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -17106,6 +18379,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -17235,6 +18527,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -17422,6 +18733,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -17549,6 +18879,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -17753,6 +19102,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -17896,6 +19264,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -18025,6 +19412,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -18190,6 +19596,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -18264,6 +19689,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -18349,6 +19793,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -18534,6 +19997,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -18661,6 +20143,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {

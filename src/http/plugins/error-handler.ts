@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { isDatabaseBusy } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
 import { fieldErrors } from '../validation.js';
 
@@ -30,6 +31,19 @@ function fromFastifyError(error: FastifyError, limit = 1024 * 1024): AppError | 
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new AppError('validation_error', 'malformed request', { status });
   return null;
+}
+
+/** Seconds a client waits before sending a request again that found the database busy (it already waited 5 s). */
+const BUSY_RETRY_AFTER_S = 1;
+
+/** A database that stayed busy: 503 with Retry-After (nothing was written), instead of an opaque 500. */
+function fromDatabaseError(error: unknown): AppError | null {
+  if (!isDatabaseBusy(error)) return null;
+  const busy = new AppError('internal_error', `the database is busy; nothing was changed: send the request again in ${BUSY_RETRY_AFTER_S} s`, {
+    status: 503, headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S) },
+  });
+  busy.cause = error;
+  return busy;
 }
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
@@ -109,7 +123,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 export function registerErrorHandling(app: FastifyInstance): void {
   registerProtocolErrors(app);
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = error instanceof AppError ? error : fromFastifyError(error, request.routeOptions.bodyLimit);
+    const known = error instanceof AppError ? error : fromDatabaseError(error) ?? fromFastifyError(error, request.routeOptions.bodyLimit);
     if (known && known.status >= 500) request.log.error({ err: known.cause ?? known }, known.message);
     if (known) return sendError(reply, known);
     request.log.error({ err: error }, 'unexpected error');
