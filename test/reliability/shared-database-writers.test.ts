@@ -1,10 +1,12 @@
 // docs/operations.md ("Several processes on one database"): two server processes writing one
 // database at once (on SQLite, one file; the admin CLI and `loopdesk backup` share it the same
 // way) answer every write: no 500 while the other holds the write lock, every write kept. On
-// SQLite, a process waiting for the lock goes on serving, and a lock held past the wait is a 503.
+// SQLite, a process waiting for the lock goes on serving, and a lock held past the wait is a 503;
+// on PostgreSQL, so is a connection the server refuses (too many connections).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { createDatabase } from '../../src/db/database.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
 import { httpClient } from '../helpers/http-client.js';
@@ -19,6 +21,8 @@ const WORKERS_PER_PROCESS = 3;
 const UNLIMITED_WIDGET = { LOOPDESK_WIDGET_RATE_LIMIT: '0' };
 /** Health checks answered, one after another, while a write waits for the lock. */
 const CHECKS_WHILE_WAITING = 50;
+/** Requests sent at once to a server that may open no more connections. */
+const REQUESTS_AT_ONCE = 30;
 
 /** Products on one process and widget sessions on the other, one request at a time, until stopped. */
 async function productsAndSessions(first: RunningServer, second: RunningServer, key: string, widgetKey: string, running: () => boolean) {
@@ -144,3 +148,53 @@ describe('a SQLite file whose write lock another process holds [sqlite]', () => 
     assert.ok(!products.body.data.some((product: any) => product.name === 'Never written'));
   });
 });
+
+if (DIALECTS.includes('postgres')) {
+  describe('a PostgreSQL server that refuses more connections [postgres]', () => {
+    const role = `loopdesk_busy_${process.pid}`;
+    let databaseUrl: string;
+    let server: RunningServer;
+
+    /** One statement as the run's superuser on the test's database. */
+    async function asSuperuser(statement: string): Promise<any[]> {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        return (await client.query(statement)).rows;
+      } finally {
+        await client.end();
+      }
+    }
+
+    before(async () => {
+      databaseUrl = await freshDatabaseUrl('postgres');
+      const migrated = createDatabase(databaseUrl);
+      await migrated.migrate();
+      await migrated.close();
+      // A role of its own, not a superuser: its connection limit applies to it.
+      await asSuperuser(`create role ${role} login; grant pg_read_all_data, pg_write_all_data to ${role}; grant create on schema public to ${role}`);
+      const url = new URL(databaseUrl);
+      url.username = role;
+      server = await startServer({ databaseUrl: url.toString(), firstStart: true });
+    });
+    after(async () => {
+      await server?.process.stop();
+      await asSuperuser(`drop owned by ${role}; drop role ${role}`);
+    });
+
+    it('answers 503 with Retry-After, never a 500, to requests that find no connection', async () => {
+      const [{ open }] = await asSuperuser(`select count(*)::int as open from pg_stat_activity where usename = '${role}'`);
+      await asSuperuser(`alter role ${role} connection limit ${open}`);
+      const api = httpClient(server.baseUrl, server.bootstrapKey()!);
+      const answers = await Promise.all(Array.from({ length: REQUESTS_AT_ONCE }, () => api.get('/api/v1/issues')));
+      const statuses = answers.map((res) => res.status);
+      assert.deepEqual(statuses.filter((status) => status !== 200 && status !== 503), [], statuses.join(' '));
+      const busy = answers.filter((res) => res.status === 503);
+      assert.ok(busy.length > 0, `some of ${REQUESTS_AT_ONCE} requests needed a connection more: ${statuses.join(' ')}`);
+      for (const res of busy) {
+        assert.equal(res.headers['retry-after'], '1');
+        assert.equal(res.body.error_code, 'internal_error');
+      }
+    });
+  });
+}
