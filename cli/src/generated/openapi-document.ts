@@ -5193,7 +5193,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -5304,7 +5304,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -5425,7 +5425,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -5579,7 +5579,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -5733,7 +5733,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -5972,7 +5972,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -6114,7 +6114,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -6351,7 +6351,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -6544,7 +6544,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -6787,7 +6787,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -7070,7 +7070,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -7212,7 +7212,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -7464,7 +7464,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -7711,7 +7711,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -7930,7 +7930,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -8094,7 +8094,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -8236,7 +8236,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -8441,7 +8441,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -8594,7 +8594,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -8736,7 +8736,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -8860,7 +8860,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -9014,7 +9014,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -9222,7 +9222,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -9364,7 +9364,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -9565,7 +9565,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -9718,7 +9718,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -9925,7 +9925,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -10184,7 +10184,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -10326,7 +10326,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -10589,7 +10589,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -10868,7 +10868,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -11097,7 +11097,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -11278,7 +11278,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -11443,7 +11443,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -11693,7 +11693,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -11835,7 +11835,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -12054,7 +12054,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -12242,7 +12242,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -12442,7 +12442,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -12615,7 +12615,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -12802,7 +12802,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -13048,7 +13048,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -13241,7 +13241,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -13460,7 +13460,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -13704,7 +13704,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -13988,7 +13988,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -14131,7 +14131,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -14384,7 +14384,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -14632,7 +14632,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -14852,7 +14852,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -15060,7 +15060,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -15320,7 +15320,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -15463,7 +15463,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -15727,7 +15727,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -15928,7 +15928,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -16102,7 +16102,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -16298,7 +16298,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -16439,7 +16439,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -16603,7 +16603,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -16855,7 +16855,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -17007,7 +17007,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -17253,7 +17253,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -17406,7 +17406,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -17610,7 +17610,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -17804,7 +17804,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -18006,7 +18006,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -18219,7 +18219,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -18381,7 +18381,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -18536,7 +18536,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -18735,7 +18735,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -18888,7 +18888,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -19104,7 +19104,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -19266,7 +19266,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -19421,7 +19421,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -19598,7 +19598,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -19698,7 +19698,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -19802,7 +19802,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -19999,7 +19999,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {
@@ -20152,7 +20152,7 @@ export const openapiDocument = {
             }
           },
           "503": {
-            "description": "The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds",
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
             "headers": {
               "Retry-After": {
                 "schema": {

@@ -4004,7 +4004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -4079,7 +4079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -4156,7 +4156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -4239,7 +4239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -4322,7 +4322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -4457,7 +4457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -4546,7 +4546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -4691,7 +4691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -4812,7 +4812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -4911,7 +4911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -5073,7 +5073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -5162,7 +5162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -5294,7 +5294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -5429,7 +5429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -5562,7 +5562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -5647,7 +5647,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -5736,7 +5736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -5848,7 +5848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -5982,7 +5982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -6071,7 +6071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -6148,7 +6148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -6231,7 +6231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -6355,7 +6355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -6444,7 +6444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -6556,7 +6556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -6686,7 +6686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -6779,7 +6779,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -6916,7 +6916,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -7005,7 +7005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -7146,7 +7146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -7304,7 +7304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -7441,7 +7441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -7559,7 +7559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -7644,7 +7644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -7787,7 +7787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -7876,7 +7876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -8013,7 +8013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -8102,7 +8102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -8224,7 +8224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -8319,7 +8319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -8408,7 +8408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -8556,7 +8556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -8677,7 +8677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -8772,7 +8772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -8871,7 +8871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -9033,7 +9033,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -9122,7 +9122,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -9254,7 +9254,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -9389,7 +9389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -9522,7 +9522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -9615,7 +9615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -9752,7 +9752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -9841,7 +9841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -9982,7 +9982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -10104,7 +10104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -10199,7 +10199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -10315,7 +10315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -10404,7 +10404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -10496,7 +10496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -10628,7 +10628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -10726,7 +10726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -10838,7 +10838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -10975,7 +10975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -11099,7 +11099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -11205,7 +11205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -11328,7 +11328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -11420,7 +11420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -11548,7 +11548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -11660,7 +11660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -11772,7 +11772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -11900,7 +11900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -11992,7 +11992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -12125,7 +12125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -12237,7 +12237,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -12360,7 +12360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -12443,7 +12443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -12518,7 +12518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -12652,7 +12652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -12761,7 +12761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */

@@ -36,10 +36,10 @@ function fromFastifyError(error: FastifyError, limit = 1024 * 1024): AppError | 
 /** Seconds a client waits before sending a request again that found the database busy (it already waited 5 s). */
 const BUSY_RETRY_AFTER_S = 1;
 
-/** A database that stayed busy: 503 with Retry-After (nothing was written), instead of an opaque 500. */
+/** A database that stayed busy: 503 with Retry-After (the transaction that found it busy was rolled back), instead of an opaque 500. */
 function fromDatabaseError(error: unknown): AppError | null {
   if (!isDatabaseBusy(error)) return null;
-  const busy = new AppError('internal_error', `the database is busy; nothing was changed: send the request again in ${BUSY_RETRY_AFTER_S} s`, {
+  const busy = new AppError('internal_error', `the database is busy: send the request again in ${BUSY_RETRY_AFTER_S} s`, {
     status: 503, headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S) },
   });
   busy.cause = error;

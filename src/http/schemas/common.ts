@@ -77,7 +77,7 @@ const ERROR_DESCRIPTIONS = {
   415: 'Body sent with a Content-Type other than application/json (`validation_error`)',
   429: '[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds',
   500: 'Unexpected failure (`internal_error`); safe to retry',
-  503: 'The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds',
+  503: 'The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;

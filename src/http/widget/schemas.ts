@@ -208,7 +208,7 @@ const WIDGET_ERROR_DESCRIPTIONS = {
   415: 'Body sent with a Content-Type other than application/json (`validation_error`)',
   429: 'Too many requests from this address for this widget (`forbidden`, `detail` says so); retry after `Retry-After` seconds',
   500: 'Unexpected failure (`internal_error`); safe to retry',
-  503: 'The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds',
+  503: 'The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds',
 };
 
 /**

@@ -692,7 +692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -802,7 +802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -944,7 +944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -1051,7 +1051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -1189,7 +1189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -1292,7 +1292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -1430,7 +1430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -1563,7 +1563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -1667,7 +1667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -1776,7 +1776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -1902,7 +1902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -2023,7 +2023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -2173,7 +2173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -2309,7 +2309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -2424,7 +2424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
@@ -2539,7 +2539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database stayed busy (`internal_error`, `detail` says so); nothing was changed: send it again after `Retry-After` seconds */
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */
