@@ -248,7 +248,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     admin: createAdminService({ db, accountsLock, clock, ownerLinks: invitations, ...repositories }),
     sessions,
     invitations,
-    members: createMemberService({ accountsLock, clock, issueWrites, conversationWrites, ...repositories }),
+    members: createMemberService({ dialect, accountsLock, clock, issueWrites, conversationWrites, ...repositories }),
     apiKeys: createApiKeyService({ accountsLock, clock, ...repositories }),
     identity: createIdentityService({
       apiKeys: repositories.apiKeys,

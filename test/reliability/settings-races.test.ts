@@ -9,7 +9,7 @@ import { it } from 'node:test';
 import { sql } from 'kysely';
 import type { ApiResponse, Client, TestContext } from '../helpers/harness.js';
 import { describeEachDialect } from '../helpers/harness.js';
-import { createIssue, createProduct } from '../helpers/factories.js';
+import { createIssue, createProduct, importConversation } from '../helpers/factories.js';
 import { integrityProblems } from '../helpers/integrity.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { issueRepository } from '../../src/db/repositories/issue.repository.js';
@@ -99,6 +99,25 @@ describeEachDialect('settings writes racing each other', (ctx) => {
         assert.deepEqual([after.get(issue.id).title, after.get(issue.id).status, after.get(issue.id).assignee_id], [`Edited ${i}`, 'in_progress', null]);
       }
       for (const issue of shipped) assert.deepEqual([after.get(issue.id).status, after.get(issue.id).assignee_id], ['released', null]);
+      assert.deepEqual(await integrityProblems(ctx().database.db), []);
+    });
+
+    it(`assigns no issue or conversation to a member removed meanwhile, and keeps their tallies (round ${round})`, async () => {
+      const { api } = ctx().a;
+      const target = await newPerson(ctx(), ctx().a);
+      const product = await createProduct(api, { name: `Assignment race ${round}` });
+      const issues = await Promise.all(Array.from({ length: ISSUES_OF_REMOVED }, (_, i) => createIssue(api, product.id, { title: `Unassigned ${i}` })));
+      const conversations = await Promise.all(Array.from({ length: ISSUES_OF_REMOVED / 2 }, (_, i) => importConversation(api, product.id, { title: `Chat ${i}` })));
+      const answers = await Promise.all([
+        ...issues.slice(0, ISSUES_OF_REMOVED / 2).map((issue) => api.patch(`/api/v1/issues/${issue.id}`, { assignee_id: target.member.id })),
+        api.delete(`/api/v1/members/${target.member.id}`),
+        ...issues.slice(ISSUES_OF_REMOVED / 2).map((issue) => api.patch(`/api/v1/issues/${issue.id}`, { assignee_id: target.member.id })),
+        ...conversations.map((conversation) => api.patch(`/api/v1/conversations/${conversation.id}`, { assignee_id: target.member.id })),
+      ]);
+      const refused = answers.filter((res) => res.status === 400);
+      assert.ok(answers.every((res) => res.status < 300 || (res.status === 400 && res.body.fields?.assignee_id)), statusesOf(answers));
+      const after = ((await api.get(`/api/v1/issues?product_id=${product.id}&limit=100`)).body.data as any[]);
+      assert.deepEqual(after.filter((issue) => issue.assignee_id !== null).map((issue) => issue.title), [], `${refused.length} refused`);
       assert.deepEqual(await integrityProblems(ctx().database.db), []);
     });
 

@@ -13,6 +13,7 @@
 import type { AttachmentRepository, AttachmentRow } from '../../db/repositories/attachment.repository.js';
 import type { ContactRef, ContactRepository } from '../../db/repositories/contact.repository.js';
 import type { EmailJobRepository } from '../../db/repositories/email-job.repository.js';
+import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type {
   ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow, NewConversationRow, WaitEffect,
 } from '../../db/repositories/conversation.repository.js';
@@ -22,6 +23,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { TagRepository } from '../../db/repositories/tag.repository.js';
 import { ERASED, type MessageRepository, type MessageRow } from '../../db/repositories/message.repository.js';
 import type { Outbox } from '../../events/outbox.js';
+import { holdAssignee } from '../accounts/member-ref.js';
 import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
 import { messageExcerpt } from './message-excerpt.js';
@@ -38,6 +40,7 @@ export interface ConversationWritesDeps {
   jobs: Pick<ConversationJobQueue, 'request'>;
   tags: Pick<TagRepository, 'retag'>;
   contacts: Pick<ContactRepository, 'seen'>;
+  members: Pick<MemberRepository, 'findById'>;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   clock: Clock;
 }
@@ -79,7 +82,7 @@ export interface NewMessage {
 const asNewMessage = (message: MessageRow | NewMessage): NewMessage => ('row' in message ? message : { row: message });
 
 export function createConversationWrites({
-  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, dialect, clock,
+  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, members, dialect, clock,
 }: ConversationWritesDeps) {
   /** A write to a conversation without its lock is a bug in the caller, not a request to refuse. */
   const requireLock = (work: Work, conversationId: string) => {
@@ -162,6 +165,7 @@ export function createConversationWrites({
     /** Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a new summary. */
     async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges): Promise<Conversation> {
       requireLock(work, current.id);
+      await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
       await conversations.update(current.workspace_id, current.id, changes, work.tx);
       if (changes.tags !== undefined) {
         await retag(tags, work.tx, current.workspace_id, 'conversation', current.id, parseTags(current.tags), parseTags(changes.tags));
