@@ -106,6 +106,8 @@ export interface EmailConfig {
   readonly inboundDomain: string | null;
   /** LOOPDESK_SMTP_LISTEN (`host:port`): where the built-in SMTP receiver listens; null: it is off. */
   readonly smtpListen: { readonly host: string; readonly port: number } | null;
+  /** LOOPDESK_SMTP_MAX_CONNECTIONS: connections the SMTP receiver holds at once (each may hold a message of up to 25 MiB); more are told to retry (421). */
+  readonly smtpMaxConnections: number;
   /** LOOPDESK_EMAIL_SENDER_LIMIT: new conversations one sender may start by mail per hour; 0: no limit. */
   readonly newConversationsPerSenderHour: number;
   readonly attachments: AttachmentStoreConfig;
@@ -124,7 +126,7 @@ export type AttachmentStoreConfig =
     readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
   };
 
-export const EMAIL_DEFAULTS = Object.freeze({ newConversationsPerSenderHour: 10, attachmentsDir: 'data/attachments' });
+export const EMAIL_DEFAULTS = Object.freeze({ smtpMaxConnections: 10, newConversationsPerSenderHour: 10, attachmentsDir: 'data/attachments' });
 
 /** Server-Sent Event streams (src/http/sse.ts, docs/events.md "Live streams"). */
 export interface StreamConfig {
@@ -286,6 +288,7 @@ function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
   return Object.freeze({
     inboundDomain,
     smtpListen: smtpListen && Object.freeze(smtpListen),
+    smtpMaxConnections: integer(env, 'LOOPDESK_SMTP_MAX_CONNECTIONS', EMAIL_DEFAULTS.smtpMaxConnections, 1, 1000),
     newConversationsPerSenderHour: integer(env, 'LOOPDESK_EMAIL_SENDER_LIMIT', EMAIL_DEFAULTS.newConversationsPerSenderHour, 0, 1_000_000),
     attachments: attachmentStoreConfig(env),
   });

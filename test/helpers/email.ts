@@ -40,7 +40,8 @@ export function postMail(api: Client, raw: Buffer, productId?: string): Promise<
 /** Email settings for a test app: the test domain, a sender limit, attachments in a fresh temporary folder. */
 export function testEmailConfig(overrides: Partial<EmailConfig> = {}): EmailConfig {
   return {
-    inboundDomain: INBOUND_DOMAIN, smtpListen: null, newConversationsPerSenderHour: 3,
+    inboundDomain: INBOUND_DOMAIN, smtpListen: null, smtpMaxConnections: 10, newConversationsPerSenderHour: 3,
     attachments: { kind: 'folder', dir: mkdtempSync(join(tmpdir(), 'loopdesk-attachments-')) }, ...overrides,
   };
 }
+
