@@ -3,12 +3,13 @@
 // inbound function as POST /api/v1/inbound/email; any other recipient is refused at RCPT TO (550),
 // so the sending server bounces it to its sender and nothing is relayed. A message over the size
 // limit is refused (552): what passes the limit is read and dropped, never kept, and never parsed.
-// A failure of ours is a 451, which the sender retries. The connections are capped, so the mail
-// held in memory is too.
+// A mail the parser refuses (too many parts) is refused for good (554); a failure of ours is a 451,
+// which the sender retries. The connections are capped, so the mail held in memory is too.
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { InboundService, InboundTarget } from '../domain/email/inbound.service.js';
+import { AppError } from '../errors.js';
 
 export interface SmtpReceiverOptions {
   inbound: Pick<InboundService, 'targetOf' | 'receiveForTargets'>;
@@ -73,6 +74,8 @@ export async function startSmtpReceiver({ inbound, host, port, maxBytes, maxConn
         await inbound.receiveForTargets(raw, await targetsOf(session));
         callback();
       })().catch((error) => {
+        // The mail's own fault (the parser refused it): the same bytes would fail again, so the sender bounces it.
+        if (error instanceof AppError && error.code === 'validation_error') return callback(reply(554, `5.6.0 ${error.message}`));
         onError(error);
         callback(reply(451, '4.3.0 temporary failure, try again later'));
       });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createProduct } from '../helpers/factories.js';
-import { INBOUND_DOMAIN, mailSample, plainMail, postMail, testEmailConfig } from '../helpers/email.js';
+import { hostileMail, INBOUND_DOMAIN, mailSample, plainMail, postMail, testEmailConfig } from '../helpers/email.js';
 import { describeEachDialect, unique, type Client } from '../helpers/harness.js';
 
 const conversation = async (api: Client, id: string) => (await api.get(`/api/v1/conversations/${id}`)).body.data;
@@ -181,5 +181,17 @@ describeEachDialect('POST /api/v1/inbound/email [ext]', (ctx) => {
     const huge = await postMail(ctx().a.api, Buffer.alloc(25 * 1024 * 1024 + 1, 'a'), product.id);
     assert.equal(huge.status, 413);
     assert.match(huge.body.detail, /25 MiB/);
+  });
+
+  it('refuses a mail with over 1,000 parts or multiparts nested 2,000 deep (400, nothing stored), and takes one within the limits', async () => {
+    const product = await createProduct(ctx().a.api);
+    for (const raw of [hostileMail('parts', 1001), hostileMail('nesting', 2000)]) {
+      const refused = await postMail(ctx().a.api, raw, product.id);
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal(refused.body.error_code, 'validation_error');
+      assert.match(refused.body.detail, /the mail cannot be read .*at most 1000 MIME parts/);
+    }
+    assert.equal((await ctx().a.api.get(`/api/v1/conversations?product_id=${product.id}`)).body.data.length, 0);
+    accepted(await postMail(ctx().a.api, hostileMail('nesting', 500, { messageId: uniqueId('nested') }), product.id));
   });
 }, { email: testEmailConfig() });

@@ -1,8 +1,10 @@
 // A raw message read with a real MIME parser (mailparser: encodings, charsets, HTML-only mail turned
 // into text, attachments and inline images) into what the inbound rules need, and nothing by hand
 // but two things mailparser leaves to its caller: the quoted history (email-reply-parser) and the
-// fields of a delivery report.
+// fields of a delivery report. Structurally hostile mail is bounded (docs/email.md, "Limits"): too
+// many parts or too large part headers make the mail unreadable, a 400/554 and never a retry.
 import type { AddressObject, HeaderValue, ParsedMail } from 'mailparser';
+import { AppError } from '../../errors.js';
 
 export interface InboundFile {
   filename: string;
@@ -27,7 +29,7 @@ export interface InboundMail {
   /** Every address the mail was sent to (To, Cc, Delivered-To, X-Original-To), lowercased. */
   recipients: string[];
   subject: string;
-  /** The text part (or the HTML part as text), whole. */
+  /** The text part (or the HTML part as text), up to FULL_BODY_MAX characters. */
   fullText: string;
   /** The text without the quoted history and the signature. */
   visibleText: string;
@@ -87,17 +89,45 @@ function isDeliveryReport(mail: ParsedMail): boolean {
   return contentType?.value?.toLowerCase() === 'multipart/report' && contentType.params?.['report-type']?.toLowerCase() === 'delivery-status';
 }
 
+/** MIME parts a mail may have, at any depth (so it also bounds the nesting), and header bytes per part. */
+const MAX_PARTS = 1000;
+const MAX_PART_HEADER_BYTES = 1024 * 1024;
+/** A longer HTML part is not turned into text: html-to-text takes seconds and hundreds of MB on 25 MiB of it. */
+const HTML_TO_TEXT_MAX = 2 * 1024 * 1024;
+/** A mail's text is read up to this many characters (all that is kept of it); the reply parser is slow on megabytes. */
+const FULL_BODY_MAX = 200_000;
+
 // The parsers load with the first mail: an installation that takes no mail never holds them.
 let parsers: Promise<[typeof import('mailparser'), typeof import('email-reply-parser')]> | undefined;
 const loadParsers = () => (parsers ??= Promise.all([import('mailparser'), import('email-reply-parser')]));
 
+// One mail is parsed at a time: parsing is work on this one thread anyway, and a parse takes several
+// times the mail's size in memory, so connections × parses would be the bound otherwise.
+let parsing: Promise<unknown> = Promise.resolve();
+
+/** The parsed mail; a mail the parser refuses (its limits, its grammar) is the sender's error, a 400. */
+async function parseMail(raw: Buffer): Promise<ParsedMail> {
+  const [{ simpleParser }] = await loadParsers();
+  const parse = () => simpleParser(raw, {
+    skipImageLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: HTML_TO_TEXT_MAX, maxChildNodes: MAX_PARTS, maxHeadSize: MAX_PART_HEADER_BYTES,
+  });
+  const parsed = parsing.then(parse, parse);
+  parsing = parsed.catch(() => undefined);
+  try {
+    return await parsed;
+  } catch (error) {
+    throw new AppError('validation_error', `the mail cannot be read (${(error as Error).message}); a mail may have at most ${MAX_PARTS} MIME parts ` +
+      `and ${MAX_PART_HEADER_BYTES / 1024 / 1024} MiB of headers per part`);
+  }
+}
+
 /** Parses a raw message; `fallbackId` names one that carries no Message-ID. */
 export async function readInboundMail(raw: Buffer, fallbackId: () => string): Promise<InboundMail> {
-  const [{ simpleParser }, { default: EmailReplyParser }] = await loadParsers();
+  const [, { default: EmailReplyParser }] = await loadParsers();
   // The text with the quoted history and known signatures removed; the whole text when nothing is left.
   const visibleTextOf = (text: string) => new EmailReplyParser().read(text).getVisibleText().trim() || text.trim();
-  const mail = await simpleParser(raw, { skipImageLinks: true });
-  const fullText = (mail.text ?? '').replace(/\r\n/g, '\n');
+  const mail = await parseMail(raw);
+  const fullText = (mail.text ?? '').slice(0, FULL_BODY_MAX).replace(/\r\n/g, '\n');
   const sender = mail.from?.value.find((entry) => entry.address);
   const headerAddresses = ['delivered-to', 'x-original-to'].flatMap((name) => headerText(mail.headers.get(name)).split(','));
   const report = isDeliveryReport(mail) ? { bouncedMessageId: bouncedMessageId(mail), reason: reportReason(mail) } : null;

@@ -25,8 +25,6 @@ import { parseInboundAddress, replyToken } from './addresses.js';
 
 /** Files over this are not kept (the message says which). */
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-/** A mail's whole text is kept up to this many characters. */
-const FULL_BODY_MAX = 200_000;
 const TITLE_MAX = 500;
 const HOUR_MS = 3_600_000;
 
@@ -133,7 +131,7 @@ export function createInboundService(deps: InboundServiceDeps) {
     const row: MessageRow = {
       id: newId(), workspace_id: workspaceId, conversation_id: conversationId, sender_type: 'contact', sender_id: contact.id,
       sender_name: contact.name, body: `${mail.visibleText || '(no text)'}${note}`.slice(0, MESSAGE_BODY_MAX),
-      email_message_id: mail.messageId, full_body: mail.fullText.slice(0, FULL_BODY_MAX), created_at: now, internal: 0,
+      email_message_id: mail.messageId, full_body: mail.fullText, created_at: now, internal: 0,
     };
     const message = { row, attachments: kept.map((file) => ({ ...file, message_id: row.id })) };
     if (thread) {
