@@ -101,20 +101,13 @@ const FULL_BODY_MAX = 200_000;
 let parsers: Promise<[typeof import('mailparser'), typeof import('email-reply-parser')]> | undefined;
 const loadParsers = () => (parsers ??= Promise.all([import('mailparser'), import('email-reply-parser')]));
 
-// One mail is parsed at a time: parsing is work on this one thread anyway, and a parse takes several
-// times the mail's size in memory, so connections × parses would be the bound otherwise.
-let parsing: Promise<unknown> = Promise.resolve();
-
 /** The parsed mail; a mail the parser refuses (its limits, its grammar) is the sender's error, a 400. */
 async function parseMail(raw: Buffer): Promise<ParsedMail> {
   const [{ simpleParser }] = await loadParsers();
-  const parse = () => simpleParser(raw, {
-    skipImageLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: HTML_TO_TEXT_MAX, maxChildNodes: MAX_PARTS, maxHeadSize: MAX_PART_HEADER_BYTES,
-  });
-  const parsed = parsing.then(parse, parse);
-  parsing = parsed.catch(() => undefined);
   try {
-    return await parsed;
+    return await simpleParser(raw, {
+      skipImageLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: HTML_TO_TEXT_MAX, maxChildNodes: MAX_PARTS, maxHeadSize: MAX_PART_HEADER_BYTES,
+    });
   } catch (error) {
     throw new AppError('validation_error', `the mail cannot be read (${(error as Error).message}); a mail may have at most ${MAX_PARTS} MIME parts ` +
       `and ${MAX_PART_HEADER_BYTES / 1024 / 1024} MiB of headers per part`);
