@@ -20,15 +20,16 @@ export async function openSmtpDialog(port: number): Promise<SmtpDialog> {
   const socket: Socket = connect(port, '127.0.0.1');
   socket.setEncoding('utf8');
   let received = '';
-  let waiting: ((reply: SmtpReply) => void) | null = null;
-  let failed: Error | null = null;
+  let waiting: { resolve: (reply: SmtpReply) => void; reject: (error: Error) => void } | null = null;
+  let ended: Error | null = null;
   // A reply is complete at the line whose code is followed by a space (RFC 5321 4.2.1).
   const take = () => {
     const end = /^\d{3} .*\r\n/m.exec(received);
-    if (!end || !waiting) return;
+    if (!waiting) return;
+    if (!end) return void (ended && waiting.reject(ended));
     const text = received.slice(0, end.index + end[0].length);
     received = received.slice(text.length);
-    const resolve = waiting;
+    const { resolve } = waiting;
     waiting = null;
     resolve({ code: Number(text.slice(0, 3)), text: text.replace(/^\d{3}[ -]/gm, '').trim() });
   };
@@ -36,11 +37,14 @@ export async function openSmtpDialog(port: number): Promise<SmtpDialog> {
     received += chunk;
     take();
   });
-  socket.on('error', (error) => (failed = error));
+  // An error (a reset, a refused connection) is followed by 'close', which fails the reply waited for.
+  socket.on('error', () => {});
+  socket.on('close', () => {
+    ended = new Error(`the server closed the connection; it had sent: ${received}`);
+    take();
+  });
   const next = () => new Promise<SmtpReply>((resolve, reject) => {
-    if (failed) return reject(failed);
-    waiting = resolve;
-    socket.once('close', () => waiting === resolve && reject(new Error(`the server closed the connection; it had sent: ${received}`)));
+    waiting = { resolve, reject };
     take();
   });
   const greeting = await next();
