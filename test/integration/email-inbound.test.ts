@@ -183,6 +183,15 @@ describeEachDialect('POST /api/v1/inbound/email [ext]', (ctx) => {
     assert.match(huge.body.detail, /25 MiB/);
   });
 
+  it('says so in the message when an HTML-only mail\'s HTML is over 2 MiB, rather than turning it into text', async () => {
+    const product = await createProduct(ctx().a.api);
+    const html = `<html><body>${'<p>A paragraph of a very long newsletter.</p>\r\n'.repeat(3 * 1024 * 1024 / 48)}</body></html>`;
+    const raw = plainMail({ messageId: uniqueId('big-html'), body: html });
+    const result = accepted(await postMail(ctx().a.api, Buffer.from(raw.toString().replace('text/plain', 'text/html')), product.id));
+    const [message] = (await conversation(ctx().a.api, result.conversation_id!)).messages;
+    assert.match(message.body, /^\[The mail's HTML was not turned into text: HTML too long for parsing \d+ bytes\]$/);
+  });
+
   it('refuses a mail with over 1,000 parts or multiparts nested 2,000 deep (400, nothing stored), and takes one within the limits', async () => {
     const product = await createProduct(ctx().a.api);
     for (const raw of [hostileMail('parts', 1001), hostileMail('nesting', 2000)]) {
