@@ -34,7 +34,7 @@ try {
   await database.migrate();
   const services = createServices(database, {
     email: {
-      inboundDomain: 'mail.bench.test', smtpListen: null, smtpMaxConnections: CONNECTIONS, newConversationsPerSenderHour: 0,
+      inboundDomain: 'mail.bench.test', smtpListen: null, newConversationsPerSenderHour: 0,
       attachments: { kind: 'folder', dir: mkdtempSync(join(tmpdir(), 'loopdesk-bench-attachments-')) },
     },
   });

@@ -104,10 +104,11 @@ export interface MailConfig {
 export interface EmailConfig {
   /** LOOPDESK_INBOUND_DOMAIN: products receive mail at `{inbound name}@` this domain; null: products show no inbound address and the SMTP receiver is off. */
   readonly inboundDomain: string | null;
-  /** LOOPDESK_SMTP_LISTEN (`host:port`): where the built-in SMTP receiver listens; null: it is off. */
-  readonly smtpListen: { readonly host: string; readonly port: number } | null;
-  /** LOOPDESK_SMTP_MAX_CONNECTIONS: connections the SMTP receiver holds at once (each may hold a message of up to 25 MiB); more are told to retry (421). */
-  readonly smtpMaxConnections: number;
+  /**
+   * LOOPDESK_SMTP_LISTEN (`host:port`): where the built-in SMTP receiver listens; null: it is off. With it
+   * LOOPDESK_SMTP_MAX_CONNECTIONS (10): senders served at once, each holding up to 25 MiB; more are told to retry (421).
+   */
+  readonly smtpListen: { readonly host: string; readonly port: number; readonly maxConnections: number } | null;
   /** LOOPDESK_EMAIL_SENDER_LIMIT: new conversations one sender may start by mail per hour; 0: no limit. */
   readonly newConversationsPerSenderHour: number;
   readonly attachments: AttachmentStoreConfig;
@@ -126,7 +127,7 @@ export type AttachmentStoreConfig =
     readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
   };
 
-export const EMAIL_DEFAULTS = Object.freeze({ smtpMaxConnections: 10, newConversationsPerSenderHour: 10, attachmentsDir: 'data/attachments' });
+export const EMAIL_DEFAULTS = Object.freeze({ newConversationsPerSenderHour: 10, attachmentsDir: 'data/attachments' });
 
 /** Server-Sent Event streams (src/http/sse.ts, docs/events.md "Live streams"). */
 export interface StreamConfig {
@@ -285,10 +286,10 @@ function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
   if (inboundDomain !== null && !DOMAIN.test(inboundDomain)) throw new ConfigError(`LOOPDESK_INBOUND_DOMAIN must be a domain name, got "${inboundDomain}"`);
   const smtpListen = listenAddress(env, 'LOOPDESK_SMTP_LISTEN');
   if (smtpListen && inboundDomain === null) throw new ConfigError('LOOPDESK_SMTP_LISTEN needs LOOPDESK_INBOUND_DOMAIN: the domain whose mail it receives');
+  const maxConnections = integer(env, 'LOOPDESK_SMTP_MAX_CONNECTIONS', 10, 1, 1000);
   return Object.freeze({
     inboundDomain,
-    smtpListen: smtpListen && Object.freeze(smtpListen),
-    smtpMaxConnections: integer(env, 'LOOPDESK_SMTP_MAX_CONNECTIONS', EMAIL_DEFAULTS.smtpMaxConnections, 1, 1000),
+    smtpListen: smtpListen && Object.freeze({ ...smtpListen, maxConnections }),
     newConversationsPerSenderHour: integer(env, 'LOOPDESK_EMAIL_SENDER_LIMIT', EMAIL_DEFAULTS.newConversationsPerSenderHour, 0, 1_000_000),
     attachments: attachmentStoreConfig(env),
   });

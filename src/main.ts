@@ -170,7 +170,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     // smtp-server loads only where mail is received.
     const { startSmtpReceiver } = await import('./smtp/smtp-receiver.js');
     smtpReceiver = await startSmtpReceiver({
-      inbound: services.inbound, ...config.email.smtpListen, maxBytes: INBOUND_MAIL_MAX_BYTES, maxConnections: config.email.smtpMaxConnections,
+      inbound: services.inbound, ...config.email.smtpListen, maxBytes: INBOUND_MAIL_MAX_BYTES,
       onError: (error) => logger.warn({ err: error }, 'SMTP receiver: a mail could not be taken (the sender will retry)'),
     });
     logger.info({ port: smtpReceiver.port }, 'SMTP receiver listening');

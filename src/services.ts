@@ -181,7 +181,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, dialect, clock, ...repositories });
   const email: EmailConfig = options.email ?? {
-    inboundDomain: null, smtpListen: null, smtpMaxConnections: EMAIL_DEFAULTS.smtpMaxConnections, newConversationsPerSenderHour: EMAIL_DEFAULTS.newConversationsPerSenderHour,
+    inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: EMAIL_DEFAULTS.newConversationsPerSenderHour,
     attachments: { kind: 'folder', dir: join(tmpdir(), 'loopdesk-attachments') },
   };
   const attachmentStore = createAttachmentStore(email.attachments);

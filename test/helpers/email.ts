@@ -40,20 +40,7 @@ export function postMail(api: Client, raw: Buffer, productId?: string): Promise<
 /** Email settings for a test app: the test domain, a sender limit, attachments in a fresh temporary folder. */
 export function testEmailConfig(overrides: Partial<EmailConfig> = {}): EmailConfig {
   return {
-    inboundDomain: INBOUND_DOMAIN, smtpListen: null, smtpMaxConnections: 10, newConversationsPerSenderHour: 3,
+    inboundDomain: INBOUND_DOMAIN, smtpListen: null, newConversationsPerSenderHour: 3,
     attachments: { kind: 'folder', dir: mkdtempSync(join(tmpdir(), 'loopdesk-attachments-')) }, ...overrides,
   };
-}
-
-/** Structurally hostile mail: `count` text parts side by side (`parts`), or multiparts each inside the last, `count` deep (`nesting`). */
-export function hostileMail(shape: 'parts' | 'nesting', count: number, { to = 'support@example.com', messageId = `hostile-${shape}@example.com` } = {}): Buffer {
-  const head = `From: Mallory <mallory@example.com>\r\nTo: ${to}\r\nSubject: ${count} ${shape}\r\nMessage-ID: <${messageId}>\r\nMIME-Version: 1.0\r\n`;
-  const text = 'Content-Type: text/plain\r\n\r\nhello\r\n';
-  if (shape === 'parts') {
-    return Buffer.from(`${head}Content-Type: multipart/mixed; boundary="b"\r\n\r\n${`--b\r\n${text}`.repeat(count)}--b--\r\n`);
-  }
-  const levels = Array.from({ length: count }, (_, level) => level);
-  const opening = levels.map((level) => `Content-Type: multipart/mixed; boundary="b${level}"\r\n\r\n--b${level}\r\n`).join('');
-  const closing = levels.reverse().map((level) => `--b${level}--\r\n`).join('');
-  return Buffer.from(`${head}${opening}${text}${closing}`);
 }

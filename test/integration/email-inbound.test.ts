@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createProduct } from '../helpers/factories.js';
-import { hostileMail, INBOUND_DOMAIN, mailSample, plainMail, postMail, testEmailConfig } from '../helpers/email.js';
+import { INBOUND_DOMAIN, mailSample, plainMail, postMail, testEmailConfig } from '../helpers/email.js';
+import { hostileMail } from '../helpers/hostile-mail.js';
 import { describeEachDialect, unique, type Client } from '../helpers/harness.js';
 
 const conversation = async (api: Client, id: string) => (await api.get(`/api/v1/conversations/${id}`)).body.data;

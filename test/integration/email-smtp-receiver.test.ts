@@ -7,9 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { startSmtpReceiver, type SmtpReceiver } from '../../src/smtp/smtp-receiver.js';
 import { DIALECTS, migratedDatabaseUrl } from '../helpers/databases.js';
-import { hostileMail, mailSample, plainMail, testEmailConfig, INBOUND_DOMAIN } from '../helpers/email.js';
+import { mailSample, plainMail, testEmailConfig, INBOUND_DOMAIN } from '../helpers/email.js';
 import { createProduct } from '../helpers/factories.js';
 import { createWorkspaceFixture, describeEachDialect, openTestApp } from '../helpers/harness.js';
+import { hostileMail } from '../helpers/hostile-mail.js';
 import { openSmtpDialog } from '../helpers/smtp-client.js';
 
 const MAX_BYTES = 256 * 1024;

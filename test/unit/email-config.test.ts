@@ -1,5 +1,5 @@
 // The email settings (docs/email.md) and the addresses of mail: what LOOPDESK_INBOUND_DOMAIN,
-// LOOPDESK_SMTP_LISTEN, LOOPDESK_SMTP_MAX_CONNECTIONS, LOOPDESK_EMAIL_SENDER_LIMIT and LOOPDESK_S3_* become, what they refuse, and
+// LOOPDESK_SMTP_LISTEN (with LOOPDESK_SMTP_MAX_CONNECTIONS), LOOPDESK_EMAIL_SENDER_LIMIT and LOOPDESK_S3_* become, what they refuse, and
 // how an inbound or reply address is read.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -8,20 +8,20 @@ import { parseInboundAddress, replyAddress, replyToken } from '../../src/domain/
 import { sniffImageType } from '../../src/domain/widget/screenshot.service.js';
 
 describe('email settings', () => {
-  it('defaults to no inbound domain, no receiver (10 connections when on), 10 new conversations per sender and hour, a folder for attachments', () => {
+  it('defaults to no inbound domain, no receiver, 10 new conversations per sender and hour, a folder for attachments', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(loadConfig({}).email)), {
-      inboundDomain: null, smtpListen: null, smtpMaxConnections: 10, newConversationsPerSenderHour: 10, attachments: { kind: 'folder', dir: 'data/attachments' },
+      inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: 10, attachments: { kind: 'folder', dir: 'data/attachments' },
     });
   });
 
   it('reads the domain (lowercased), the receiver\'s host:port and connection cap, the limit and an S3 bucket', () => {
     const email = loadConfig({
-      LOOPDESK_INBOUND_DOMAIN: 'Support.Example.COM', LOOPDESK_SMTP_LISTEN: '[::]:2525', LOOPDESK_SMTP_MAX_CONNECTIONS: '40', LOOPDESK_EMAIL_SENDER_LIMIT: '0',
+      LOOPDESK_INBOUND_DOMAIN: 'Support.Example.COM', LOOPDESK_SMTP_LISTEN: '[::]:2525', LOOPDESK_EMAIL_SENDER_LIMIT: '0',
       LOOPDESK_S3_BUCKET: 'files', LOOPDESK_S3_ENDPOINT: 'http://minio:9000', LOOPDESK_S3_ACCESS_KEY_ID: 'id', LOOPDESK_S3_SECRET_ACCESS_KEY: 'secret',
     }).email;
     assert.equal(email.inboundDomain, 'support.example.com');
-    assert.deepEqual({ ...email.smtpListen }, { host: '::', port: 2525 });
-    assert.equal(email.smtpMaxConnections, 40);
+    assert.deepEqual({ ...email.smtpListen }, { host: '::', port: 2525, maxConnections: 10 });
+    assert.equal(loadConfig({ LOOPDESK_INBOUND_DOMAIN: 'example.com', LOOPDESK_SMTP_LISTEN: '0.0.0.0:25', LOOPDESK_SMTP_MAX_CONNECTIONS: '40' }).email.smtpListen?.maxConnections, 40);
     assert.equal(email.newConversationsPerSenderHour, 0);
     assert.deepEqual(JSON.parse(JSON.stringify(email.attachments)), {
       kind: 's3', bucket: 'files', endpoint: 'http://minio:9000', region: 'us-east-1', credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
@@ -32,12 +32,12 @@ describe('email settings', () => {
     for (const env of [
       { LOOPDESK_INBOUND_DOMAIN: 'not a domain' },
       { LOOPDESK_SMTP_LISTEN: '0.0.0.0:25' },
+      { LOOPDESK_SMTP_MAX_CONNECTIONS: '0' },
+      { LOOPDESK_SMTP_MAX_CONNECTIONS: 'many' },
       { LOOPDESK_INBOUND_DOMAIN: 'example.com', LOOPDESK_SMTP_LISTEN: '25' },
       { LOOPDESK_S3_ENDPOINT: 'http://minio:9000' },
       { LOOPDESK_S3_BUCKET: 'files', LOOPDESK_S3_ACCESS_KEY_ID: 'id' },
       { LOOPDESK_EMAIL_SENDER_LIMIT: '-1' },
-      { LOOPDESK_SMTP_MAX_CONNECTIONS: '0' },
-      { LOOPDESK_SMTP_MAX_CONNECTIONS: 'many' },
     ]) {
       assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
     }

@@ -1,10 +1,9 @@
 // A raw message read with a real MIME parser (mailparser: encodings, charsets, HTML-only mail turned
 // into text, attachments and inline images) into what the inbound rules need, and nothing by hand
 // but two things mailparser leaves to its caller: the quoted history (email-reply-parser) and the
-// fields of a delivery report. Structurally hostile mail is bounded (docs/email.md, "Limits"): too
-// many parts or too large part headers make the mail unreadable, a 400/554 and never a retry.
-import type { AddressObject, HeaderValue, ParsedMail } from 'mailparser';
+// fields of a delivery report.
 import { AppError } from '../../errors.js';
+import type { AddressObject, HeaderValue, ParsedMail } from 'mailparser';
 
 export interface InboundFile {
   filename: string;
@@ -89,6 +88,8 @@ function isDeliveryReport(mail: ParsedMail): boolean {
   return contentType?.value?.toLowerCase() === 'multipart/report' && contentType.params?.['report-type']?.toLowerCase() === 'delivery-status';
 }
 
+// What one mail may cost the parser (docs/email.md, "Limits"). Mail over the first two is unreadable:
+// a 400, an SMTP 554, never a retry.
 /** MIME parts a mail may have, at any depth (so it also bounds the nesting), and header bytes per part. */
 const MAX_PARTS = 1000;
 const MAX_PART_HEADER_BYTES = 1024 * 1024;
