@@ -281,12 +281,15 @@ function attachmentStoreConfig(env: NodeJS.ProcessEnv): AttachmentStoreConfig {
   });
 }
 
+/** LOOPDESK_SMTP_MAX_CONNECTIONS unset: a support inbox rarely gets ten mails at the same moment. */
+export const SMTP_MAX_CONNECTIONS_DEFAULT = 10;
+
 function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
   const inboundDomain = env.LOOPDESK_INBOUND_DOMAIN?.trim().toLowerCase() || null;
   if (inboundDomain !== null && !DOMAIN.test(inboundDomain)) throw new ConfigError(`LOOPDESK_INBOUND_DOMAIN must be a domain name, got "${inboundDomain}"`);
   const smtpListen = listenAddress(env, 'LOOPDESK_SMTP_LISTEN');
   if (smtpListen && inboundDomain === null) throw new ConfigError('LOOPDESK_SMTP_LISTEN needs LOOPDESK_INBOUND_DOMAIN: the domain whose mail it receives');
-  const maxConnections = integer(env, 'LOOPDESK_SMTP_MAX_CONNECTIONS', 10, 1, 1000);
+  const maxConnections = integer(env, 'LOOPDESK_SMTP_MAX_CONNECTIONS', SMTP_MAX_CONNECTIONS_DEFAULT, 1, 1000);
   return Object.freeze({
     inboundDomain,
     smtpListen: smtpListen && Object.freeze({ ...smtpListen, maxConnections }),

@@ -8,6 +8,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { SMTP_MAX_CONNECTIONS_DEFAULT } from '../config.js';
 import type { InboundService, InboundTarget } from '../domain/email/inbound.service.js';
 import { AppError } from '../errors.js';
 
@@ -17,8 +18,8 @@ export interface SmtpReceiverOptions {
   port: number;
   /** The largest message taken, in bytes (announced in EHLO as SIZE). */
   maxBytes: number;
-  /** Connections open at once; more are told to come back later (421). */
-  maxConnections: number;
+  /** Connections open at once (LOOPDESK_SMTP_MAX_CONNECTIONS's default unless given); more are told to come back later (421). */
+  maxConnections?: number;
   /** Hears of failures (a database down, …); the sender was told to retry. */
   onError: (error: unknown) => void;
 }
@@ -43,7 +44,7 @@ function readWithin(stream: SMTPServerDataStream, maxBytes: number): Promise<Buf
   });
 }
 
-export async function startSmtpReceiver({ inbound, host, port, maxBytes, maxConnections, onError }: SmtpReceiverOptions) {
+export async function startSmtpReceiver({ inbound, host, port, maxBytes, maxConnections = SMTP_MAX_CONNECTIONS_DEFAULT, onError }: SmtpReceiverOptions) {
   async function targetsOf(session: SMTPServerSession): Promise<InboundTarget[]> {
     const found = await Promise.all(session.envelope.rcptTo.map((recipient) => inbound.targetOf(recipient.address)));
     return found.filter((target): target is InboundTarget => target !== null);
