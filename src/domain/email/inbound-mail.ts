@@ -122,7 +122,7 @@ export async function readInboundMail(raw: Buffer, fallbackId: () => string): Pr
   const visibleTextOf = (text: string) => new EmailReplyParser().read(text).getVisibleText().trim() || text.trim();
   const mail = await parseMail(raw);
   // An HTML part the parser would not turn into text (over HTML_TO_TEXT_MAX, nested too deep) is named, not left blank.
-  const text = mail.text?.trim() || !mail.textConversionError ? mail.text ?? '' : `[The mail's HTML was not turned into text: ${mail.textConversionError.message}]`;
+  const text = (mail.text?.trim() || !mail.textConversionError) ? (mail.text ?? '') : `[The mail's HTML was not turned into text: ${mail.textConversionError.message}]`;
   const fullText = text.slice(0, FULL_BODY_MAX).replace(/\r\n/g, '\n');
   const sender = mail.from?.value.find((entry) => entry.address);
   const headerAddresses = ['delivered-to', 'x-original-to'].flatMap((name) => headerText(mail.headers.get(name)).split(','));
