@@ -112,7 +112,7 @@ export function createConversationService({
   async function saveContact(actor: Actor, input: NonNullable<ConversationImport['contact']>, now: string, tx: Executor): Promise<ContactRef> {
     const { name, email } = contactInput(input);
     const row = { id: newId(), workspace_id: actor.workspaceId, name, email, created_at: now, updated_at: now };
-    if (email !== null) return contacts.upsertByEmail({ ...row, email }, tx);
+    if (email !== null) return contacts.upsertByEmail({ ...row, email }, 'replace', tx);
     await contacts.insert(row, tx);
     return { id: row.id, name, email, external_id: null };
   }

@@ -119,8 +119,9 @@ export function createInboundService(deps: InboundServiceDeps) {
     // A reply stamps its time under its conversation's lock, and sees the conversation as the writes before it left it.
     const now = named ? await writes.lock(work, named.id) : clock.now();
     const thread = named && (await conversations.findById(workspaceId, named.id, tx));
+    // The display name names a new contact only: anybody can write it, so it never renames one (a verified one least of all).
     const contact: ContactRef = await contacts.upsertByEmail(
-      { id: newId(), workspace_id: workspaceId, name: sender.name, email: sender.address, created_at: now, updated_at: now }, tx,
+      { id: newId(), workspace_id: workspaceId, name: sender.name, email: sender.address, created_at: now, updated_at: now }, 'keep', tx,
     );
     const limit = deps.newConversationsPerSenderHour;
     if (!thread && limit > 0) {
