@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS } from '../helpers/databases.js';
-import { INBOUND_DOMAIN, mailSample, postMail, testEmailConfig } from '../helpers/email.js';
+import { INBOUND_DOMAIN, mailSample, plainMail, postMail, testEmailConfig } from '../helpers/email.js';
 import { eventually } from '../helpers/events.js';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { createTestContext, type Client, type TestContext } from '../helpers/harness.js';
@@ -74,6 +74,17 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(data.messages.map((message: any) => message.sender_type), ['contact', 'agent', 'contact', 'contact']);
       assert.equal(data.messages[3].body, 'It is still blank. Screenshot attached.\n\nGrace Hopper\nGrace & Co.');
       assert.equal(smtp.accepted.length, 1, 'sent once');
+    });
+
+    it('addresses the reply to the contact\'s name on one line, whatever line breaks and bidi overrides the sender\'s display name held', async () => {
+      const dirty = Buffer.from(' \u202eAda\r\n\tLovelace\u0085 ').toString('base64');
+      const address = `ada-${process.pid}-${Date.now()}@example.com`;
+      const raw = plainMail({ from: `=?UTF-8?B?${dirty}?= <${address}>`, messageId: `one-line-${process.pid}-${Date.now()}@example.com` });
+      const started = (await postMail(api, raw, product.id)).body.data.conversation_id;
+      const posted = (await api.post(`/api/v1/conversations/${started}/messages`, { body: 'On it.' })).body.data;
+      await deliveryOf(api, started, posted.id, 'sent');
+      const sent = smtp.accepted.find((received) => received.recipients.includes(address))!;
+      assert.deepEqual(sent.mail.to && !Array.isArray(sent.mail.to) && sent.mail.to.value, [{ name: 'Ada Lovelace', address }]);
     });
 
     it('retries a reply the SMTP server refused until it is accepted', async () => {

@@ -16,6 +16,7 @@ import { requireSettingsRole } from '../accounts/roles.js';
 import { toConversation, toMessage } from '../conversations/conversation.shapes.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
+import { contactName } from './contact-name.js';
 import { toContactProfile, toConversationSummary, type ContactDetail, type ContactExport, type ContactProfile } from './contact.shapes.js';
 import { eraseContact, type ContactErasureDeps } from './contact-erasure.js';
 
@@ -66,13 +67,13 @@ export function createContactService(deps: ContactServiceDeps) {
     },
 
     /**
-     * Corrects the name or email. Names are trimmed (blank: null); emails are lowercased and stay
+     * Corrects the name or email. Names are made one line and trimmed (blank: null); emails are lowercased and stay
      * unique in the workspace (taken: a validation_error, as a taken slug is). Under the workspace's
      * contacts lock, which the widget's and imports' contact writes take too.
      */
     async update(actor: Actor, id: string, input: ContactUpdate): Promise<ContactDetail> {
       const { id: contactId } = await profileOf(actor, id);
-      const name = input.name === undefined ? undefined : input.name?.trim() || null;
+      const name = input.name === undefined ? undefined : contactName(input.name);
       const email = input.email === undefined ? undefined : input.email?.toLowerCase() ?? null;
       await inTransaction(db, async ({ tx }) => {
         await dialect.lockKeyInTransaction(tx, `contacts:${actor.workspaceId}`);

@@ -17,6 +17,7 @@ import type { AttachmentStore } from '../../storage/attachment-store.js';
 import { invalidField } from '../../errors.js';
 import type { Actor } from '../accounts/actor.js';
 import { requireSettingsRole } from '../accounts/roles.js';
+import { contactName } from '../contacts/contact-name.js';
 import { MESSAGE_BODY_MAX } from '../conversations/conversation.service.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import { inTransaction, type Work } from '../shared/unit-of-work.js';
@@ -121,7 +122,7 @@ export function createInboundService(deps: InboundServiceDeps) {
     const thread = named && (await conversations.findById(workspaceId, named.id, tx));
     // The display name names a new contact only: anybody can write it, so it never renames one (a verified one least of all).
     const contact: ContactRef = await contacts.upsertByEmail(
-      { id: newId(), workspace_id: workspaceId, name: sender.name, email: sender.address, created_at: now, updated_at: now }, 'keep', tx,
+      { id: newId(), workspace_id: workspaceId, name: contactName(sender.name), email: sender.address, created_at: now, updated_at: now }, 'keep', tx,
     );
     const limit = deps.newConversationsPerSenderHour;
     if (!thread && limit > 0) {
