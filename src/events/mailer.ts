@@ -24,6 +24,8 @@ export interface MailOptions {
   inReplyTo?: string | null;
   references?: readonly string[];
   replyTo?: string | null;
+  /** The envelope sender (MAIL FROM), where delivery reports go; without it, the From address. */
+  returnPath?: string | null;
 }
 
 interface SmtpError extends Error {
@@ -47,7 +49,7 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
   transport.catch(() => {}); // a failed load fails each send, not the process
 
   return {
-    async send({ to, subject, text, html, messageId, inReplyTo, references, replyTo }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
+    async send({ to, subject, text, html, messageId, inReplyTo, references, replyTo, returnPath }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
@@ -62,6 +64,7 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
           ...(inReplyTo ? { inReplyTo: bracketed(inReplyTo) } : {}),
           ...(references?.length ? { references: references.map(bracketed) } : {}),
           ...(replyTo ? { replyTo } : {}),
+          ...(returnPath ? { envelope: { from: returnPath, to: to.address } } : {}),
         }), deadline]);
         return { ok: true, permanent: false, error: null };
       } catch (error) {

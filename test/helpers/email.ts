@@ -32,6 +32,19 @@ export function plainMail({ from = `Sender ${++senders} <sender-${process.pid}-$
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}\r\n`);
 }
 
+/** A minimal delivery report (multipart/report) to `to`, with `diagnostic` as its Diagnostic-Code. */
+export function deliveryReport({ to, diagnostic, messageId }: { to: string; diagnostic: string; messageId: string }): Buffer {
+  const boundary = 'report-boundary';
+  return Buffer.from([
+    'From: MAILER-DAEMON@mx.example.net', `To: ${to}`, 'Subject: Undelivered Mail Returned to Sender', `Message-ID: <${messageId}>`,
+    'MIME-Version: 1.0', `Content-Type: multipart/report; report-type=delivery-status; boundary="${boundary}"`, '',
+    `--${boundary}`, 'Content-Type: text/plain; charset=utf-8', '', 'Your message could not be delivered.', '',
+    `--${boundary}`, 'Content-Type: message/delivery-status; charset=utf-8', '',
+    'Reporting-MTA: dns; mx.example.net', '', 'Final-Recipient: rfc822; nobody@example.com', 'Action: failed', 'Status: 5.1.1', `Diagnostic-Code: smtp; ${diagnostic}`, '',
+    `--${boundary}--`, '',
+  ].join('\r\n'));
+}
+
 export function postMail(api: Client, raw: Buffer, productId?: string): Promise<ApiResponse> {
   const query = productId ? `?product_id=${productId}` : '';
   return api.request('POST', `/api/v1/inbound/email${query}`, { payload: raw, headers: { 'content-type': 'message/rfc822' } });
@@ -41,6 +54,6 @@ export function postMail(api: Client, raw: Buffer, productId?: string): Promise<
 export function testEmailConfig(overrides: Partial<EmailConfig> = {}): EmailConfig {
   return {
     inboundDomain: INBOUND_DOMAIN, smtpListen: null, newConversationsPerSenderHour: 3,
-    attachments: { kind: 'folder', dir: mkdtempSync(join(tmpdir(), 'loopdesk-attachments-')) }, ...overrides,
+    attachments: { kind: 'folder', dir: mkdtempSync(join(tmpdir(), 'loopdesk-attachments-')) }, returnPath: 'reply', ...overrides,
   };
 }

@@ -22,6 +22,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { TagRepository } from '../../db/repositories/tag.repository.js';
 import { ERASED, type MessageRepository, type MessageRow } from '../../db/repositories/message.repository.js';
 import type { Outbox } from '../../events/outbox.js';
+import { addressToken } from '../email/addresses.js';
 import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
 import { messageExcerpt } from './message-excerpt.js';
@@ -104,7 +105,7 @@ export function createConversationWrites({
       await emailJobs.insert({
         id: row.id, workspace_id: row.workspace_id, kind: 'reply', status: mail.status, attempts: 0,
         last_error: mail.status === 'failed' ? mail.error : null, next_attempt_at: mail.status === 'pending' ? row.created_at : null,
-        created_at: row.created_at, updated_at: row.created_at,
+        created_at: row.created_at, updated_at: row.created_at, return_path_token: mail.status === 'pending' ? addressToken() : null,
       }, work.tx);
     }
     return toMessage({ ...row, delivery_status: mail ? (mail.status === 'pending' ? 'pending' : 'failed') : null, delivery_error: mail?.status === 'failed' ? mail.error : null }, files);
