@@ -187,4 +187,30 @@ for (const dialect of DIALECTS) {
       assert.equal(smtp.attempts.length, before);
     });
   });
+
+  describe(`replies by mail with LOOPDESK_MAIL_RETURN_PATH=from [${dialect}]`, () => {
+    let smtp: SmtpReceiver;
+    let context: TestContext & { close(): Promise<void> };
+
+    before(async () => {
+      smtp = await startSmtpReceiver();
+      context = await createTestContext(dialect, {
+        email: testEmailConfig({ returnPath: 'from' }), mail: { smtpUrl: smtp.url, from: FROM, timeoutMs: 2_000 }, webhooks: { pollIntervalMs: 20, retryScheduleMs: [50, 100] },
+      });
+      context.services.webhookDispatcher.start();
+    });
+    after(async () => {
+      await context?.close();
+      await smtp?.close();
+    });
+
+    it('sends replies with the From address as the envelope sender', async () => {
+      const api = context.a.api;
+      const product = await createProduct(api);
+      const conversationId = (await postMail(api, mailSample('multipart-alternative'), product.id)).body.data.conversation_id;
+      const posted = (await api.post(`/api/v1/conversations/${conversationId}/messages`, { body: 'From the From address.' })).body.data;
+      await deliveryOf(api, conversationId, posted.id, 'sent');
+      assert.deepEqual(smtp.accepted.map((received) => received.returnPath), ['support@acme.test']);
+    });
+  });
 }
