@@ -7,9 +7,12 @@
  * U+2066–U+2069), which can make a name read backwards. The bidi marks (U+200E, U+200F, U+061C)
  * stay: they reorder nothing beyond themselves, and right-to-left names may need them.
  */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
-const SPACES = /\s{2,}/g;
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/;
 
-/** `text` on one line: each run of control characters becomes a space, runs of spaces one space, trimmed; cut to `max` characters. */
+/**
+ * `text` on one line: each run of control characters, with the spaces around it, becomes one space
+ * (other spaces stay as they are), trimmed; cut to `max` characters. Split and trimmed piece by
+ * piece rather than by one pattern around the controls, which would take quadratic time on long runs of spaces.
+ */
 export const oneLine = (text: string, max = Infinity): string =>
-  text.replace(CONTROLS, ' ').replace(SPACES, ' ').trim().slice(0, max);
+  text.split(CONTROLS).map((piece) => piece.trim()).filter((piece) => piece !== '').join(' ').slice(0, max);

@@ -72,6 +72,13 @@ describeEachDialect('POST /api/v1/inbound/email [ext]', (ctx) => {
     assert.equal((await conversation(ctx().a.api, newcomer.conversation_id!)).contact.name, 'Nina New');
   });
 
+  it('keeps the title of a subject with encoded line breaks, tabs and bidi overrides on one line', async () => {
+    const product = await createProduct(ctx().a.api);
+    const subject = `=?UTF-8?B?${Buffer.from('Export\r\n\tBcc: someone@example.com\u202e broken').toString('base64')}?=`;
+    const { conversation_id } = accepted(await postMail(ctx().a.api, plainMail({ subject, messageId: uniqueId('subject') }), product.id));
+    assert.equal((await conversation(ctx().a.api, conversation_id!)).title, 'Export Bcc: someone@example.com broken');
+  });
+
   it('stores the same Message-ID once', async () => {
     const product = await createProduct(ctx().a.api);
     const raw = plainMail({ messageId: uniqueId('twice') });

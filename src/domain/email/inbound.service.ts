@@ -14,6 +14,7 @@ import type { MessageRepository, MessageRow } from '../../db/repositories/messag
 import type { ProductRepository, ProductRow } from '../../db/repositories/product.repository.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { oneLine } from '../../lib/one-line.js';
 import type { AttachmentStore } from '../../storage/attachment-store.js';
 import { invalidField } from '../../errors.js';
 import type { Actor } from '../accounts/actor.js';
@@ -160,7 +161,7 @@ export function createInboundService(deps: InboundServiceDeps) {
     }
     await writes.create(work, {
       id: conversationId, workspace_id: workspaceId, product_id: product.id, contact_id: contact.id, type: 'ticket', source: 'email',
-      status: 'open', priority: 'normal', title: (mail.subject || firstLine(mail.visibleText) || '(no subject)').slice(0, TITLE_MAX),
+      status: 'open', priority: 'normal', title: (oneLine(mail.subject) || firstLine(mail.visibleText) || '(no subject)').slice(0, TITLE_MAX),
       ai_summary: null, rating: null, upvotes: 0, widget_session_id: null, form_fields: null, tags: '[]', reply_token: addressToken(), created_at: now, updated_at: now,
     }, contact, message);
     return { conversation_id: conversationId, message_id: row.id, created: true };
