@@ -32,6 +32,11 @@ export function plainMail({ from = `Sender ${++senders} <sender-${process.pid}-$
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}\r\n`);
 }
 
+export function postMail(api: Client, raw: Buffer, productId?: string): Promise<ApiResponse> {
+  const query = productId ? `?product_id=${productId}` : '';
+  return api.request('POST', `/api/v1/inbound/email${query}`, { payload: raw, headers: { 'content-type': 'message/rfc822' } });
+}
+
 /** A minimal delivery report (multipart/report) to `to`, with `diagnostic` as its Diagnostic-Code. */
 export function deliveryReport({ to, diagnostic, messageId }: { to: string; diagnostic: string; messageId: string }): Buffer {
   const boundary = 'report-boundary';
@@ -43,11 +48,6 @@ export function deliveryReport({ to, diagnostic, messageId }: { to: string; diag
     'Reporting-MTA: dns; mx.example.net', '', 'Final-Recipient: rfc822; nobody@example.com', 'Action: failed', 'Status: 5.1.1', `Diagnostic-Code: smtp; ${diagnostic}`, '',
     `--${boundary}--`, '',
   ].join('\r\n'));
-}
-
-export function postMail(api: Client, raw: Buffer, productId?: string): Promise<ApiResponse> {
-  const query = productId ? `?product_id=${productId}` : '';
-  return api.request('POST', `/api/v1/inbound/email${query}`, { payload: raw, headers: { 'content-type': 'message/rfc822' } });
 }
 
 /** Email settings for a test app: the test domain, a sender limit, attachments in a fresh temporary folder. */

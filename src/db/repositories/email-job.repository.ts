@@ -1,7 +1,7 @@
 // Reply mail jobs (migration 0021): one per agent reply in an email conversation, written in the
 // message's transaction, claimed with a lease like every job (src/db/repositories/job-claims.ts),
 // and what sending one reads: the reply, its conversation's title and reply token, the product's
-// inbound name, the contact's address and the reply's return path token (migration 0026).
+// inbound name, the contact's address and the reply's return path token (migration 0027).
 import type { Dialect } from '../dialect.js';
 import type { Executor } from './executor.js';
 import { claimDueJobs } from './job-claims.js';
@@ -68,17 +68,6 @@ export function emailJobRepository(db: Executor, dialect: Pick<Dialect, 'forUpda
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** The reply whose return path carries `token`, in any workspace (the token is unique, as a product's inbound name is). */
-    async findByReturnPathToken(token: string, tx: Executor = db): Promise<ReturnPathRow | undefined> {
-      return tx
-        .selectFrom('email_jobs as j')
-        .innerJoin('messages as m', (join) => join.onRef('m.id', '=', 'j.id').onRef('m.workspace_id', '=', 'j.workspace_id'))
-        .innerJoin('conversations as c', (join) => join.onRef('c.id', '=', 'm.conversation_id').onRef('c.workspace_id', '=', 'm.workspace_id'))
-        .select(['j.workspace_id', 'j.id', 'c.product_id'])
-        .where('j.return_path_token', '=', token)
-        .executeTakeFirst();
-    },
-
     async replyOf(workspaceId: string, messageId: string, tx: Executor = db): Promise<ReplyMailRow | undefined> {
       return tx
         .selectFrom('messages as m')
@@ -92,6 +81,17 @@ export function emailJobRepository(db: Executor, dialect: Pick<Dialect, 'forUpda
         ])
         .where('m.workspace_id', '=', workspaceId)
         .where('m.id', '=', messageId)
+        .executeTakeFirst();
+    },
+
+    /** The reply whose return path carries `token`, in any workspace (the token is unique, as a product's inbound name is). */
+    async findByReturnPathToken(token: string, tx: Executor = db): Promise<ReturnPathRow | undefined> {
+      return tx
+        .selectFrom('email_jobs as j')
+        .innerJoin('messages as m', (join) => join.onRef('m.id', '=', 'j.id').onRef('m.workspace_id', '=', 'j.workspace_id'))
+        .innerJoin('conversations as c', (join) => join.onRef('c.id', '=', 'm.conversation_id').onRef('c.workspace_id', '=', 'm.workspace_id'))
+        .select(['j.workspace_id', 'j.id', 'c.product_id'])
+        .where('j.return_path_token', '=', token)
         .executeTakeFirst();
     },
   };
