@@ -5,6 +5,7 @@
 import type { Dialect } from '../dialect.js';
 import type { Executor } from './executor.js';
 import { claimDueJobs } from './job-claims.js';
+import { ERASED } from './message.repository.js';
 import type { EmailJobTable } from '../schema.js';
 
 export type EmailJobRow = EmailJobTable;
@@ -57,6 +58,19 @@ export function emailJobRepository(db: Executor, dialect: Pick<Dialect, 'forUpda
         .where('id', '=', messageId)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Erasure of a conversation's contact: a delivery error of its replies (a bounce quotes the
+     * address) becomes `[erased]`, and a reply still waiting to go is never sent (failed, `[erased]`).
+     */
+    async erase(workspaceId: string, conversationId: string, now: string, tx: Executor): Promise<void> {
+      await tx.updateTable('email_jobs')
+        .set({ status: 'failed', last_error: ERASED, next_attempt_at: null, updated_at: now })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', (eb) => eb.selectFrom('messages').select('id').where('workspace_id', '=', workspaceId).where('conversation_id', '=', conversationId))
+        .where((eb) => eb.or([eb('status', '=', 'pending'), eb('last_error', 'is not', null)]))
+        .execute();
     },
 
     async replyOf(workspaceId: string, messageId: string, tx: Executor = db): Promise<ReplyMailRow | undefined> {
