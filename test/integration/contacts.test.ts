@@ -154,7 +154,10 @@ async function seedMail(ctx: TestContext, seeded: Awaited<ReturnType<typeof seed
   const email = `${seeded.marker}@example.com`;
   const mail = (await postMail(ctx.a.api, await mailFrom({ name: `Name${seeded.marker}`, email }, seeded.marker), seeded.product.id)).body.data;
   assert.ok(mail.created, 'a thread of its own');
-  const reply = (await ctx.a.api.post(`/api/v1/conversations/${mail.conversation_id}/messages`, { body: 'Could you try again?' })).body.data;
+  // The team's reply addresses them by name, and its answer is stored for its Idempotency-Key.
+  const reply = (await ctx.a.api.post(`/api/v1/conversations/${mail.conversation_id}/messages`, { body: `Hi Name${seeded.marker}, could you try again?` }, {
+    headers: { 'idempotency-key': `reply-${seeded.marker}` },
+  })).body.data;
   const bounce = mailSample('postfix-bounce', { BOUNCED: `<${reply.id}@loopdesk.invalid>` }).toString('latin1').replaceAll('nobody@example.com', email);
   assert.equal((await postMail(ctx.a.api, Buffer.from(bounce, 'latin1'), seeded.product.id)).status, 202);
   const messages = (await ctx.a.api.get(`/api/v1/conversations/${mail.conversation_id}`)).body.data.messages;
