@@ -149,7 +149,13 @@ const mailFrom = (person: { name: string; email: string }, marker: string, inRep
   { filename: `File${marker}.txt`, content: Buffer.from(`Bytes${marker}`), contentType: 'text/plain' },
 ], { text: `Mail${marker} the export still fails.\n\nOn Tue, Nov 24, 2026 at 1:05 PM Acme Support <support@acme.test> wrote:\n\n> Quoted${marker} history, ${person.email}\n`, inReplyTo });
 
-/** A mail of the seeded person into their own new thread, and the team's reply to it, which bounced naming their address. */
+/** Replies are queued for an SMTP server that the tests never start sending to (no dispatcher runs). */
+const MAIL = { smtpUrl: 'smtp://127.0.0.1:9', from: 'Acme Support <support@acme.test>', timeoutMs: 1_000 };
+
+/**
+ * A mail of the seeded person into their own new thread, and the team's two replies to it: one
+ * bounced naming their address, one still waiting to go.
+ */
 async function seedMail(ctx: TestContext, seeded: Awaited<ReturnType<typeof seedPerson>>) {
   const email = `${seeded.marker}@example.com`;
   const mail = (await postMail(ctx.a.api, await mailFrom({ name: `Name${seeded.marker}`, email }, seeded.marker), seeded.product.id)).body.data;
@@ -158,14 +164,17 @@ async function seedMail(ctx: TestContext, seeded: Awaited<ReturnType<typeof seed
   const reply = (await ctx.a.api.post(`/api/v1/conversations/${mail.conversation_id}/messages`, { body: `Hi Name${seeded.marker}, could you try again?` }, {
     headers: { 'idempotency-key': `reply-${seeded.marker}` },
   })).body.data;
-  const bounce = mailSample('postfix-bounce', { BOUNCED: `<${reply.id}@loopdesk.invalid>` }).toString('latin1').replaceAll('nobody@example.com', email);
+  const bounce = mailSample('postfix-bounce', { BOUNCED: `<${reply.id}@acme.test>` }).toString('latin1').replaceAll('nobody@example.com', email);
   assert.equal((await postMail(ctx.a.api, Buffer.from(bounce, 'latin1'), seeded.product.id)).status, 202);
+  const waiting = (await ctx.a.api.post(`/api/v1/conversations/${mail.conversation_id}/messages`, { body: 'One more thing.' })).body.data;
   const messages = (await ctx.a.api.get(`/api/v1/conversations/${mail.conversation_id}`)).body.data.messages;
-  const [theirs, ours] = [messages.find((message: any) => message.id === mail.message_id), messages.find((message: any) => message.id === reply.id)];
+  const byId = (id: string) => messages.find((message: any) => message.id === id);
+  const theirs = byId(mail.message_id);
   assert.ok(theirs.full_body.includes(`Quoted${seeded.marker}`) && !theirs.body.includes(`Quoted${seeded.marker}`), 'the quoted history only in full_body');
   assert.equal(theirs.attachments[0].filename, `File${seeded.marker}.txt`);
-  assert.ok(ours.delivery.error.includes(email), 'the bounce names their address');
-  return { conversationId: mail.conversation_id, messageId: mail.message_id, replyId: reply.id };
+  assert.ok(byId(reply.id).delivery.error.includes(email), 'the bounce names their address');
+  assert.equal(byId(waiting.id).delivery.status, 'pending');
+  return { conversationId: mail.conversation_id, messageId: mail.message_id, replyIds: [reply.id, waiting.id] };
 }
 
 /** Another person's email thread, and a mail of the seeded person sent into it (In-Reply-To naming the other person's mail). */
@@ -261,16 +270,18 @@ describeEachDialect('DELETE /api/v1/contacts/{id} [ext]', (ctx) => {
     assert.deepEqual(erased.map((event) => event.data.id).sort(), [seeded.chatId, seeded.importedId].sort());
   });
 
-  it('erases their mail: its whole text with the quoted history, their files, a bounce\'s delivery error; the erasure\'s events hold none of it', async () => {
+  it('erases their mail: its whole text with the quoted history, their files, a bounce\'s delivery error, a reply waiting to go; the erasure\'s events hold none of it', async () => {
     const seeded = await seedPerson(ctx());
     const mail = await seedMail(ctx(), seeded);
     assert.equal((await ctx().a.api.delete(`${BASE}/${seeded.contactId}`)).status, 204);
 
     assert.deepEqual(await whereMarkerLies(ctx(), seeded.marker), []);
     const messages = (await ctx().a.api.get(`/api/v1/conversations/${mail.conversationId}`)).body.data.messages;
-    const [theirs, ours] = [messages.find((message: any) => message.id === mail.messageId), messages.find((message: any) => message.id === mail.replyId)];
+    const theirs = messages.find((message: any) => message.id === mail.messageId);
     assert.deepEqual([theirs.body, theirs.full_body, theirs.sender_name, theirs.attachments], ['[erased]', null, null, []]);
-    assert.deepEqual(ours.delivery, { status: 'failed', error: '[erased]' });
+    for (const id of mail.replyIds) {
+      assert.deepEqual(messages.find((message: any) => message.id === id).delivery, { status: 'failed', error: '[erased]' }, 'the bounced one, and the waiting one, never sent now');
+    }
     const events = await ctx().database.db.selectFrom('events').select('payload').where('type', '=', 'conversation.updated').execute();
     const erasure = events.map((row) => JSON.parse(row.payload)).find((event) => event.data.id === mail.conversationId && event.data.previous?.contact_id === seeded.contactId);
     assert.deepEqual(erasure.data.messages.find((message: any) => message.id === mail.messageId), { ...theirs });
@@ -296,4 +307,4 @@ describeEachDialect('DELETE /api/v1/contacts/{id} [ext]', (ctx) => {
     const events = await db.selectFrom('events').select('payload').where('type', '=', 'conversation.updated').execute();
     assert.ok(events.some((row) => JSON.parse(row.payload).data.id === elsewhere.conversationId), 'webhook consumers learn of the erasure in that thread');
   });
-}, { email: testEmailConfig() });
+}, { email: testEmailConfig(), mail: MAIL });
