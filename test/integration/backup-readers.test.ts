@@ -4,7 +4,7 @@
 // read every table and view with the rows the server's SQLite counts, and read the search texts as
 // it does, ordering included. The one exception is the full-text index itself once its
 // `secure-delete` has deleted (docs/operations.md, "Which SQLite reads a backup"): it needs 3.42.
-// Migration 0026 gives the view the form they parse and the same rows as 0023's.
+// Migration 0027 gives the view the form they parse and the same rows as 0023's.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -104,7 +104,7 @@ for (const dialect of DIALECTS) {
   });
 }
 
-describe('migration 0026: the view search_texts in a form SQLite 3.36 parses [sqlite]', () => {
+describe('migration 0027: the view search_texts in a form SQLite 3.36 parses [sqlite]', () => {
   it('reads the same rows as 0023\'s view, a conversation\'s folded messages by (created_at, id), and its down step brings 0023\'s back', async (t) => {
     const url = await freshDatabaseUrl('sqlite');
     const database = createDatabase(url, OPTIONS);
@@ -139,7 +139,7 @@ describe('migration 0026: the view search_texts in a form SQLite 3.36 parses [sq
     const ordered = [...messages].sort((x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id)).map((message) => message.body).join('\n');
     assert.deepEqual(before.map((row) => [row.title, row.body]), [['Invoice question', ordered]]);
 
-    assert.equal((await migrator.migrateTo('0026_portable_search_texts')).error, undefined);
+    assert.equal((await migrator.migrateTo('0027_portable_search_texts')).error, undefined);
     assert.deepEqual(await texts(), before);
     for (const [name, read] of readers) {
       const reading = await read(url.slice('sqlite:'.length));
