@@ -457,7 +457,7 @@ export interface EmailJobTable {
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
-  /** The token of the reply's return path `bounces+{token}@{inbound domain}` (migration 0027); null for a reply never sent and jobs written before. */
+  /** The token of the reply's return path `bounces+{token}@{inbound domain}` (migration 0028); null for a reply never sent and jobs written before. */
   return_path_token: string | null;
 }
 

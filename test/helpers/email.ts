@@ -1,9 +1,10 @@
 // Mail for the email tests: the samples of test/fixtures/email/ (placeholders `{{NAME}}` filled in
-// by the test), sent to POST /api/v1/inbound/email as a provider forwarding by HTTP would, and
+// by the test) and mail composed by nodemailer, sent to POST /api/v1/inbound/email as a provider forwarding by HTTP would, and
 // email settings for a test app with its attachments in a temporary folder.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { EmailConfig } from '../../src/config.js';
 import type { ApiResponse, Client } from './harness.js';
 
@@ -30,6 +31,12 @@ export function plainMail({ from = `Sender ${++senders} <sender-${process.pid}-$
   const lines = [`From: ${from}`, `To: ${to}`, `Subject: ${subject}`, `Message-ID: <${messageId}>`, 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8'];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}\r\n`);
+}
+
+/** A real MIME message (nodemailer's composer) from `from` with these files; `text` and `inReplyTo` (a Message-ID) when given. */
+export function mailWith(from: string, files: { filename: string; content: Buffer; contentType: string }[], { text = 'See attached.', inReplyTo }: { text?: string; inReplyTo?: string } = {}): Promise<Buffer> {
+  const messageId = `<${process.pid}.${++senders}.files@example.com>`;
+  return new MailComposer({ from, to: 'support@example.com', subject: 'Files', text, messageId, inReplyTo, attachments: files }).compile().build();
 }
 
 export function postMail(api: Client, raw: Buffer, productId?: string): Promise<ApiResponse> {

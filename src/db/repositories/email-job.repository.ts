@@ -1,10 +1,11 @@
 // Reply mail jobs (migration 0021): one per agent reply in an email conversation, written in the
 // message's transaction, claimed with a lease like every job (src/db/repositories/job-claims.ts),
 // and what sending one reads: the reply, its conversation's title and reply token, the product's
-// inbound name, the contact's address and the reply's return path token (migration 0027).
+// inbound name, the contact's address and the reply's return path token (migration 0028).
 import type { Dialect } from '../dialect.js';
 import type { Executor } from './executor.js';
 import { claimDueJobs } from './job-claims.js';
+import { ERASED } from './message.repository.js';
 import type { EmailJobTable } from '../schema.js';
 
 export type EmailJobRow = EmailJobTable;
@@ -66,6 +67,21 @@ export function emailJobRepository(db: Executor, dialect: Pick<Dialect, 'forUpda
         .where('id', '=', messageId)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Erasure of a conversation's contact: a delivery error of its replies (a bounce quotes the
+     * address) becomes `[erased]`, and a reply still waiting to go is never sent (failed, `[erased]`).
+     */
+    async erase(workspaceId: string, conversationId: string, now: string, tx: Executor): Promise<void> {
+      const ofConversation = () => tx.updateTable('email_jobs').where('workspace_id', '=', workspaceId)
+        .where('id', 'in', (eb) => eb.selectFrom('messages').select('id').where('workspace_id', '=', workspaceId).where('conversation_id', '=', conversationId));
+      await ofConversation()
+        .set({ status: 'failed', last_error: ERASED, next_attempt_at: null, updated_at: now })
+        .where((eb) => eb.or([eb('status', '=', 'pending'), eb('last_error', 'is not', null)]))
+        .execute();
+      // No later report (which quotes the address) can reach these replies again.
+      await ofConversation().set({ return_path_token: null }).where('return_path_token', 'is not', null).execute();
     },
 
     async replyOf(workspaceId: string, messageId: string, tx: Executor = db): Promise<ReplyMailRow | undefined> {
