@@ -9,6 +9,7 @@ import { AUTH_PREFIX, authPlugin } from './http/auth-routes.js';
 import { WIDGET_PREFIX, widgetV1 } from './http/widget-v1.js';
 import { widgetEmbed } from './http/widget/embed-routes.js';
 import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
+import { registerBodyParsers } from './http/plugins/body-parsers.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
@@ -56,10 +57,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
     logController: requestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
-    // `__proto__` and `constructor.prototype` keys are parsed as plain own properties and refused
-    // by validation, field by field (src/http/validation.ts), rather than as unparseable JSON.
-    onProtoPoisoning: 'ignore',
-    onConstructorPoisoning: 'ignore',
     // Serializers built once per response schema, each with only the named schemas it refers to.
     schemaController: { compilersFactory: { buildSerializer } },
     clientErrorHandler,
@@ -89,8 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     response.once('close', requestPressure.requestEnded);
   });
   app.setValidatorCompiler(validatorCompiler);
-  // Only JSON bodies are accepted; anything else is a 415.
-  app.removeContentTypeParser('text/plain');
+  registerBodyParsers(app);
 
   registerRequestId(app);
   registerErrorHandling(app);
