@@ -65,8 +65,8 @@ function unstorableText(text: string, path: string): ErrorObject | null {
 
 /**
  * What no schema can say, found without recursion: U+0000 (PostgreSQL text cannot hold it, so
- * neither dialect stores it) and lone surrogates (valid JSON escapes, but not Unicode text: stored,
- * they would become U+FFFD or be refused by PostgreSQL) in a string or key, and the keys of
+ * neither dialect stores it) and lone surrogates (valid JSON escapes, but not Unicode text: both
+ * databases would store U+FFFD in their place) in a string or key, and the keys of
  * prototype pollution — `__proto__`, and `constructor` holding a `prototype` — which the JSON
  * parser lets through (as own properties) so that they are reported here, by field, instead of as
  * unparseable JSON.

@@ -1,7 +1,7 @@
 // The request body parsers every route shares (the API, the widget API, the auth routes): JSON
-// alone, and only as UTF-8 (docs/api.md, "Request bodies"). Registered on the root before any
-// route plugin, so every prefix inherits them; a route that takes other bytes (a raw mail, an
-// image) adds its own parser for its own media type in its own plugin.
+// alone, and only as UTF-8 (docs/api.md, "Request bodies are UTF-8"). Registered on the root
+// before any route plugin, so every prefix inherits them; a route that takes other bytes (a raw
+// mail, an image) adds its own parser for its own media type in its own plugin.
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
