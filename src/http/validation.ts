@@ -141,6 +141,9 @@ const withoutRouteParsedPatterns = (schema: JsonSchema): JsonSchema =>
     return node;
   });
 
+/** A body a route needs was absent, empty or `null` (docs/api.md, "Requests"). */
+const BODY_REQUIRED = problem('bodyRequired', '', 'is required (a JSON object; an empty body or null is none)');
+
 function compileValidator(schema: unknown, httpPart: string | undefined): ValidateFunction {
   if (httpPart === 'headers') return parameterAjv.compile(lowerCaseHeaderNames(schema as object)) as ValidateFunction;
   if (httpPart !== 'body') return parameterAjv.compile(withoutRouteParsedPatterns(schema as JsonSchema)) as ValidateFunction;
@@ -153,7 +156,8 @@ function compileValidator(schema: unknown, httpPart: string | undefined): Valida
     }
     const unstorable = unstorableContentErrors(data);
     const valid = validate(data);
-    const errors = [...unstorable, ...(validate.errors ?? [])];
+    // Fastify validates an absent body (none sent, or an empty one) as null, as it does a JSON null.
+    const errors = !valid && data === null ? [BODY_REQUIRED] : [...unstorable, ...(validate.errors ?? [])];
     trimThenValidate.errors = errors.length > 0 ? errors : null;
     return valid && unstorable.length === 0;
   };

@@ -20,8 +20,6 @@ function fromFastifyError(error: FastifyError, limit = 1024 * 1024): AppError | 
     // A method the router has no tree for (e.g. PRI): Fastify's last-resort 404.
     case 'FST_ERR_NOT_FOUND':
       return new AppError('not_found', 'no route for this method and path');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('validation_error', 'Content-Type is application/json but the body is empty');
   }
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return new AppError('validation_error', 'request body is not valid JSON');
