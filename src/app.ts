@@ -14,6 +14,7 @@ import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
+import { registerRequestTargetCheck } from './http/plugins/request-target.js';
 import { registerOptionalBodies, registerValidationOrder } from './http/route.js';
 import { healthRoutes } from './http/routes/health.js';
 import { buildSerializer } from './http/serializer.js';
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerRequestId(app);
   registerErrorHandling(app);
+  registerRequestTargetCheck(app);
   registerValidationOrder(app);
   registerOptionalBodies(app);
   await registerOpenApi(app);

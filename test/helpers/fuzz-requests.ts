@@ -1,8 +1,10 @@
 // fast-check arbitraries for whole requests to one operation of openapi.json: path ids (real,
 // foreign, malformed), query parameters (valid, invalid, duplicated, unknown), headers (keys,
 // content types, the document's header parameters) and bodies (valid, one bad field, extra or
-// missing fields, wrong top-level types, deep nesting, malformed JSON, oversized); and bodies of raw
-// bytes that are not UTF-8 (`rawBytesRequestArbitrary`).
+// missing fields, wrong top-level types, deep nesting, malformed JSON, oversized); bodies of raw
+// bytes that are not UTF-8 (`rawBytesRequestArbitrary`); and paths and query strings whose
+// percent-encoding is not UTF-8 (`undecodableTargetRequestArbitrary`).
+import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { fieldResource, pathParameterResource, type Resource } from './id-references.js';
 import { anyString, deeplyNested, invalidValue, malformedId, toJson, validObject, validValue, type ValueContext } from './fuzz-values.js';
@@ -219,4 +221,57 @@ export function rawBytesRequestArbitrary(op: Operation, generic: RequestContext)
       headers: { 'content-type': r.contentType, ...(r.authorization !== null && { authorization: r.authorization }) },
       payload: r.payload,
     }));
+}
+
+/** `bytes` as percent escapes (`%E9`). */
+const escaped = (bytes: Uint8Array): string => [...bytes].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/**
+ * Percent-encoding that does not decode to UTF-8: NOT_UTF8's bytes and random bytes that are not
+ * UTF-8, escaped (lone surrogates among them, `%ED%A0%80`), or an escape that is malformed.
+ */
+const undecodableEscape = fc.oneof(
+  { arbitrary: fc.constantFrom(...NOT_UTF8).map(escaped), weight: 6 },
+  { arbitrary: fc.uint8Array({ minLength: 1, maxLength: 6 }).filter((bytes) => !isUtf8(bytes)).map(escaped), weight: 2 },
+  { arbitrary: fc.constantFrom('%', '%2', '%zz', '%%', '%G0', '%e'), weight: 2 },
+);
+
+/** Stands for the escape in a path or query until it is put there, unencoded. */
+const ESCAPE_MARK = 'ESCAPE-MARK';
+
+/**
+ * Requests to an operation, with its own method, a valid body when it takes JSON and the context's
+ * credentials, whose path or query string holds percent-encoding that is not UTF-8: in one of its
+ * path parameters, or in the value or name of one of its query parameters (an unknown one when it
+ * has none), after and before valid text, beside the other parameters the fuzzer sends.
+ */
+export function undecodableTargetRequestArbitrary(op: Operation, generic: RequestContext): fc.Arbitrary<FuzzRequest> {
+  const context = bound(op, generic);
+  const pathNames = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+  const queryNames = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+  const places = [...pathNames.map((name) => ['path', name]), ...(queryNames.length > 0 ? queryNames : ['unknown']).flatMap((name) => [['value', name], ['name', name]])];
+  return fc
+    .record({
+      path: pathValues(op, context),
+      query: queryString(op, context),
+      place: fc.constantFrom(...places),
+      around: fc.tuple(anyString(8), anyString(8)),
+      escape: undecodableEscape,
+      authorization: context.authorization,
+      payload: op.body ? validObject(op.body, context).map(toJson) : fc.constant(undefined),
+    })
+    .map((r) => {
+      const [where, name] = r.place as [string, string];
+      const path = fillPath(op.path, where === 'path' ? { ...r.path, [name]: ESCAPE_MARK } : r.path);
+      const pair = where === 'value' ? `${percentEncode(name)}=${ESCAPE_MARK}` : where === 'name' ? `${ESCAPE_MARK}=1` : '';
+      // First, so that it comes before a fragment the generated query may end with.
+      const query = [pair, r.query.slice(1)].filter(Boolean).join('&');
+      const bad = `${percentEncode(r.around[0])}${r.escape}${percentEncode(r.around[1])}`;
+      const url = `${path}${query ? `?${query}` : ''}`.replace(ESCAPE_MARK, () => bad);
+      const headers: Record<string, string> = {
+        ...(r.payload !== undefined && { 'content-type': 'application/json' }),
+        ...(r.authorization !== null && { authorization: r.authorization }),
+      };
+      return { operationId: op.operationId, method: op.method, url, headers, payload: r.payload };
+    });
 }

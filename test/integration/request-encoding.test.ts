@@ -1,13 +1,15 @@
 // Request bodies are JSON in UTF-8 on every route (docs/api.md, "Request bodies"): bytes that are
 // not UTF-8 are a 400 before anything reads them, a lone surrogate written as a JSON escape is a
-// 400 on its field, and one leading byte order mark is skipped.
+// 400 on its field, and one leading byte order mark is skipped. Paths and query strings are
+// percent-encoded UTF-8: any other escape is a 400 before anything else, on every operation.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { it } from 'node:test';
 import { NOT_UTF8_DETAIL } from '../../src/http/plugins/body-parsers.js';
+import { PATH_NOT_UTF8_DETAIL, QUERY_NOT_UTF8 } from '../../src/http/plugins/request-target.js';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
-import { fillPath, operationsOf } from '../helpers/openapi-operations.js';
+import { fillPath, operationsOf, type Operation } from '../helpers/openapi-operations.js';
 import { newPerson } from '../helpers/sessions.js';
 import { startSession, widgetPath, widgetProduct } from '../helpers/widget.js';
 
@@ -129,5 +131,76 @@ describeEachDialect('lone surrogates written as JSON escapes', (ctx) => {
     const res = await send(context.client(token), 'POST', widgetPath(product.widget_key, '/conversations'), '{"body":"Help \\udfff"}');
     assert.equal(res.status, 400, res.text);
     assert.deepEqual(res.body.fields, { body: LONE });
+  });
+});
+
+/** The bytes of NOT_UTF8 as percent escapes, and escapes that are malformed to begin with. */
+const UNDECODABLE_ESCAPES: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(NOT_UTF8).map(([what, bytes]) => [what, bytes.map((b) => `%${b.toString(16).toUpperCase()}`).join('')])),
+  'a "%" at the end': '%',
+  'a "%" with one hex digit': '%2',
+  'a "%" without hex digits': '%zz',
+};
+
+describeEachDialect('paths and query strings that are not percent-encoded UTF-8', (ctx) => {
+  let operations: Operation[];
+  const documents = async () =>
+    (operations ??= [
+      ...operationsOf((await ctx().a.api.get('/api/v1/openapi.json')).body),
+      ...operationsOf((await ctx().a.api.get('/widget/v1/openapi.json')).body),
+    ]);
+  /** The operation's path with ids that name nothing, the one named `bad` holding `escape` after a valid start. */
+  const pathOf = (op: Operation, bad?: string, escape = '') => {
+    const names = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+    return fillPath(op.path, Object.fromEntries(names.map((name) => [name, name === bad ? 'BAD-ESCAPE' : randomUUID()]))).replace('BAD-ESCAPE', `x${escape}`);
+  };
+  function assertQueryNotUtf8(res: { status: number; body: any; text: string }, names: string[], what: string): void {
+    assert.equal(res.status, 400, `${what}: ${res.text}`);
+    assert.equal(res.body.error_code, 'validation_error', what);
+    assert.ok(res.body.detail.startsWith(`invalid querystring: ${names.join(', ')} ${QUERY_NOT_UTF8} (`), `${what}: ${res.body.detail}`);
+    assert.deepEqual(res.body.fields, Object.fromEntries(names.map((name) => [name, QUERY_NOT_UTF8])), what);
+  }
+
+  it('refuses each in every query parameter of every operation of both documents, naming it, before authentication', async () => {
+    const taking = (await documents()).filter((op) => op.parameters.some((p) => p.in === 'query'));
+    assert.ok(taking.length > 20 && taking.some((op) => op.path.startsWith('/widget/')));
+    const anonymous = ctx().client(null);
+    for (const op of taking) {
+      for (const { name } of op.parameters.filter((p) => p.in === 'query')) {
+        for (const [what, escape] of Object.entries(UNDECODABLE_ESCAPES)) {
+          const res = await anonymous.request(op.method, `${pathOf(op)}?${name}=ok${escape}ok`);
+          assertQueryNotUtf8(res, [name], `${op.method} ${op.path}?${name}= with ${what}`);
+        }
+      }
+    }
+  });
+
+  it('refuses each in every path parameter of every operation of both documents', async () => {
+    const taking = (await documents()).filter((op) => op.parameters.some((p) => p.in === 'path'));
+    const { api } = ctx().a;
+    for (const op of taking) {
+      for (const { name } of op.parameters.filter((p) => p.in === 'path')) {
+        for (const [what, escape] of Object.entries(UNDECODABLE_ESCAPES)) {
+          const res = await api.request(op.method, pathOf(op, name, escape));
+          assert.equal(res.status, 400, `${op.method} ${op.path} {${name}} with ${what}: ${res.text}`);
+          assert.deepEqual(res.body, { error_code: 'validation_error', detail: PATH_NOT_UTF8_DETAIL }, `${op.method} ${op.path} {${name}} with ${what}`);
+        }
+      }
+    }
+  });
+
+  it('names a parameter whose name does not decode as sent, and every bad parameter of a query', async () => {
+    const { api } = ctx().a;
+    assertQueryNotUtf8(await api.get('/api/v1/search?q=ok&%E9=1&__proto__=%FF&limit=%C0%AF'), ['%E9', '__proto__', 'limit'], 'three bad parameters');
+  });
+
+  it('takes UTF-8 as sent: 2-, 3- and 4-byte characters, "+" for a space, an escaped "%"', async () => {
+    const { api } = ctx().a;
+    const product = await createProduct(api, { name: 'Café € 😀 100% sure' });
+    for (const query of ['Caf%C3%A9', 'caf%C3%A9+%E2%82%AC', '%F0%9F%98%80', '100%25']) {
+      const res = await api.get(`/api/v1/search?q=${query}`);
+      assert.equal(res.status, 200, `${query}: ${res.text}`);
+    }
+    assert.equal((await api.get(`/api/v1/products/${encodeURIComponent(product.id)}?x=%C3%A9`)).status, 200);
   });
 });

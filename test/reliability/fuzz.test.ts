@@ -3,6 +3,8 @@
 // hang, and afterwards the database holds exactly what the 2xx creates reported. Then every
 // operation that takes a body gets bodies of raw bytes that are not UTF-8; no body that is not
 // Unicode text (such bytes, or a lone surrogate written as a JSON escape) is ever answered with a 2xx.
+// Then every operation gets paths and query strings whose percent-encoding is not UTF-8; every
+// request whose path or query does not decode, in any phase, is answered 400.
 // FUZZ_SEED=<n> replays a run; FUZZ_REQUESTS=<n> changes how many requests each dialect gets.
 import assert from 'node:assert/strict';
 import { isUtf8 } from 'node:buffer';
@@ -11,7 +13,9 @@ import fc from 'fast-check';
 import { DIALECTS } from '../helpers/databases.js';
 import { responseProblems } from '../helpers/envelope.js';
 import type { Resource } from '../helpers/id-references.js';
-import { rawBytesRequestArbitrary, requestArbitrary, type FuzzRequest, type RequestContext } from '../helpers/fuzz-requests.js';
+import {
+  rawBytesRequestArbitrary, requestArbitrary, undecodableTargetRequestArbitrary, type FuzzRequest, type RequestContext,
+} from '../helpers/fuzz-requests.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
 import { idsOf, integrityProblems } from '../helpers/integrity.js';
 import { operationsOf, type Operation } from '../helpers/openapi-operations.js';
@@ -23,6 +27,8 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? Math.ceil(10_000 / DIALECTS
 const BATCH = 250;
 /** Raw-byte bodies each operation that takes a body gets, after the generated requests. */
 const RAW_BODIES_PER_OPERATION = 12;
+/** Requests whose path or query is not percent-encoded UTF-8 each operation gets, after those. */
+const UNDECODABLE_TARGETS_PER_OPERATION = 6;
 const IN_FLIGHT = 4;
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -56,6 +62,16 @@ function holdsLoneSurrogate(value: unknown): boolean {
     }
   }
   return false;
+}
+
+/** Whether the request's path or query string (before a fragment) is not percent-encoded UTF-8, which the server refuses first. */
+function undecodableTarget(url: string): boolean {
+  try {
+    decodeURIComponent(url.split('#')[0]!);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -237,6 +253,9 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
         const reached = reachedOperation(operations, request);
         const taken = res.status < 300 && notUnicodeText(request, reached);
         if (taken) failures.push(`#${index} ${describeRequest(request)}\n  → ${res.status}: ${taken} was accepted`);
+        if (res.status !== 400 && undecodableTarget(request.url)) {
+          failures.push(`#${index} ${describeRequest(request)}\n  → ${res.status}: a path or query that is not percent-encoded UTF-8 was not refused`);
+        }
         const creates = reached && CREATES[canonical(reached.operationId)];
         if (creates && res.status >= 200 && res.status < 300) {
           for (const [table, id] of creates(res.body, res.status, request)) created.get(table)!.add(id);
@@ -269,6 +288,20 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
       }
     }
     t.diagnostic(`fuzz [${context.dialect}]: ${withBodies.length * RAW_BODIES_PER_OPERATION} raw-byte bodies to ${withBodies.length} operations, ${notUtf8} not UTF-8; statuses ${summary()}`);
+
+    // Paths and query strings that do not decode, a fixed number to every operation.
+    statuses.clear();
+    let undecodable = 0;
+    const sent = REQUESTS + withBodies.length * RAW_BODIES_PER_OPERATION;
+    for (const [n, op] of operations.entries()) {
+      const arbitrary = undecodableTargetRequestArbitrary(op, isWidget(op) ? generation.widget : generation.api);
+      const batch = fc.sample(arbitrary, { seed: SEED + sent + n, numRuns: UNDECODABLE_TARGETS_PER_OPERATION });
+      undecodable += batch.filter((request) => undecodableTarget(request.url)).length;
+      for (let i = 0; i < batch.length; i += IN_FLIGHT) {
+        await Promise.all(batch.slice(i, i + IN_FLIGHT).map((request, j) => send(request, sent + n * UNDECODABLE_TARGETS_PER_OPERATION + i + j)));
+      }
+    }
+    t.diagnostic(`fuzz [${context.dialect}]: ${operations.length * UNDECODABLE_TARGETS_PER_OPERATION} paths and query strings to ${operations.length} operations, ${undecodable} not percent-encoded UTF-8; statuses ${summary()}`);
     assert.deepEqual(failures, [], `replay with FUZZ_SEED=${SEED}`);
 
     for (const id of await messagesOf(context, [...created.get('messages of')!])) created.get('messages')!.add(id);
