@@ -141,7 +141,7 @@ const withoutRouteParsedPatterns = (schema: JsonSchema): JsonSchema =>
     return node;
   });
 
-/** A body a route needs was absent, empty or `null` (docs/api.md, "Requests"). */
+/** A body a route needs was absent, empty or `null` (docs/api.md, "An empty body is no body"). */
 const BODY_REQUIRED = problem('bodyRequired', '', 'is required (a JSON object; an empty body or null is none)');
 
 function compileValidator(schema: unknown, httpPart: string | undefined): ValidateFunction {

@@ -20,9 +20,9 @@ export function registerBodyParsers(app: FastifyInstance): void {
   // Read as bytes: Fastify's own decoding would turn every invalid sequence into U+FFFD, and the
   // mangled text would be stored as if the client had sent it.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
-    // An empty body is no body (docs/api.md, "Requests"): a client that announces JSON on every
-    // call (the README's `api` helper) can still call a route that takes none, and a route that
-    // requires one says so when it validates the body.
+    // Zero bytes are no body (docs/api.md, "An empty body is no body"): a client that announces
+    // JSON on every call (the README's `api` helper) can still call a route that takes none, and
+    // a route that requires one says so when it validates the body.
     if (body.length === 0) return done(null, undefined);
     if (!isUtf8(body)) return done(new AppError('validation_error', NOT_UTF8_DETAIL));
     parseJson(request, body.toString('utf8'), done);
