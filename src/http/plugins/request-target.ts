@@ -1,8 +1,8 @@
 // A request's path and query string are percent-encoded UTF-8 (docs/api.md, "Paths and query
-// strings are UTF-8"). Fastify's router refuses a path that does not decode (FST_ERR_BAD_URL,
-// answered with PATH_NOT_UTF8_DETAIL by error-handler.ts), but its query parser keeps a value it
-// cannot decode as the raw text (`?q=%E9` searched for "%E9"). A hook on the root refuses such a
-// query on every route, before authentication, as the router refuses such a path.
+// strings are percent-encoded UTF-8"). Fastify's router refuses a path that does not decode
+// (FST_ERR_BAD_URL, answered with PATH_NOT_UTF8_DETAIL by error-handler.ts), but its query parser
+// keeps a value it cannot decode as the raw text (`?q=%E9` searched for "%E9"). A hook on the root
+// refuses such a query on every route, before authentication, as the router refuses such a path.
 import type { FastifyInstance } from 'fastify';
 import { AppError, type FieldErrors } from '../../errors.js';
 
