@@ -34,7 +34,7 @@ try {
   await database.migrate();
   const services = createServices(database, {
     email: {
-      inboundDomain: 'mail.bench.test', smtpListen: null, newConversationsPerSenderHour: 0,
+      inboundDomain: 'mail.bench.test', smtpListen: null, newConversationsPerSenderHour: 0, returnPath: 'reply',
       attachments: { kind: 'folder', dir: mkdtempSync(join(tmpdir(), 'loopdesk-bench-attachments-')) },
     },
   });

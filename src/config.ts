@@ -112,6 +112,12 @@ export interface EmailConfig {
   /** LOOPDESK_EMAIL_SENDER_LIMIT: new conversations one sender may start by mail per hour; 0: no limit. */
   readonly newConversationsPerSenderHour: number;
   readonly attachments: AttachmentStoreConfig;
+  /**
+   * LOOPDESK_MAIL_RETURN_PATH: the envelope sender of replies. `reply` (with an inbound domain): each
+   * reply's own `bounces+{token}@` the inbound domain, where its delivery reports are taken; `from`:
+   * LOOPDESK_MAIL_FROM's address, for a relay that sends only from its signed-in account (reports are then not taken).
+   */
+  readonly returnPath: 'reply' | 'from';
 }
 
 /** Where attachments are kept: a folder (LOOPDESK_ATTACHMENTS_DIR) or an S3-compatible bucket (LOOPDESK_S3_*). */
@@ -127,7 +133,7 @@ export type AttachmentStoreConfig =
     readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
   };
 
-export const EMAIL_DEFAULTS = Object.freeze({ newConversationsPerSenderHour: 10, attachmentsDir: 'data/attachments' });
+export const EMAIL_DEFAULTS = Object.freeze({ newConversationsPerSenderHour: 10, attachmentsDir: 'data/attachments', returnPath: 'reply' as const });
 
 /** Server-Sent Event streams (src/http/sse.ts, docs/events.md "Live streams"). */
 export interface StreamConfig {
@@ -295,6 +301,7 @@ function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
     smtpListen: smtpListen && Object.freeze({ ...smtpListen, maxConnections }),
     newConversationsPerSenderHour: integer(env, 'LOOPDESK_EMAIL_SENDER_LIMIT', EMAIL_DEFAULTS.newConversationsPerSenderHour, 0, 1_000_000),
     attachments: attachmentStoreConfig(env),
+    returnPath: oneOf(env, 'LOOPDESK_MAIL_RETURN_PATH', ['reply', 'from'] as const, EMAIL_DEFAULTS.returnPath),
   });
 }
 

@@ -4,14 +4,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { parseInboundAddress, replyAddress, replyToken } from '../../src/domain/email/addresses.js';
+import { addressToken, parseInboundAddress, replyAddress, returnPathAddress } from '../../src/domain/email/addresses.js';
 import { sniffImageType } from '../../src/domain/widget/screenshot.service.js';
 
 describe('email settings', () => {
-  it('defaults to no inbound domain, no receiver, 10 new conversations per sender and hour, a folder for attachments', () => {
+  it('defaults to no inbound domain, no receiver, 10 new conversations per sender and hour, a folder for attachments, a return path per reply', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(loadConfig({}).email)), {
-      inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: 10, attachments: { kind: 'folder', dir: 'data/attachments' },
+      inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: 10, attachments: { kind: 'folder', dir: 'data/attachments' }, returnPath: 'reply',
     });
+    assert.equal(loadConfig({ LOOPDESK_MAIL_RETURN_PATH: 'from' }).email.returnPath, 'from');
   });
 
   it('reads the domain (lowercased), the receiver\'s host:port and connection cap, the limit and an S3 bucket', () => {
@@ -38,6 +39,7 @@ describe('email settings', () => {
       { LOOPDESK_S3_ENDPOINT: 'http://minio:9000' },
       { LOOPDESK_S3_BUCKET: 'files', LOOPDESK_S3_ACCESS_KEY_ID: 'id' },
       { LOOPDESK_EMAIL_SENDER_LIMIT: '-1' },
+      { LOOPDESK_MAIL_RETURN_PATH: 'bounces@example.com' },
     ]) {
       assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
     }
@@ -52,12 +54,13 @@ describe('inbound and reply addresses', () => {
     assert.equal(parseInboundAddress('acme@mail.example.com', ''), null);
   });
 
-  it('makes unguessable lowercase reply tokens and the address they go in', () => {
-    const tokens = new Set(Array.from({ length: 100 }, replyToken));
+  it('makes unguessable lowercase address tokens and the reply addresses and return paths they go in', () => {
+    const tokens = new Set(Array.from({ length: 100 }, () => addressToken()));
     assert.equal(tokens.size, 100);
     for (const token of tokens) assert.match(token, /^[a-z0-9]{24}$/);
     assert.equal(replyAddress('acme-x1y2z3', 'tok', 'mail.example.com'), 'acme-x1y2z3+tok@mail.example.com');
     assert.equal(replyAddress('acme-x1y2z3', null, 'mail.example.com'), 'acme-x1y2z3@mail.example.com');
+    assert.equal(returnPathAddress('tok', 'mail.example.com'), 'bounces+tok@mail.example.com');
   });
 });
 

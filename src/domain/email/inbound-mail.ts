@@ -4,6 +4,7 @@
 // fields of a delivery report.
 import { AppError } from '../../errors.js';
 import type { AddressObject, HeaderValue, ParsedMail } from 'mailparser';
+import { oneLine } from '../../lib/one-line.js';
 
 export interface InboundFile {
   filename: string;
@@ -11,11 +12,9 @@ export interface InboundFile {
   content: Buffer;
 }
 
-/** What a delivery report says about the message it returns. */
+/** What a delivery report says about the message it returns (which one, its return path says). */
 export interface DeliveryReport {
-  /** The Message-ID of the message that bounced, from the headers the report carries. */
-  bouncedMessageId: string | null;
-  /** Why, as the reporting server put it (its Diagnostic-Code, else its Status). */
+  /** Why, as the reporting server put it (its Diagnostic-Code, else its Status), on one line, at most 300 characters. */
   reason: string;
 }
 
@@ -62,17 +61,6 @@ function isAutomatic(mail: ParsedMail): boolean {
   return (autoSubmitted !== '' && autoSubmitted !== 'no') || ['bulk', 'junk', 'list'].includes(precedence) || list?.id !== undefined;
 }
 
-/** The Message-ID among the returned headers (text/rfc822-headers, or the whole message/rfc822). */
-function bouncedMessageId(mail: ParsedMail): string | null {
-  for (const part of mail.attachments) {
-    if (!/^(text\/rfc822-headers|message\/rfc822)$/i.test(part.contentType)) continue;
-    const headers = part.content.toString('utf8').split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
-    const found = /^message-id:\s*(\S+)/im.exec(headers);
-    if (found) return unbracket(found[1]);
-  }
-  return null;
-}
-
 const REASON_MAX = 300;
 
 function reportReason(mail: ParsedMail): string {
@@ -80,7 +68,7 @@ function reportReason(mail: ParsedMail): string {
   const unfolded = text.replace(/\r?\n[ \t]+/g, ' ');
   const diagnostic = /^Diagnostic-Code:\s*(?:smtp;\s*)?(.+)$/im.exec(unfolded)?.[1];
   const status = /^Status:\s*(\S+)/im.exec(unfolded)?.[1];
-  return (diagnostic ?? (status ? `delivery failed with status ${status}` : 'the receiving mail server returned it')).trim().slice(0, REASON_MAX);
+  return oneLine(diagnostic ?? (status ? `delivery failed with status ${status}` : 'the receiving mail server returned it'), REASON_MAX);
 }
 
 function isDeliveryReport(mail: ParsedMail): boolean {
@@ -126,7 +114,7 @@ export async function readInboundMail(raw: Buffer, fallbackId: () => string): Pr
   const fullText = text.slice(0, FULL_BODY_MAX).replace(/\r\n/g, '\n');
   const sender = mail.from?.value.find((entry) => entry.address);
   const headerAddresses = ['delivered-to', 'x-original-to'].flatMap((name) => headerText(mail.headers.get(name)).split(','));
-  const report = isDeliveryReport(mail) ? { bouncedMessageId: bouncedMessageId(mail), reason: reportReason(mail) } : null;
+  const report = isDeliveryReport(mail) ? { reason: reportReason(mail) } : null;
   return {
     messageId: mail.messageId ? unbracket(mail.messageId) : fallbackId(),
     threadIds: [...idsIn(mail.inReplyTo), ...idsIn(mail.references).reverse()],
