@@ -6,6 +6,7 @@ import type { DatabaseOptions } from '../config.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createOwnerOnlyFile, OWNER_ONLY_FOLDER } from '../lib/owner-only.js';
 import { postgresFullText, sqliteFullText, type FullTextSearch } from './full-text.js';
 import { listenOn, type ListenHandlers, type NotificationListener } from './pg-listener.js';
 import {
@@ -59,7 +60,7 @@ export type Backup =
   | {
       readonly online: true;
       /**
-       * Copies the database as one consistent snapshot into `file` (which must not exist) while
+       * Copies the database as one consistent snapshot into `file` (new and empty) while
        * others go on writing; returns what an integrity check of the copy finds wrong ([]: nothing).
        */
       copyTo(db: Kysely<any>, file: string): Promise<string[]>;
@@ -291,7 +292,10 @@ function openSqlite(path: string, { createIfMissing = true, readOnly = false }: 
       throw error;
     }
   }
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: OWNER_ONLY_FOLDER });
+    createOwnerOnlyFile(path, { exclusive: false });
+  }
   return new Database(path);
 }
 

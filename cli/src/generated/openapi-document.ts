@@ -1691,6 +1691,7 @@ export const openapiDocument = {
               "conversations_count": 1
             },
             "conversations": [],
+            "messages_elsewhere": [],
             "upvotes": [],
             "widget_sessions": []
           }
@@ -1700,6 +1701,7 @@ export const openapiDocument = {
           "exported_at",
           "contact",
           "conversations",
+          "messages_elsewhere",
           "upvotes",
           "widget_sessions"
         ],
@@ -1862,6 +1864,13 @@ export const openapiDocument = {
                   }
                 }
               }
+            }
+          },
+          "messages_elsewhere": {
+            "description": "Their messages in conversations that are not theirs (a mail sent into another person's thread), oldest first per conversation: only the messages, with the conversation's id, never the conversation's other messages or its other data",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MessageEvent"
             }
           },
           "upvotes": {

@@ -6,6 +6,7 @@ import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, Fast
 import { isDatabaseBusy } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
 import { fieldErrors } from '../validation.js';
+import { PATH_NOT_UTF8_DETAIL } from './request-target.js';
 
 /** `limit` is the route's body limit in bytes (1 MiB unless the route says otherwise). */
 function fromFastifyError(error: FastifyError, limit = 1024 * 1024): AppError | null {
@@ -18,16 +19,17 @@ function fromFastifyError(error: FastifyError, limit = 1024 * 1024): AppError | 
       return new AppError('validation_error', `request body is larger than ${limit / 1024 / 1024} MiB`, { status: 413 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('validation_error', 'request bodies must be sent as Content-Type: application/json', { status: 415 });
+    // The router could not decode the path (src/http/plugins/request-target.ts).
+    case 'FST_ERR_BAD_URL':
+      return new AppError('validation_error', PATH_NOT_UTF8_DETAIL);
     // A method the router has no tree for (e.g. PRI): Fastify's last-resort 404.
     case 'FST_ERR_NOT_FOUND':
       return new AppError('not_found', 'no route for this method and path');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('validation_error', 'Content-Type is application/json but the body is empty');
   }
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return new AppError('validation_error', 'request body is not valid JSON');
   }
-  // Any other client error Fastify detects (bad URL encoding, bad Content-Length, …).
+  // Any other client error Fastify detects (bad Content-Length, a QUERY without Content-Type, …).
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new AppError('validation_error', 'malformed request', { status });
   return null;
@@ -113,7 +115,7 @@ function registerProtocolErrors(app: FastifyInstance): void {
 }
 
 /**
- * Fastify's `frameworkErrors`: what the router rejects before any hook runs (a URL whose
+ * Fastify's `frameworkErrors`: what the router rejects before any hook runs (a path whose
  * percent-encoding is not UTF-8), answered with the envelope and an X-Request-Id like the rest.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {

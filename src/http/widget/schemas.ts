@@ -216,6 +216,8 @@ const WIDGET_ERROR_DESCRIPTIONS = {
  * (every route checks the key, the origin and the limits).
  */
 export const widgetErrors = errorResponsesOf(WIDGET_ERROR_DESCRIPTIONS, [400, 403, 404, 429, 500, 503]);
+/** Error responses of a widget route outside any widget key (its document): a malformed request (a query that does not decode), a failure. */
+export const widgetDocumentErrors = errorResponsesOf(WIDGET_ERROR_DESCRIPTIONS, [400, 500]);
 /** Errors of a widget route that takes a JSON body. */
 export const widgetWriteErrors = (...statuses: Parameters<typeof widgetErrors>) => widgetErrors(413, 415, ...statuses);
 

@@ -2260,6 +2260,7 @@ export interface components {
          *         "conversations_count": 1
          *       },
          *       "conversations": [],
+         *       "messages_elsewhere": [],
          *       "upvotes": [],
          *       "widget_sessions": []
          *     }
@@ -2329,6 +2330,8 @@ export interface components {
                 /** @description Oldest first; internal notes are never exported */
                 messages: components["schemas"]["Message"][];
             }[];
+            /** @description Their messages in conversations that are not theirs (a mail sent into another person's thread), oldest first per conversation: only the messages, with the conversation's id, never the conversation's other messages or its other data */
+            messages_elsewhere: components["schemas"]["MessageEvent"][];
             /** @description The ideas they upvoted in the widget, oldest first */
             upvotes: {
                 /**

@@ -611,6 +611,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWidgetConfig: {
