@@ -34,7 +34,7 @@ try {
   await database.migrate();
   const services = createServices(database, {
     email: {
-      inboundDomain: 'mail.bench.test', smtpListen: null, newConversationsPerSenderHour: 0,
+      inboundDomain: 'mail.bench.test', smtpListen: null, newConversationsPerSenderHour: 0, returnPath: 'reply',
       attachments: { kind: 'folder', dir: mkdtempSync(join(tmpdir(), 'loopdesk-bench-attachments-')) },
     },
   });
@@ -43,7 +43,7 @@ try {
   const actor = { workspaceId: workspace.id, member: { ...owner }, apiKeyId: null, credentialId: owner.id } as never;
   const product = await services.products.create(actor, { name: 'Bench' }, 'http://bench.invalid');
   const errors: unknown[] = [];
-  const receiver = await startSmtpReceiver({ inbound: services.inbound, host: '127.0.0.1', port: 0, maxBytes: INBOUND_MAIL_MAX_BYTES, onError: (error) => errors.push(error) });
+  const receiver = await startSmtpReceiver({ inbound: services.inbound, host: '127.0.0.1', port: 0, maxBytes: INBOUND_MAIL_MAX_BYTES, maxConnections: CONNECTIONS, onError: (error) => errors.push(error) });
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: receiver.port, secure: false, ignoreTLS: true, pool: true, maxConnections: CONNECTIONS, maxMessages: Infinity });
   const send = (n: number) => transport.sendMail({ envelope: { from: `sender-${n}@example.com`, to: [product.inbound_email!] }, raw: mailNumber(n) });
 

@@ -9,10 +9,12 @@ import { AUTH_PREFIX, authPlugin } from './http/auth-routes.js';
 import { WIDGET_PREFIX, widgetV1 } from './http/widget-v1.js';
 import { widgetEmbed } from './http/widget/embed-routes.js';
 import { loadWidgetBuild, type WidgetBuild } from './http/widget/widget-build.js';
+import { registerBodyParsers } from './http/plugins/body-parsers.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/plugins/error-handler.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
+import { registerRequestTargetCheck } from './http/plugins/request-target.js';
 import { registerOptionalBodies, registerValidationOrder } from './http/route.js';
 import { healthRoutes } from './http/routes/health.js';
 import { buildSerializer } from './http/serializer.js';
@@ -56,10 +58,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
     logController: requestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
-    // `__proto__` and `constructor.prototype` keys are parsed as plain own properties and refused
-    // by validation, field by field (src/http/validation.ts), rather than as unparseable JSON.
-    onProtoPoisoning: 'ignore',
-    onConstructorPoisoning: 'ignore',
     // Serializers built once per response schema, each with only the named schemas it refers to.
     schemaController: { compilersFactory: { buildSerializer } },
     clientErrorHandler,
@@ -89,11 +87,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     response.once('close', requestPressure.requestEnded);
   });
   app.setValidatorCompiler(validatorCompiler);
-  // Only JSON bodies are accepted; anything else is a 415.
-  app.removeContentTypeParser('text/plain');
+  registerBodyParsers(app);
 
   registerRequestId(app);
   registerErrorHandling(app);
+  registerRequestTargetCheck(app);
   registerValidationOrder(app);
   registerOptionalBodies(app);
   await registerOpenApi(app);

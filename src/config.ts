@@ -104,11 +104,20 @@ export interface MailConfig {
 export interface EmailConfig {
   /** LOOPDESK_INBOUND_DOMAIN: products receive mail at `{inbound name}@` this domain; null: products show no inbound address and the SMTP receiver is off. */
   readonly inboundDomain: string | null;
-  /** LOOPDESK_SMTP_LISTEN (`host:port`): where the built-in SMTP receiver listens; null: it is off. */
-  readonly smtpListen: { readonly host: string; readonly port: number } | null;
+  /**
+   * LOOPDESK_SMTP_LISTEN (`host:port`): where the built-in SMTP receiver listens; null: it is off. With it
+   * LOOPDESK_SMTP_MAX_CONNECTIONS (10): senders served at once, each holding up to 25 MiB; more are told to retry (421).
+   */
+  readonly smtpListen: { readonly host: string; readonly port: number; readonly maxConnections: number } | null;
   /** LOOPDESK_EMAIL_SENDER_LIMIT: new conversations one sender may start by mail per hour; 0: no limit. */
   readonly newConversationsPerSenderHour: number;
   readonly attachments: AttachmentStoreConfig;
+  /**
+   * LOOPDESK_MAIL_RETURN_PATH: the envelope sender of replies. `reply` (with an inbound domain): each
+   * reply's own `bounces+{token}@` the inbound domain, where its delivery reports are taken; `from`:
+   * LOOPDESK_MAIL_FROM's address, for a relay that sends only from its signed-in account (reports are then not taken).
+   */
+  readonly returnPath: 'reply' | 'from';
 }
 
 /** Where attachments are kept: a folder (LOOPDESK_ATTACHMENTS_DIR) or an S3-compatible bucket (LOOPDESK_S3_*). */
@@ -124,7 +133,7 @@ export type AttachmentStoreConfig =
     readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
   };
 
-export const EMAIL_DEFAULTS = Object.freeze({ newConversationsPerSenderHour: 10, attachmentsDir: 'data/attachments' });
+export const EMAIL_DEFAULTS = Object.freeze({ newConversationsPerSenderHour: 10, attachmentsDir: 'data/attachments', returnPath: 'reply' as const });
 
 /** Server-Sent Event streams (src/http/sse.ts, docs/events.md "Live streams"). */
 export interface StreamConfig {
@@ -278,16 +287,21 @@ function attachmentStoreConfig(env: NodeJS.ProcessEnv): AttachmentStoreConfig {
   });
 }
 
+/** LOOPDESK_SMTP_MAX_CONNECTIONS unset: a support inbox rarely gets ten mails at the same moment. */
+export const SMTP_MAX_CONNECTIONS_DEFAULT = 10;
+
 function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
   const inboundDomain = env.LOOPDESK_INBOUND_DOMAIN?.trim().toLowerCase() || null;
   if (inboundDomain !== null && !DOMAIN.test(inboundDomain)) throw new ConfigError(`LOOPDESK_INBOUND_DOMAIN must be a domain name, got "${inboundDomain}"`);
   const smtpListen = listenAddress(env, 'LOOPDESK_SMTP_LISTEN');
   if (smtpListen && inboundDomain === null) throw new ConfigError('LOOPDESK_SMTP_LISTEN needs LOOPDESK_INBOUND_DOMAIN: the domain whose mail it receives');
+  const maxConnections = integer(env, 'LOOPDESK_SMTP_MAX_CONNECTIONS', SMTP_MAX_CONNECTIONS_DEFAULT, 1, 1000);
   return Object.freeze({
     inboundDomain,
-    smtpListen: smtpListen && Object.freeze(smtpListen),
+    smtpListen: smtpListen && Object.freeze({ ...smtpListen, maxConnections }),
     newConversationsPerSenderHour: integer(env, 'LOOPDESK_EMAIL_SENDER_LIMIT', EMAIL_DEFAULTS.newConversationsPerSenderHour, 0, 1_000_000),
     attachments: attachmentStoreConfig(env),
+    returnPath: oneOf(env, 'LOOPDESK_MAIL_RETURN_PATH', ['reply', 'from'] as const, EMAIL_DEFAULTS.returnPath),
   });
 }
 

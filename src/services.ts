@@ -183,7 +183,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, dialect, clock, ...repositories });
   const email: EmailConfig = options.email ?? {
     inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: EMAIL_DEFAULTS.newConversationsPerSenderHour,
-    attachments: { kind: 'folder', dir: join(tmpdir(), 'loopdesk-attachments') },
+    attachments: { kind: 'folder', dir: join(tmpdir(), 'loopdesk-attachments') }, returnPath: EMAIL_DEFAULTS.returnPath,
   };
   const attachmentStore = createAttachmentStore(email.attachments);
   const attachments = createAttachmentService({ db, store: attachmentStore, attachments: repositories.attachments, onError: onBackgroundError });
@@ -249,7 +249,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     admin: createAdminService({ db, accountsLock, clock, ownerLinks: invitations, ...repositories }),
     sessions,
     invitations,
-    members: createMemberService({ accountsLock, clock, issueWrites, conversationWrites, ...repositories }),
+    members: createMemberService({ dialect, accountsLock, clock, issueWrites, conversationWrites, ...repositories }),
     apiKeys: createApiKeyService({ accountsLock, clock, ...repositories }),
     identity: createIdentityService({
       apiKeys: repositories.apiKeys,
@@ -305,7 +305,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       // Its own mailer: the announcer closes its own when it stops.
       replyMailer: createReplyMailer({
         db, clock, onError: onBackgroundError, ...repositories, mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0,
-        retryScheduleMs: webhookConfig.retryScheduleMs, inboundDomain: email.inboundDomain,
+        retryScheduleMs: webhookConfig.retryScheduleMs, inboundDomain: email.inboundDomain, returnPaths: email.returnPath === 'reply',
       }),
       sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
     }),

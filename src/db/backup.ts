@@ -1,7 +1,8 @@
 // `loopdesk backup FILE`: a consistent copy of the live database in a new file, checked before
 // it is reported, so that a backup that exists is one that can be restored.
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createOwnerOnlyFile } from '../lib/owner-only.js';
 import type { DatabaseHandle } from './database.js';
 
 export interface BackupReport {
@@ -32,9 +33,19 @@ export async function backUp(database: DatabaseHandle, file: string): Promise<Ba
   const { backup } = database.dialect;
   if (!backup.online) throw new ExternalBackupError(backup.procedure);
   const path = resolve(file);
-  if (existsSync(path)) throw new BackupError(`${path} exists; a backup never overwrites a file: name a new one`);
   const started = performance.now();
-  const problems = await backup.copyTo(database.db, path);
+  // Created first, empty (the copy writes into an empty file), readable by its owner only: a backup
+  // holds every secret of the database. Exclusively, so that no file is ever overwritten.
+  try {
+    createOwnerOnlyFile(path, { exclusive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new BackupError(`${path} exists; a backup never overwrites a file: name a new one`);
+    throw error;
+  }
+  const problems = await backup.copyTo(database.db, path).catch((error: unknown) => {
+    rmSync(path, { force: true });
+    throw error;
+  });
   if (problems.length > 0) {
     rmSync(path, { force: true });
     throw new BackupError(`the copy failed its integrity check and was deleted: ${problems.slice(0, 3).join('; ')}`);

@@ -5,11 +5,13 @@ import { createRequire } from 'node:module';
 import type { DatabaseOptions } from '../config.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createOwnerOnlyFile, OWNER_ONLY_FOLDER } from '../lib/owner-only.js';
 import { postgresFullText, sqliteFullText, type FullTextSearch } from './full-text.js';
 import { listenOn, type ListenHandlers, type NotificationListener } from './pg-listener.js';
 import {
-  Kysely, PostgresDialect, SqliteDialect, SqliteQueryCompiler, sql, type Dialect as KyselyDialect, type RawBuilder, type SelectQueryBuilder, type SqliteDatabase,
-  type PostgresPool, type PostgresPoolClient, type SqliteStatement,
+  CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, SqliteQueryCompiler, sql, type DatabaseConnection, type Dialect as KyselyDialect,
+  type RawBuilder, type SelectQueryBuilder, type SqliteDatabase, type SqliteDialectConfig, type PostgresPool, type PostgresPoolClient, type SqliteStatement,
 } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -58,7 +60,7 @@ export type Backup =
   | {
       readonly online: true;
       /**
-       * Copies the database as one consistent snapshot into `file` (which must not exist) while
+       * Copies the database as one consistent snapshot into `file` (new and empty) while
        * others go on writing; returns what an integrity check of the copy finds wrong ([]: nothing).
        */
       copyTo(db: Kysely<any>, file: string): Promise<string[]>;
@@ -159,6 +161,19 @@ const errorCode = (error: unknown): unknown =>
  */
 export const isDeadlockVictim = (error: unknown): boolean => errorCode(error) === '40P01';
 
+const isSqliteBusy = (error: unknown): boolean => String(errorCode(error)).startsWith('SQLITE_BUSY');
+
+/** PostgreSQL's codes for work it cannot take now: no connection slot (53300), a lock not to be had (55P03), starting or stopping (57P03). */
+const POSTGRES_BUSY = new Set(['53300', '55P03', '57P03']);
+
+/**
+ * The database could not take the statement in time, and its transaction was rolled back: on
+ * SQLite another process (a second server, an admin command) held the write lock through the
+ * whole wait (SQLITE_BUSY_WAIT_MS); on PostgreSQL no connection or lock was to be had. The same
+ * request sent again shortly goes through: a 503 with Retry-After, not an internal error.
+ */
+export const isDatabaseBusy = (error: unknown): boolean => isSqliteBusy(error) || POSTGRES_BUSY.has(String(errorCode(error)));
+
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
@@ -199,7 +214,69 @@ class StablePlanSqliteCompiler extends SqliteQueryCompiler {
   }
 }
 
-class StablePlanSqliteDialect extends SqliteDialect {
+/** How long a SQLite statement waits for a write lock another process holds before the database counts as busy. */
+const SQLITE_BUSY_WAIT_MS = 5_000;
+/** The longest pause between two tries while waiting (the first pauses are 1, 2, 4, 8 and 16 ms). */
+const SQLITE_BUSY_PAUSE_MS = 20;
+
+/**
+ * Runs a statement, and while SQLite answers that the database is busy (another process holds the
+ * write lock), runs it again after a pause, for up to SQLITE_BUSY_WAIT_MS. The pauses are timers,
+ * so the process goes on serving meanwhile: better-sqlite3 is synchronous, and SQLite's own
+ * busy_timeout sleeps in the calling thread, which stopped every request of the process for as
+ * long as the other held the lock. A busy statement changed nothing, so running it again is safe.
+ */
+async function whileBusy<T>(statement: () => Promise<T>): Promise<T> {
+  const deadline = performance.now() + SQLITE_BUSY_WAIT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, SQLITE_BUSY_PAUSE_MS)) {
+    try {
+      return await statement();
+    } catch (error) {
+      if (!isSqliteBusy(error) || performance.now() + pause > deadline) throw error;
+    }
+    await sleep(pause);
+  }
+}
+
+/**
+ * Transactions begin IMMEDIATE, taking the write lock first (and waiting for it, whileBusy). Kysely
+ * begins them deferred: a transaction reads, then asks for the lock at its first write, and if
+ * another process has written in between, SQLite cannot let it wait (its snapshot is stale, or
+ * both would wait on each other): SQLITE_BUSY at once, whatever busy_timeout says. With two servers
+ * on one file that was a 500 for one write in ten under load. Within one process nothing changes:
+ * Kysely runs transactions one at a time on the one connection; now they also exclude those of
+ * every other process on the file, as the no-op named locks below rely on.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  #waiting: DatabaseConnection | undefined;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.#waiting ??= {
+      executeQuery: (query) => whileBusy(() => connection.executeQuery(query)),
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
+    return this.#waiting;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+/** SQLite as Loopdesk runs it: plans that follow the schema, transactions that take the write lock first. */
+class LoopdeskSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+
   override createQueryCompiler() {
     return new StablePlanSqliteCompiler();
   }
@@ -215,7 +292,10 @@ function openSqlite(path: string, { createIfMissing = true, readOnly = false }: 
       throw error;
     }
   }
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: OWNER_ONLY_FOLDER });
+    createOwnerOnlyFile(path, { exclusive: false });
+  }
   return new Database(path);
 }
 
@@ -263,8 +343,10 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
   // Statistics for the planner from the start (0x10000: check every table; analysis limited, so
   // quick on a large file), as SQLite recommends on opening a long-lived connection.
   if (!options.readOnly) database.pragma('optimize = 0x10002');
+  // Opened: from here on a busy database is waited for by whileBusy, without blocking the event loop.
+  database.pragma('busy_timeout = 0');
   return {
-    kysely: new StablePlanSqliteDialect({ database: withStatementCache(database) }),
+    kysely: new LoopdeskSqliteDialect({ database: withStatementCache(database) }),
     dialect: {
       name: 'sqlite',
       backup: { online: true, copyTo: sqliteBackup },
@@ -281,15 +363,15 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
         return new Map(entries);
       },
       columnTypes: { uuid: sql`text`, timestamp: sql`text`, bytes: sql`blob`, clusteredByKey: sql`without rowid`, byteOrderedText: sql`text` },
-      // One process owns a SQLite file's writes; better-sqlite3 serializes them on its connection.
+      // Upgrades migrate a SQLite file with its other processes stopped (docs/operations.md, "Upgrades").
       withMigrationLock: (db, fn) => fn(db),
-      // Kysely runs SQLite transactions one at a time on its single connection, so a
-      // transaction already excludes every other one.
+      // Every transaction holds the file's write lock from its start (ImmediateSqliteDriver),
+      // so it already excludes every other one, in this process and in any other on the file.
       lockKeyInTransaction: async () => {},
       lockKeysInTransaction: async () => {},
       isUniqueViolation: (error) =>
         errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE' || errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
-      // One process, and its transactions run one at a time: nobody else can claim the rows.
+      // Transactions run one at a time across processes (the write lock): nobody else can claim the rows.
       forUpdateSkipLocked: (query) => query,
       refreshStatistics: async (db) => {
         await sql`pragma optimize`.execute(db);

@@ -459,6 +459,8 @@ export interface EmailJobTable {
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The token of the reply's return path `bounces+{token}@{inbound domain}` (migration 0028); null for a reply never sent and jobs written before. */
+  return_path_token: string | null;
 }
 
 /** A file that came with a message (or a visitor's upload), stored by content hash (migration 0021). */

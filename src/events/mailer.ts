@@ -4,6 +4,7 @@
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { MailConfig } from '../config.js';
 import type { EmailContent } from '../domain/releases/announcement.service.js';
+import { oneLine } from '../lib/one-line.js';
 
 export interface SendResult {
   ok: boolean;
@@ -14,7 +15,6 @@ export interface SendResult {
 }
 
 const ERROR_MAX = 300;
-const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, ERROR_MAX);
 
 /** What an email needs beyond its content: a reply's threading headers (without angle brackets). */
 export interface MailOptions {
@@ -24,6 +24,8 @@ export interface MailOptions {
   inReplyTo?: string | null;
   references?: readonly string[];
   replyTo?: string | null;
+  /** The envelope sender (MAIL FROM), where delivery reports go; without it, the From address. */
+  returnPath?: string | null;
 }
 
 interface SmtpError extends Error {
@@ -37,7 +39,7 @@ function failure(error: SmtpError): SendResult {
   const permanent = error.command === 'RCPT TO' && (error.responseCode ?? 0) >= 500;
   const said = error.response ? `: ${error.response}` : '';
   const where = error.command ? ` (${error.command})` : '';
-  return { ok: false, permanent, error: oneLine(error.response ? `SMTP ${error.responseCode}${where}${said}` : `${error.code ?? 'error'}: ${error.message}`) };
+  return { ok: false, permanent, error: oneLine(error.response ? `SMTP ${error.responseCode}${where}${said}` : `${error.code ?? 'error'}: ${error.message}`, ERROR_MAX) };
 }
 
 export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
@@ -47,19 +49,22 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
   transport.catch(() => {}); // a failed load fails each send, not the process
 
   return {
-    async send({ to, subject, text, html, messageId, inReplyTo, references, replyTo }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
+    async send({ to, subject, text, html, messageId, inReplyTo, references, replyTo, returnPath }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
       });
       try {
         const bracketed = (id: string) => `<${id}>`;
+        // Names stored before they were kept to one line (src/domain/contacts/contact-name.ts) go out on one line too.
+        const name = to.name && oneLine(to.name);
         await Promise.race([(await transport).sendMail({
-          from, to: to.name ? { name: to.name, address: to.address } : to.address, subject, text, html,
+          from, to: name ? { name, address: to.address } : to.address, subject, text, html,
           ...(messageId ? { messageId: bracketed(messageId) } : {}),
           ...(inReplyTo ? { inReplyTo: bracketed(inReplyTo) } : {}),
           ...(references?.length ? { references: references.map(bracketed) } : {}),
           ...(replyTo ? { replyTo } : {}),
+          ...(returnPath ? { envelope: { from: returnPath, to: to.address } } : {}),
         }), deadline]);
         return { ok: true, permanent: false, error: null };
       } catch (error) {

@@ -8,7 +8,7 @@
 import type { Db } from '../db/database.js';
 import type { ClaimedEmailJob, EmailJobOutcome, EmailJobRepository } from '../db/repositories/email-job.repository.js';
 import type { MessageRepository } from '../db/repositories/message.repository.js';
-import { replyAddress } from '../domain/email/addresses.js';
+import { replyAddress, returnPathAddress } from '../domain/email/addresses.js';
 import type { Clock } from '../lib/clock.js';
 import { settledWithin } from '../lib/settle.js';
 import type { Mailer, SendResult } from './mailer.js';
@@ -33,12 +33,14 @@ export interface ReplyMailerDeps {
   retryScheduleMs: readonly number[];
   /** LOOPDESK_INBOUND_DOMAIN: replies name the conversation's reply address as Reply-To; null: no Reply-To. */
   inboundDomain: string | null;
+  /** Replies go out from their own return path on the inbound domain (LOOPDESK_MAIL_RETURN_PATH=reply); else from the From address. */
+  returnPaths: boolean;
   clock: Clock;
   onError: (error: unknown) => void;
   random?: () => number;
 }
 
-export function createReplyMailer({ db, emailJobs, messages, mailer, mailTimeoutMs, retryScheduleMs, inboundDomain, clock, onError, random }: ReplyMailerDeps) {
+export function createReplyMailer({ db, emailJobs, messages, mailer, mailTimeoutMs, retryScheduleMs, inboundDomain, returnPaths, clock, onError, random }: ReplyMailerDeps) {
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
 
@@ -56,6 +58,7 @@ export function createReplyMailer({ db, emailJobs, messages, mailer, mailTimeout
       inReplyTo: lastFromContact?.email_message_id ?? null,
       references: thread.slice(-REFERENCES_MAX).map((mail) => mail.email_message_id),
       replyTo: inboundDomain && replyAddress(reply.inbound_name, reply.reply_token, inboundDomain),
+      returnPath: returnPaths && inboundDomain && reply.return_path_token ? returnPathAddress(reply.return_path_token, inboundDomain) : null,
     });
   }
 

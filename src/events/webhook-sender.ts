@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { oneLine } from '../lib/one-line.js';
 import { checkedAddressCache, ForbiddenUrlError, pinnedLookup, type UrlGuard } from './ssrf.js';
 
 export const USER_AGENT = 'Loopdesk-Webhooks/1.0 (+https://www.standardwebhooks.com)';
@@ -76,8 +77,6 @@ interface Answer {
   status: number;
   excerpt: string;
 }
-
-const oneLine = (text: string, max: number) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
 
 function failure(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `no answer within ${timeoutMs} ms`;

@@ -53,11 +53,23 @@ function lowerCaseHeaderNames(schema: { properties?: Record<string, unknown>; re
 const problem = (keyword: string, instancePath: string, message: string): ErrorObject =>
   ({ keyword, instancePath, schemaPath: '', params: {}, message });
 
+/** A surrogate code unit without its pair: what the JSON escape `"\ud800"` decodes to. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The problem of a string (a value or a key) no database or client can take as text, if any. */
+function unstorableText(text: string, path: string): ErrorObject | null {
+  if (text.includes('\u0000')) return problem('nul', path, 'must not contain the NUL character (U+0000)');
+  if (LONE_SURROGATE.test(text)) return problem('loneSurrogate', path, 'must be Unicode text: a lone surrogate (\\ud800-\\udfff without its pair) is not a character');
+  return null;
+}
+
 /**
  * What no schema can say, found without recursion: U+0000 (PostgreSQL text cannot hold it, so
- * neither dialect stores it) in a string or key, and the keys of prototype pollution — `__proto__`,
- * and `constructor` holding a `prototype` — which the JSON parser lets through (as own
- * properties) so that they are reported here, by field, instead of as unparseable JSON.
+ * neither dialect stores it) and lone surrogates (valid JSON escapes, but not Unicode text: both
+ * databases would store U+FFFD in their place) in a string or key, and the keys of
+ * prototype pollution — `__proto__`, and `constructor` holding a `prototype` — which the JSON
+ * parser lets through (as own properties) so that they are reported here, by field, instead of as
+ * unparseable JSON.
  */
 function unstorableContentErrors(data: unknown): ErrorObject[] {
   // A raw body (the mail of POST /inbound/email) is bytes, not JSON: walking it would visit every byte.
@@ -66,13 +78,13 @@ function unstorableContentErrors(data: unknown): ErrorObject[] {
   const pending: [unknown, string][] = [[data, '']];
   while (pending.length > 0) {
     const [value, path] = pending.pop()!;
-    if (typeof value === 'string' && value.includes('\u0000')) {
-      errors.push(problem('nul', path, 'must not contain the NUL character (U+0000)'));
-    }
+    const textProblem = typeof value === 'string' ? unstorableText(value, path) : null;
+    if (textProblem) errors.push(textProblem);
     if (typeof value !== 'object' || value === null) continue;
     for (const [key, child] of Object.entries(value)) {
       const childPath = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (key.includes('\u0000')) errors.push(problem('nul', childPath, 'must not contain the NUL character (U+0000)'));
+      const keyProblem = unstorableText(key, childPath);
+      if (keyProblem) errors.push(keyProblem);
       else if (key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && 'prototype' in child)) {
         errors.push(problem('reservedKey', childPath, `is a reserved name (${key === '__proto__' ? '__proto__' : 'constructor.prototype'}) and cannot be used as a key`));
       } else pending.push([child, childPath]);
@@ -129,6 +141,9 @@ const withoutRouteParsedPatterns = (schema: JsonSchema): JsonSchema =>
     return node;
   });
 
+/** A body a route needs was absent, empty or `null` (docs/api.md, "An empty body is no body"). */
+const BODY_REQUIRED = problem('bodyRequired', '', 'is required (a JSON object; an empty body or null is none)');
+
 function compileValidator(schema: unknown, httpPart: string | undefined): ValidateFunction {
   if (httpPart === 'headers') return parameterAjv.compile(lowerCaseHeaderNames(schema as object)) as ValidateFunction;
   if (httpPart !== 'body') return parameterAjv.compile(withoutRouteParsedPatterns(schema as JsonSchema)) as ValidateFunction;
@@ -141,7 +156,8 @@ function compileValidator(schema: unknown, httpPart: string | undefined): Valida
     }
     const unstorable = unstorableContentErrors(data);
     const valid = validate(data);
-    const errors = [...unstorable, ...(validate.errors ?? [])];
+    // Fastify validates an absent body (none sent, or an empty one) as null, as it does a JSON null.
+    const errors = !valid && data === null ? [BODY_REQUIRED] : [...unstorable, ...(validate.errors ?? [])];
     trimThenValidate.errors = errors.length > 0 ? errors : null;
     return valid && unstorable.length === 0;
   };

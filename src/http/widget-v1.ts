@@ -11,6 +11,7 @@ import { discoveryDocuments } from './plugins/openapi.js';
 import { publicOrigin } from './origin.js';
 import type { TypedApp } from './route.js';
 import { registerWidgetGuard } from './widget/guard.js';
+import { widgetDocumentErrors } from './widget/schemas.js';
 import { registerWidgetRateLimit } from './widget/rate-limit.js';
 import { changelogRoutes } from './widget/routes/changelog.js';
 import { conversationEventRoutes } from './widget/routes/conversation-events.js';
@@ -53,7 +54,7 @@ export async function widgetV1(app: FastifyInstance, { services, rateLimitScale,
       summary: 'The OpenAPI 3.1 description of the widget API',
       description: 'Generated from the widget routes\' schemas, as /api/v1/openapi.json is for the API.',
       security: [],
-      response: { 200: Type.Object({}, { additionalProperties: true, description: 'An OpenAPI 3.1 document' }) },
+      response: { 200: Type.Object({}, { additionalProperties: true, description: 'An OpenAPI 3.1 document' }), ...widgetDocumentErrors() },
     },
     handler: async (request, reply) => reply.type('application/json; charset=utf-8').send(documents.json(publicOrigin(request, null) || '/')),
   });

@@ -4,12 +4,20 @@
 // ids). Gauges about the database are read at each scrape, so every process reports the same totals.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolUsage } from '../db/dialect.js';
-import type { OperationsRepository } from '../db/repositories/operations.repository.js';
+import type { OperationsRepository, StatusCount } from '../db/repositories/operations.repository.js';
+import type { AnnouncementJobTable, WebhookDeliveryTable } from '../db/schema.js';
 
 /** From 5 ms to 10 s: API requests, a duplicate check, a summary. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** A model's summary takes seconds. */
 const SUMMARY_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/**
+ * Every status a delivery gauge reports, 0 until a delivery has it: an alert on
+ * `{status="failed"}` then compares a number from the first scrape on, instead of seeing no series.
+ */
+const everyStatus = <S extends string>(statuses: Record<S, 0>): S[] => Object.keys(statuses) as S[];
+const WEBHOOK_STATUSES = everyStatus<WebhookDeliveryTable['status']>({ pending: 0, succeeded: 0, failed: 0 });
+const MAIL_STATUSES = everyStatus<AnnouncementJobTable['status']>({ pending: 0, done: 0, failed: 0 });
 
 export interface MetricSources {
   operations: Pick<OperationsRepository, 'outboxBacklog' | 'webhookDeliveriesByStatus' | 'mailByStatus'>;
@@ -17,6 +25,7 @@ export interface MetricSources {
   eventStreams(): number;
   /** HTTP requests this process received and has not finished answering. */
   requestsInFlight(): number;
+  /** null where there is no pool (SQLite): the pool families are then not served at all. */
   poolUsage(): PoolUsage | null;
   /** ISO 8601, as the clock of the services tells it. */
   now(): string;
@@ -72,24 +81,26 @@ export function serveMetrics({ registry }: Metrics, sources: MetricSources): (me
   });
   // Read after the backlog gauge, which sets it in the same scrape.
   scrapedGauge(registry, 'loopdesk_outbox_oldest_age_seconds', 'Age of the oldest event not yet fanned out; 0 when none waits', [], (gauge) => gauge.set(backlogAge));
-  scrapedGauge(registry, 'loopdesk_webhook_deliveries', 'Webhook deliveries kept, by status (pending, succeeded, failed)', ['status'], async (gauge) => {
-    for (const { status, count } of await operations.webhookDeliveriesByStatus()) gauge.set({ status }, count);
-  });
-  scrapedGauge(registry, 'loopdesk_mail_deliveries', 'Announcement emails kept, by status (pending, done, failed)', ['status'], async (gauge) => {
-    for (const { status, count } of await operations.mailByStatus()) gauge.set({ status }, count);
-  });
+  const byStatus = (statuses: readonly string[], counted: () => Promise<StatusCount[]>) => async (gauge: Gauge) => {
+    for (const status of statuses) gauge.set({ status }, 0);
+    for (const { status, count } of await counted()) gauge.set({ status }, count);
+  };
+  scrapedGauge(registry, 'loopdesk_webhook_deliveries', 'Webhook deliveries kept, by status (pending, succeeded, failed)', ['status'],
+    byStatus(WEBHOOK_STATUSES, () => operations.webhookDeliveriesByStatus()));
+  scrapedGauge(registry, 'loopdesk_mail_deliveries', 'Announcement emails kept, by status (pending, done, failed)', ['status'],
+    byStatus(MAIL_STATUSES, () => operations.mailByStatus()));
   scrapedGauge(registry, 'loopdesk_event_stream_connections', 'Open Server-Sent Event streams of this process', [], (gauge) => gauge.set(sources.eventStreams()));
   scrapedGauge(registry, 'loopdesk_http_requests_in_flight', 'HTTP requests received and not yet answered (event streams included), this scrape included', [], (gauge) => gauge.set(sources.requestsInFlight()));
-  scrapedGauge(registry, 'loopdesk_db_pool_connections', 'Database connections of this process\'s pool, by state (idle, busy); absent on SQLite', ['state'], (gauge) => {
-    const usage = sources.poolUsage();
-    if (!usage) return;
-    gauge.set({ state: 'idle' }, usage.idle);
-    gauge.set({ state: 'busy' }, usage.open - usage.idle);
-  });
-  scrapedGauge(registry, 'loopdesk_db_pool_waiting_queries', 'Queries waiting for a database connection; absent on SQLite', [], (gauge) => {
-    const usage = sources.poolUsage();
-    if (usage) gauge.set(usage.waiting);
-  });
+  // Only where there is a pool: an unlabelled gauge would otherwise read 0 on SQLite, as if it had one.
+  if (sources.poolUsage()) {
+    const usage = () => sources.poolUsage()!;
+    scrapedGauge(registry, 'loopdesk_db_pool_connections', 'Database connections of this process\'s pool, by state (idle, busy)', ['state'], (gauge) => {
+      const { open, idle } = usage();
+      gauge.set({ state: 'idle' }, idle);
+      gauge.set({ state: 'busy' }, open - idle);
+    });
+    scrapedGauge(registry, 'loopdesk_db_pool_waiting_queries', 'Queries waiting for a database connection', [], (gauge) => gauge.set(usage().waiting));
+  }
 
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({ name: 'loopdesk_http_requests_total', help: 'HTTP requests answered, by method, route template and status', labelNames, registers: [registry] });

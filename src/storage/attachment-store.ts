@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AttachmentStoreConfig } from '../config.js';
+import { OWNER_ONLY_FILE, OWNER_ONLY_FOLDER } from '../lib/owner-only.js';
 
 export interface AttachmentStore {
   /** Stores the bytes (once: a hash already stored is left as it is); their hex SHA-256. */
@@ -32,10 +33,10 @@ function folderStore(dir: string): AttachmentStore {
       const sha256 = sha256Of(content);
       const path = pathOf(sha256);
       if (await stat(path).then(() => true, () => false)) return sha256;
-      await mkdir(join(dir, sha256.slice(0, 2)), { recursive: true });
+      await mkdir(join(dir, sha256.slice(0, 2)), { recursive: true, mode: OWNER_ONLY_FOLDER });
       // Written aside and renamed: a reader never sees half a file, and concurrent writers of the same bytes both succeed.
       const partial = `${path}.${randomUUID()}.partial`;
-      await writeFile(partial, content);
+      await writeFile(partial, content, { mode: OWNER_ONLY_FILE });
       await rename(partial, path);
       return sha256;
     },

@@ -40,6 +40,8 @@ export interface Operation {
   body: JsonSchema | null;
   /** The media type of a request body that is not JSON (a raw mail, an image), when the operation takes one. */
   rawBody: string | null;
+  /** Whether its request body must be sent (false when it takes none, or one that may be left out). */
+  bodyRequired: boolean;
   /** Declared response statuses. */
   statuses: number[];
   /**
@@ -54,7 +56,7 @@ interface RawOperation {
   operationId: string;
   deprecated?: boolean;
   parameters?: { name: string; in: Parameter['in']; required?: boolean; schema?: JsonSchema }[];
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 
@@ -72,6 +74,7 @@ export function operationsOf(document: { paths: Record<string, Record<string, Ra
         parameters: (raw.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required === true, schema: p.schema ?? {} })),
         body: raw.requestBody?.content?.['application/json']?.schema ?? null,
         rawBody: Object.keys(raw.requestBody?.content ?? {}).find((type) => type !== 'application/json') ?? null,
+        bodyRequired: raw.requestBody?.required === true,
         statuses: Object.keys(raw.responses ?? {}).map(Number),
         streams: Object.values(raw.responses ?? {}).some((response) => 'text/event-stream' in (response.content ?? {})),
       })),

@@ -13,6 +13,8 @@ const PASSWORD = 'smtp-secret';
 export interface ReceivedMail {
   /** RCPT TO addresses. */
   recipients: string[];
+  /** The MAIL FROM address (the envelope sender, where delivery reports go); null for `<>`. */
+  returnPath: string | null;
   mail: ParsedMail;
 }
 
@@ -53,7 +55,8 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     },
     onData(stream, session, callback) {
       simpleParser(stream).then((mail) => {
-        const received = { recipients: recipientsOf(session.envelope), mail };
+        const { mailFrom } = session.envelope;
+        const received = { recipients: recipientsOf(session.envelope), returnPath: mailFrom ? mailFrom.address || null : null, mail };
         const attempt = attempts.filter((earlier) => earlier.recipients.join() === received.recipients.join()).length + 1;
         attempts.push(received);
         const answer = decide(received, attempt);

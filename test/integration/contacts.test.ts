@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { it } from 'node:test';
 import { sql } from 'kysely';
+import { INBOUND_DOMAIN, mailSample, mailWith, plainMail, postMail, testEmailConfig } from '../helpers/email.js';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, unique, type TestContext } from '../helpers/harness.js';
 import { identitySecret, signIdentity, startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
@@ -143,6 +144,52 @@ async function whereMarkerLies(ctx: TestContext, marker: string): Promise<string
   return found;
 }
 
+/** Mail as people write it: new words above the quoted history (which only `full_body` keeps), a file attached. */
+const mailFrom = (person: { name: string; email: string }, marker: string, inReplyTo?: string) => mailWith(`${person.name} <${person.email}>`, [
+  { filename: `File${marker}.txt`, content: Buffer.from(`Bytes${marker}`), contentType: 'text/plain' },
+], { text: `Mail${marker} the export still fails.\n\nOn Tue, Nov 24, 2026 at 1:05 PM Acme Support <support@acme.test> wrote:\n\n> Quoted${marker} history, ${person.email}\n`, inReplyTo });
+
+/** Replies are queued for an SMTP server that the tests never start sending to (no dispatcher runs). */
+const MAIL = { smtpUrl: 'smtp://127.0.0.1:9', from: 'Acme Support <support@acme.test>', timeoutMs: 1_000 };
+
+/**
+ * A mail of the seeded person into their own new thread, and the team's two replies to it: one
+ * bounced naming their address, one still waiting to go.
+ */
+async function seedMail(ctx: TestContext, seeded: Awaited<ReturnType<typeof seedPerson>>) {
+  const email = `${seeded.marker}@example.com`;
+  const mail = (await postMail(ctx.a.api, await mailFrom({ name: `Name${seeded.marker}`, email }, seeded.marker), seeded.product.id)).body.data;
+  assert.ok(mail.created, 'a thread of its own');
+  // The team's reply addresses them by name, and its answer is stored for its Idempotency-Key.
+  const reply = (await ctx.a.api.post(`/api/v1/conversations/${mail.conversation_id}/messages`, { body: `Hi Name${seeded.marker}, could you try again?` }, {
+    headers: { 'idempotency-key': `reply-${seeded.marker}` },
+  })).body.data;
+  // A report counts only at the reply's own return path (docs/email.md).
+  const { return_path_token: token } = await ctx.database.db.selectFrom('email_jobs').select('return_path_token').where('id', '=', reply.id).executeTakeFirstOrThrow();
+  const bounce = mailSample('postfix-bounce', { BOUNCED: `<${reply.id}@acme.test>`, TO: `bounces+${token}@${INBOUND_DOMAIN}` })
+    .toString('latin1').replaceAll('nobody@example.com', email);
+  assert.equal((await postMail(ctx.a.api, Buffer.from(bounce, 'latin1'), seeded.product.id)).status, 202);
+  const waiting = (await ctx.a.api.post(`/api/v1/conversations/${mail.conversation_id}/messages`, { body: 'One more thing.' })).body.data;
+  const messages = (await ctx.a.api.get(`/api/v1/conversations/${mail.conversation_id}`)).body.data.messages;
+  const byId = (id: string) => messages.find((message: any) => message.id === id);
+  const theirs = byId(mail.message_id);
+  assert.ok(theirs.full_body.includes(`Quoted${seeded.marker}`) && !theirs.body.includes(`Quoted${seeded.marker}`), 'the quoted history only in full_body');
+  assert.equal(theirs.attachments[0].filename, `File${seeded.marker}.txt`);
+  assert.ok(byId(reply.id).delivery.error.includes(email), 'the bounce names their address');
+  assert.equal(byId(waiting.id).delivery.status, 'pending');
+  return { conversationId: mail.conversation_id, messageId: mail.message_id, replyIds: [reply.id, waiting.id], bounce: Buffer.from(bounce, 'latin1') };
+}
+
+/** Another person's email thread, and a mail of the seeded person sent into it (In-Reply-To naming the other person's mail). */
+async function seedMailIntoOtherThread(ctx: TestContext, seeded: Awaited<ReturnType<typeof seedPerson>>) {
+  const other = unique('pqy').replace(/\W/g, '').toLowerCase();
+  const otherMailId = `${other}@example.com`;
+  const thread = (await postMail(ctx.a.api, plainMail({ from: `Other${other} <${other}@example.com>`, messageId: otherMailId, body: `Words${other} about my order` }), seeded.product.id)).body.data;
+  const into = (await postMail(ctx.a.api, await mailFrom({ name: `Name${seeded.marker}`, email: `${seeded.marker}@example.com` }, seeded.marker, `<${otherMailId}>`), seeded.product.id)).body.data;
+  assert.deepEqual([into.conversation_id, into.created], [thread.conversation_id, false], 'the documented threading put it into the other person\'s thread');
+  return { other, conversationId: thread.conversation_id, otherMessageId: thread.message_id, messageId: into.message_id };
+}
+
 describeEachDialect('GET /api/v1/contacts/{id}/export [ext]', (ctx) => {
   it('exports the contact, their conversations with messages and ratings, upvotes and widget sessions; never the team\'s notes', async () => {
     const seeded = await seedPerson(ctx());
@@ -163,7 +210,20 @@ describeEachDialect('GET /api/v1/contacts/{id}/export [ext]', (ctx) => {
     assert.ok(!res.text.includes(seeded.session.token), 'never the session token');
     assert.ok(!res.text.includes(`Note${seeded.marker}`), 'never an internal note');
   });
-});
+
+  it('exports their messages in another person\'s thread, and nothing else of it', async () => {
+    const seeded = await seedPerson(ctx());
+    const elsewhere = await seedMailIntoOtherThread(ctx(), seeded);
+    const res = await ctx().a.api.get(`${BASE}/${seeded.contactId}/export`);
+    assert.equal(res.status, 200, res.text);
+    const { conversations, messages_elsewhere } = res.body.data;
+    assert.ok(!conversations.some((row: any) => row.id === elsewhere.conversationId), 'not their conversation');
+    assert.deepEqual(messages_elsewhere.map((message: any) => [message.id, message.conversation_id, message.sender_id]), [[elsewhere.messageId, elsewhere.conversationId, seeded.contactId]]);
+    assert.match(messages_elsewhere[0].body, new RegExp(`^Mail${seeded.marker}`));
+    assert.deepEqual(messages_elsewhere[0].attachments.map((file: any) => file.filename), [`File${seeded.marker}.txt`]);
+    assert.ok(!res.text.includes(elsewhere.other), 'never the other person\'s words, name or address');
+  });
+}, { email: testEmailConfig() });
 
 describeEachDialect('DELETE /api/v1/contacts/{id} [ext]', (ctx) => {
   it('needs the settings role: an agent\'s key gets 403 and nothing is erased', async () => {
@@ -212,4 +272,44 @@ describeEachDialect('DELETE /api/v1/contacts/{id} [ext]', (ctx) => {
     const erased = rows.map((row) => JSON.parse(row.payload)).filter((event) => event.data.previous?.contact_id === seeded.contactId);
     assert.deepEqual(erased.map((event) => event.data.id).sort(), [seeded.chatId, seeded.importedId].sort());
   });
-});
+
+  it('erases their mail: its whole text with the quoted history, their files, a bounce\'s delivery error, a reply waiting to go; the erasure\'s events hold none of it', async () => {
+    const seeded = await seedPerson(ctx());
+    const mail = await seedMail(ctx(), seeded);
+    assert.equal((await ctx().a.api.delete(`${BASE}/${seeded.contactId}`)).status, 204);
+    // The same report once more, at the erased reply's old return path: it writes nothing back.
+    assert.equal((await postMail(ctx().a.api, mail.bounce, seeded.product.id)).status, 202);
+
+    assert.deepEqual(await whereMarkerLies(ctx(), seeded.marker), []);
+    const messages = (await ctx().a.api.get(`/api/v1/conversations/${mail.conversationId}`)).body.data.messages;
+    const theirs = messages.find((message: any) => message.id === mail.messageId);
+    assert.deepEqual([theirs.body, theirs.full_body, theirs.sender_name, theirs.attachments], ['[erased]', null, null, []]);
+    for (const id of mail.replyIds) {
+      assert.deepEqual(messages.find((message: any) => message.id === id).delivery, { status: 'failed', error: '[erased]' }, 'the bounced one, and the waiting one, never sent now');
+    }
+    const events = await ctx().database.db.selectFrom('events').select('payload').where('type', '=', 'conversation.updated').execute();
+    const erasure = events.map((row) => JSON.parse(row.payload)).find((event) => event.data.id === mail.conversationId && event.data.previous?.contact_id === seeded.contactId);
+    assert.deepEqual(erasure.data.messages.find((message: any) => message.id === mail.messageId), { ...theirs });
+  });
+
+  it('erases what they sent into another person\'s thread, which stays the other person\'s', async () => {
+    const seeded = await seedPerson(ctx());
+    const elsewhere = await seedMailIntoOtherThread(ctx(), seeded);
+    const { db, dialect } = ctx().database;
+    await db.transaction().execute((tx) => dialect.fullText.fold(tx, elsewhere.conversationId));
+    assert.equal((await ctx().a.api.delete(`${BASE}/${seeded.contactId}`)).status, 204);
+
+    assert.deepEqual(await whereMarkerLies(ctx(), seeded.marker), []);
+    const thread = (await ctx().a.api.get(`/api/v1/conversations/${elsewhere.conversationId}`)).body.data;
+    assert.equal(thread.contact.email, `${elsewhere.other}@example.com`);
+    const [others, theirs] = [thread.messages.find((message: any) => message.id === elsewhere.otherMessageId), thread.messages.find((message: any) => message.id === elsewhere.messageId)];
+    assert.match(others.body, new RegExp(`^Words${elsewhere.other}`));
+    assert.deepEqual([theirs.body, theirs.full_body, theirs.sender_name, theirs.attachments], ['[erased]', null, null, []]);
+    const listed = (await ctx().a.api.get(`/api/v1/conversations?product_id=${seeded.product.id}`)).body.data.find((row: any) => row.id === elsewhere.conversationId);
+    assert.equal(listed.last_message.excerpt, '[erased]');
+    const found = await ctx().a.api.get(`/api/v1/search?q=Words${elsewhere.other}&types=conversation`);
+    assert.deepEqual(found.body.data.map((result: any) => result.id), [elsewhere.conversationId], 'the other person\'s words are still found');
+    const events = await db.selectFrom('events').select('payload').where('type', '=', 'conversation.updated').execute();
+    assert.ok(events.some((row) => JSON.parse(row.payload).data.id === elsewhere.conversationId), 'webhook consumers learn of the erasure in that thread');
+  });
+}, { email: testEmailConfig(), mail: MAIL });

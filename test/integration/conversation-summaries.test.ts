@@ -17,6 +17,7 @@ import { conversationRepository } from '../../src/db/repositories/conversation.r
 import { attachmentRepository } from '../../src/db/repositories/attachment.repository.js';
 import { emailJobRepository } from '../../src/db/repositories/email-job.repository.js';
 import { messageRepository } from '../../src/db/repositories/message.repository.js';
+import { memberRepository } from '../../src/db/repositories/member.repository.js';
 import { createServices } from '../../src/services.js';
 import { completion, serverError, startChatCompletionsServer, summaryCompletion, type ChatCompletionsServer } from '../helpers/chat-completions-server.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -227,7 +228,7 @@ describeEachDialect('summary jobs across processes', (ctx) => {
             db, clock, conversations, messages, jobs: createConversationJobQueue({ dialect, clock, jobs, delays: { summary: DEBOUNCE_MS, triage: 0, search: 0 } }),
             writes: createConversationWrites({
               conversations, messages, attachments: attachmentRepository(db), emailJobs: emailJobRepository(db, dialect), outbox: ctx().services.outbox,
-              jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, dialect, clock,
+              jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, members: memberRepository(db), dialect, clock,
             }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,

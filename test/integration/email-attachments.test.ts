@@ -6,23 +6,16 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { AttachmentStoreConfig } from '../../src/config.js';
 import { sha256Of } from '../../src/storage/attachment-store.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { mailSample, postMail, testEmailConfig } from '../helpers/email.js';
+import { mailSample, mailWith, postMail, testEmailConfig } from '../helpers/email.js';
 import { eventually } from '../helpers/events.js';
 import { createProduct } from '../helpers/factories.js';
 import { createTestContext, unique, type TestContext } from '../helpers/harness.js';
 import { findMotoServer, startMotoServer, type MotoServer } from '../helpers/moto.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==', 'base64');
-
-/** A real MIME message (nodemailer's composer) from `from` with these files. */
-function mailWith(from: string, files: { filename: string; content: Buffer; contentType: string }[]): Promise<Buffer> {
-  return new MailComposer({ from, to: 'support@example.com', subject: 'Files', text: 'See attached.', messageId: `<${unique('files').replace(/\W/g, '.')}@example.com>`, attachments: files })
-    .compile().build();
-}
 
 const moto = findMotoServer();
 if ('problem' in moto && process.env.CI) throw new Error(`the S3 attachment tests need moto: ${moto.problem}`);

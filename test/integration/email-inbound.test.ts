@@ -3,9 +3,11 @@
 // stored once; automatic mail, our own and a sender over the hourly limit are ignored.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createProduct } from '../helpers/factories.js';
+import { createProduct, importConversation } from '../helpers/factories.js';
 import { INBOUND_DOMAIN, mailSample, plainMail, postMail, testEmailConfig } from '../helpers/email.js';
+import { hostileMail } from '../helpers/hostile-mail.js';
 import { describeEachDialect, unique, type Client } from '../helpers/harness.js';
+import { identitySecret, signIdentity, startSession, widgetProduct } from '../helpers/widget.js';
 
 const conversation = async (api: Client, id: string) => (await api.get(`/api/v1/conversations/${id}`)).body.data;
 const uniqueId = (tag: string) => `${unique(tag).replace(/\W/g, '.')}@test.example`;
@@ -48,6 +50,34 @@ describeEachDialect('POST /api/v1/inbound/email [ext]', (ctx) => {
     assert.deepEqual([message.sender_type, message.sender_id, message.sender_name], ['contact', data.contact_id, 'Ada Lovelace']);
     assert.equal(message.body, 'Hello,\n\nThe export button on the reports page does nothing when I click it.\nI tried Firefox and Chrome.\n\nAda');
     assert.deepEqual([message.delivery, message.attachments], [null, []]);
+  });
+
+  it('never renames an existing contact: a verified one keeps the name its identity token gave, an imported one its own; only a new contact takes the display name', async () => {
+    const product = await widgetProduct(ctx());
+    const secret = await identitySecret(ctx(), product.id);
+    const vera = `${unique('vera').replace(/\W/g, '-')}@cust.test`;
+    const token = await signIdentity(secret, { sub: unique('vera'), aud: product.widget_key, email: vera, name: 'Vera' });
+    await startSession(ctx(), product.widget_key, { identity_token: token });
+    const grace = `${unique('grace').replace(/\W/g, '-')}@cust.test`;
+    await importConversation(ctx().a.api, product.id, { contact: { name: 'Grace', email: grace } });
+
+    const forged = '"Support Team - reset your password at http://evil.test"';
+    for (const [address, name] of [[vera, 'Vera'], [grace, 'Grace']]) {
+      const result = accepted(await postMail(ctx().a.api, plainMail({ from: `${forged} <${address}>`, messageId: uniqueId('rename') }), product.id));
+      const data = await conversation(ctx().a.api, result.conversation_id!);
+      assert.deepEqual([data.contact.name, data.messages[0].sender_name], [name, name], address);
+    }
+    const again = await startSession(ctx(), product.widget_key, { identity_token: token });
+    assert.deepEqual([again.contact.name, again.contact.verified], ['Vera', true]);
+    const newcomer = accepted(await postMail(ctx().a.api, plainMail({ from: `"Nina New" <${unique('nina').replace(/\W/g, '-')}@cust.test>`, messageId: uniqueId('new') }), product.id));
+    assert.equal((await conversation(ctx().a.api, newcomer.conversation_id!)).contact.name, 'Nina New');
+  });
+
+  it('keeps the title of a subject with encoded line breaks, tabs and bidi overrides on one line', async () => {
+    const product = await createProduct(ctx().a.api);
+    const subject = `=?UTF-8?B?${Buffer.from('Export\r\n\tBcc: someone@example.com\u202e broken').toString('base64')}?=`;
+    const { conversation_id } = accepted(await postMail(ctx().a.api, plainMail({ subject, messageId: uniqueId('subject') }), product.id));
+    assert.equal((await conversation(ctx().a.api, conversation_id!)).title, 'Export Bcc: someone@example.com broken');
   });
 
   it('stores the same Message-ID once', async () => {
@@ -181,5 +211,26 @@ describeEachDialect('POST /api/v1/inbound/email [ext]', (ctx) => {
     const huge = await postMail(ctx().a.api, Buffer.alloc(25 * 1024 * 1024 + 1, 'a'), product.id);
     assert.equal(huge.status, 413);
     assert.match(huge.body.detail, /25 MiB/);
+  });
+
+  it('says so in the message when an HTML-only mail\'s HTML is over 2 MiB, rather than turning it into text', async () => {
+    const product = await createProduct(ctx().a.api);
+    const html = `<html><body>${'<p>A paragraph of a very long newsletter.</p>\r\n'.repeat(3 * 1024 * 1024 / 48)}</body></html>`;
+    const raw = plainMail({ messageId: uniqueId('big-html'), body: html });
+    const result = accepted(await postMail(ctx().a.api, Buffer.from(raw.toString().replace('text/plain', 'text/html')), product.id));
+    const [message] = (await conversation(ctx().a.api, result.conversation_id!)).messages;
+    assert.match(message.body, /^\[The mail's HTML was not turned into text: HTML too long for parsing \d+ bytes\]$/);
+  });
+
+  it('refuses a mail with over 1,000 parts or multiparts nested 2,000 deep (400, nothing stored), and takes one within the limits', async () => {
+    const product = await createProduct(ctx().a.api);
+    for (const raw of [hostileMail('parts', 1001), hostileMail('nesting', 2000)]) {
+      const refused = await postMail(ctx().a.api, raw, product.id);
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal(refused.body.error_code, 'validation_error');
+      assert.match(refused.body.detail, /the mail cannot be read .*at most 1000 MIME parts/);
+    }
+    assert.equal((await ctx().a.api.get(`/api/v1/conversations?product_id=${product.id}`)).body.data.length, 0);
+    accepted(await postMail(ctx().a.api, hostileMail('nesting', 500, { messageId: uniqueId('nested') }), product.id));
   });
 }, { email: testEmailConfig() });

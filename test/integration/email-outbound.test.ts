@@ -1,18 +1,21 @@
 // Replies by mail (docs/email.md), received by a real SMTP server in the test process: an agent's
 // reply in an email conversation goes out once with the thread's headers and Reply-To its reply
 // address; the customer's answers to it (an Outlook reply to that address, a Gmail reply naming its
-// Message-ID) join the conversation; a refused attempt is retried; a delivery report marks the reply
-// failed with the reason.
+// Message-ID) join the conversation; a refused attempt is retried; a delivery report that comes
+// back to the reply's own return path (and only there) marks the reply failed with the reason.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import nodemailer from 'nodemailer';
+import { startSmtpReceiver as startInboundReceiver } from '../../src/smtp/smtp-receiver.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { INBOUND_DOMAIN, mailSample, postMail, testEmailConfig } from '../helpers/email.js';
+import { deliveryReport, INBOUND_DOMAIN, mailSample, plainMail, postMail, testEmailConfig } from '../helpers/email.js';
 import { eventually } from '../helpers/events.js';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { createTestContext, type Client, type TestContext } from '../helpers/harness.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver.js';
 
 const FROM = 'Acme Support <support@acme.test>';
+const IGNORED = { conversation_id: null, message_id: null, created: false };
 
 const conversationOf = async (api: Client, id: string) => (await api.get(`/api/v1/conversations/${id}`)).body.data;
 const messageIn = async (api: Client, conversationId: string, messageId: string) =>
@@ -43,6 +46,23 @@ for (const dialect of DIALECTS) {
       await context?.close();
       await smtp?.close();
     });
+
+    /** The mail of the reply whose text holds `text`, as the SMTP server accepted it. */
+    const sentWith = (text: string) => smtp.accepted.find((received) => received.mail.text?.includes(text))!;
+
+    /** Runs `body` with the built-in SMTP receiver listening and a client that sends raw mail to one recipient (the accepted recipients). */
+    async function throughReceiver(body: (send: (to: string, raw: Buffer) => Promise<unknown[]>) => Promise<void>) {
+      const errors: unknown[] = [];
+      const receiver = await startInboundReceiver({ inbound: context.services.inbound, host: '127.0.0.1', port: 0, maxBytes: 1024 * 1024, onError: (error) => errors.push(error) });
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: receiver.port, secure: false, ignoreTLS: true });
+      try {
+        await body(async (to, raw) => (await transport.sendMail({ envelope: { from: 'mailer-daemon@mx.example.net', to: [to] }, raw })).accepted);
+      } finally {
+        transport.close();
+        await receiver.close();
+      }
+      assert.deepEqual(errors, []);
+    }
 
     it('mails an agent\'s reply once, threaded, with Reply-To the conversation\'s reply address, and marks it sent', async () => {
       const posted = await api.post(`/api/v1/conversations/${conversationId}/messages`, { body: 'Could you try clearing your cache?' });
@@ -76,6 +96,17 @@ for (const dialect of DIALECTS) {
       assert.equal(smtp.accepted.length, 1, 'sent once');
     });
 
+    it('addresses the reply to the contact\'s name on one line, whatever line breaks and bidi overrides the sender\'s display name held', async () => {
+      const dirty = Buffer.from(' \u202eAda\r\n\tLovelace\u0085 ').toString('base64');
+      const address = `ada-${process.pid}-${Date.now()}@example.com`;
+      const raw = plainMail({ from: `=?UTF-8?B?${dirty}?= <${address}>`, messageId: `one-line-${process.pid}-${Date.now()}@example.com` });
+      const started = (await postMail(api, raw, product.id)).body.data.conversation_id;
+      const posted = (await api.post(`/api/v1/conversations/${started}/messages`, { body: 'On it.' })).body.data;
+      await deliveryOf(api, started, posted.id, 'sent');
+      const sent = smtp.accepted.find((received) => received.recipients.includes(address))!;
+      assert.deepEqual(sent.mail.to && !Array.isArray(sent.mail.to) && sent.mail.to.value, [{ name: 'Ada Lovelace', address }]);
+    });
+
     it('retries a reply the SMTP server refused until it is accepted', async () => {
       let refused = false;
       smtp.answer(() => (refused ? { accept: true } : ((refused = true), { refuse: 451 })));
@@ -87,16 +118,52 @@ for (const dialect of DIALECTS) {
       smtp.answer(() => ({ accept: true }));
     });
 
-    it('marks a reply failed with the reason when a delivery report returns it', async () => {
+    it('sends each reply from a return path of its own, and marks it failed with the reason when a delivery report comes back there', async () => {
       const posted = (await api.post(`/api/v1/conversations/${conversationId}/messages`, { body: 'This will bounce.' })).body.data;
       await deliveryOf(api, conversationId, posted.id, 'sent');
-      const bounce = await postMail(api, mailSample('postfix-bounce', { BOUNCED: `<${posted.id}@acme.test>` }), product.id);
-      assert.deepEqual(bounce.body.data, { conversation_id: null, message_id: null, created: false });
+      const returnPath = sentWith('This will bounce.').returnPath!;
+      assert.match(returnPath, new RegExp(`^bounces\\+[a-z0-9]{24}@${INBOUND_DOMAIN.replace(/\./g, '\\.')}$`));
+      assert.notEqual(sentWith('Could you try clearing your cache?').returnPath, returnPath, 'each reply has its own');
+      const bounce = await postMail(api, mailSample('postfix-bounce', { TO: returnPath, BOUNCED: `<${posted.id}@acme.test>` }));
+      assert.deepEqual(bounce.body.data, IGNORED);
       const message = await messageIn(api, conversationId, posted.id);
       assert.deepEqual(message.delivery, {
         status: 'failed', error: '550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown in virtual mailbox table',
       });
       assert.equal((await conversationOf(api, conversationId)).messages.length, 6, 'the report is no message');
+    });
+
+    it('ignores a delivery report that does not come back to the reply\'s return path, whatever Message-ID it names', async () => {
+      const posted = (await api.post(`/api/v1/conversations/${conversationId}/messages`, { body: 'This one arrived.' })).body.data;
+      await deliveryOf(api, conversationId, posted.id, 'sent');
+      const forged = (to: string) => mailSample('postfix-bounce', { TO: to, BOUNCED: `<${posted.id}@acme.test>` });
+      assert.deepEqual((await postMail(api, forged('support@acme.test'), product.id)).body.data, IGNORED);
+      assert.deepEqual((await postMail(api, forged(product.inbound_email))).body.data, IGNORED);
+      assert.deepEqual((await postMail(api, forged(`bounces+${'a'.repeat(24)}@${INBOUND_DOMAIN}`), product.id)).body.data, IGNORED);
+      await throughReceiver(async (send) => assert.deepEqual(await send(product.inbound_email, forged(product.inbound_email)), [product.inbound_email]));
+      assert.deepEqual((await messageIn(api, conversationId, posted.id)).delivery, { status: 'sent', error: null });
+    });
+
+    it('takes reports at a return path through the SMTP receiver, keeping the reason one plain line of at most 300 characters; refuses unknown return paths and ignores other mail there', async () => {
+      const posted = (await api.post(`/api/v1/conversations/${conversationId}/messages`, { body: 'Bounce me through SMTP.' })).body.data;
+      await deliveryOf(api, conversationId, posted.id, 'sent');
+      const returnPath = sentWith('Bounce me through SMTP.').returnPath!;
+      const before = (await conversationOf(api, conversationId)).messages.length;
+      const conversations = (await api.get(`/api/v1/conversations?product_id=${product.id}&limit=100`)).body.pagination.total;
+      await throughReceiver(async (send) => {
+        const unknown = await send(`bounces+${'b'.repeat(24)}@${INBOUND_DOMAIN}`, plainMail({ messageId: `unknown-${posted.id}@example.com` })).catch((error) => error);
+        assert.equal(unknown.responseCode, 550, String(unknown));
+        // Not a report: neither a new conversation nor a failure.
+        await send(returnPath, plainMail({ to: returnPath, messageId: `plain-${posted.id}@example.com`, headers: { 'In-Reply-To': `<${posted.id}@acme.test>` } }));
+        assert.deepEqual((await messageIn(api, conversationId, posted.id)).delivery, { status: 'sent', error: null });
+        const diagnostic = `550 \u202eCall +1 555 0100 to restore your account\u0007\u0085 ${'x'.repeat(400)}`;
+        await send(returnPath, deliveryReport({ to: returnPath, diagnostic, messageId: `report-${posted.id}@mx.example.net` }));
+      });
+      const { delivery } = await messageIn(api, conversationId, posted.id);
+      assert.equal(delivery.status, 'failed');
+      assert.equal(delivery.error, `550 Call +1 555 0100 to restore your account ${'x'.repeat(400)}`.slice(0, 300));
+      assert.equal((await conversationOf(api, conversationId)).messages.length, before);
+      assert.equal((await api.get(`/api/v1/conversations?product_id=${product.id}&limit=100`)).body.pagination.total, conversations);
     });
 
     it('never mails an internal note, and mails a saved reply with its placeholders filled', async () => {
@@ -118,6 +185,32 @@ for (const dialect of DIALECTS) {
       assert.equal(posted.delivery, null);
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(smtp.attempts.length, before);
+    });
+  });
+
+  describe(`replies by mail with LOOPDESK_MAIL_RETURN_PATH=from [${dialect}]`, () => {
+    let smtp: SmtpReceiver;
+    let context: TestContext & { close(): Promise<void> };
+
+    before(async () => {
+      smtp = await startSmtpReceiver();
+      context = await createTestContext(dialect, {
+        email: testEmailConfig({ returnPath: 'from' }), mail: { smtpUrl: smtp.url, from: FROM, timeoutMs: 2_000 }, webhooks: { pollIntervalMs: 20, retryScheduleMs: [50, 100] },
+      });
+      context.services.webhookDispatcher.start();
+    });
+    after(async () => {
+      await context?.close();
+      await smtp?.close();
+    });
+
+    it('sends replies with the From address as the envelope sender', async () => {
+      const api = context.a.api;
+      const product = await createProduct(api);
+      const conversationId = (await postMail(api, mailSample('multipart-alternative'), product.id)).body.data.conversation_id;
+      const posted = (await api.post(`/api/v1/conversations/${conversationId}/messages`, { body: 'From the From address.' })).body.data;
+      await deliveryOf(api, conversationId, posted.id, 'sent');
+      assert.deepEqual(smtp.accepted.map((received) => received.returnPath), ['support@acme.test']);
     });
   });
 }

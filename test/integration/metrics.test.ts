@@ -78,8 +78,6 @@ describeEachDialect('GET /metrics', (ctx, dialect) => {
       loopdesk_mail_deliveries: 'gauge',
       loopdesk_dedup_duration_seconds: 'histogram',
       loopdesk_summary_duration_seconds: 'histogram',
-      loopdesk_db_pool_connections: 'gauge',
-      loopdesk_db_pool_waiting_queries: 'gauge',
       process_cpu_seconds_total: 'counter',
       process_resident_memory_bytes: 'gauge',
       nodejs_eventloop_lag_seconds: 'gauge',
@@ -102,12 +100,28 @@ describeEachDialect('GET /metrics', (ctx, dialect) => {
     assert.ok(value('loopdesk_outbox_backlog_events')! > 0, 'the writes recorded events nobody fanned out (no dispatcher runs here)');
     assert.ok(value('loopdesk_outbox_oldest_age_seconds')! >= 0);
     assert.equal(value('loopdesk_event_stream_connections'), 0);
-    const pool = samples.filter((s) => s.name === 'loopdesk_db_pool_connections').map((s) => s.labels.state).sort();
-    assert.deepEqual(pool, dialect === 'postgres' ? ['busy', 'idle'] : [], 'pool use where there is a pool');
     for (const name of types.keys()) {
       if (types.get(name) === 'counter') assert.match(name, /_total$/, `${name}: a counter ends in _total`);
       assert.doesNotMatch(name, /_(ms|milliseconds|kb|mb)(_|$)/, `${name}: base units`);
     }
+  });
+
+  it('reports every delivery status from the first scrape, 0 until a delivery has it', async () => {
+    const { client } = ctx();
+    const { samples } = await scrape(client(null));
+    const statuses = (name: string) => samples.filter((s) => s.name === name).map((s) => [s.labels.status, s.value]).sort();
+    assert.deepEqual(statuses('loopdesk_webhook_deliveries'), [['failed', 0], ['pending', 0], ['succeeded', 0]]);
+    assert.deepEqual(statuses('loopdesk_mail_deliveries'), [['done', 0], ['failed', 0], ['pending', 0]]);
+  });
+
+  it('serves the pool families where there is a pool (PostgreSQL), and none of them on SQLite', async () => {
+    const { client } = ctx();
+    const { types, samples } = await scrape(client(null));
+    const families = ['loopdesk_db_pool_connections', 'loopdesk_db_pool_waiting_queries'];
+    const pooled = dialect === 'postgres';
+    for (const name of families) assert.equal(types.get(name), pooled ? 'gauge' : undefined, name);
+    assert.deepEqual(samples.filter((s) => families.includes(s.name)).map((s) => s.labels.state ?? s.name).sort(),
+      pooled ? ['busy', 'idle', 'loopdesk_db_pool_waiting_queries'] : []);
   });
 
   it('counts the requests in flight over HTTP, until each is answered or abandoned', async () => {

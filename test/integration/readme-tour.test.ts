@@ -87,10 +87,12 @@ for (const dialect of DIALECTS) {
         const result = spawnSync('bash', ['--norc', '-euo', 'pipefail', '-c', script], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
         assert.equal(result.status, 0, `exit ${result.status}\n${result.stdout}\n${result.stderr}`);
         assert.equal(result.stderr, '');
+        assert.match(result.stdout, /^create$/m, 'triage, a POST without a body, suggested a new issue');
         assert.match(result.stdout, /"matched_existing": true/, 'the deduplicating create matched the issue');
         assert.match(result.stdout, /"linked": 1/);
         assert.match(result.stdout, /"issues": \[\s*"released"\s*\]/);
         assert.match(result.stdout, /^resolved$/m);
+        assert.match(result.stdout, /^\[erased\]$/m, 'the contact was erased (a DELETE)');
       });
     }
 

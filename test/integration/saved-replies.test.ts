@@ -148,6 +148,14 @@ describeEachDialect('POST /api/v1/conversations/{id}/messages with saved_reply_i
     assert.equal(res.body.data.body, 'Hi  (),  from Acme Mobile here. {{unknown.thing}} stays.');
   });
 
+  it('leaves names of object internals in braces as written ({{constructor}}, {{__proto__}})', async () => {
+    const reply = await createSavedReply(ctx().a.api, { body: '{{constructor}} {{ __proto__ }} {{constructor.name}} {{contact.name}}' });
+    const data = await conversation(ctx(), { name: 'Bo' });
+    const res = await ctx().a.api.post(`/api/v1/conversations/${data.id}/messages`, { saved_reply_id: reply.id });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.data.body, '{{constructor}} {{ __proto__ }} {{constructor.name}} Bo');
+  });
+
   it('lets an agent post it (posting needs no settings role)', async () => {
     const reply = await createSavedReply(ctx().a.api, { body: 'Hello from {{agent.name}}' });
     const agent = await newPerson(ctx(), ctx().a);

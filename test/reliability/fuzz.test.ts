@@ -1,14 +1,21 @@
 // Bad input never hurts: requests generated from the served openapi.json and the widget API's
 // /widget/v1/openapi.json (every operation, every parameter and body field) get a 2xx or a 4xx in the contract's envelope, never a 5xx or a
-// hang, and afterwards the database holds exactly what the 2xx creates reported.
+// hang, and afterwards the database holds exactly what the 2xx creates reported. Then every
+// operation that takes a body gets bodies of raw bytes that are not UTF-8; no body that is not
+// Unicode text (such bytes, or a lone surrogate written as a JSON escape) is ever answered with a 2xx.
+// Then every operation gets paths and query strings whose percent-encoding is not UTF-8; every
+// request whose path or query does not decode, in any phase, is answered 400.
 // FUZZ_SEED=<n> replays a run; FUZZ_REQUESTS=<n> changes how many requests each dialect gets.
 import assert from 'node:assert/strict';
+import { isUtf8 } from 'node:buffer';
 import { it } from 'node:test';
 import fc from 'fast-check';
 import { DIALECTS } from '../helpers/databases.js';
 import { responseProblems } from '../helpers/envelope.js';
 import type { Resource } from '../helpers/id-references.js';
-import { requestArbitrary, type FuzzRequest, type RequestContext } from '../helpers/fuzz-requests.js';
+import {
+  rawBytesRequestArbitrary, requestArbitrary, undecodableTargetRequestArbitrary, type FuzzRequest, type RequestContext,
+} from '../helpers/fuzz-requests.js';
 import { describeEachDialect, type TestContext } from '../helpers/harness.js';
 import { idsOf, integrityProblems } from '../helpers/integrity.js';
 import { operationsOf, type Operation } from '../helpers/openapi-operations.js';
@@ -18,21 +25,66 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 // At least 10,000 requests over the dialects of the run.
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? Math.ceil(10_000 / DIALECTS.length));
 const BATCH = 250;
+/** Raw-byte bodies each operation that takes a body gets, after the generated requests. */
+const RAW_BODIES_PER_OPERATION = 12;
+/** Requests whose path or query is not percent-encoded UTF-8 each operation gets, after those. */
+const UNDECODABLE_TARGETS_PER_OPERATION = 6;
 const IN_FLIGHT = 4;
 const REQUEST_TIMEOUT_MS = 10_000;
 
 type Created = [table: string, id: string][];
 
-/** A form whose honeypot is filled is answered like any other, and stores nothing. */
-const honeypotFilled = (payload: string | undefined): boolean => {
+/** The JSON a body holds as the server reads it (after one leading byte order mark), or undefined. */
+function parsedBody(payload: FuzzRequest['payload']): unknown {
   try {
-    const website = JSON.parse(payload ?? '').website;
-    return typeof website === 'string' && website.trim() !== '';
+    return JSON.parse(String(payload ?? '').replace(/^\ufeff/, ''));
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** A form whose honeypot is filled is answered like any other, and stores nothing. */
+const honeypotFilled = (payload: FuzzRequest['payload']): boolean => {
+  const website = (parsedBody(payload) as { website?: unknown } | null | undefined)?.website;
+  return typeof website === 'string' && website.trim() !== '';
 };
 
+/** Whether a string or key anywhere in `value` holds a surrogate without its pair. */
+function holdsLoneSurrogate(value: unknown): boolean {
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string' && /\p{Cs}/u.test(next)) return true;
+    if (typeof next !== 'object' || next === null) continue;
+    for (const [key, child] of Object.entries(next)) {
+      if (/\p{Cs}/u.test(key)) return true;
+      pending.push(child);
+    }
+  }
+  return false;
+}
+
+/** Whether the request's path or query string (before a fragment) is not percent-encoded UTF-8, which the server refuses first. */
+function undecodableTarget(url: string): boolean {
+  try {
+    decodeURIComponent(url.split('#')[0]!);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Why a 2xx to this request would mean that text which is not Unicode was taken (and stored
+ * mangled), or null: a JSON body whose bytes are not UTF-8, or one holding a lone surrogate sent
+ * to an operation that validates its JSON body.
+ */
+function notUnicodeText(request: FuzzRequest, reached: Operation | undefined): string | null {
+  const json = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
+  if (!reached || !json || request.payload === undefined) return null;
+  if (Buffer.isBuffer(request.payload) && !isUtf8(request.payload)) return 'a body that is not UTF-8';
+  return reached.body && holdsLoneSurrogate(parsedBody(request.payload)) ? 'a lone surrogate' : null;
+}
 /**
  * The rows a 2xx answer of each creating operation reports, by table. A form's receipt names its
  * conversation only: its first message is found by its conversation (`messages of`). An accepted
@@ -79,7 +131,7 @@ const canonical = (operationId: string) => operationId.replace(/ViaDeprecatedAli
  * The operation a request reached, by its method and path: the fuzzer also sends one operation's
  * path with another method (a POST to a list's path is a create).
  */
-function reachedOperation(operations: Operation[], request: FuzzRequest): string | undefined {
+function reachedOperation(operations: Operation[], request: FuzzRequest): Operation | undefined {
   const path = request.url.split(/[?#]/)[0]!;
   const segments = path.split('/');
   const matching = operations.filter((op) => {
@@ -89,7 +141,7 @@ function reachedOperation(operations: Operation[], request: FuzzRequest): string
   });
   // A literal segment wins over a parameter (/issues/maybe before /issues/{id}).
   const literal = (op: Operation) => op.path.split('/').filter((part) => !part.startsWith('{')).length;
-  return matching.sort((x, y) => literal(y) - literal(x))[0]?.operationId;
+  return matching.sort((x, y) => literal(y) - literal(x))[0];
 }
 
 function assertCreatesKnown(operations: Operation[]): void {
@@ -170,8 +222,11 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+const describePayload = (payload: FuzzRequest['payload']) =>
+  (Buffer.isBuffer(payload) ? `bytes ${payload.subarray(0, 150).toString('hex')}` : (payload ?? '').slice(0, 300));
+
 const describeRequest = (r: FuzzRequest) =>
-  `${r.method} ${r.url.slice(0, 300)} ${JSON.stringify(r.headers).slice(0, 300)} ${(r.payload ?? '').slice(0, 300)}`;
+  `${r.method} ${r.url.slice(0, 300)} ${JSON.stringify(r.headers).slice(0, 300)} ${describePayload(r.payload)}`;
 
 describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
   it(`answers ${REQUESTS} generated requests with a 2xx or an enveloped 4xx, and stores only what they created`, async (t) => {
@@ -196,7 +251,12 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
         const problems = responseProblems(res.status, res.headers, res.text);
         if (problems.length) failures.push(`#${index} ${describeRequest(request)}\n  → ${res.status}: ${problems.join('; ')}`);
         const reached = reachedOperation(operations, request);
-        const creates = reached && CREATES[canonical(reached)];
+        const taken = res.status < 300 && notUnicodeText(request, reached);
+        if (taken) failures.push(`#${index} ${describeRequest(request)}\n  → ${res.status}: ${taken} was accepted`);
+        if (res.status !== 400 && undecodableTarget(request.url)) {
+          failures.push(`#${index} ${describeRequest(request)}\n  → ${res.status}: a path or query that is not percent-encoded UTF-8 was not refused`);
+        }
+        const creates = reached && CREATES[canonical(reached.operationId)];
         if (creates && res.status >= 200 && res.status < 300) {
           for (const [table, id] of creates(res.body, res.status, request)) created.get(table)!.add(id);
         }
@@ -212,8 +272,36 @@ describeEachDialect('fuzzing every operation of openapi.json', (ctx) => {
       }
     }
 
-    const summary = [...statuses.entries()].sort(([x], [y]) => x - y).map(([status, n]) => `${status}×${n}`).join(' ');
-    t.diagnostic(`fuzz [${context.dialect}]: ${REQUESTS} requests, seed ${SEED}; statuses ${summary}`);
+    const summary = () => [...statuses.entries()].sort(([x], [y]) => x - y).map(([status, n]) => `${status}×${n}`).join(' ');
+    t.diagnostic(`fuzz [${context.dialect}]: ${REQUESTS} requests, seed ${SEED}; statuses ${summary()}`);
+
+    // Raw bytes, a fixed number to each operation that takes a body, so that none is left to chance.
+    statuses.clear();
+    const withBodies = operations.filter((op) => op.body !== null || op.rawBody !== null);
+    let notUtf8 = 0;
+    for (const [n, op] of withBodies.entries()) {
+      const arbitrary = rawBytesRequestArbitrary(op, isWidget(op) ? generation.widget : generation.api);
+      const batch = fc.sample(arbitrary, { seed: SEED + n, numRuns: RAW_BODIES_PER_OPERATION });
+      notUtf8 += batch.filter((request) => !isUtf8(request.payload as Buffer)).length;
+      for (let i = 0; i < batch.length; i += IN_FLIGHT) {
+        await Promise.all(batch.slice(i, i + IN_FLIGHT).map((request, j) => send(request, REQUESTS + n * RAW_BODIES_PER_OPERATION + i + j)));
+      }
+    }
+    t.diagnostic(`fuzz [${context.dialect}]: ${withBodies.length * RAW_BODIES_PER_OPERATION} raw-byte bodies to ${withBodies.length} operations, ${notUtf8} not UTF-8; statuses ${summary()}`);
+
+    // Paths and query strings that do not decode, a fixed number to every operation.
+    statuses.clear();
+    let undecodable = 0;
+    const sent = REQUESTS + withBodies.length * RAW_BODIES_PER_OPERATION;
+    for (const [n, op] of operations.entries()) {
+      const arbitrary = undecodableTargetRequestArbitrary(op, isWidget(op) ? generation.widget : generation.api);
+      const batch = fc.sample(arbitrary, { seed: SEED + sent + n, numRuns: UNDECODABLE_TARGETS_PER_OPERATION });
+      undecodable += batch.filter((request) => undecodableTarget(request.url)).length;
+      for (let i = 0; i < batch.length; i += IN_FLIGHT) {
+        await Promise.all(batch.slice(i, i + IN_FLIGHT).map((request, j) => send(request, sent + n * UNDECODABLE_TARGETS_PER_OPERATION + i + j)));
+      }
+    }
+    t.diagnostic(`fuzz [${context.dialect}]: ${operations.length * UNDECODABLE_TARGETS_PER_OPERATION} paths and query strings to ${operations.length} operations, ${undecodable} not percent-encoded UTF-8; statuses ${summary()}`);
     assert.deepEqual(failures, [], `replay with FUZZ_SEED=${SEED}`);
 
     for (const id of await messagesOf(context, [...created.get('messages of')!])) created.get('messages')!.add(id);

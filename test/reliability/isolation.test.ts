@@ -185,7 +185,7 @@ describe('the isolation suite\'s coverage', () => {
     const op: Operation = {
       operationId: 'newRoute', method: 'POST', path: '/api/v1/gadgets/{id}', deprecated: false, statuses: [201], streams: false,
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-      body: { type: 'object', properties: { gadget_id: { type: 'string', format: 'uuid' } } }, rawBody: null,
+      body: { type: 'object', properties: { gadget_id: { type: 'string', format: 'uuid' } } }, rawBody: null, bodyRequired: true,
     };
     assert.throws(() => probesFor(op, {} as SeededIds, {} as SeededIds), /does not know which resource/);
     assert.throws(() => fieldResource(op, 'gadget_id', { type: 'string' }), /does not know which resource/);

@@ -6,10 +6,14 @@
 // widens anyone's power, no answer is a 500, and a workspace always keeps an owner.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { sql } from 'kysely';
 import type { ApiResponse, Client, TestContext } from '../helpers/harness.js';
 import { describeEachDialect } from '../helpers/harness.js';
-import { createIssue, createProduct } from '../helpers/factories.js';
+import { createIssue, createProduct, importConversation } from '../helpers/factories.js';
 import { integrityProblems } from '../helpers/integrity.js';
+import { manualClock } from '../helpers/manual-clock.js';
+import { issueRepository } from '../../src/db/repositories/issue.repository.js';
+import { inTransaction } from '../../src/domain/shared/unit-of-work.js';
 import { newPerson } from '../helpers/sessions.js';
 
 const ROUNDS = [1, 2, 3, 4, 5];
@@ -98,6 +102,25 @@ describeEachDialect('settings writes racing each other', (ctx) => {
       assert.deepEqual(await integrityProblems(ctx().database.db), []);
     });
 
+    it(`assigns no issue or conversation to a member removed meanwhile, and keeps their tallies (round ${round})`, async () => {
+      const { api } = ctx().a;
+      const target = await newPerson(ctx(), ctx().a);
+      const product = await createProduct(api, { name: `Assignment race ${round}` });
+      const issues = await Promise.all(Array.from({ length: ISSUES_OF_REMOVED }, (_, i) => createIssue(api, product.id, { title: `Unassigned ${i}` })));
+      const conversations = await Promise.all(Array.from({ length: ISSUES_OF_REMOVED / 2 }, (_, i) => importConversation(api, product.id, { title: `Chat ${i}` })));
+      const answers = await Promise.all([
+        ...issues.slice(0, ISSUES_OF_REMOVED / 2).map((issue) => api.patch(`/api/v1/issues/${issue.id}`, { assignee_id: target.member.id })),
+        api.delete(`/api/v1/members/${target.member.id}`),
+        ...issues.slice(ISSUES_OF_REMOVED / 2).map((issue) => api.patch(`/api/v1/issues/${issue.id}`, { assignee_id: target.member.id })),
+        ...conversations.map((conversation) => api.patch(`/api/v1/conversations/${conversation.id}`, { assignee_id: target.member.id })),
+      ]);
+      const refused = answers.filter((res) => res.status === 400);
+      assert.ok(answers.every((res) => res.status < 300 || (res.status === 400 && res.body.fields?.assignee_id)), statusesOf(answers));
+      const after = ((await api.get(`/api/v1/issues?product_id=${product.id}&limit=100`)).body.data as any[]);
+      assert.deepEqual(after.filter((issue) => issue.assignee_id !== null).map((issue) => issue.title), [], `${refused.length} refused`);
+      assert.deepEqual(await integrityProblems(ctx().database.db), []);
+    });
+
     it(`gives an admin demoted meanwhile no settings write after the demotion committed (round ${round})`, async () => {
       const admin = await newPerson(ctx(), ctx().a, 'admin');
       const agent = await newPerson(ctx(), ctx().a);
@@ -115,3 +138,51 @@ describeEachDialect('settings writes racing each other', (ctx) => {
     });
   }
 });
+
+/** On PostgreSQL, resolves once a statement of the test's database waits for a lock another transaction holds. */
+async function someoneWaitsForALock(context: TestContext): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
+      .execute(context.database.db);
+    if (rows[0].waiting > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const clock = manualClock();
+
+describeEachDialect('a member removed while one of their issues is being written', (ctx) => {
+  it('waits for the issue\'s lock, keeps that write, and stamps the unassignment after it', async () => {
+    const { api, id: workspaceId } = ctx().a;
+    const target = await newPerson(ctx(), ctx().a);
+    const product = await createProduct(api, { name: 'Removal waits' });
+    const issue = await createIssue(api, product.id, { title: 'Before', assignee_id: target.member.id });
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let stamp = '';
+    // A PATCH of the issue, its lock taken, not committed until the removal has started.
+    const writer = inTransaction(ctx().database.db, async (work) => {
+      await ctx().services.issueWrites.lock(work, [issue.id]);
+      holding();
+      await released;
+      clock.advance(1_000);
+      stamp = clock.now();
+      const current = (await issueRepository(ctx().database.db).findById(workspaceId, issue.id, work.tx))!;
+      await ctx().services.issueWrites.update(work, current, { title: 'Written under the lock', status: 'in_progress', updated_at: stamp });
+    });
+    await held;
+    const removal = api.delete(`/api/v1/members/${target.member.id}`);
+    // SQLite: the removal cannot begin while the writer's transaction holds the file's write lock.
+    if (ctx().dialect === 'postgres') await someoneWaitsForALock(ctx());
+    release();
+    await writer;
+    assert.equal((await removal).status, 204);
+
+    const after = (await api.get(`/api/v1/issues/${issue.id}`)).body.data;
+    assert.deepEqual([after.title, after.status, after.assignee_id], ['Written under the lock', 'in_progress', null]);
+    assert.ok(after.updated_at >= stamp, `the unassignment (${after.updated_at}) is stamped no earlier than the write it waited for (${stamp})`);
+    assert.deepEqual(await integrityProblems(ctx().database.db), []);
+  });
+}, { clock });

@@ -1,6 +1,6 @@
 // Webhook delivery by real server processes: at least once through a kill -9 (every committed
-// event arrives after the restart; duplicates are counted and reported), and on PostgreSQL three
-// processes sharing the queue deliver each event exactly once in the normal case.
+// event arrives after the restart; duplicates are counted and reported), and three processes
+// sharing the queue (on SQLite, one file) deliver each event exactly once in the normal case.
 // Events are recorded through the outbox by the test; once every API write records its own,
 // these tests can make them through the API instead.
 import assert from 'node:assert/strict';
@@ -102,7 +102,7 @@ for (const dialect of DIALECTS) {
   });
 }
 
-describe('webhook delivery by three processes on one PostgreSQL database', { skip: !DIALECTS.includes('postgres') && 'no PostgreSQL' }, () => {
+for (const dialect of DIALECTS) describe(`webhook delivery by three processes on one database [${dialect}]`, () => {
   let servers: RunningServer[] = [];
   after(() => servers.forEach((server) => server.kill('SIGKILL')));
 
@@ -110,7 +110,7 @@ describe('webhook delivery by three processes on one PostgreSQL database', { ski
     const EVENTS = 300;
     const PER_PROCESS = 4;
     const env = { LOOPDESK_WEBHOOK_CONCURRENCY: String(PER_PROCESS) };
-    const setup = await setUp('postgres', env);
+    const setup = await setUp(dialect, env);
     const { databaseUrl, receiver, workspaceId, endpoint } = setup;
     cleanUp(t, receiver);
     servers = [setup.first, ...(await Promise.all([1, 2].map(() => startServer({ databaseUrl, env: { ...WEBHOOK_ENV, ...env } }))))];
@@ -124,7 +124,7 @@ describe('webhook delivery by three processes on one PostgreSQL database', { ski
     assert.deepEqual(await deliveryStatuses(databaseUrl), { succeeded: EVENTS });
     assert.ok(receiver.peakInFlight > PER_PROCESS, `more than one process delivered at once (peak ${receiver.peakInFlight} in flight)`);
     t.diagnostic(
-      `webhooks 3 processes [postgres]: ${EVENTS} events, ${receiver.received.length} requests, 0 duplicates; ` +
+      `webhooks 3 processes [${dialect}]: ${EVENTS} events, ${receiver.received.length} requests, 0 duplicates; ` +
         `up to ${receiver.peakInFlight} attempts in flight at once (${PER_PROCESS} per process)`,
     );
   });

@@ -1,26 +1,28 @@
 // The email settings (docs/email.md) and the addresses of mail: what LOOPDESK_INBOUND_DOMAIN,
-// LOOPDESK_SMTP_LISTEN, LOOPDESK_EMAIL_SENDER_LIMIT and LOOPDESK_S3_* become, what they refuse, and
+// LOOPDESK_SMTP_LISTEN (with LOOPDESK_SMTP_MAX_CONNECTIONS), LOOPDESK_EMAIL_SENDER_LIMIT and LOOPDESK_S3_* become, what they refuse, and
 // how an inbound or reply address is read.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { parseInboundAddress, replyAddress, replyToken } from '../../src/domain/email/addresses.js';
+import { addressToken, parseInboundAddress, replyAddress, returnPathAddress } from '../../src/domain/email/addresses.js';
 import { sniffImageType } from '../../src/domain/widget/screenshot.service.js';
 
 describe('email settings', () => {
-  it('defaults to no inbound domain, no receiver, 10 new conversations per sender and hour, a folder for attachments', () => {
+  it('defaults to no inbound domain, no receiver, 10 new conversations per sender and hour, a folder for attachments, a return path per reply', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(loadConfig({}).email)), {
-      inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: 10, attachments: { kind: 'folder', dir: 'data/attachments' },
+      inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: 10, attachments: { kind: 'folder', dir: 'data/attachments' }, returnPath: 'reply',
     });
+    assert.equal(loadConfig({ LOOPDESK_MAIL_RETURN_PATH: 'from' }).email.returnPath, 'from');
   });
 
-  it('reads the domain (lowercased), the receiver\'s host:port, the limit and an S3 bucket', () => {
+  it('reads the domain (lowercased), the receiver\'s host:port and connection cap, the limit and an S3 bucket', () => {
     const email = loadConfig({
       LOOPDESK_INBOUND_DOMAIN: 'Support.Example.COM', LOOPDESK_SMTP_LISTEN: '[::]:2525', LOOPDESK_EMAIL_SENDER_LIMIT: '0',
       LOOPDESK_S3_BUCKET: 'files', LOOPDESK_S3_ENDPOINT: 'http://minio:9000', LOOPDESK_S3_ACCESS_KEY_ID: 'id', LOOPDESK_S3_SECRET_ACCESS_KEY: 'secret',
     }).email;
     assert.equal(email.inboundDomain, 'support.example.com');
-    assert.deepEqual({ ...email.smtpListen }, { host: '::', port: 2525 });
+    assert.deepEqual({ ...email.smtpListen }, { host: '::', port: 2525, maxConnections: 10 });
+    assert.equal(loadConfig({ LOOPDESK_INBOUND_DOMAIN: 'example.com', LOOPDESK_SMTP_LISTEN: '0.0.0.0:25', LOOPDESK_SMTP_MAX_CONNECTIONS: '40' }).email.smtpListen?.maxConnections, 40);
     assert.equal(email.newConversationsPerSenderHour, 0);
     assert.deepEqual(JSON.parse(JSON.stringify(email.attachments)), {
       kind: 's3', bucket: 'files', endpoint: 'http://minio:9000', region: 'us-east-1', credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
@@ -31,10 +33,13 @@ describe('email settings', () => {
     for (const env of [
       { LOOPDESK_INBOUND_DOMAIN: 'not a domain' },
       { LOOPDESK_SMTP_LISTEN: '0.0.0.0:25' },
+      { LOOPDESK_SMTP_MAX_CONNECTIONS: '0' },
+      { LOOPDESK_SMTP_MAX_CONNECTIONS: 'many' },
       { LOOPDESK_INBOUND_DOMAIN: 'example.com', LOOPDESK_SMTP_LISTEN: '25' },
       { LOOPDESK_S3_ENDPOINT: 'http://minio:9000' },
       { LOOPDESK_S3_BUCKET: 'files', LOOPDESK_S3_ACCESS_KEY_ID: 'id' },
       { LOOPDESK_EMAIL_SENDER_LIMIT: '-1' },
+      { LOOPDESK_MAIL_RETURN_PATH: 'bounces@example.com' },
     ]) {
       assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
     }
@@ -49,12 +54,13 @@ describe('inbound and reply addresses', () => {
     assert.equal(parseInboundAddress('acme@mail.example.com', ''), null);
   });
 
-  it('makes unguessable lowercase reply tokens and the address they go in', () => {
-    const tokens = new Set(Array.from({ length: 100 }, replyToken));
+  it('makes unguessable lowercase address tokens and the reply addresses and return paths they go in', () => {
+    const tokens = new Set(Array.from({ length: 100 }, () => addressToken()));
     assert.equal(tokens.size, 100);
     for (const token of tokens) assert.match(token, /^[a-z0-9]{24}$/);
     assert.equal(replyAddress('acme-x1y2z3', 'tok', 'mail.example.com'), 'acme-x1y2z3+tok@mail.example.com');
     assert.equal(replyAddress('acme-x1y2z3', null, 'mail.example.com'), 'acme-x1y2z3@mail.example.com');
+    assert.equal(returnPathAddress('tok', 'mail.example.com'), 'bounces+tok@mail.example.com');
   });
 });
 

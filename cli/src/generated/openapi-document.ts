@@ -4,7 +4,7 @@ export const openapiDocument = {
   "info": {
     "title": "Loopdesk API",
     "version": "1.0.0",
-    "description": "Loopdesk is a self-hosted customer support platform. A workspace keeps products, conversations\nwith customers (tickets, ideas, feedback, chats) and their messages, issues distilled from them\n(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.\n\nAuthenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one\nworkspace and everything it reads or writes is confined to that workspace. [ext] The team app signs\npeople in under /auth (tag Sessions) and sends its session cookie instead; such requests other than\nGET and HEAD must carry an Origin header of this server.\n\nSingle resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`\n(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with\nerror_code unauthorized (401), forbidden (403), not_found (404; 405 with an Allow header for a method\nthe path does not serve), validation_error (400, 413, 415) or internal_error (500). Request bodies\nare JSON; unknown body fields are rejected, and so is U+0000 (NUL) in any string or key of a body (a\n400 on that field; each body string's `pattern` says so). Timestamps are ISO 8601 UTC with\nmilliseconds. Every response carries X-Request-Id.\n\nRate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute\n(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds\nuntil the bucket is full); an empty bucket answers 429 with error_code forbidden, a detail saying\nthe rate limit was exceeded, and Retry-After (seconds until the next request is accepted).\n\nRetries [ext]: send `Idempotency-Key: <1–255 printable ASCII chars>` on any POST. A retry with the\nsame key and the same body within 24 h (per API key) returns the first response, status and body,\nwith `Idempotent-Replayed: true` and without writing again; a retry sent while the first request is\nstill running waits for it. The same key with a different method, path or body is a 400\nvalidation_error with fields[\"idempotency-key\"]. Only 2xx responses are stored, so after a 4xx or\n5xx the corrected request can be retried with the same key.",
+    "description": "Loopdesk is a self-hosted customer support platform. A workspace keeps products, conversations\nwith customers (tickets, ideas, feedback, chats) and their messages, issues distilled from them\n(shortcodes like APP-12, a status flow, priority, assignee) and releases that ship done issues.\n\nAuthenticate every request under /api/v1 with `Authorization: Bearer ldk_…`; a key belongs to one\nworkspace and everything it reads or writes is confined to that workspace. [ext] The team app signs\npeople in under /auth (tag Sessions) and sends its session cookie instead; such requests other than\nGET and HEAD must carry an Origin header of this server.\n\nSingle resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`\n(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with\nerror_code unauthorized (401), forbidden (403), not_found (404; 405 with an Allow header for a method\nthe path does not serve), validation_error (400, 413, 415) or internal_error (500; 503 with Retry-After when the database stayed busy). Request bodies\nare JSON; unknown body fields are rejected, and so is U+0000 (NUL) in any string or key of a body (a\n400 on that field; each body string's `pattern` says so). Timestamps are ISO 8601 UTC with\nmilliseconds. Every response carries X-Request-Id.\n\nRate limit [ext]: each API key has a token bucket of LOOPDESK_RATE_LIMIT requests per minute\n(default 6000). Responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds\nuntil the bucket is full); an empty bucket answers 429 with error_code forbidden, a detail saying\nthe rate limit was exceeded, and Retry-After (seconds until the next request is accepted).\n\nRetries [ext]: send `Idempotency-Key: <1–255 printable ASCII chars>` on any POST. A retry with the\nsame key and the same body within 24 h (per API key) returns the first response, status and body,\nwith `Idempotent-Replayed: true` and without writing again; a retry sent while the first request is\nstill running waits for it. The same key with a different method, path or body is a 400\nvalidation_error with fields[\"idempotency-key\"]. Only 2xx responses are stored, so after a 4xx or\n5xx the corrected request can be retried with the same key.",
     "license": {
       "name": "Proprietary",
       "identifier": "LicenseRef-Loopdesk-Proprietary"
@@ -1715,6 +1715,7 @@ export const openapiDocument = {
               "conversations_count": 1
             },
             "conversations": [],
+            "messages_elsewhere": [],
             "upvotes": [],
             "widget_sessions": []
           }
@@ -1724,6 +1725,7 @@ export const openapiDocument = {
           "exported_at",
           "contact",
           "conversations",
+          "messages_elsewhere",
           "upvotes",
           "widget_sessions"
         ],
@@ -1897,6 +1899,13 @@ export const openapiDocument = {
                   }
                 }
               }
+            }
+          },
+          "messages_elsewhere": {
+            "description": "Their messages in conversations that are not theirs (a mail sent into another person's thread), oldest first per conversation: only the messages, with the conversation's id, never the conversation's other messages or its other data",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MessageEvent"
             }
           },
           "upvotes": {
@@ -5248,6 +5257,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -5333,6 +5361,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -5435,6 +5482,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -5577,6 +5643,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -5705,6 +5790,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -5932,6 +6036,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -6048,6 +6171,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -6273,6 +6415,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -6440,6 +6601,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -6664,6 +6844,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -6935,6 +7134,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -7051,6 +7269,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -7291,6 +7528,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -7519,6 +7775,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -7719,6 +7994,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -7864,6 +8158,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -7980,6 +8293,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -8173,6 +8505,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -8307,6 +8658,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -8430,6 +8800,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -8528,6 +8917,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -8663,6 +9071,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -8859,6 +9286,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -8975,6 +9421,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -9164,6 +9629,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -9291,6 +9775,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -9479,6 +9982,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -9726,6 +10248,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -9842,6 +10383,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -10086,6 +10646,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -10353,6 +10932,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -10563,6 +11161,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -10725,6 +11342,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -10864,6 +11500,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -11103,6 +11758,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -11219,6 +11893,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -11426,6 +12119,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -11588,6 +12300,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -11776,6 +12507,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -11923,6 +12673,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12091,6 +12860,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12325,6 +13113,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -12492,6 +13299,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12692,6 +13518,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -12917,6 +13762,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -13189,6 +14053,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -13306,6 +14189,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -13547,6 +14449,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -13776,6 +14697,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -13977,6 +14917,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -14159,6 +15118,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -14407,6 +15385,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -14524,6 +15521,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -14776,6 +15792,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -14958,6 +15993,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -15106,6 +16160,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -15290,6 +16363,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -15405,6 +16497,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -15550,6 +16661,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -15790,6 +16920,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -15916,6 +17065,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -16150,6 +17318,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -16277,6 +17464,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -16469,6 +17675,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -16637,6 +17862,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -16820,6 +18064,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -17021,6 +18284,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -17164,6 +18446,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -17293,6 +18594,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -17480,6 +18800,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -17607,6 +18946,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -17811,6 +19169,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -17954,6 +19331,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -18083,6 +19479,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -18248,6 +19663,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -18322,6 +19756,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -18407,6 +19860,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -18592,6 +20064,25 @@ export const openapiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -18719,6 +20210,25 @@ export const openapiDocument = {
           },
           "500": {
             "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {

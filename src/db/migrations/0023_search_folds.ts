@@ -20,11 +20,11 @@ import type { DialectName } from '../dialect.js';
 import { tsvector } from './0020_search.js';
 
 /** The text of a conversation's folded messages, oldest first, one per line (SQLite). */
-const sqliteFoldedText = (conversationId: string) => `coalesce((select group_concat(m.body, char(10) order by m.created_at, m.id) from messages m
+export const sqliteFoldedText = (conversationId: string) => `coalesce((select group_concat(m.body, char(10) order by m.created_at, m.id) from messages m
   where m.conversation_id = ${conversationId} and not exists (select 1 from search_documents md where md.source_id = m.id)), '')`;
 
 /** The view every document's text is read from (FTS5's external content), as 0020 made it but for a conversation's body. */
-const sqliteTextsView = (conversationBody: (row: string) => string) => `create view search_texts (doc_id, title, body) as
+export const sqliteTextsView = (conversationBody: (row: string) => string) => `create view search_texts (doc_id, title, body) as
   select d.doc_id, s.title, coalesce(s.description, '') from search_documents d join issues s on s.id = d.source_id where d.kind = 'issue'
   union all select d.doc_id, s.title, ${conversationBody('s.id')} from search_documents d join conversations s on s.id = d.source_id where d.kind = 'conversation'
   union all select d.doc_id, '', s.body from search_documents d join messages s on s.id = d.source_id where d.kind = 'message'

@@ -25,6 +25,9 @@ import { listIndexes } from './0022_list_indexes.js';
 import { searchFolds } from './0023_search_folds.js';
 import { dedupChanges } from './0024_dedup_changes.js';
 import { conversationSuggestionsIndex } from './0025_conversation_suggestions_index.js';
+import { messagesSender } from './0026_messages_sender.js';
+import { portableSearchTexts } from './0027_portable_search_texts.js';
+import { emailReturnPaths } from './0028_email_return_paths.js';
 import { conversationChannel } from './0029_conversation_channel.js';
 import { searchLetters } from './0030_search_letters.js';
 
@@ -56,6 +59,9 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0023_search_folds': searchFolds(dialect),
     '0024_dedup_changes': dedupChanges(),
     '0025_conversation_suggestions_index': conversationSuggestionsIndex(),
+    '0026_messages_sender': messagesSender(),
+    '0027_portable_search_texts': portableSearchTexts(dialect),
+    '0028_email_return_paths': emailReturnPaths(),
     '0029_conversation_channel': conversationChannel(),
     '0030_search_letters': searchLetters(dialect),
   };

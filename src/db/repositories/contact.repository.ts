@@ -113,16 +113,17 @@ export function contactRepository(db: Executor) {
     },
 
     /**
-     * Inserts the contact, or when the workspace already has one with this email returns that one,
-     * taking `row.name` when it is not null. One statement, so concurrent imports of the same
-     * email never race into a unique violation.
+     * Inserts the contact, or when the workspace already has one with this email returns that one;
+     * `existingName` says whether a non-null `row.name` replaces its name (an import, which speaks for
+     * the team) or not (mail, whose display name anybody can write). One statement, so concurrent
+     * writes of the same email never race into a unique violation.
      */
-    async upsertByEmail(row: ContactRow & { email: string }, tx: Executor = db): Promise<ContactRef> {
+    async upsertByEmail(row: ContactRow & { email: string }, existingName: 'replace' | 'keep', tx: Executor = db): Promise<ContactRef> {
       return tx
         .insertInto('contacts')
         .values({ ...row, ...keysOf(row) })
         .onConflict((conflict) =>
-          conflict.columns(['workspace_id', 'email']).doUpdateSet({
+          conflict.columns(['workspace_id', 'email']).doUpdateSet(existingName === 'keep' ? { name: sql`contacts.name` } : {
             name: sql`coalesce(excluded.name, contacts.name)`,
             name_key: sql`coalesce(excluded.name_key, contacts.name_key)`,
             // updated_at moves only when the name really changes.

@@ -255,6 +255,15 @@ export function conversationRepository(db: Executor) {
       return withContact(tx, workspaceId, {}).where('c.contact_id', '=', contactId).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').execute();
     },
 
+    /** The conversations not theirs in which the contact wrote (a mail into another person's thread), oldest first. */
+    async listWrittenInBy(workspaceId: string, contactId: string, tx: Executor = db): Promise<ConversationWithContactRow[]> {
+      return withContact(tx, workspaceId, {})
+        .where('c.id', 'in', (eb) => eb.selectFrom('messages').select('conversation_id')
+          .where('workspace_id', '=', workspaceId).where('sender_type', '=', 'contact').where('sender_id', '=', contactId))
+        .where((eb) => eb.or([eb('c.contact_id', 'is', null), eb('c.contact_id', '<>', contactId)]))
+        .orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').execute();
+    },
+
     /** Erasure: the conversation loses its contact, its session, its summary, its form fields, its title and its latest message's excerpt (the person's words), each replaced by `erased`. */
     async erase(workspaceId: string, id: string, erased: string, updatedAt: string, tx: Executor): Promise<void> {
       await tx.updateTable('conversations')
@@ -262,6 +271,21 @@ export function conversationRepository(db: Executor) {
         .set({ contact_id: null, widget_session_id: null, ai_summary: null, form_fields: null, title: erased, updated_at: updatedAt })
         .set((eb) => ({ last_message_excerpt: eb.case().when('last_message_sender_type', '=', 'system').then(eb.ref('last_message_excerpt')).else(erased).end() }))
         .where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+
+    /**
+     * Erasure of a contact who wrote in this conversation, not theirs: its summary goes (it may
+     * retell their words), and the latest message's excerpt when the latest message is theirs.
+     */
+    async eraseWordsOf(workspaceId: string, id: string, contactId: string, erased: string, updatedAt: string, tx: Executor): Promise<void> {
+      await tx.updateTable('conversations as c')
+        .set({ ai_summary: null, updated_at: updatedAt })
+        .set((eb) => ({
+          last_message_excerpt: eb.case().when(eb.exists(eb.selectFrom('messages as m').select('m.id')
+            .whereRef('m.conversation_id', '=', 'c.id').whereRef('m.created_at', '=', 'c.last_message_at')
+            .where('m.sender_type', '=', 'contact').where('m.sender_id', '=', contactId))).then(erased).else(eb.ref('c.last_message_excerpt')).end(),
+        }))
+        .where('c.workspace_id', '=', workspaceId).where('c.id', '=', id).execute();
     },
 
     async update(workspaceId: string, id: string, changes: ConversationChanges, tx: Executor = db): Promise<void> {

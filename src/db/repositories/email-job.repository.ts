@@ -1,10 +1,11 @@
 // Reply mail jobs (migration 0021): one per agent reply in an email conversation, written in the
 // message's transaction, claimed with a lease like every job (src/db/repositories/job-claims.ts),
 // and what sending one reads: the reply, its conversation's title and reply token, the product's
-// inbound name and the contact's address.
+// inbound name, the contact's address and the reply's return path token (migration 0028).
 import type { Dialect } from '../dialect.js';
 import type { Executor } from './executor.js';
 import { claimDueJobs } from './job-claims.js';
+import { ERASED } from './message.repository.js';
 import type { EmailJobTable } from '../schema.js';
 
 export type EmailJobRow = EmailJobTable;
@@ -24,6 +25,15 @@ export interface ReplyMailRow {
   inbound_name: string;
   contact_name: string | null;
   contact_email: string | null;
+  return_path_token: string | null;
+}
+
+/** The reply a return path token names, and where it is. */
+export interface ReturnPathRow {
+  workspace_id: string;
+  /** The reply's message id (its job's id). */
+  id: string;
+  product_id: string;
 }
 
 export function emailJobRepository(db: Executor, dialect: Pick<Dialect, 'forUpdateSkipLocked'>) {
@@ -59,18 +69,45 @@ export function emailJobRepository(db: Executor, dialect: Pick<Dialect, 'forUpda
       return Number(result.numUpdatedRows) > 0;
     },
 
+    /**
+     * Erasure of a conversation's contact: a delivery error of its replies (a bounce quotes the
+     * address) becomes `[erased]`, and a reply still waiting to go is never sent (failed, `[erased]`).
+     */
+    async erase(workspaceId: string, conversationId: string, now: string, tx: Executor): Promise<void> {
+      const ofConversation = () => tx.updateTable('email_jobs').where('workspace_id', '=', workspaceId)
+        .where('id', 'in', (eb) => eb.selectFrom('messages').select('id').where('workspace_id', '=', workspaceId).where('conversation_id', '=', conversationId));
+      await ofConversation()
+        .set({ status: 'failed', last_error: ERASED, next_attempt_at: null, updated_at: now })
+        .where((eb) => eb.or([eb('status', '=', 'pending'), eb('last_error', 'is not', null)]))
+        .execute();
+      // No later report (which quotes the address) can reach these replies again.
+      await ofConversation().set({ return_path_token: null }).where('return_path_token', 'is not', null).execute();
+    },
+
     async replyOf(workspaceId: string, messageId: string, tx: Executor = db): Promise<ReplyMailRow | undefined> {
       return tx
         .selectFrom('messages as m')
+        .innerJoin('email_jobs as j', (join) => join.onRef('j.id', '=', 'm.id').onRef('j.workspace_id', '=', 'm.workspace_id'))
         .innerJoin('conversations as c', (join) => join.onRef('c.id', '=', 'm.conversation_id').onRef('c.workspace_id', '=', 'm.workspace_id'))
         .innerJoin('products as p', (join) => join.onRef('p.id', '=', 'c.product_id').onRef('p.workspace_id', '=', 'c.workspace_id'))
         .leftJoin('contacts as ct', (join) => join.onRef('ct.id', '=', 'c.contact_id').onRef('ct.workspace_id', '=', 'c.workspace_id'))
         .select([
           'm.body', 'm.sender_name', 'm.email_message_id', 'm.conversation_id', 'c.title', 'c.reply_token', 'p.inbound_name',
-          'ct.name as contact_name', 'ct.email as contact_email',
+          'ct.name as contact_name', 'ct.email as contact_email', 'j.return_path_token',
         ])
         .where('m.workspace_id', '=', workspaceId)
         .where('m.id', '=', messageId)
+        .executeTakeFirst();
+    },
+
+    /** The reply whose return path carries `token`, in any workspace (the token is unique, as a product's inbound name is). */
+    async findByReturnPathToken(token: string, tx: Executor = db): Promise<ReturnPathRow | undefined> {
+      return tx
+        .selectFrom('email_jobs as j')
+        .innerJoin('messages as m', (join) => join.onRef('m.id', '=', 'j.id').onRef('m.workspace_id', '=', 'j.workspace_id'))
+        .innerJoin('conversations as c', (join) => join.onRef('c.id', '=', 'm.conversation_id').onRef('c.workspace_id', '=', 'm.workspace_id'))
+        .select(['j.workspace_id', 'j.id', 'c.product_id'])
+        .where('j.return_path_token', '=', token)
         .executeTakeFirst();
     },
   };

@@ -47,24 +47,31 @@ export function messageRepository(db: Executor) {
       forContact(tx, { workspaceId, conversationId }),
 
     /**
-     * What a contact's export shows of their conversations' messages, oldest first per conversation.
-     * The one query of it: notes (internal messages) are left out here.
+     * What a contact's export shows of their messages, oldest first per conversation: every message
+     * of their conversations, and theirs in any other (a mail into another person's thread). The one
+     * query of it: notes (internal messages) are left out here.
      */
-    async exportMessages(workspaceId: string, conversationIds: readonly string[], tx: Executor = db): Promise<MessageRow[]> {
-      if (conversationIds.length === 0) return [];
+    async exportMessages(workspaceId: string, conversationIds: readonly string[], contactId: string, tx: Executor = db): Promise<MessageRow[]> {
       return tx.selectFrom('messages').select(MESSAGE_COLUMNS)
-        .where('workspace_id', '=', workspaceId).where('conversation_id', 'in', conversationIds).where('internal', '=', 0)
+        .where('workspace_id', '=', workspaceId).where('internal', '=', 0)
+        .where((eb) => eb.or([
+          ...(conversationIds.length ? [eb('conversation_id', 'in', conversationIds)] : []),
+          eb.and([eb('sender_type', '=', 'contact'), eb('sender_id', '=', contactId)]),
+        ]))
         .orderBy('conversation_id').orderBy('created_at', 'asc').orderBy('id', 'asc')
         .execute();
     },
 
-    /** Erasure: the bodies of the conversations' messages other than system ones become `[erased]`; the contact's lose their sender name. */
-    async erase(workspaceId: string, conversationIds: readonly string[], tx: Executor): Promise<void> {
-      if (conversationIds.length === 0) return;
-      await tx.updateTable('messages').set({ body: ERASED })
-        .where('workspace_id', '=', workspaceId).where('conversation_id', 'in', conversationIds).where('sender_type', '<>', 'system').execute();
-      await tx.updateTable('messages').set({ sender_name: null })
-        .where('workspace_id', '=', workspaceId).where('conversation_id', 'in', conversationIds).where('sender_type', '=', 'contact').execute();
+    /**
+     * Erasure, in one conversation: the bodies of its messages other than system ones become
+     * `[erased]` and their mail's whole text (`full_body`) goes; the contacts' messages lose their
+     * sender name. With `senderId`, only that contact's messages (their mail into a thread not theirs).
+     */
+    async erase(workspaceId: string, conversationId: string, senderId: string | null, tx: Executor): Promise<void> {
+      const erased = () => tx.updateTable('messages').where('workspace_id', '=', workspaceId).where('conversation_id', '=', conversationId)
+        .$if(senderId !== null, (query) => query.where('sender_type', '=', 'contact').where('sender_id', '=', senderId!));
+      await erased().set({ body: ERASED, full_body: null }).where('sender_type', '<>', 'system').execute();
+      await erased().set({ sender_name: null }).where('sender_type', '=', 'contact').execute();
     },
 
     /** The conversation's first message from its contact, if any. */

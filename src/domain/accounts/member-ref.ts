@@ -1,9 +1,11 @@
 // A member named in a request body (an issue's or a conversation's assignee_id): a member id of the
 // workspace, the literal `me` for the caller's member, or null for nobody.
+import type { Dialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import { invalidField } from '../../errors.js';
 import { parseUuid } from '../../lib/ids.js';
+import { holdLock, type Work } from '../shared/unit-of-work.js';
 import type { Actor } from './actor.js';
 
 /** `me`, a member id, or null (nobody). */
@@ -21,4 +23,29 @@ export async function resolveMemberRef(
   const id = parseUuid(ref);
   if (!id || !(await members.findById(actor.workspaceId, id, tx))) throw invalidField(field, 'is not a member of this workspace');
   return id;
+}
+
+/**
+ * The lock of a member's assignments: every write that makes the member an assignee holds it (after
+ * the record's own lock, before its product's), and so does the member's removal, first of all. A
+ * removal thus sees every assignment committed before it, and none commits after it. The removal
+ * then waits for the locks of the records assigned to the member, whose writers never wait for
+ * this one (nothing is assigned to the member it already has): no two wait on each other.
+ */
+export const memberAssignmentsLock = (memberId: string): string => `member-assignments:${memberId}`;
+
+/**
+ * In a write that makes `assignee` a record's assignee (in place of `previous`): takes the member's
+ * assignments lock and checks, under it, that the member still belongs to the workspace. The
+ * request's own check came before the transaction, and a removal committed since would leave the
+ * row to the foreign key's `set null` (past the write units: no event, tallies still counting the
+ * member) or fail the write (a 500).
+ */
+export async function holdAssignee(
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>, members: Pick<MemberRepository, 'findById'>, work: Work,
+  workspaceId: string, assignee: string | null | undefined, previous: string | null = null,
+): Promise<void> {
+  if (!assignee || assignee === previous) return;
+  await holdLock(dialect, work, memberAssignmentsLock(assignee));
+  if (!(await members.findById(workspaceId, assignee, work.tx))) throw invalidField('assignee_id', 'is not a member of this workspace');
 }

@@ -5,6 +5,7 @@
 // Removing a member unassigns their issues and conversations through their write paths (an
 // issue.updated or conversation.updated each, tallies kept right), revokes their API keys and ends
 // their sessions; their messages keep their sender_id and name.
+import type { Dialect } from '../../db/dialect.js';
 import type { ApiKeyRepository } from '../../db/repositories/api-key.repository.js';
 import type { ConversationRepository } from '../../db/repositories/conversation.repository.js';
 import type { Executor } from '../../db/repositories/executor.js';
@@ -17,12 +18,15 @@ import type { Clock } from '../../lib/clock.js';
 import { parseUuid } from '../../lib/ids.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import type { IssueWrites } from '../issues/issue.writes.js';
+import { holdLock } from '../shared/unit-of-work.js';
 import type { AccountsLock } from './accounts-lock.js';
 import type { Actor, Member, MemberRole } from './actor.js';
+import { memberAssignmentsLock } from './member-ref.js';
 import { toMember } from './identity.service.js';
 import { requireOwnerRankFor, requireSettingsRole } from './roles.js';
 
 export interface MemberServiceDeps {
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   accountsLock: Pick<AccountsLock, 'settingsWrite'>;
   members: MemberRepository;
   apiKeys: ApiKeyRepository;
@@ -38,7 +42,7 @@ export interface MemberServiceDeps {
 const lastOwner = () => new AppError('forbidden', 'a workspace keeps at least one owner, and this is its last: make another member an owner first');
 
 export function createMemberService({
-  accountsLock, members, apiKeys, sessions, issues, issueWrites, conversations, conversationWrites, clock,
+  dialect, accountsLock, members, apiKeys, sessions, issues, issueWrites, conversations, conversationWrites, clock,
 }: MemberServiceDeps) {
   async function find(actor: Actor, id: string, tx?: Executor): Promise<MemberTable> {
     requireSettingsRole(actor);
@@ -71,9 +75,12 @@ export function createMemberService({
         const current = await find(actor, id, tx);
         requireOwnerRankFor(actor, current.role as MemberRole, 'remove an owner');
         if (await isLastOwner(current, tx)) throw lastOwner();
-        // Every lock before any write (a write of an issue takes its product's lock): the issues',
-        // then each conversation's in one order (as a contact's erasure takes them); then each
-        // record as it is under its lock, unassigned if it still is.
+        // Every lock before any write (a write of an issue takes its product's lock): the member's
+        // assignments first, so that no assignment to the member commits after the lists are read
+        // (src/domain/accounts/member-ref.ts); the issues', then each conversation's in one order (as
+        // a contact's erasure takes them); then each record as it is under its lock, unassigned if it
+        // still is. Nothing is then left for the foreign key's `set null`, which no write unit sees.
+        await holdLock(dialect, work, memberAssignmentsLock(current.id));
         const assignedIssues = (await issues.assignedTo(actor.workspaceId, current.id, tx)).map(({ id }) => id);
         const assignedConversations = (await conversations.assignedTo(actor.workspaceId, current.id, tx)).map(({ id }) => id).sort();
         await issueWrites.lock(work, assignedIssues);

@@ -16,6 +16,7 @@ import { requireSettingsRole } from '../accounts/roles.js';
 import { toConversation, toMessage } from '../conversations/conversation.shapes.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
+import { contactName } from './contact-name.js';
 import { toContactProfile, toConversationSummary, type ContactDetail, type ContactExport, type ContactProfile } from './contact.shapes.js';
 import { eraseContact, type ContactErasureDeps } from './contact-erasure.js';
 
@@ -66,13 +67,13 @@ export function createContactService(deps: ContactServiceDeps) {
     },
 
     /**
-     * Corrects the name or email. Names are trimmed (blank: null); emails are lowercased and stay
+     * Corrects the name or email. Names are made one line and trimmed (blank: null); emails are lowercased and stay
      * unique in the workspace (taken: a validation_error, as a taken slug is). Under the workspace's
      * contacts lock, which the widget's and imports' contact writes take too.
      */
     async update(actor: Actor, id: string, input: ContactUpdate): Promise<ContactDetail> {
       const { id: contactId } = await profileOf(actor, id);
-      const name = input.name === undefined ? undefined : input.name?.trim() || null;
+      const name = input.name === undefined ? undefined : contactName(input.name);
       const email = input.email === undefined ? undefined : input.email?.toLowerCase() ?? null;
       await inTransaction(db, async ({ tx }) => {
         await dialect.lockKeyInTransaction(tx, `contacts:${actor.workspaceId}`);
@@ -95,17 +96,21 @@ export function createContactService(deps: ContactServiceDeps) {
         erasure.upvotesOf(actor.workspaceId, contact.id),
         erasure.sessionsOf(actor.workspaceId, contact.id),
       ]);
-      const [messageRows, attachmentRows] = await Promise.all([
-        messages.exportMessages(actor.workspaceId, rows.map((row) => row.id)),
-        Promise.all(rows.map((row) => attachments.listByConversation(actor.workspaceId, row.id))).then((lists) => lists.flat()),
-      ]);
+      const messageRows = await messages.exportMessages(actor.workspaceId, rows.map((row) => row.id), contact.id);
+      const conversationIds = [...new Set(messageRows.map((message) => message.conversation_id))];
+      const attachmentRows = (await Promise.all(conversationIds.map((conversationId) => attachments.listByConversation(actor.workspaceId, conversationId)))).flat();
+      const messagesIn = (conversationId: string) => messageRows.filter((message) => message.conversation_id === conversationId);
+      const owned = new Set(rows.map((row) => row.id));
       return {
         exported_at: clock.now(),
         contact,
         conversations: rows.map((row) => {
           const { contact: _contact, assignee_id: _assignee, tags: _tags, last_message: _lastMessage, ...conversation } = toConversation(row);
-          return { ...conversation, messages: messageRows.filter((message) => message.conversation_id === row.id).map((message) => toMessage(message, attachmentRows)) };
+          return { ...conversation, messages: messagesIn(row.id).map((message) => toMessage(message, attachmentRows)) };
         }),
+        // Only their own messages there: the conversation and the other person's words are not theirs.
+        messages_elsewhere: messageRows.filter((message) => !owned.has(message.conversation_id))
+          .map((message) => ({ ...toMessage(message, attachmentRows), conversation_id: message.conversation_id })),
         upvotes: upvotes.map(({ conversation_id, title, created_at }) => ({ conversation_id, title, created_at })),
         widget_sessions: sessions.map((session) => ({ ...session, verified: session.verified === 1 })),
       };

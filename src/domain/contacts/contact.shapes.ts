@@ -24,6 +24,8 @@ export interface ContactExport {
   contact: ContactProfile;
   /** Without what the team keeps for itself: the assignee, the tags, the latest message (maybe a note). */
   conversations: (Omit<Conversation, 'contact' | 'assignee_id' | 'tags' | 'last_message'> & { messages: Message[] })[];
+  /** Their messages in conversations not theirs (a mail into another person's thread), without those conversations. */
+  messages_elsewhere: (Message & { conversation_id: string })[];
   upvotes: { conversation_id: string; title: string; created_at: string }[];
   widget_sessions: { id: string; product_id: string; verified: boolean; created_at: string; last_used_at: string }[];
 }

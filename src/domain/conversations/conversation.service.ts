@@ -17,6 +17,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import { actingId, type Actor } from '../accounts/actor.js';
 import { resolveMemberRef, type MemberRef } from '../accounts/member-ref.js';
+import { nonBlankContactName } from '../contacts/contact-name.js';
 import { fillPlaceholders, placeholderValues } from '../saved-replies/placeholders.js';
 import { updateUnderLock } from '../shared/changes.js';
 import { normalizeTags } from '../tags/tags.js';
@@ -67,11 +68,9 @@ function messageBody(body: string, field = 'body'): string {
   return body;
 }
 
-/** Names are trimmed; emails are lowercased, so one address is one contact. */
+/** Names are made one line and trimmed; emails are lowercased, so one address is one contact. */
 function contactInput(contact: NonNullable<ConversationImport['contact']>): { name: string | null; email: string | null } {
-  const name = contact.name?.trim() ?? null;
-  if (name === '') throw invalidField('contact.name', 'must not be empty');
-  return { name, email: contact.email?.toLowerCase() ?? null };
+  return { name: nonBlankContactName('contact.name', contact.name), email: contact.email?.toLowerCase() ?? null };
 }
 
 export interface ConversationServiceDeps {
@@ -112,7 +111,7 @@ export function createConversationService({
   async function saveContact(actor: Actor, input: NonNullable<ConversationImport['contact']>, now: string, tx: Executor): Promise<ContactRef> {
     const { name, email } = contactInput(input);
     const row = { id: newId(), workspace_id: actor.workspaceId, name, email, created_at: now, updated_at: now };
-    if (email !== null) return contacts.upsertByEmail({ ...row, email }, tx);
+    if (email !== null) return contacts.upsertByEmail({ ...row, email }, 'replace', tx);
     await contacts.insert(row, tx);
     return { id: row.id, name, email, external_id: null };
   }

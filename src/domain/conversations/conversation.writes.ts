@@ -13,6 +13,7 @@
 import type { AttachmentRepository, AttachmentRow } from '../../db/repositories/attachment.repository.js';
 import type { ContactRef, ContactRepository } from '../../db/repositories/contact.repository.js';
 import type { EmailJobRepository } from '../../db/repositories/email-job.repository.js';
+import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type {
   ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow, NewConversationRow, WaitEffect,
 } from '../../db/repositories/conversation.repository.js';
@@ -22,6 +23,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { TagRepository } from '../../db/repositories/tag.repository.js';
 import { ERASED, type MessageRepository, type MessageRow } from '../../db/repositories/message.repository.js';
 import type { Outbox } from '../../events/outbox.js';
+import { holdAssignee } from '../accounts/member-ref.js';
+import { addressToken } from '../email/addresses.js';
 import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
 import { messageExcerpt } from './message-excerpt.js';
@@ -33,11 +36,12 @@ export interface ConversationWritesDeps {
   conversations: ConversationRepository;
   messages: MessageRepository;
   attachments: Pick<AttachmentRepository, 'insertMany' | 'listByConversation'>;
-  emailJobs: Pick<EmailJobRepository, 'insert'>;
+  emailJobs: Pick<EmailJobRepository, 'insert' | 'erase'>;
   outbox: Outbox;
   jobs: Pick<ConversationJobQueue, 'request'>;
   tags: Pick<TagRepository, 'retag'>;
   contacts: Pick<ContactRepository, 'seen'>;
+  members: Pick<MemberRepository, 'findById'>;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   clock: Clock;
 }
@@ -79,7 +83,7 @@ export interface NewMessage {
 const asNewMessage = (message: MessageRow | NewMessage): NewMessage => ('row' in message ? message : { row: message });
 
 export function createConversationWrites({
-  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, dialect, clock,
+  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, members, dialect, clock,
 }: ConversationWritesDeps) {
   /** A write to a conversation without its lock is a bug in the caller, not a request to refuse. */
   const requireLock = (work: Work, conversationId: string) => {
@@ -104,7 +108,7 @@ export function createConversationWrites({
       await emailJobs.insert({
         id: row.id, workspace_id: row.workspace_id, kind: 'reply', status: mail.status, attempts: 0,
         last_error: mail.status === 'failed' ? mail.error : null, next_attempt_at: mail.status === 'pending' ? row.created_at : null,
-        created_at: row.created_at, updated_at: row.created_at,
+        created_at: row.created_at, updated_at: row.created_at, return_path_token: mail.status === 'pending' ? addressToken() : null,
       }, work.tx);
     }
     return toMessage({ ...row, delivery_status: mail ? (mail.status === 'pending' ? 'pending' : 'failed') : null, delivery_error: mail?.status === 'failed' ? mail.error : null }, files);
@@ -126,6 +130,12 @@ export function createConversationWrites({
     await contacts.seen(row.workspace_id, row.sender_id, row.created_at, work.tx);
     await jobs.request(work, 'summary', row);
     if (await first()) await jobs.request(work, 'triage', row);
+  };
+
+  /** An erasure's conversation.updated: the conversation as the erasure left it (read after it). */
+  const recordErased = async (work: Work, current: ConversationWithContactRow, previous: Record<string, unknown>) => {
+    const erased = (await conversations.findById(current.workspace_id, current.id, work.tx))!;
+    await outbox.record(work, { type: 'conversation.updated', workspaceId: current.workspace_id, data: await detailIn(work.tx, erased), previous });
   };
 
   return {
@@ -162,6 +172,7 @@ export function createConversationWrites({
     /** Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a new summary. */
     async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges): Promise<Conversation> {
       requireLock(work, current.id);
+      await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
       await conversations.update(current.workspace_id, current.id, changes, work.tx);
       if (changes.tags !== undefined) {
         await retag(tags, work.tx, current.workspace_id, 'conversation', current.id, parseTags(current.tags), parseTags(changes.tags));
@@ -178,16 +189,28 @@ export function createConversationWrites({
 
     /**
      * Erasure of the conversation's contact (docs/privacy.md): the conversation stays, without its
-     * contact and without the person's words. Its event's `previous` names only the contact's id.
+     * contact and without the person's words (their mail's whole text and their replies' delivery
+     * errors too). Its event is built after it all and names only the contact's id in `previous`.
      */
     async eraseContact(work: Work, current: ConversationWithContactRow, now: string): Promise<void> {
       requireLock(work, current.id);
-      await messages.erase(current.workspace_id, [current.id], work.tx);
+      await messages.erase(current.workspace_id, current.id, null, work.tx);
+      await emailJobs.erase(current.workspace_id, current.id, now, work.tx);
       await conversations.erase(current.workspace_id, current.id, ERASED, now, work.tx);
-      const erased = (await conversations.findById(current.workspace_id, current.id, work.tx))!;
-      await outbox.record(work, {
-        type: 'conversation.updated', workspaceId: current.workspace_id, data: await detailIn(work.tx, erased), previous: { contact_id: current.contact_id },
-      });
+      await recordErased(work, current, { contact_id: current.contact_id });
+    },
+
+    /**
+     * Erasure of a contact who wrote in this conversation, not theirs (a mail into another person's
+     * thread): their messages lose their words, the summary goes and is asked for again from what
+     * is left; the rest of the conversation stays. Its event is built after it and names nothing of theirs.
+     */
+    async eraseMessagesOf(work: Work, current: ConversationWithContactRow, contactId: string, now: string): Promise<void> {
+      requireLock(work, current.id);
+      await messages.erase(current.workspace_id, current.id, contactId, work.tx);
+      await conversations.eraseWordsOf(current.workspace_id, current.id, contactId, ERASED, now, work.tx);
+      await jobs.request(work, 'summary', { workspace_id: current.workspace_id, conversation_id: current.id, created_at: now });
+      await recordErased(work, current, {});
     },
 
     /**

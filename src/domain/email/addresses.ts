@@ -1,13 +1,18 @@
-// The addresses of mail: a product's inbound address `{inbound name}@{domain}` and a conversation's
-// reply address `{inbound name}+{token}@{domain}`, whose token is unguessable (about 124 bits), so
-// nobody can write into a conversation they were never part of by guessing its address.
+// The addresses of mail: a product's inbound address `{inbound name}@{domain}`, a conversation's
+// reply address `{inbound name}+{token}@{domain}`, and a reply's return path `bounces+{token}@{domain}`
+// (the envelope sender its delivery reports go back to). Their tokens are unguessable (about 124
+// bits), so nobody can write into a conversation they were never part of, or fail a reply they
+// never received, by guessing an address. No inbound name is `bounces`: each ends in `-` and six
+// characters (src/domain/products/product-naming.ts).
 import { randomInt } from 'node:crypto';
 
 const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const TOKEN_LENGTH = 24;
+/** The local part of every return path, before its `+token`. */
+export const RETURN_PATH_NAME = 'bounces';
 
-/** A new reply token: lowercase, since mail systems may change the case of a local part. */
-export function replyToken(): string {
+/** A new address token: lowercase, since mail systems may change the case of a local part. */
+export function addressToken(): string {
   let token = '';
   for (let i = 0; i < TOKEN_LENGTH; i++) token += TOKEN_ALPHABET[randomInt(TOKEN_ALPHABET.length)];
   return token;
@@ -25,3 +30,6 @@ export function parseInboundAddress(address: string, domain: string): { name: st
 /** The address replies to a conversation go to: with its token, else the product's own. */
 export const replyAddress = (inboundName: string, token: string | null, domain: string): string =>
   token ? `${inboundName}+${token}@${domain}` : `${inboundName}@${domain}`;
+
+/** The envelope sender of one reply: its delivery reports come back to it, and only reports to it count. */
+export const returnPathAddress = (token: string, domain: string): string => `${RETURN_PATH_NAME}+${token}@${domain}`;

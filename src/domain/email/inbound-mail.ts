@@ -2,7 +2,9 @@
 // into text, attachments and inline images) into what the inbound rules need, and nothing by hand
 // but two things mailparser leaves to its caller: the quoted history (email-reply-parser) and the
 // fields of a delivery report.
+import { AppError } from '../../errors.js';
 import type { AddressObject, HeaderValue, ParsedMail } from 'mailparser';
+import { oneLine } from '../../lib/one-line.js';
 
 export interface InboundFile {
   filename: string;
@@ -10,11 +12,9 @@ export interface InboundFile {
   content: Buffer;
 }
 
-/** What a delivery report says about the message it returns. */
+/** What a delivery report says about the message it returns (which one, its return path says). */
 export interface DeliveryReport {
-  /** The Message-ID of the message that bounced, from the headers the report carries. */
-  bouncedMessageId: string | null;
-  /** Why, as the reporting server put it (its Diagnostic-Code, else its Status). */
+  /** Why, as the reporting server put it (its Diagnostic-Code, else its Status), on one line, at most 300 characters. */
   reason: string;
 }
 
@@ -27,7 +27,7 @@ export interface InboundMail {
   /** Every address the mail was sent to (To, Cc, Delivered-To, X-Original-To), lowercased. */
   recipients: string[];
   subject: string;
-  /** The text part (or the HTML part as text), whole. */
+  /** The text part (or the HTML part as text), up to FULL_BODY_MAX characters. */
   fullText: string;
   /** The text without the quoted history and the signature. */
   visibleText: string;
@@ -61,17 +61,6 @@ function isAutomatic(mail: ParsedMail): boolean {
   return (autoSubmitted !== '' && autoSubmitted !== 'no') || ['bulk', 'junk', 'list'].includes(precedence) || list?.id !== undefined;
 }
 
-/** The Message-ID among the returned headers (text/rfc822-headers, or the whole message/rfc822). */
-function bouncedMessageId(mail: ParsedMail): string | null {
-  for (const part of mail.attachments) {
-    if (!/^(text\/rfc822-headers|message\/rfc822)$/i.test(part.contentType)) continue;
-    const headers = part.content.toString('utf8').split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
-    const found = /^message-id:\s*(\S+)/im.exec(headers);
-    if (found) return unbracket(found[1]);
-  }
-  return null;
-}
-
 const REASON_MAX = 300;
 
 function reportReason(mail: ParsedMail): string {
@@ -79,7 +68,7 @@ function reportReason(mail: ParsedMail): string {
   const unfolded = text.replace(/\r?\n[ \t]+/g, ' ');
   const diagnostic = /^Diagnostic-Code:\s*(?:smtp;\s*)?(.+)$/im.exec(unfolded)?.[1];
   const status = /^Status:\s*(\S+)/im.exec(unfolded)?.[1];
-  return (diagnostic ?? (status ? `delivery failed with status ${status}` : 'the receiving mail server returned it')).trim().slice(0, REASON_MAX);
+  return oneLine(diagnostic ?? (status ? `delivery failed with status ${status}` : 'the receiving mail server returned it'), REASON_MAX);
 }
 
 function isDeliveryReport(mail: ParsedMail): boolean {
@@ -87,20 +76,45 @@ function isDeliveryReport(mail: ParsedMail): boolean {
   return contentType?.value?.toLowerCase() === 'multipart/report' && contentType.params?.['report-type']?.toLowerCase() === 'delivery-status';
 }
 
+// What one mail may cost the parser (docs/email.md, "Limits"). Mail over the first two is unreadable:
+// a 400, an SMTP 554, never a retry.
+/** MIME parts a mail may have, at any depth (so it also bounds the nesting), and header bytes per part. */
+const MAX_PARTS = 1000;
+const MAX_PART_HEADER_BYTES = 1024 * 1024;
+/** A longer HTML part is not turned into text: html-to-text takes seconds and hundreds of MB on 25 MiB of it. */
+const HTML_TO_TEXT_MAX = 2 * 1024 * 1024;
+/** A mail's text is read up to this many characters (all that is kept of it); the reply parser is slow on megabytes. */
+const FULL_BODY_MAX = 200_000;
+
 // The parsers load with the first mail: an installation that takes no mail never holds them.
 let parsers: Promise<[typeof import('mailparser'), typeof import('email-reply-parser')]> | undefined;
 const loadParsers = () => (parsers ??= Promise.all([import('mailparser'), import('email-reply-parser')]));
 
+/** The parsed mail; a mail the parser refuses (its limits, its grammar) is the sender's error, a 400. */
+async function parseMail(raw: Buffer): Promise<ParsedMail> {
+  const [{ simpleParser }] = await loadParsers();
+  try {
+    return await simpleParser(raw, {
+      skipImageLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: HTML_TO_TEXT_MAX, maxChildNodes: MAX_PARTS, maxHeadSize: MAX_PART_HEADER_BYTES,
+    });
+  } catch (error) {
+    throw new AppError('validation_error', `the mail cannot be read (${(error as Error).message}); a mail may have at most ${MAX_PARTS} MIME parts ` +
+      `and ${MAX_PART_HEADER_BYTES / 1024 / 1024} MiB of headers per part`);
+  }
+}
+
 /** Parses a raw message; `fallbackId` names one that carries no Message-ID. */
 export async function readInboundMail(raw: Buffer, fallbackId: () => string): Promise<InboundMail> {
-  const [{ simpleParser }, { default: EmailReplyParser }] = await loadParsers();
+  const [, { default: EmailReplyParser }] = await loadParsers();
   // The text with the quoted history and known signatures removed; the whole text when nothing is left.
   const visibleTextOf = (text: string) => new EmailReplyParser().read(text).getVisibleText().trim() || text.trim();
-  const mail = await simpleParser(raw, { skipImageLinks: true });
-  const fullText = (mail.text ?? '').replace(/\r\n/g, '\n');
+  const mail = await parseMail(raw);
+  // An HTML part the parser would not turn into text (over HTML_TO_TEXT_MAX, nested too deep) is named, not left blank.
+  const text = (mail.text?.trim() || !mail.textConversionError) ? (mail.text ?? '') : `[The mail's HTML was not turned into text: ${mail.textConversionError.message}]`;
+  const fullText = text.slice(0, FULL_BODY_MAX).replace(/\r\n/g, '\n');
   const sender = mail.from?.value.find((entry) => entry.address);
   const headerAddresses = ['delivered-to', 'x-original-to'].flatMap((name) => headerText(mail.headers.get(name)).split(','));
-  const report = isDeliveryReport(mail) ? { bouncedMessageId: bouncedMessageId(mail), reason: reportReason(mail) } : null;
+  const report = isDeliveryReport(mail) ? { reason: reportReason(mail) } : null;
   return {
     messageId: mail.messageId ? unbracket(mail.messageId) : fallbackId(),
     threadIds: [...idsIn(mail.inReplyTo), ...idsIn(mail.references).reverse()],

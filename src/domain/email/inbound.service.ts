@@ -2,7 +2,8 @@
 // /api/v1/inbound/email). A new thread becomes an email conversation; a reply (its reply address,
 // or In-Reply-To/References naming a message of the workspace) joins its conversation and reopens
 // it; the same Message-ID is stored once; automatic mail, our own mail and senders over their
-// hourly limit are ignored; delivery reports mark the reply they return as failed.
+// hourly limit are ignored; a delivery report marks a reply failed only when it comes back to that
+// reply's own return path (its token is unguessable), never for a Message-ID it names.
 import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { AttachmentRow } from '../../db/repositories/attachment.repository.js';
@@ -13,20 +14,20 @@ import type { MessageRepository, MessageRow } from '../../db/repositories/messag
 import type { ProductRepository, ProductRow } from '../../db/repositories/product.repository.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { oneLine } from '../../lib/one-line.js';
 import type { AttachmentStore } from '../../storage/attachment-store.js';
 import { invalidField } from '../../errors.js';
 import type { Actor } from '../accounts/actor.js';
 import { requireSettingsRole } from '../accounts/roles.js';
+import { contactName } from '../contacts/contact-name.js';
 import { MESSAGE_BODY_MAX } from '../conversations/conversation.service.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import { inTransaction, type Work } from '../shared/unit-of-work.js';
 import { readInboundMail, type InboundFile, type InboundMail } from './inbound-mail.js';
-import { parseInboundAddress, replyToken } from './addresses.js';
+import { addressToken, parseInboundAddress, RETURN_PATH_NAME } from './addresses.js';
 
 /** Files over this are not kept (the message says which). */
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-/** A mail's whole text is kept up to this many characters. */
-const FULL_BODY_MAX = 200_000;
 const TITLE_MAX = 500;
 const HOUR_MS = 3_600_000;
 
@@ -44,6 +45,8 @@ const IGNORED: InboundResult = { conversation_id: null, message_id: null, create
 export interface InboundTarget {
   product: ProductRow;
   token: string | null;
+  /** Set when the address is a reply's return path: the reply (its message id) a delivery report to it fails. */
+  returnPathOf?: string;
 }
 
 export interface InboundServiceDeps {
@@ -53,7 +56,7 @@ export interface InboundServiceDeps {
   contacts: Pick<ContactRepository, 'upsertByEmail'>;
   conversations: Pick<ConversationRepository, 'findById' | 'findByReplyToken' | 'countStartedBy'>;
   messages: Pick<MessageRepository, 'findByEmailMessageId'>;
-  emailJobs: Pick<EmailJobRepository, 'markBounced'>;
+  emailJobs: Pick<EmailJobRepository, 'markBounced' | 'findByReturnPathToken'>;
   writes: ConversationWrites;
   store: Pick<AttachmentStore, 'put'>;
   clock: Clock;
@@ -70,11 +73,23 @@ const firstLine = (text: string) => text.split('\n').map((line) => line.trim()).
 export function createInboundService(deps: InboundServiceDeps) {
   const { db, dialect, products, contacts, conversations, messages, emailJobs, writes, store, clock, inboundDomain } = deps;
 
-  /** The products (and reply tokens) the addresses name, the first address of each product winning. */
+  /** The reply whose return path an address is, with its product; null for any other address. */
+  async function returnPathTarget(token: string): Promise<InboundTarget | null> {
+    const reply = await emailJobs.findByReturnPathToken(token);
+    const product = reply && (await products.findById(reply.workspace_id, reply.product_id));
+    return product ? { product, token: null, returnPathOf: reply.id } : null;
+  }
+
+  /** The products (and reply tokens) and replies' return paths the addresses name, the first address of each product winning. */
   async function targetsOf(addresses: readonly string[]): Promise<InboundTarget[]> {
     const targets = new Map<string, InboundTarget>();
     for (const address of addresses) {
       const parsed = inboundDomain ? parseInboundAddress(address, inboundDomain) : null;
+      if (parsed?.name === RETURN_PATH_NAME) {
+        const target = parsed.token ? await returnPathTarget(parsed.token) : null;
+        if (target) targets.set(`return-path:${target.returnPathOf}`, target);
+        continue;
+      }
       const product = parsed && (await products.findByInboundName(parsed.name));
       if (product && !targets.has(product.id)) targets.set(product.id, { product, token: parsed.token });
     }
@@ -119,8 +134,9 @@ export function createInboundService(deps: InboundServiceDeps) {
     // A reply stamps its time under its conversation's lock, and sees the conversation as the writes before it left it.
     const now = named ? await writes.lock(work, named.id) : clock.now();
     const thread = named && (await conversations.findById(workspaceId, named.id, tx));
+    // The display name names a new contact only: anybody can write it, so it never renames one (a verified one least of all).
     const contact: ContactRef = await contacts.upsertByEmail(
-      { id: newId(), workspace_id: workspaceId, name: sender.name, email: sender.address, created_at: now, updated_at: now }, tx,
+      { id: newId(), workspace_id: workspaceId, name: contactName(sender.name), email: sender.address, created_at: now, updated_at: now }, 'keep', tx,
     );
     const limit = deps.newConversationsPerSenderHour;
     if (!thread && limit > 0) {
@@ -133,7 +149,7 @@ export function createInboundService(deps: InboundServiceDeps) {
     const row: MessageRow = {
       id: newId(), workspace_id: workspaceId, conversation_id: conversationId, sender_type: 'contact', sender_id: contact.id,
       sender_name: contact.name, body: `${mail.visibleText || '(no text)'}${note}`.slice(0, MESSAGE_BODY_MAX),
-      email_message_id: mail.messageId, full_body: mail.fullText.slice(0, FULL_BODY_MAX), created_at: now, internal: 0,
+      email_message_id: mail.messageId, full_body: mail.fullText, created_at: now, internal: 0,
     };
     const message = { row, attachments: kept.map((file) => ({ ...file, message_id: row.id })) };
     if (thread) {
@@ -143,23 +159,20 @@ export function createInboundService(deps: InboundServiceDeps) {
     }
     await writes.create(work, {
       id: conversationId, workspace_id: workspaceId, product_id: product.id, contact_id: contact.id, type: 'ticket', source: 'email', channel: 'email',
-      status: 'open', priority: 'normal', title: (mail.subject || firstLine(mail.visibleText) || '(no subject)').slice(0, TITLE_MAX),
-      ai_summary: null, rating: null, upvotes: 0, widget_session_id: null, form_fields: null, tags: '[]', reply_token: replyToken(), created_at: now, updated_at: now,
+      status: 'open', priority: 'normal', title: (oneLine(mail.subject) || firstLine(mail.visibleText) || '(no subject)').slice(0, TITLE_MAX),
+      ai_summary: null, rating: null, upvotes: 0, widget_session_id: null, form_fields: null, tags: '[]', reply_token: addressToken(), created_at: now, updated_at: now,
     }, contact, message);
     return { conversation_id: conversationId, message_id: row.id, created: true };
   }
 
-  /** A delivery report: the reply it returns (a message of the workspace) is marked failed with the reason. */
-  async function recordBounce(workspaceId: string, report: NonNullable<InboundMail['report']>): Promise<void> {
-    if (!report.bouncedMessageId) return;
-    const bounced = await messages.findByEmailMessageId(workspaceId, [report.bouncedMessageId]);
-    if (bounced) await emailJobs.markBounced(workspaceId, bounced.id, report.reason, clock.now());
-  }
-
-  /** Applies the rules to a parsed mail for one product. */
+  /** Applies the rules to a parsed mail for one product, or one reply's return path. */
   async function receive(target: InboundTarget, mail: InboundMail): Promise<InboundResult> {
-    if (mail.report) {
-      await recordBounce(target.product.workspace_id, mail.report);
+    // A report fails the reply whose return path it came back to; one sent anywhere else names a
+    // reply anybody who saw its Message-ID could name, so it is ignored, as is all other mail to a return path.
+    if (mail.report || target.returnPathOf !== undefined) {
+      if (mail.report && target.returnPathOf !== undefined) {
+        await emailJobs.markBounced(target.product.workspace_id, target.returnPathOf, mail.report.reason, clock.now());
+      }
       return IGNORED;
     }
     const sender = mail.from;
@@ -176,7 +189,7 @@ export function createInboundService(deps: InboundServiceDeps) {
   }
 
   return {
-    /** The product (and reply token) an address names, for the SMTP receiver's RCPT TO; null: none. */
+    /** The product (and reply token) an address names, or the reply whose return path it is, for the SMTP receiver's RCPT TO; null: none. */
     async targetOf(address: string): Promise<InboundTarget | null> {
       return (await targetsOf([address]))[0] ?? null;
     },
@@ -196,7 +209,9 @@ export function createInboundService(deps: InboundServiceDeps) {
     async receiveHttp(actor: Actor, raw: Buffer, productId: string | undefined): Promise<InboundResult> {
       requireSettingsRole(actor, 'inbound mail');
       const mail = await readInboundMail(raw, () => `${newId()}@loopdesk.invalid`);
-      const named = (await targetsOf(mail.recipients)).find((target) => target.product.workspace_id === actor.workspaceId);
+      const targets = (await targetsOf(mail.recipients)).filter((target) => target.product.workspace_id === actor.workspaceId);
+      // A report is for the return path among the recipients, other mail for the product they name.
+      const named = targets.find((target) => (target.returnPathOf !== undefined) === (mail.report !== null)) ?? targets[0];
       if (named) return receive(named, mail);
       const product = productId === undefined ? undefined : await products.findById(actor.workspaceId, productId);
       if (!product) {

@@ -6,6 +6,7 @@
 import type { Dialect } from '../../db/dialect.js';
 import type { EmbeddingRepository } from '../../db/repositories/embedding.repository.js';
 import type { IssueChanges, IssueRepository, IssueRow } from '../../db/repositories/issue.repository.js';
+import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { TagRepository } from '../../db/repositories/tag.repository.js';
 import type { DuplicateDetector } from '../../dedup/detector.js';
@@ -13,6 +14,7 @@ import type { DomainEvent } from '../../events/event-types.js';
 import type { Outbox } from '../../events/outbox.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { holdAssignee } from '../accounts/member-ref.js';
 import { previousOf } from '../shared/changes.js';
 import type { IssueStatus, Priority } from '../shared/enums.js';
 import { toIssueBase, toIssueDetail, type IssueDetail } from './issue.shapes.js';
@@ -62,6 +64,7 @@ export interface ConversationLink {
 export interface IssueWritesDeps {
   dialect: Pick<Dialect, 'lockKeyInTransaction' | 'lockKeysInTransaction'>;
   issues: IssueRepository;
+  members: Pick<MemberRepository, 'findById'>;
   embeddings: Pick<EmbeddingRepository, 'bumpProductVersion'>;
   detector: Pick<DuplicateDetector, 'indexIssue'>;
   outbox: Outbox;
@@ -70,7 +73,7 @@ export interface IssueWritesDeps {
   clock: Clock;
 }
 
-export function createIssueWrites({ dialect, issues, embeddings, detector, outbox, tags, suggestionWrites, clock }: IssueWritesDeps) {
+export function createIssueWrites({ dialect, issues, members, embeddings, detector, outbox, tags, suggestionWrites, clock }: IssueWritesDeps) {
   const lockProductIssues = (tx: Executor, productId: string) => dialect.lockKeyInTransaction(tx, productIssuesLock(productId));
   /** A write to an issue without its lock is a bug in the caller, not a request to refuse. */
   const requireLocked = (work: Work, issueIds: readonly string[]) => {
@@ -132,6 +135,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
     ): Promise<{ row: IssueRow; detail: IssueDetail; dedupVersion: number }> {
       const { tx } = work;
       if (link) await endSuggestions(work, input.workspaceId, link);
+      await holdAssignee(dialect, members, work, input.workspaceId, input.assigneeId);
       await lockProductIssues(tx, input.productId);
       const number = await issues.nextNumber(input.workspaceId, input.prefix, tx);
       const dedupVersion = await embeddings.bumpProductVersion(input.workspaceId, input.productId, tx);
@@ -167,6 +171,7 @@ export function createIssueWrites({ dialect, issues, embeddings, detector, outbo
     async update(work: Work, current: IssueRow, changes: IssueChanges): Promise<IssueDetail> {
       requireLocked(work, [current.id]);
       const { tx } = work;
+      await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
       if (TALLIED_FIELDS.some((field) => field in changes)) await lockProductIssues(tx, current.product_id);
       const next = { ...current, ...changes };
       const dedupVersion = DEDUP_FIELDS.some((field) => field in changes)

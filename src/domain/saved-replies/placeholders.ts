@@ -15,17 +15,21 @@ export interface PlaceholderSources {
 /** The first word of a name ("Ada" of "Ada Lovelace"). */
 const firstWord = (name: string) => name.trim().split(/\s+/u)[0] ?? '';
 
-export function placeholderValues({ contactName, agentName, productName }: PlaceholderSources): Record<Placeholder, string> {
-  return {
-    'contact.name': contactName?.trim() ?? '',
-    'contact.first_name': contactName ? firstWord(contactName) : '',
-    'agent.name': agentName?.trim() ?? '',
-    'product.name': productName,
-  };
+/**
+ * A Map, not an object: a name in braces is looked up among these keys alone, so `{{constructor}}`
+ * or `{{__proto__}}` finds nothing and stays as written instead of printing an object's internals.
+ */
+export function placeholderValues({ contactName, agentName, productName }: PlaceholderSources): ReadonlyMap<Placeholder, string> {
+  return new Map<Placeholder, string>([
+    ['contact.name', contactName?.trim() ?? ''],
+    ['contact.first_name', contactName ? firstWord(contactName) : ''],
+    ['agent.name', agentName?.trim() ?? ''],
+    ['product.name', productName],
+  ]);
 }
 
 const PLACEHOLDER = /\{\{\s*([a-z_.]+)\s*\}\}/g;
 
-export function fillPlaceholders(text: string, values: Record<Placeholder, string>): string {
-  return text.replace(PLACEHOLDER, (whole, name: string) => (name in values ? values[name as Placeholder] : whole));
+export function fillPlaceholders(text: string, values: ReadonlyMap<Placeholder, string>): string {
+  return text.replace(PLACEHOLDER, (whole, name: string) => values.get(name as Placeholder) ?? whole);
 }

@@ -6,6 +6,7 @@ import type { Db } from '../../db/database.js';
 import type { NewConversationRow } from '../../db/repositories/conversation.repository.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { nonBlankContactName } from '../contacts/contact-name.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import type { ConversationStatus, ConversationType } from '../shared/enums.js';
 import { boundedJson } from '../shared/json-limits.js';
@@ -44,8 +45,9 @@ export function createFormService({ db, writes, visitorContacts, proofOfWork, cl
     async submit(product: WidgetProduct, input: FormInput): Promise<FormReceipt> {
       if (input.website !== undefined && input.website.trim() !== '') return { id: newId(), status: 'open' };
       const fields = input.fields === undefined ? null : boundedJson('fields', input.fields, FORM_FIELDS_MAX_BYTES);
+      const name = nonBlankContactName('name', input.name);
       if (product.settings.proof_of_work) await proofOfWork.verifyOnce(product.id, input.altcha);
-      const contact = await visitorContacts.unverified(product, input.name?.trim() || null, input.email?.toLowerCase() ?? null);
+      const contact = await visitorContacts.unverified(product, name, input.email?.toLowerCase() ?? null);
       const now = clock.now();
       const row: NewConversationRow = {
         id: newId(), workspace_id: product.workspace_id, product_id: product.id, contact_id: contact.id,
@@ -54,7 +56,7 @@ export function createFormService({ db, writes, visitorContacts, proofOfWork, cl
       };
       const created = await inTransaction(db, (work) => writes.create(work, row, contact, {
         id: newId(), workspace_id: product.workspace_id, conversation_id: row.id, sender_type: 'contact',
-        sender_id: contact.id, sender_name: input.name?.trim() || null, body: input.body, created_at: now, internal: 0,
+        sender_id: contact.id, sender_name: name, body: input.body, created_at: now, internal: 0,
       }));
       return { id: created.id, status: created.status };
     },

@@ -6,6 +6,7 @@
 import { errors, jwtVerify } from 'jose';
 import { AppError } from '../../errors.js';
 import { randomToken } from '../../lib/tokens.js';
+import { contactName } from '../contacts/contact-name.js';
 
 export const IDENTITY_TOKEN_MAX_LIFETIME_S = 24 * 3600;
 /** Clocks of the host site and this server may disagree this much. */
@@ -59,5 +60,5 @@ export async function verifyIdentityToken(
   if (typeof sub !== 'string' || sub.trim() === '' || sub.length > 255) throw refused('its sub claim must be a non-empty string of at most 255 characters');
   const email = optionalText(claims, 'email', 320)?.toLowerCase() ?? null;
   if (email !== null && !EMAIL.test(email)) throw refused('its email claim is not an email address');
-  return { sub, email, name: optionalText(claims, 'name', 200) };
+  return { sub, email, name: contactName(optionalText(claims, 'name', 200)) };
 }

@@ -8,6 +8,7 @@ import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
+import { nonBlankContactName } from '../contacts/contact-name.js';
 import { verifyIdentityToken } from './identity-token.js';
 import type { ProofOfWork } from './proof-of-work.service.js';
 import type { VisitorContacts } from './visitor-contacts.js';
@@ -61,6 +62,7 @@ export function createWidgetSessionService({ products, widgetSessions, visitorCo
   return {
     async start(product: WidgetProduct, input: SessionInput): Promise<StartedSession> {
       const now = clock.now();
+      const typedName = nonBlankContactName('name', input.name);
       const identity = input.identity_token === undefined
         ? null
         : await verifyIdentityToken(input.identity_token, {
@@ -71,7 +73,6 @@ export function createWidgetSessionService({ products, widgetSessions, visitorCo
       }
       if (product.settings.proof_of_work) await proofOfWork.verifyOnce(product.id, input.altcha);
 
-      const typedName = input.name?.trim() || null;
       const typedEmail = input.email?.toLowerCase() ?? null;
       const contact = identity ? await visitorContacts.verified(product, identity) : await visitorContacts.unverified(product, typedName, typedEmail);
       const token = randomToken('wst_', 40);

@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { isDatabaseBusy } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
 import { fieldErrors } from '../validation.js';
+import { PATH_NOT_UTF8_DETAIL } from './request-target.js';
 
 /** `limit` is the route's body limit in bytes (1 MiB unless the route says otherwise). */
 function fromFastifyError(error: FastifyError, limit = 1024 * 1024): AppError | null {
@@ -17,19 +19,33 @@ function fromFastifyError(error: FastifyError, limit = 1024 * 1024): AppError | 
       return new AppError('validation_error', `request body is larger than ${limit / 1024 / 1024} MiB`, { status: 413 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('validation_error', 'request bodies must be sent as Content-Type: application/json', { status: 415 });
+    // The router could not decode the path (src/http/plugins/request-target.ts).
+    case 'FST_ERR_BAD_URL':
+      return new AppError('validation_error', PATH_NOT_UTF8_DETAIL);
     // A method the router has no tree for (e.g. PRI): Fastify's last-resort 404.
     case 'FST_ERR_NOT_FOUND':
       return new AppError('not_found', 'no route for this method and path');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('validation_error', 'Content-Type is application/json but the body is empty');
   }
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return new AppError('validation_error', 'request body is not valid JSON');
   }
-  // Any other client error Fastify detects (bad URL encoding, bad Content-Length, …).
+  // Any other client error Fastify detects (bad Content-Length, a QUERY without Content-Type, …).
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new AppError('validation_error', 'malformed request', { status });
   return null;
+}
+
+/** Seconds a client waits before sending a request again that found the database busy (it already waited 5 s). */
+const BUSY_RETRY_AFTER_S = 1;
+
+/** A database that stayed busy: 503 with Retry-After (the transaction that found it busy was rolled back), instead of an opaque 500. */
+function fromDatabaseError(error: unknown): AppError | null {
+  if (!isDatabaseBusy(error)) return null;
+  const busy = new AppError('internal_error', `the database is busy: send the request again in ${BUSY_RETRY_AFTER_S} s`, {
+    status: 503, headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S) },
+  });
+  busy.cause = error;
+  return busy;
 }
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
@@ -99,7 +115,7 @@ function registerProtocolErrors(app: FastifyInstance): void {
 }
 
 /**
- * Fastify's `frameworkErrors`: what the router rejects before any hook runs (a URL whose
+ * Fastify's `frameworkErrors`: what the router rejects before any hook runs (a path whose
  * percent-encoding is not UTF-8), answered with the envelope and an X-Request-Id like the rest.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -109,7 +125,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 export function registerErrorHandling(app: FastifyInstance): void {
   registerProtocolErrors(app);
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = error instanceof AppError ? error : fromFastifyError(error, request.routeOptions.bodyLimit);
+    const known = error instanceof AppError ? error : fromDatabaseError(error) ?? fromFastifyError(error, request.routeOptions.bodyLimit);
     if (known && known.status >= 500) request.log.error({ err: known.cause ?? known }, known.message);
     if (known) return sendError(reply, known);
     request.log.error({ err: error }, 'unexpected error');

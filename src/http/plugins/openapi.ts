@@ -23,7 +23,7 @@ export const API_DESCRIPTION = [
   'Single resources come as `{ data }`, lists as `{ data, pagination: { total, limit, offset } }`',
   '(limit 1–200, default 50; offset ≥ 0), errors as `{ error_code, detail, fields? }` with',
   'error_code unauthorized (401), forbidden (403), not_found (404; 405 with an Allow header for a method',
-  'the path does not serve), validation_error (400, 413, 415) or internal_error (500). Request bodies',
+  'the path does not serve), validation_error (400, 413, 415) or internal_error (500; 503 with Retry-After when the database stayed busy). Request bodies',
   'are JSON; unknown body fields are rejected, and so is U+0000 (NUL) in any string or key of a body (a',
   '400 on that field; each body string\'s `pattern` says so). Timestamps are ISO 8601 UTC with',
   'milliseconds. Every response carries X-Request-Id.',

@@ -82,6 +82,7 @@ const ERROR_DESCRIPTIONS = {
   415: 'Body sent with a Content-Type other than application/json (`validation_error`)',
   429: '[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds',
   500: 'Unexpected failure (`internal_error`); safe to retry',
+  503: 'The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
@@ -96,22 +97,27 @@ const RATE_LIMIT_HEADERS = {
   'Retry-After': rateLimitHeader('Seconds until the next request will be accepted'),
 };
 
+/** A busy database's 503. */
+const BUSY_HEADERS = { 'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds to wait before sending the request again' }) };
+
+const HEADERS_OF: Partial<Record<ErrorStatus, Record<string, TSchema>>> = { 429: RATE_LIMIT_HEADERS, 503: BUSY_HEADERS };
+
 /**
- * Error responses described for one surface (the API, the widget API): 400, 401, 429 and 500
- * always, the rest as the route can produce them.
+ * Error responses described for one surface (the API, the widget API): 400, 401, 429, 500 and
+ * 503 always, the rest as the route can produce them.
  */
 export const errorResponsesOf = (descriptions: Record<ErrorStatus, string>, always: ErrorStatus[]) => (...statuses: ErrorStatus[]) => {
   const all: ErrorStatus[] = [...new Set<ErrorStatus>([...always, ...statuses])];
   return Object.fromEntries(
     all.map((status) => [
       status,
-      Ref(ErrorBody, { description: descriptions[status], ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}) }),
+      Ref(ErrorBody, { description: descriptions[status], ...(HEADERS_OF[status] ? { headers: HEADERS_OF[status] } : {}) }),
     ]),
   );
 };
 
 /** Error responses for an /api/v1 route. */
-export const errorResponses = errorResponsesOf(ERROR_DESCRIPTIONS, [400, 401, 429, 500]);
+export const errorResponses = errorResponsesOf(ERROR_DESCRIPTIONS, [400, 401, 429, 500, 503]);
 
 /** Errors of a route that takes a JSON body. */
 export const writeErrors = (...statuses: ErrorStatus[]) => errorResponses(403, 413, 415, ...statuses);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, PageQuery, Ref, Timestamp, Uuid } from './common.js';
-import { Contact, ConversationSummary, Message, conversationProperties } from './conversation.js';
+import { Contact, ConversationSummary, Message, MessageEvent, conversationProperties } from './conversation.js';
 
 const profileProperties = {
   ...Contact.properties,
@@ -40,6 +40,10 @@ export const ContactExport = Type.Object(
       ),
       { description: 'Their conversations (with their ratings), newest first' },
     ),
+    messages_elsewhere: Type.Array(Ref(MessageEvent), {
+      description: 'Their messages in conversations that are not theirs (a mail sent into another person\'s thread), oldest first per conversation: ' +
+        'only the messages, with the conversation\'s id, never the conversation\'s other messages or its other data',
+    }),
     upvotes: Type.Array(
       Type.Object({ conversation_id: Uuid('The idea'), title: Type.String(), created_at: Timestamp() }, { additionalProperties: false }),
       { description: 'The ideas they upvoted in the widget, oldest first' },
@@ -55,7 +59,7 @@ export const ContactExport = Type.Object(
   {
     $id: 'ContactExport', additionalProperties: false,
     description: '[ext] Everything about a person that is not internal (docs/privacy.md)',
-    examples: [{ exported_at: '2026-11-22T09:00:00.000Z', contact: EXAMPLE_PROFILE, conversations: [], upvotes: [], widget_sessions: [] }],
+    examples: [{ exported_at: '2026-11-22T09:00:00.000Z', contact: EXAMPLE_PROFILE, conversations: [], messages_elsewhere: [], upvotes: [], widget_sessions: [] }],
   },
 );
 

@@ -208,13 +208,16 @@ const WIDGET_ERROR_DESCRIPTIONS = {
   415: 'Body sent with a Content-Type other than application/json (`validation_error`)',
   429: 'Too many requests from this address for this widget (`forbidden`, `detail` says so); retry after `Retry-After` seconds',
   500: 'Unexpected failure (`internal_error`); safe to retry',
+  503: 'The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds',
 };
 
 /**
- * Error responses of a widget route: 400 (a malformed request), 403, 404, 429 and 500 always
+ * Error responses of a widget route: 400 (a malformed request), 403, 404, 429, 500 and 503 always
  * (every route checks the key, the origin and the limits).
  */
-export const widgetErrors = errorResponsesOf(WIDGET_ERROR_DESCRIPTIONS, [400, 403, 404, 429, 500]);
+export const widgetErrors = errorResponsesOf(WIDGET_ERROR_DESCRIPTIONS, [400, 403, 404, 429, 500, 503]);
+/** Error responses of a widget route outside any widget key (its document): a malformed request (a query that does not decode), a failure. */
+export const widgetDocumentErrors = errorResponsesOf(WIDGET_ERROR_DESCRIPTIONS, [400, 500]);
 /** Errors of a widget route that takes a JSON body. */
 export const widgetWriteErrors = (...statuses: Parameters<typeof widgetErrors>) => widgetErrors(413, 415, ...statuses);
 

@@ -611,6 +611,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWidgetConfig: {
@@ -686,6 +704,17 @@ export interface operations {
             /** @description Unexpected failure (`internal_error`); safe to retry */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -785,6 +814,17 @@ export interface operations {
             /** @description Unexpected failure (`internal_error`); safe to retry */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -922,6 +962,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listVisitorConversations: {
@@ -1012,6 +1063,17 @@ export interface operations {
             /** @description Unexpected failure (`internal_error`); safe to retry */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1145,6 +1207,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getVisitorConversation: {
@@ -1231,6 +1304,17 @@ export interface operations {
             /** @description Unexpected failure (`internal_error`); safe to retry */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1364,6 +1448,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rateVisitorConversation: {
@@ -1486,6 +1581,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     streamVisitorConversation: {
@@ -1573,6 +1679,17 @@ export interface operations {
             /** @description Unexpected failure (`internal_error`); safe to retry */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1671,6 +1788,17 @@ export interface operations {
             /** @description Unexpected failure (`internal_error`); safe to retry */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1792,6 +1920,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     removeWidgetIdeaUpvote: {
@@ -1896,6 +2035,17 @@ export interface operations {
             /** @description Unexpected failure (`internal_error`); safe to retry */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2041,6 +2191,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postVisitorScreenshot: {
@@ -2166,6 +2327,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getChangelogPage: {
@@ -2270,6 +2442,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getChangelogFeed: {
@@ -2368,6 +2551,17 @@ export interface operations {
             /** @description Unexpected failure (`internal_error`); safe to retry */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
