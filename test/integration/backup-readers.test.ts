@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { Migrator, sql } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import { backUp } from '../../src/db/backup.js';
 import { copyDatabase } from '../../src/db/copy.js';
 import { createDatabase } from '../../src/db/database.js';
@@ -117,7 +117,9 @@ describe('migration 0027: the view search_texts in a form SQLite 3.36 parses [sq
     const conversationId = newId();
     const at = (minute: number) => `2026-12-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
     await insertOldProduct(database.db, { workspaceId, productId, createdAt: at(0) });
-    await database.db.insertInto('conversations').values({
+    // The schema as of 0025, not as the app's types say it is now.
+    const oldDb = database.db as unknown as Kysely<any>;
+    await oldDb.insertInto('conversations').values({
       id: conversationId, workspace_id: workspaceId, product_id: productId, type: 'ticket', source: 'chat', status: 'open', priority: 'normal',
       title: 'Invoice question', upvotes: 0, tags: '[]', created_at: at(0), updated_at: at(0),
     }).execute();
@@ -129,7 +131,7 @@ describe('migration 0027: the view search_texts in a form SQLite 3.36 parses [sq
       { id: newId(), body: 'first: the invoice shows the wrong vat number', created_at: at(10) },
       { id: low, body: 'second a: same minute, the lower id', created_at: at(20) },
     ];
-    await database.db.insertInto('messages').values(messages.map((message) => ({
+    await oldDb.insertInto('messages').values(messages.map((message) => ({
       ...message, workspace_id: workspaceId, conversation_id: conversationId, sender_type: 'contact', sender_id: newId(), internal: 0,
     }))).execute();
     await database.db.transaction().execute((tx) => database.dialect.fullText.foldAll(tx));
