@@ -5,7 +5,7 @@
 // document, its title and folded messages, or by a message written since its last fold) and answer
 // the same shapes.
 import { sql, type RawBuilder } from 'kysely';
-import { FOLDED_LETTERS, foldedSql } from './migrations/0030_search_letters.js';
+import { foldedSql, foldLetters } from './search-letters.js';
 import type { Executor } from './repositories/executor.js';
 
 /** What a search finds, each type's records (the HTTP schema's enum is this list). */
@@ -80,10 +80,7 @@ interface SqliteRankedRow {
 }
 
 /** The letters FTS5 keeps and the index folds (migration 0030), folded in a query's words too. */
-const FOLDED = new RegExp(`[${Object.keys(FOLDED_LETTERS).join('')}]`, 'gu');
-const foldWord = (word: string) => word.replace(FOLDED, (letter) => FOLDED_LETTERS[letter]!);
-
-const sqliteMatch = (words: readonly string[]) => words.map((word, i) => `"${foldWord(word)}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+const sqliteMatch = (words: readonly string[]) => words.map((word, i) => `"${foldLetters(word)}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 
 /** A document's words as the index holds them: title and body as the view reads them, folded (migration 0030). */
 const sqliteIndexed = sql.raw(`doc_id, ${foldedSql('title')}, ${foldedSql('body')}`);

@@ -2,27 +2,15 @@
 // `unaccent` folds to others but SQLite's `unicode61 remove_diacritics 2` keeps as they are (ß and
 // ss, æ and ae, ø and o, ł and l, …) are folded on SQLite too, so that "Weiss" finds "Weiß" on both.
 // - SQLite: every write of a document's words into the FTS5 index folds its title and body first
-//   (the triggers are rewritten, the index is filled again); the query's words are folded the same
-//   way (src/db/full-text.ts). The content the index reads snippets from stays the text as written:
-//   a letter folds to letters, so a document keeps its number of words, and a snippet's highlights
-//   fall on the words as written ("Weiß" highlighted for "weiss").
+//   (the triggers are rewritten to call the server's SQL function loopdesk_search_fold, the index
+//   is filled again); the query's words are folded the same way (src/db/full-text.ts). The content
+//   the index reads snippets from stays the text as written: a letter folds to letters, so a
+//   document keeps its number of words, and a snippet's highlights fall on the words as written
+//   ("Weiß" highlighted for "weiss").
 // - PostgreSQL: nothing to do, unaccent folds them already.
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
-
-/**
- * The letters, upper and lower case, of living orthographies (German, the Nordic languages,
- * Polish, Croatian and Serbian, Icelandic, French, Dutch, Turkish, Maltese, Sami) that unaccent
- * folds and unicode61 does not, and what they fold to (unicode61 lowercases what is left).
- */
-export const FOLDED_LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ĳ: 'ij', Ĳ: 'ij', ø: 'o', Ø: 'o', ð: 'd', Ð: 'd', þ: 'th', Þ: 'th',
-  đ: 'd', Đ: 'd', ħ: 'h', Ħ: 'h', ı: 'i', ĸ: 'q', ŀ: 'l', Ŀ: 'l', ł: 'l', Ł: 'l', ŋ: 'n', Ŋ: 'n', ŧ: 't', Ŧ: 't',
-};
-
-/** SQL folding the text `expression` gives (SQLite's replace(), nested once per letter). */
-export const foldedSql = (expression: string): string =>
-  Object.entries(FOLDED_LETTERS).reduce((folded, [letter, to]) => `replace(${folded}, '${letter}', '${to}')`, expression);
+import { foldedSql, SEARCH_FOLD_FUNCTION } from '../search-letters.js';
 
 /** The items of a comma-separated SQL list, split where no parenthesis is open. */
 function topLevelItems(list: string): string[] {
@@ -71,20 +59,14 @@ async function refold(db: Kysely<any>, change: (expression: string) => string, f
   await sql.raw(`insert into search_index (rowid, title, body) select doc_id, ${fold('title')}, ${fold('body')} from search_texts`).execute(db);
 }
 
-const FOLD_CALL = /^replace\(/;
-
 async function sqliteUp(db: Kysely<any>): Promise<void> {
   await refold(db, foldedSql, foldedSql);
 }
 
 /** Takes the folding off again: each folded expression back to the one it wrapped. */
 async function sqliteDown(db: Kysely<any>): Promise<void> {
-  const letters = Object.keys(FOLDED_LETTERS).length;
-  const unfold = (expression: string) => {
-    if (!FOLD_CALL.test(expression)) return expression;
-    const inner = expression.slice('replace('.length * letters);
-    return inner.replace(new RegExp(`(?:, '[^']+', '[^']+'\\)){${letters}}$`, 'u'), '');
-  };
+  const call = `${SEARCH_FOLD_FUNCTION}(`;
+  const unfold = (expression: string) => (expression.startsWith(call) && expression.endsWith(')') ? expression.slice(call.length, -1) : expression);
   await refold(db, unfold, (expression) => expression);
 }
 
