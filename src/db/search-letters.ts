@@ -2,7 +2,7 @@
 // keeps as they are (ß and ss, æ and ae, ø and o, ł and l, …): on SQLite the index's words and a
 // query's words are folded by this one function (docs/search.md, "Both databases alike"). The index
 // triggers call it as an SQL function the server registers on every connection it opens, not as
-// nested replace() calls: 28 of them overflowed the parser of every SQLite before 3.46 ("parser
+// nested replace() calls: 28 of them overflowed the parser of older SQLite (3.36, 3.40: "parser
 // stack overflow"), so a backup could not be opened by the SQLite a distribution ships.
 
 /**
