@@ -1,5 +1,6 @@
 // Row types as repositories see them (after the dialect seam): strings for ids and timestamps,
 // 0/1 for booleans, text for JSON.
+import type { Generated } from 'kysely';
 
 export interface WorkspaceTable {
   id: string;
@@ -24,6 +25,15 @@ export interface MemberTable {
   display_name: string | null;
   avatar_url: string | null;
   created_at: string;
+}
+
+/** A member's own settings (migration 0031, PATCH /api/v1/me); rows made elsewhere start without them. */
+export interface MemberSettingsColumns {
+  /** Multi-line text below their mailed replies; null: none. */
+  signature: string | null;
+  /** An IANA time zone; null: UTC. */
+  time_zone: string | null;
+  notify_email: Generated<number>;
 }
 
 export interface ApiKeyTable {
@@ -268,7 +278,7 @@ export interface IssueTallyTable {
 export interface Database {
   workspaces: WorkspaceTable;
   users: UserTable;
-  members: MemberTable;
+  members: MemberTable & MemberSettingsColumns;
   api_keys: ApiKeyTable;
   products: ProductTable;
   issue_counters: IssueCounterTable;

@@ -186,14 +186,17 @@ export const openapiDocument = {
       },
       "KeyMember": {
         "additionalProperties": false,
-        "description": "The member an API key acts for",
+        "description": "The member an API key acts for, with [ext] their own settings",
         "examples": [
           {
             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
             "user_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8090",
             "role": "owner",
             "display_name": "Grace Hopper",
-            "avatar_url": null
+            "avatar_url": null,
+            "signature": "Grace Hopper\nSupport, Acme",
+            "time_zone": "Europe/Berlin",
+            "notify_email": false
           }
         ],
         "type": "object",
@@ -202,7 +205,10 @@ export const openapiDocument = {
           "user_id",
           "role",
           "display_name",
-          "avatar_url"
+          "avatar_url",
+          "signature",
+          "time_zone",
+          "notify_email"
         ],
         "properties": {
           "id": {
@@ -257,6 +263,26 @@ export const openapiDocument = {
               "string",
               "null"
             ]
+          },
+          "signature": {
+            "maxLength": 2000,
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "[ext] Multi-line text below the member's mailed replies (after the `-- ` separator). Kept with its line breaks; other control characters, spaces at the ends of lines, blank lines around it and a `--` line of its own at the top are dropped. null, or nothing left: no signature"
+          },
+          "time_zone": {
+            "maxLength": 64,
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "[ext] The member's IANA time zone (e.g. `Europe/Berlin`), as written; null: UTC. A UTC offset is not a time zone"
+          },
+          "notify_email": {
+            "description": "[ext] Whether the member wants notifications by email",
+            "type": "boolean"
           }
         }
       },
@@ -272,7 +298,10 @@ export const openapiDocument = {
               "user_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8090",
               "role": "owner",
               "display_name": "Grace Hopper",
-              "avatar_url": null
+              "avatar_url": null,
+              "signature": "Grace Hopper\nSupport, Acme",
+              "time_zone": "Europe/Berlin",
+              "notify_email": false
             }
           }
         ],
@@ -5432,6 +5461,197 @@ export const openapiDocument = {
           },
           "401": {
             "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateMe",
+        "summary": "[ext] Change your own settings",
+        "tags": [
+          "Identity"
+        ],
+        "description": "The calling member's signature (below their mailed replies), time zone and email notifications; fields left out keep their values. Returns the identity as GET /me does. A key without a member (an integration key) has no settings: 400.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "description": "The settings to change; those left out keep their values",
+                "type": "object",
+                "properties": {
+                  "signature": {
+                    "maxLength": 2000,
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "[ext] Multi-line text below the member's mailed replies (after the `-- ` separator). Kept with its line breaks; other control characters, spaces at the ends of lines, blank lines around it and a `--` line of its own at the top are dropped. null, or nothing left: no signature",
+                    "pattern": "^[^\\u0000]*$"
+                  },
+                  "time_zone": {
+                    "maxLength": 64,
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "[ext] The member's IANA time zone (e.g. `Europe/Berlin`), as written; null: UTC. A UTC offset is not a time zone",
+                    "pattern": "^[^\\u0000]*$"
+                  },
+                  "notify_email": {
+                    "description": "[ext] Whether the member wants notifications by email",
+                    "type": "boolean"
+                  }
+                }
+              },
+              "example": {
+                "signature": "Grace Hopper\nSupport, Acme",
+                "time_zone": "Europe/Berlin",
+                "notify_email": false
+              }
+            }
+          },
+          "description": "The settings to change; those left out keep their values"
+        },
+        "responses": {
+          "200": {
+            "description": "The key's identity, with the settings as saved",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The key's identity, with the settings as saved",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Me"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
             "content": {
               "application/json": {
                 "schema": {

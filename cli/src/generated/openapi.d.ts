@@ -57,7 +57,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * [ext] Change your own settings
+         * @description The calling member's signature (below their mailed replies), time zone and email notifications; fields left out keep their values. Returns the identity as GET /me does. A key without a member (an integration key) has no settings: 400.
+         */
+        patch: operations["updateMe"];
         trace?: never;
     };
     "/api/v1/members": {
@@ -1526,13 +1530,16 @@ export interface components {
             created_at: string;
         };
         /**
-         * @description The member an API key acts for
+         * @description The member an API key acts for, with [ext] their own settings
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
          *       "user_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8090",
          *       "role": "owner",
          *       "display_name": "Grace Hopper",
-         *       "avatar_url": null
+         *       "avatar_url": null,
+         *       "signature": "Grace Hopper\nSupport, Acme",
+         *       "time_zone": "Europe/Berlin",
+         *       "notify_email": false
          *     }
          */
         KeyMember: {
@@ -1551,6 +1558,12 @@ export interface components {
             role: "owner" | "admin" | "agent";
             display_name: string | null;
             avatar_url: string | null;
+            /** @description [ext] Multi-line text below the member's mailed replies (after the `-- ` separator). Kept with its line breaks; other control characters, spaces at the ends of lines, blank lines around it and a `--` line of its own at the top are dropped. null, or nothing left: no signature */
+            signature: string | null;
+            /** @description [ext] The member's IANA time zone (e.g. `Europe/Berlin`), as written; null: UTC. A UTC offset is not a time zone */
+            time_zone: string | null;
+            /** @description [ext] Whether the member wants notifications by email */
+            notify_email: boolean;
         };
         /**
          * @description The identity of the calling API key (or [ext] session)
@@ -1562,7 +1575,10 @@ export interface components {
          *         "user_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8090",
          *         "role": "owner",
          *         "display_name": "Grace Hopper",
-         *         "avatar_url": null
+         *         "avatar_url": null,
+         *         "signature": "Grace Hopper\nSupport, Acme",
+         *         "time_zone": "Europe/Berlin",
+         *         "notify_email": false
          *       }
          *     }
          */
@@ -4154,6 +4170,129 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The settings to change; those left out keep their values */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "signature": "Grace Hopper\nSupport, Acme",
+                 *       "time_zone": "Europe/Berlin",
+                 *       "notify_email": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description [ext] Multi-line text below the member's mailed replies (after the `-- ` separator). Kept with its line breaks; other control characters, spaces at the ends of lines, blank lines around it and a `--` line of its own at the top are dropped. null, or nothing left: no signature */
+                    signature?: string | null;
+                    /** @description [ext] The member's IANA time zone (e.g. `Europe/Berlin`), as written; null: UTC. A UTC offset is not a time zone */
+                    time_zone?: string | null;
+                    /** @description [ext] Whether the member wants notifications by email */
+                    notify_email?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The key's identity, with the settings as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

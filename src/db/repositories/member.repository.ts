@@ -6,6 +6,13 @@ const MEMBER_COLUMNS = ['id', 'workspace_id', 'user_id', 'role', 'display_name',
 const USER_COLUMNS = ['id', 'email', 'name', 'created_at', 'password_hash'] as const;
 const LIST_ALL_PAGE_SIZE = 1000;
 
+/** A member's own settings as stored (notify_email 0 or 1). */
+export interface MemberSettingsRow {
+  signature: string | null;
+  time_zone: string | null;
+  notify_email: number;
+}
+
 export function memberRepository(db: Executor) {
   const list = (workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<MemberTable>> =>
     oldestFirstPage<MemberTable>(tx, 'members', MEMBER_COLUMNS, workspaceId, page);
@@ -50,7 +57,13 @@ export function memberRepository(db: Executor) {
       return Number(row.n);
     },
 
-    async update(workspaceId: string, id: string, changes: Partial<Pick<MemberTable, 'role' | 'display_name' | 'user_id'>>, tx: Executor = db): Promise<void> {
+    /** A member's own settings (PATCH /api/v1/me), or undefined when the member is gone. */
+    async settingsOf(workspaceId: string, id: string, tx: Executor = db): Promise<MemberSettingsRow | undefined> {
+      return tx.selectFrom('members').select(['signature', 'time_zone', 'notify_email'])
+        .where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    },
+
+    async update(workspaceId: string, id: string, changes: Partial<Pick<MemberTable, 'role' | 'display_name' | 'user_id'> & MemberSettingsRow>, tx: Executor = db): Promise<void> {
       await tx.updateTable('members').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
 

@@ -1,14 +1,24 @@
 // API-key authentication and the identity endpoints (me, members).
 import type { ApiKeyRecord, ApiKeyRepository } from '../../db/repositories/api-key.repository.js';
-import type { MemberRepository } from '../../db/repositories/member.repository.js';
+import type { MemberRepository, MemberSettingsRow } from '../../db/repositories/member.repository.js';
 import type { Page, PageOf } from '../../db/repositories/executor.js';
 import type { MemberTable } from '../../db/schema.js';
+import { AppError, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import type { Actor, Member, MemberRole } from './actor.js';
+import { ianaTimeZone, normalizeSignature, type MemberSettings } from './member-settings.js';
 
 const KEY_FORMAT = /^ldk_[0-9A-Za-z]{40}$/;
 const LAST_USED_REFRESH_MS = 60_000;
+
+const settingsOf = (row: MemberSettingsRow): MemberSettings => ({ signature: row.signature, time_zone: row.time_zone, notify_email: Number(row.notify_email) === 1 });
+
+/** The member a request acts as, for the settings that are theirs alone; a key without a member has none (400). */
+function ownMember(actor: Actor): Member {
+  if (actor.member) return actor.member;
+  throw new AppError('validation_error', 'this API key has no member (an integration key): it has no settings of its own; use a key a member created, or a session');
+}
 
 export const toMember = (row: MemberTable): Member => ({
   id: row.id,
@@ -46,6 +56,20 @@ export function createIdentityService({ apiKeys, members, clock, onBackgroundErr
     apiKeys.touch(keyId, clock.now()).catch(onBackgroundError);
   }
 
+  /** The actor's identity; with a member, the member's own settings too. */
+  async function me(actor: Actor) {
+    const { member } = actor;
+    const settings = member && (await members.settingsOf(actor.workspaceId, member.id));
+    if (member && !settings) throw notFound('member');
+    return {
+      workspace_id: actor.workspaceId,
+      api_key_id: actor.apiKeyId,
+      member: member && settings
+        ? { id: member.id, user_id: member.user_id, role: member.role, display_name: member.display_name, avatar_url: member.avatar_url, ...settingsOf(settings) }
+        : null,
+    };
+  }
+
   return {
     /**
      * The actor for a presented key, or null when the key is malformed, unknown or revoked.
@@ -65,15 +89,19 @@ export function createIdentityService({ apiKeys, members, clock, onBackgroundErr
       };
     },
 
-    me(actor: Actor) {
-      const { member } = actor;
-      return {
-        workspace_id: actor.workspaceId,
-        api_key_id: actor.apiKeyId,
-        member: member
-          ? { id: member.id, user_id: member.user_id, role: member.role, display_name: member.display_name, avatar_url: member.avatar_url }
-          : null,
+    me,
+
+    /** Changes the actor's own settings (only those given); the identity as `me` answers it after. */
+    async updateMe(actor: Actor, changes: Partial<MemberSettings>) {
+      const member = ownMember(actor);
+      const timeZone = changes.time_zone === undefined ? undefined : ianaTimeZone(changes.time_zone);
+      const set = {
+        ...(changes.signature !== undefined ? { signature: normalizeSignature(changes.signature) } : {}),
+        ...(timeZone !== undefined ? { time_zone: timeZone } : {}),
+        ...(changes.notify_email !== undefined ? { notify_email: changes.notify_email ? 1 : 0 } : {}),
       };
+      if (Object.keys(set).length > 0) await members.update(actor.workspaceId, member.id, set);
+      return me(actor);
     },
 
     async listMembers(actor: Actor, page: Page): Promise<PageOf<Member>> {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { MEMBER_ROLES } from '../../domain/accounts/actor.js';
+import { SIGNATURE_MAX } from '../../domain/accounts/member-settings.js';
 import { Nullable, Ref, Timestamp, Uuid } from './common.js';
 
 const Role = Type.Union(MEMBER_ROLES.map((role) => Type.Literal(role)));
@@ -25,9 +26,26 @@ export const Member = Type.Object(
   },
 );
 
-export const KeyMember = Type.Object(memberFields, {
-  $id: 'KeyMember', additionalProperties: false, description: 'The member an API key acts for', examples: [EXAMPLE_MEMBER],
+const signature = Nullable(Type.String({ maxLength: SIGNATURE_MAX }), {
+  description: '[ext] Multi-line text below the member\'s mailed replies (after the `-- ` separator). Kept with its line breaks; ' +
+    'other control characters, spaces at the ends of lines, blank lines around it and a `--` line of its own at the top are dropped. ' +
+    'null, or nothing left: no signature',
 });
+const timeZone = Nullable(Type.String({ maxLength: 64 }), {
+  description: '[ext] The member\'s IANA time zone (e.g. `Europe/Berlin`), as written; null: UTC. A UTC offset is not a time zone',
+});
+const notifyEmail = Type.Boolean({ description: '[ext] Whether the member wants notifications by email' });
+const EXAMPLE_SETTINGS = { signature: 'Grace Hopper\nSupport, Acme', time_zone: 'Europe/Berlin', notify_email: false };
+
+export const KeyMember = Type.Object({ ...memberFields, signature, time_zone: timeZone, notify_email: notifyEmail }, {
+  $id: 'KeyMember', additionalProperties: false, description: 'The member an API key acts for, with [ext] their own settings',
+  examples: [{ ...EXAMPLE_MEMBER, ...EXAMPLE_SETTINGS }],
+});
+
+export const UpdateMeBody = Type.Object(
+  { signature: Type.Optional(signature), time_zone: Type.Optional(timeZone), notify_email: Type.Optional(notifyEmail) },
+  { additionalProperties: false, description: 'The settings to change; those left out keep their values', examples: [EXAMPLE_SETTINGS] },
+);
 
 export const Me = Type.Object(
   {
@@ -44,7 +62,7 @@ export const Me = Type.Object(
     examples: [{
       workspace_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091',
       api_key_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092',
-      member: EXAMPLE_MEMBER,
+      member: { ...EXAMPLE_MEMBER, ...EXAMPLE_SETTINGS },
     }],
   },
 );
