@@ -58,6 +58,7 @@ import { createMemberService } from './domain/accounts/member.service.js';
 import { createSavedReplyService } from './domain/saved-replies/saved-reply.service.js';
 import { createPasswordHasher, type ScryptParams } from './domain/accounts/passwords.js';
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
+import { mailFromAddress } from './domain/email/addresses.js';
 import { createAttachmentService } from './domain/email/attachment.service.js';
 import { createInboundService } from './domain/email/inbound.service.js';
 import { createProductService } from './domain/products/product.service.js';
@@ -133,7 +134,7 @@ export interface ServiceOptions {
 }
 
 /** The address of a `Name <address>` or bare From, lowercased. */
-const addressOf = (from: string): string => (/<([^<>]+)>\s*$/.exec(from)?.[1] ?? from).trim().toLowerCase();
+const addressOf = (from: string): string => mailFromAddress(from).toLowerCase();
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions = {}) {
   const { db, dialect } = database;

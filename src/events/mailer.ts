@@ -4,6 +4,7 @@
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { MailConfig } from '../config.js';
 import type { EmailContent } from '../domain/releases/announcement.service.js';
+import { mailFromAddress } from '../domain/email/addresses.js';
 import { oneLine } from '../lib/one-line.js';
 
 export interface SendResult {
@@ -18,6 +19,8 @@ const ERROR_MAX = 300;
 
 /** What an email needs beyond its content: a reply's threading headers (without angle brackets). */
 export interface MailOptions {
+  /** The From name in front of LOOPDESK_MAIL_FROM's address (kept to one line); without it, LOOPDESK_MAIL_FROM as it is. */
+  fromName?: string | null;
   text?: string;
   html?: string;
   messageId?: string;
@@ -43,13 +46,14 @@ function failure(error: SmtpError): SendResult {
 }
 
 export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
+  const fromAddress = mailFromAddress(from);
   const options: SMTPTransport.Options = { url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
   // nodemailer loads when mail is configured, not in every server.
   const transport = import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options));
   transport.catch(() => {}); // a failed load fails each send, not the process
 
   return {
-    async send({ to, subject, text, html, messageId, inReplyTo, references, replyTo, returnPath }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
+    async send({ to, subject, fromName, text, html, messageId, inReplyTo, references, replyTo, returnPath }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
@@ -58,8 +62,9 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
         const bracketed = (id: string) => `<${id}>`;
         // Names stored before they were kept to one line (src/domain/contacts/contact-name.ts) go out on one line too.
         const name = to.name && oneLine(to.name);
+        const sender = fromName && oneLine(fromName);
         await Promise.race([(await transport).sendMail({
-          from, to: name ? { name, address: to.address } : to.address, subject, text, html,
+          from: sender ? { name: sender, address: fromAddress } : from, to: name ? { name, address: to.address } : to.address, subject, text, html,
           ...(messageId ? { messageId: bracketed(messageId) } : {}),
           ...(inReplyTo ? { inReplyTo: bracketed(inReplyTo) } : {}),
           ...(references?.length ? { references: references.map(bracketed) } : {}),

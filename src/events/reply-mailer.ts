@@ -5,11 +5,15 @@
 // and that one-row update leaves the job to fall due again when its lease runs out; the resend
 // carries the same Message-ID, so the recipient's mail system shows one message. Failures are
 // retried on the webhook schedule, then the reply is `failed`; a refused recipient fails at once.
+// What the mail says (From the agent at the product, signature, quote) is src/domain/email/reply-mail.ts.
 import type { Db } from '../db/database.js';
 import type { ClaimedEmailJob, EmailJobOutcome, EmailJobRepository } from '../db/repositories/email-job.repository.js';
+import type { MemberRepository } from '../db/repositories/member.repository.js';
 import type { MessageRepository } from '../db/repositories/message.repository.js';
 import { replyAddress, returnPathAddress } from '../domain/email/addresses.js';
+import { composeReplyMail } from '../domain/email/reply-mail.js';
 import type { Clock } from '../lib/clock.js';
+import { parseUuid } from '../lib/ids.js';
 import { settledWithin } from '../lib/settle.js';
 import type { Mailer, SendResult } from './mailer.js';
 import { retryOutcome } from './retry-schedule.js';
@@ -26,7 +30,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export interface ReplyMailerDeps {
   db: Db;
   emailJobs: Pick<EmailJobRepository, 'claimDue' | 'recordOutcome' | 'replyOf'>;
-  messages: Pick<MessageRepository, 'emailMessageIdsOf'>;
+  messages: Pick<MessageRepository, 'emailMessageIdsOf' | 'lastFromContact'>;
+  members: Pick<MemberRepository, 'replySignerOf'>;
   /** null: no SMTP configured; replies are marked failed when written and none are claimed. */
   mailer: Mailer | null;
   mailTimeoutMs: number;
@@ -40,7 +45,7 @@ export interface ReplyMailerDeps {
   random?: () => number;
 }
 
-export function createReplyMailer({ db, emailJobs, messages, mailer, mailTimeoutMs, retryScheduleMs, inboundDomain, returnPaths, clock, onError, random }: ReplyMailerDeps) {
+export function createReplyMailer({ db, emailJobs, messages, members, mailer, mailTimeoutMs, retryScheduleMs, inboundDomain, returnPaths, clock, onError, random }: ReplyMailerDeps) {
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
 
@@ -50,10 +55,18 @@ export function createReplyMailer({ db, emailJobs, messages, mailer, mailTimeout
     if (!reply?.contact_email || !reply.email_message_id) return { ok: false, permanent: true, error: 'the conversation\'s contact has no email address' };
     const thread = (await messages.emailMessageIdsOf(job.workspace_id, reply.conversation_id)).filter((mail) => mail.email_message_id !== reply.email_message_id);
     const lastFromContact = thread.filter((mail) => mail.sender_type === 'contact').at(-1);
+    const quoted = await messages.lastFromContact(job.workspace_id, reply.conversation_id, reply.created_at);
+    // The replying member as they are now; a removed one keeps the name the reply was written with, a
+    // key without a member has neither (its reply is signed by the product alone).
+    const signer = parseUuid(reply.sender_id) ? await members.replySignerOf(job.workspace_id, reply.sender_id) : undefined;
+    const { fromName, text, html } = composeReplyMail({
+      body: reply.body, agentName: signer?.display_name ?? reply.sender_name, productName: reply.product_name,
+      signature: signer?.signature ?? null, timeZone: signer?.time_zone ?? null, quoted: quoted ? { name: quoted.sender_name ?? reply.contact_name, body: quoted.body, created_at: quoted.created_at } : null,
+    });
     return mailer!.send({
       to: { name: reply.contact_name, address: reply.contact_email },
       subject: /^re:/i.test(reply.title) ? reply.title : `Re: ${reply.title}`,
-      text: reply.body,
+      fromName, text, html,
       messageId: reply.email_message_id,
       inReplyTo: lastFromContact?.email_message_id ?? null,
       references: thread.slice(-REFERENCES_MAX).map((mail) => mail.email_message_id),

@@ -12,6 +12,7 @@ import { deliveryReport, INBOUND_DOMAIN, mailSample, plainMail, postMail, testEm
 import { eventually } from '../helpers/events.js';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { createTestContext, type Client, type TestContext } from '../helpers/harness.js';
+import { newPerson } from '../helpers/sessions.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver.js';
 
 const FROM = 'Acme Support <support@acme.test>';
@@ -74,9 +75,9 @@ for (const dialect of DIALECTS) {
       assert.equal(smtp.accepted.length, 1);
       const [{ recipients, mail }] = smtp.accepted;
       assert.deepEqual(recipients, ['ada@example.com']);
-      assert.equal(mail.from?.text, '"Acme Support" <support@acme.test>');
+      assert.deepEqual(mail.from?.value, [{ name: `${context.a.owner.display_name} at ${product.name}`, address: 'support@acme.test' }]);
       assert.equal(mail.subject, 'Re: Export button does nothing');
-      assert.equal(mail.text?.trim(), 'Could you try clearing your cache?');
+      assert.match(mail.text!, /^Could you try clearing your cache\?\n\nOn \w{3}, \d{1,2} \w{3} \d{4} at \d{2}:\d{2} UTC, Ada Lovelace wrote:\n> /);
       assert.equal(mail.messageId, `<${posted.body.data.id}@acme.test>`);
       assert.equal(mail.inReplyTo, '<CAF1x7q0alt@mail.example.com>');
       assert.equal(mail.references, '<CAF1x7q0alt@mail.example.com>');
@@ -94,6 +95,44 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(data.messages.map((message: any) => message.sender_type), ['contact', 'agent', 'contact', 'contact']);
       assert.equal(data.messages[3].body, 'It is still blank. Screenshot attached.\n\nGrace Hopper\nGrace & Co.');
       assert.equal(smtp.accepted.length, 1, 'sent once');
+    });
+
+    it('mails a reply from the agent at the product, with their signature, as text and HTML alternatives, the contact\'s last message quoted, nothing anyone wrote as markup', async () => {
+      const agent = await newPerson(context, context.a);
+      const signature = 'Grace <b>Hopper</b>\nSupport, Acme';
+      assert.equal((await agent.app.patch('/api/v1/me', { signature, time_zone: 'Asia/Tokyo' })).status, 200);
+      const address = `grace-${process.pid}-${Date.now()}@example.com`;
+      const asked = 'Hi,\n<img src=x onerror="alert(1)"> & <a href="https://evil.example">click</a>\nThanks';
+      const started = (await postMail(api, plainMail({ from: `Grace Customer <${address}>`, messageId: `html-${process.pid}-${Date.now()}@example.com`, body: asked }), product.id)).body.data.conversation_id;
+      const body = 'Hi **Grace**,\nplease try <script>alert(1)</script> and [this](javascript:alert(1)).';
+      const posted = (await agent.app.post(`/api/v1/conversations/${started}/messages`, { body })).body.data;
+      await deliveryOf(api, started, posted.id, 'sent');
+      const { mail } = smtp.accepted.find((received) => received.recipients.includes(address))!;
+
+      assert.deepEqual(mail.from?.value, [{ name: `${agent.member.display_name} at ${product.name}`, address: 'support@acme.test' }]);
+      assert.match(String(mail.headers.get('content-type') && (mail.headers.get('content-type') as any).value), /^multipart\/alternative$/);
+      const attribution = /On \w{3}, \d{1,2} \w{3} \d{4} at \d{2}:\d{2} GMT\+9, Grace Customer wrote:/;
+      const [reply, quote] = mail.text!.split(attribution);
+      assert.equal(reply, `${body}\n\n-- \n${signature}\n\n`, 'the reply as written, then the signature after "-- "');
+      assert.equal(quote, `\n> Hi,\n> <img src=x onerror="alert(1)"> & <a href="https://evil.example">click</a>\n> Thanks`);
+
+      const html = mail.html as string;
+      const tags = new Set([...html.matchAll(/<\/?([a-z0-9]+)/gi)].map((match) => match[1].toLowerCase()));
+      assert.deepEqual([...tags].filter((tag) => !['html', 'head', 'meta', 'body', 'div', 'p', 'br', 'strong', 'blockquote'].includes(tag)), [], html);
+      assert.doesNotMatch(html, /href="javascript|<[^>]*\son\w+=|<script|<img|<b>|href="https:\/\/evil/i, 'no script, handler, image or foreign link');
+      assert.match(html, /<p>Hi <strong>Grace<\/strong>,<br>\s*please try &lt;script&gt;alert\(1\)&lt;\/script&gt; and \[this\]\(javascript:alert\(1\)\)\.<\/p>/);
+      assert.match(html, /<div class="signature"[^>]*>-- <br>\s*Grace &lt;b&gt;Hopper&lt;\/b&gt;<br>\s*Support, Acme<\/div>/);
+      assert.match(html, /<p>On [^<]+ GMT\+9, Grace Customer wrote:<\/p>\s*<blockquote[^>]*>Hi,<br>\s*&lt;img src=x onerror=&quot;alert\(1\)&quot;&gt; &amp; &lt;a href=&quot;https:\/\/evil.example&quot;&gt;click&lt;\/a&gt;<br>\s*Thanks<\/blockquote>/);
+    });
+
+    it('mails a reply of a key without a member from the product alone, without a signature', async () => {
+      const address = `memberless-${process.pid}-${Date.now()}@example.com`;
+      const started = (await postMail(api, plainMail({ from: `Lin <${address}>`, messageId: `memberless-${process.pid}-${Date.now()}@example.com` }), product.id)).body.data.conversation_id;
+      const posted = (await context.client(context.a.memberlessKey).post(`/api/v1/conversations/${started}/messages`, { body: 'From the team.' })).body.data;
+      await deliveryOf(api, started, posted.id, 'sent');
+      const { mail } = smtp.accepted.find((received) => received.recipients.includes(address))!;
+      assert.deepEqual(mail.from?.value, [{ name: product.name, address: 'support@acme.test' }]);
+      assert.match(mail.text!, /^From the team\.\n\nOn .+, Lin wrote:\n> Hello there\.$/);
     });
 
     it('addresses the reply to the contact\'s name on one line, whatever line breaks and bidi overrides the sender\'s display name held', async () => {
@@ -174,7 +213,8 @@ for (const dialect of DIALECTS) {
       const posted = (await api.post(`/api/v1/conversations/${conversationId}/messages`, { saved_reply_id: saved.id })).body.data;
       await deliveryOf(api, conversationId, posted.id, 'sent');
       const sent = smtp.attempts.slice(before);
-      assert.deepEqual(sent.map((attempt) => attempt.mail.text?.trim()), [posted.body.trim()]);
+      assert.equal(sent.length, 1);
+      assert.ok(sent[0].mail.text?.startsWith(`${posted.body}\n\nOn `), sent[0].mail.text);
       assert.doesNotMatch(posted.body, /\{\{/);
     });
 

@@ -18,6 +18,10 @@ const CLAIMED_COLUMNS = ['id', 'workspace_id', 'attempts'] as const;
 export interface ReplyMailRow {
   body: string;
   sender_name: string | null;
+  /** The member who replied, or the key that did when it has no member. */
+  sender_id: string;
+  created_at: string;
+  product_name: string;
   email_message_id: string | null;
   conversation_id: string;
   title: string;
@@ -92,8 +96,8 @@ export function emailJobRepository(db: Executor, dialect: Pick<Dialect, 'forUpda
         .innerJoin('products as p', (join) => join.onRef('p.id', '=', 'c.product_id').onRef('p.workspace_id', '=', 'c.workspace_id'))
         .leftJoin('contacts as ct', (join) => join.onRef('ct.id', '=', 'c.contact_id').onRef('ct.workspace_id', '=', 'c.workspace_id'))
         .select([
-          'm.body', 'm.sender_name', 'm.email_message_id', 'm.conversation_id', 'c.title', 'c.reply_token', 'p.inbound_name',
-          'ct.name as contact_name', 'ct.email as contact_email', 'j.return_path_token',
+          'm.body', 'm.sender_id', 'm.sender_name', 'm.created_at', 'm.email_message_id', 'm.conversation_id', 'c.title', 'c.reply_token', 'p.inbound_name',
+          'p.name as product_name', 'ct.name as contact_name', 'ct.email as contact_email', 'j.return_path_token',
         ])
         .where('m.workspace_id', '=', workspaceId)
         .where('m.id', '=', messageId)

@@ -63,6 +63,12 @@ export function memberRepository(db: Executor) {
         .where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
     },
 
+    /** How a member signs a mailed reply: name, signature, time zone; undefined when they are gone. */
+    async replySignerOf(workspaceId: string, id: string, tx: Executor = db): Promise<Pick<MemberTable & MemberSettingsRow, 'display_name' | 'signature' | 'time_zone'> | undefined> {
+      return tx.selectFrom('members').select(['display_name', 'signature', 'time_zone'])
+        .where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    },
+
     async update(workspaceId: string, id: string, changes: Partial<Pick<MemberTable, 'role' | 'display_name' | 'user_id'> & MemberSettingsRow>, tx: Executor = db): Promise<void> {
       await tx.updateTable('members').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },

@@ -93,6 +93,21 @@ export function messageRepository(db: Executor) {
     },
 
     /** The Message-IDs of a conversation's mail, oldest first (a reply's References). */
+    /** The contact's last message in the conversation written at or before `until` (what a reply then quotes). */
+    async lastFromContact(workspaceId: string, conversationId: string, until: string, tx: Executor = db): Promise<Pick<MessageTable, 'sender_name' | 'body' | 'created_at'> | undefined> {
+      return tx
+        .selectFrom('messages')
+        .select(['sender_name', 'body', 'created_at'])
+        .where('workspace_id', '=', workspaceId)
+        .where('conversation_id', '=', conversationId)
+        .where('sender_type', '=', 'contact')
+        .where('created_at', '<=', until)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
     async emailMessageIdsOf(workspaceId: string, conversationId: string, tx: Executor = db): Promise<{ email_message_id: string; sender_type: string }[]> {
       const rows = await tx
         .selectFrom('messages')

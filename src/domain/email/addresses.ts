@@ -33,3 +33,6 @@ export const replyAddress = (inboundName: string, token: string | null, domain: 
 
 /** The envelope sender of one reply: its delivery reports come back to it, and only reports to it count. */
 export const returnPathAddress = (token: string, domain: string): string => `${RETURN_PATH_NAME}+${token}@${domain}`;
+
+/** The address of LOOPDESK_MAIL_FROM (`Name <address>` or a bare address), as written. */
+export const mailFromAddress = (from: string): string => (/<([^<>]+)>\s*$/.exec(from)?.[1] ?? from).trim();

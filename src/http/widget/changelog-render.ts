@@ -1,22 +1,15 @@
 // The public changelog as an HTML page and an Atom 1.0 feed. Every text is escaped; release
-// descriptions are Markdown rendered with raw HTML off (markdown-it also refuses javascript: and
-// similar link targets), so a release note can never inject markup or script.
-import MarkdownIt from 'markdown-it';
+// descriptions are Markdown rendered safely (src/lib/html.ts), so a release note can never inject
+// markup or script.
 import type { Changelog, ChangelogEntry } from '../../domain/releases/changelog.service.js';
-
-const markdown = new MarkdownIt({ html: false, linkify: true });
-
-/** Characters XML 1.0 cannot carry at all (escaping does not help), dropped. */
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeText = (text: string): string => text.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
+import { escapeText, renderMarkdown } from '../../lib/html.js';
 
 const headingOf = (release: ChangelogEntry) => (release.version ? `${release.version} — ${release.title}` : release.title);
 const anchorOf = (release: ChangelogEntry) => `release-${release.id}`;
 
 /** A release's body: its notes and what it shipped. */
 function releaseBody(release: ChangelogEntry): string {
-  const notes = release.description ? markdown.render(release.description.replace(NOT_XML, '')) : '';
+  const notes = release.description ? renderMarkdown(release.description) : '';
   const shipped = release.issue_titles.length
     ? `<ul class="shipped">${release.issue_titles.map((title) => `<li>${escapeText(title)}</li>`).join('')}</ul>`
     : '';

@@ -3,7 +3,7 @@
 // their hash and nothing inline runs, so it also shows the snippet working under a strict CSP.
 import { createHash } from 'node:crypto';
 import { embedSnippet } from '../../domain/products/product.service.js';
-import { escapeText } from './changelog-render.js';
+import { escapeText } from '../../lib/html.js';
 
 const STYLE = [
   'body{font:16px/1.55 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}',

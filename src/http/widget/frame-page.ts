@@ -6,7 +6,7 @@
 // - a domain whose host could not be written into a CSP (`*.acme.com`, a typo, an attempt at
 //   injecting a directive): this server only, failing closed as the widget API's origin check does.
 import { domainHost } from '../../lib/host-domain.js';
-import { escapeText } from './changelog-render.js';
+import { escapeText } from '../../lib/html.js';
 import type { WidgetBuild } from './widget-build.js';
 
 const IP_LITERAL = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/;
