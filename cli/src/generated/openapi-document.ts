@@ -266,6 +266,7 @@ export const openapiDocument = {
           },
           "signature": {
             "maxLength": 2000,
+            "pattern": "^[^\\u0000]*$",
             "type": [
               "string",
               "null"
@@ -274,6 +275,7 @@ export const openapiDocument = {
           },
           "time_zone": {
             "maxLength": 64,
+            "pattern": "^[A-Za-z][A-Za-z0-9_+\\-/]*$",
             "type": [
               "string",
               "null"
@@ -5558,21 +5560,21 @@ export const openapiDocument = {
                 "properties": {
                   "signature": {
                     "maxLength": 2000,
+                    "pattern": "^[^\\u0000]*$",
                     "type": [
                       "string",
                       "null"
                     ],
-                    "description": "[ext] Multi-line text below the member's mailed replies (after the `-- ` separator). Kept with its line breaks; other control characters, spaces at the ends of lines, blank lines around it and a `--` line of its own at the top are dropped. null, or nothing left: no signature",
-                    "pattern": "^[^\\u0000]*$"
+                    "description": "[ext] Multi-line text below the member's mailed replies (after the `-- ` separator). Kept with its line breaks; other control characters, spaces at the ends of lines, blank lines around it and a `--` line of its own at the top are dropped. null, or nothing left: no signature"
                   },
                   "time_zone": {
                     "maxLength": 64,
+                    "pattern": "^[A-Za-z][A-Za-z0-9_+\\-/]*$",
                     "type": [
                       "string",
                       "null"
                     ],
-                    "description": "[ext] The member's IANA time zone (e.g. `Europe/Berlin`), as written; null: UTC. A UTC offset is not a time zone",
-                    "pattern": "^[^\\u0000]*$"
+                    "description": "[ext] The member's IANA time zone (e.g. `Europe/Berlin`), as written; null: UTC. A UTC offset is not a time zone"
                   },
                   "notify_email": {
                     "description": "[ext] Whether the member wants notifications by email",

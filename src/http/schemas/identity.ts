@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { MEMBER_ROLES } from '../../domain/accounts/actor.js';
-import { SIGNATURE_MAX } from '../../domain/accounts/member-settings.js';
-import { Nullable, Ref, Timestamp, Uuid } from './common.js';
+import { SIGNATURE_MAX, TIME_ZONE_MAX, TIME_ZONE_PATTERN } from '../../domain/accounts/member-settings.js';
+import { NUL_FREE, Nullable, Ref, Timestamp, Uuid } from './common.js';
 
 const Role = Type.Union(MEMBER_ROLES.map((role) => Type.Literal(role)));
 
@@ -26,12 +26,12 @@ export const Member = Type.Object(
   },
 );
 
-const signature = Nullable(Type.String({ maxLength: SIGNATURE_MAX }), {
+const signature = Nullable(Type.String({ maxLength: SIGNATURE_MAX, pattern: NUL_FREE }), {
   description: '[ext] Multi-line text below the member\'s mailed replies (after the `-- ` separator). Kept with its line breaks; ' +
     'other control characters, spaces at the ends of lines, blank lines around it and a `--` line of its own at the top are dropped. ' +
     'null, or nothing left: no signature',
 });
-const timeZone = Nullable(Type.String({ maxLength: 64 }), {
+const timeZone = Nullable(Type.String({ maxLength: TIME_ZONE_MAX, pattern: TIME_ZONE_PATTERN }), {
   description: '[ext] The member\'s IANA time zone (e.g. `Europe/Berlin`), as written; null: UTC. A UTC offset is not a time zone',
 });
 const notifyEmail = Type.Boolean({ description: '[ext] Whether the member wants notifications by email' });
