@@ -76,7 +76,7 @@ describeEachDialect('error envelope', (ctx) => {
     }
 
     for (const [method, path, allow] of [
-      ['PUT', '/api/v1/issues', 'GET, HEAD, POST'], ['DELETE', '/api/v1/me', 'GET, HEAD'], ['POST', '/api/v1/me', 'GET, HEAD'],
+      ['PUT', '/api/v1/issues', 'GET, HEAD, POST'], ['DELETE', '/api/v1/me', 'GET, HEAD, PATCH'], ['POST', '/api/v1/me', 'GET, HEAD, PATCH'],
       ['PUT', `/api/v1/products/${ID}`, 'GET, HEAD, PATCH'], ['PATCH', '/api/v1/openapi.json', 'GET, HEAD'],
       ['OPTIONS', '/api/v1/products', 'GET, HEAD, POST'], ['TRACE', '/api/v1/issues', 'GET, HEAD, POST'],
       // A static path beside a parametric one: only its own routes, not those of /members/{id}.
