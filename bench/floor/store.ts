@@ -4,6 +4,7 @@
 // floor knows which database it runs on, but the search, whose index is each database's own.
 import { createRequire } from 'node:module';
 import { isoFromPostgres, type DialectName } from '../../src/db/dialect.js';
+import { registerSearchFold } from '../../src/db/search-letters.js';
 
 export type Params = readonly unknown[];
 
@@ -54,6 +55,8 @@ function sqliteStore(path: string): Store {
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   database.pragma('cache_size = -65536');
+  // The schema's search triggers call it (the server registers it on every connection it opens).
+  registerSearchFold(database);
   const statements = new Map<string, import('better-sqlite3').Statement>();
   // Each `?` as `+?`, as the server's SQLite dialect writes its parameters: a bare parameter that
   // may shape a plan has the statement prepared again at every run (src/db/dialect.ts). The

@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createOwnerOnlyFile, OWNER_ONLY_FOLDER } from '../lib/owner-only.js';
 import { postgresFullText, sqliteFullText, type FullTextSearch } from './full-text.js';
-import { foldLetters, SEARCH_FOLD_FUNCTION } from './search-letters.js';
+import { registerSearchFold } from './search-letters.js';
 import { listenOn, type ListenHandlers, type NotificationListener } from './pg-listener.js';
 import {
   CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, SqliteQueryCompiler, sql, type DatabaseConnection, type Dialect as KyselyDialect,
@@ -340,7 +340,7 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
   // (an erased person's messages, their words in the search index) is gone from the file.
   if (!options.readOnly) database.pragma('secure_delete = ON');
   // The search index's triggers fold letters through it (src/db/search-letters.ts).
-  database.function(SEARCH_FOLD_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldLetters(text) : text));
+  registerSearchFold(database);
   // Negative: in KiB. SQLite's default (2 MiB) made lookups at 100k issues read the file.
   database.pragma(`cache_size = -${options.sqliteCacheMb * 1024}`);
   // Statistics for the planner from the start (0x10000: check every table; analysis limited, so

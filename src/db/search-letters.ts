@@ -25,3 +25,8 @@ export const SEARCH_FOLD_FUNCTION = 'loopdesk_search_fold';
 
 /** SQL folding what `expression` gives. */
 export const foldedSql = (expression: string): string => `${SEARCH_FOLD_FUNCTION}(${expression})`;
+
+/** Gives a SQLite connection the fold the schema's index triggers call (every connection that may write needs it). */
+export function registerSearchFold(database: Pick<import('better-sqlite3').Database, 'function'>): void {
+  database.function(SEARCH_FOLD_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldLetters(text) : text));
+}

@@ -3,7 +3,7 @@
 // widget block answers a visitor who writes from the demo page only once the block is waiting.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -47,17 +47,24 @@ describe('README', () => {
   });
 
   // `npm install` puts neither command on the PATH: the README runs them through npx, which finds
-  // them in the checkout (the root package's bin and the cli workspace's).
-  it('runs loopdesk and ldk through npx in its commands, and npx finds both in the checkout', () => {
+  // them in the checkout's node_modules/.bin (the root package's, linked by `prepare`, and the cli
+  // workspace's), runs them as they are, and builds nothing.
+  it('runs loopdesk and ldk through npx in its commands, and npx finds both in the checkout without building it', () => {
     const commandLines = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((match) => match[1]!.split('\n'));
     const bare = commandLines.filter((line) => /^(?:[A-Z_]+=\S+ )*(?:loopdesk|ldk)\b/.test(line));
     assert.deepEqual(bare, [], 'commands without npx');
     assert.ok(commandLines.filter((line) => line.startsWith('npx loopdesk ')).length >= 5);
+    const built = () => statSync(join(ROOT, 'dist/web/widget/widget.js')).mtimeMs;
+    const before = built();
+    // An empty npm cache, as on a new machine: a checkout npx installed earlier is not found there.
+    const env = { ...process.env, npm_config_cache: mkdtempSync(join(tmpdir(), 'loopdesk-npx-cache-')) };
     for (const command of ['loopdesk', 'ldk']) {
-      const run = spawnSync('npx', ['--offline', command, '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync('npx', ['--offline', command, '--help'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
       assert.equal(run.status, 0, `npx ${command} --help: ${run.stderr}`);
       assert.match(run.stdout, command === 'loopdesk' ? /usage: loopdesk/ : /Usage: ldk/);
     }
+    // Installing the checkout into npx's cache would run `prepare`: a full build, under the servers of the other tests.
+    assert.equal(built(), before, 'npx built the checkout');
   });
 });
 
