@@ -1,7 +1,7 @@
 // The floor's reads: the bodies of GET /me, an issue's detail, a page of issues, a page of the
 // inbox and a conversation's detail, each from a few prepared statements and the shapes' hand-built JSON.
 import { parseUuid } from '../../src/lib/ids.js';
-import { array, ATTACHMENT, CONVERSATION, CONVERSATION_INBOX_COLUMNS, CONVERSATION_SUMMARY, ISSUE, json, LINKED_ISSUE, MEMBER, MESSAGE, messageJson, object } from './shapes.js';
+import { array, ATTACHMENT, CONVERSATION, CONVERSATION_INBOX_COLUMNS, CONVERSATION_SUMMARY, ISSUE, json, LINKED_ISSUE, KEY_MEMBER, MESSAGE, messageJson, object } from './shapes.js';
 import { placeholders, type Queries, type Row } from './store.js';
 
 export interface Actor {
@@ -69,7 +69,7 @@ export function issueKey(idOrShortcode: string): ['id' | 'shortcode', string] | 
 }
 
 export function me(actor: Actor): Answer {
-  const member = actor.member ? object(MEMBER, actor.member) : 'null';
+  const member = actor.member ? object(KEY_MEMBER, actor.member) : 'null';
   return ok(`{"data":{"workspace_id":"${actor.workspaceId}","api_key_id":"${actor.keyId}","member":${member}}}`);
 }
 

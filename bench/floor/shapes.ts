@@ -97,4 +97,8 @@ export const LINKED_ISSUE = shape([['id', text], ['shortcode', text], ['title', 
 /** An open issue a deduplicating create names as close to its report, with its similarity. */
 export const POSSIBLE_DUPLICATE = shape([['id', text], ['shortcode', text], ['title', text], ['score', number]]);
 
-export const MEMBER = shape([['id', text], ['user_id', nullable(text)], ['role', text], ['display_name', nullable(text)], ['avatar_url', nullable(text)]]);
+/** The member a key acts for, with their own settings, as GET /me shows it. */
+export const KEY_MEMBER = shape([
+  ['id', text], ['user_id', nullable(text)], ['role', text], ['display_name', nullable(text)], ['avatar_url', nullable(text)],
+  ['signature', nullable(text)], ['time_zone', nullable(text)], ['notify_email', flag],
+]);
