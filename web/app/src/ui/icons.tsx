@@ -12,6 +12,8 @@ const paths = {
   signOut: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
   plus: 'M12 5v14M5 12h14',
   search: 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14zM20 20l-4-4',
+  panel: 'M4 5h16v14H4zM15 5v14',
+  filter: 'M4 6h16M7 12h10M10 18h4',
 };
 
 export type IconName = keyof typeof paths;

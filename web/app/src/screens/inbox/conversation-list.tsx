@@ -1,32 +1,26 @@
-// The inbox's list: filters, one row per conversation (who, what, when), the pager.
+// The inbox's list: the views, the filters (one menu), one row per conversation (who, what, when),
+// the pager.
 import type { Schemas } from '../../api/client.js';
 import type { LiveStatus } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
 import { PriorityBadge, StatusBadge, VerifiedBadge } from '../../ui/badges.js';
-import { Select } from '../../ui/form.js';
-import { CONVERSATION_TYPES, PRIORITIES, ago, arrivalLabel, entries, fullDate, waited } from '../../ui/labels.js';
+import { ago, arrivalLabel, fullDate, waited } from '../../ui/labels.js';
 import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
 import type { Resource } from '../../use-resource.js';
+import { InboxFilters, type ListFilters } from './inbox-filters.js';
 
-export const INBOX_DEFAULT_STATUS = 'open,in_progress';
+export { INBOX_DEFAULT_STATUS } from './inbox-filters.js';
 
 /** Whose conversations the list shows: the signed-in member's, nobody's, or everyone's. */
 export type InboxView = 'mine' | 'unassigned' | 'all';
 const VIEWS: [InboxView, string][] = [['mine', 'Mine'], ['unassigned', 'Unassigned'], ['all', 'All']];
 
-const SORTS: [string, string][] = [['', 'Newest first'], ['waiting', 'Waiting longest']];
-
-const STATUS_FILTERS: [string, string][] = [
-  [INBOX_DEFAULT_STATUS, 'Open and in progress'], ['open', 'Open'], ['in_progress', 'In progress'],
-  ['resolved', 'Resolved'], ['dismissed', 'Dismissed'], ['all', 'All'],
-];
-
 const LIVE_LABELS: Record<LiveStatus, string> = { live: 'Live', connecting: 'Connecting…', offline: 'Offline' };
 
 interface Props {
   list: Resource<{ data: Schemas['Conversation'][]; pagination: Schemas['Pagination'] }>;
-  filters: { status: string; priority: string; type: string; product_id: string; view: InboxView; sort: string };
+  filters: ListFilters & { view: InboxView };
   live: LiveStatus;
   openId: string | null;
   hrefOf: (id: string) => string;
@@ -42,22 +36,13 @@ export function ConversationList({ list, filters, live, openId, hrefOf, setFilte
       <div class="list-head">
         <h1 id="inbox-heading">Inbox</h1>
         <span class={`live live-${live}`} title="Updates arrive as customers write">{LIVE_LABELS[live]}</span>
+        <InboxFilters filters={filters} setFilter={setFilter} />
       </div>
       <nav class="tabs inbox-views" aria-label="Views">
         {VIEWS.map(([view, label]) => (
           <Link key={view} href={filterHref({ view: view === 'all' ? null : view })} class="tab" aria-current={filters.view === view ? 'page' : undefined}>{label}</Link>
         ))}
       </nav>
-      <div class="filters" role="group" aria-label="Filters">
-        <Select compact label="Show" value={filters.status} options={STATUS_FILTERS} onChange={(status) => setFilter({ status: status === INBOX_DEFAULT_STATUS ? null : status })} />
-        <Select compact label="Priority" value={filters.priority} options={[['', 'Any priority'], ...entries(PRIORITIES)]} onChange={(priority) => setFilter({ priority })} />
-        <Select compact label="Type" value={filters.type} options={[['', 'Any type'], ...entries(CONVERSATION_TYPES)]} onChange={(type) => setFilter({ type })} />
-        {products.length > 1 && (
-          <Select compact label="Product" value={filters.product_id} options={[['', 'All products'], ...products.map((p): [string, string] => [p.id, p.name])]}
-            onChange={(product) => setFilter({ product })} />
-        )}
-        <Select compact label="Sort" value={filters.sort} options={SORTS} onChange={(sort) => setFilter({ sort })} />
-      </div>
       {list.error ? <ErrorState error={list.error} retry={list.reload} /> : null}
       {!list.data ? (list.error ? null : <Loading />) : list.data.data.length === 0 ? (
         <EmptyState title="All caught up">No conversation matches these filters.</EmptyState>

@@ -1,36 +1,35 @@
-// One conversation: who wrote (and the contact's panel), its automatic summary and triage
-// suggestions, the messages and internal notes, the reply box, its status, priority, assignee and
-// tags, the issues it is linked to, and turning it into an issue. A
-// customer's new message (a live event) appears without a reload, and so do a new summary and a
-// linked issue's new status.
+// One conversation: its thread (the messages and internal notes, kept scrolled to the newest) and
+// the reply box, with a details panel beside it (conversation-details.tsx: actions, status,
+// priority, assignee, tags, linked issues, the contact, the summary and triage) that can be folded
+// away, the choice kept in this browser. A customer's new message (a live event) appears without
+// a reload, and so do a new summary and a linked issue's new status.
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import type { paths } from '../../api/openapi.js';
 import { useLiveEvents } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
-import { StatusBadge, VerifiedBadge } from '../../ui/badges.js';
-import { Button, Select } from '../../ui/form.js';
+import { VerifiedBadge } from '../../ui/badges.js';
 import { Icon } from '../../ui/icons.js';
-import { CONVERSATION_STATUSES, PRIORITIES, arrivalLabel, entries, fullDate } from '../../ui/labels.js';
+import { arrivalLabel, fullDate } from '../../ui/labels.js';
 import { useShortcut } from '../../ui/shortcuts.js';
-import { TagEditor } from '../../ui/tag-editor.js';
+import { useStoredFlag } from '../../ui/stored-flag.js';
 import { ErrorState, Loading, useTitle } from '../../ui/page.js';
 import { announce } from '../../ui/toast.js';
 import { useResource } from '../../use-resource.js';
-import { ContactPanel } from '../contacts/contact-panel.js';
-import { ConversationTriage } from '../triage/conversation-triage.js';
+import { ConversationDetails } from './conversation-details.js';
 import { CreateIssueDialog } from './create-issue.js';
 import { MessageThread } from './message-thread.js';
 import { ReplyBox } from './reply-box.js';
 
 type Conversation = Schemas['ConversationDetail'];
-type ConversationChanges = NonNullable<paths['/api/v1/conversations/{id}']['patch']['requestBody']>['content']['application/json'];
+export type ConversationChanges = NonNullable<paths['/api/v1/conversations/{id}']['patch']['requestBody']>['content']['application/json'];
 
 export function ConversationView({ id, backHref, changed }: { id: string; backHref: string; changed: () => void }) {
   const session = useSession();
   const conversation = useResource(() => ok(api.GET('/api/v1/conversations/{id}', { params: { path: { id } } })).then((answer) => answer.data), [id]);
   const [creatingIssue, setCreatingIssue] = useState(false);
+  const [detailsShown, setDetailsShown] = useStoredFlag('loopdesk.conversation-details', true);
   useTitle(conversation.data?.title ?? 'Conversation');
   const myId = session.me.member?.id ?? null;
 
@@ -89,45 +88,39 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
   };
 
   const contact = data.contact;
+  const detailsId = `details-${id}`;
   return (
-    <article class="conversation" aria-labelledby="conversation-title">
-      <header class="conversation-head">
-        <Link href={backHref} class="back-link"><Icon name="back" size={16} />All conversations</Link>
-        <h2 id="conversation-title">{data.title}</h2>
-        <p class="conversation-meta muted">
-          <span class="contact-name">{contact?.name ?? 'Anonymous visitor'}</span>
-          {contact?.verified && <VerifiedBadge />}
-          {contact?.email && <> · <a href={`mailto:${contact.email}`}>{contact.email}</a></>}
-          {' · '}{arrivalLabel(data)}
-          {session.products.length > 1 && <> · {session.productName(data.product_id)}</>}
-          {' · '}<time dateTime={data.created_at} title={fullDate(data.created_at)}>started {fullDate(data.created_at)}</time>
-          {data.rating !== null && <> · rated {data.rating}/5</>}
-          {data.type === 'idea' && <> · {data.upvotes} upvote{data.upvotes === 1 ? '' : 's'}</>}
-        </p>
-        <div class="conversation-controls">
-          <Select compact label="Status" value={data.status} options={entries(CONVERSATION_STATUSES)} onChange={(status) => void update({ status }, `Status set to ${CONVERSATION_STATUSES[status]}`)} />
-          <Select compact label="Priority" value={data.priority} options={entries(PRIORITIES)} onChange={(priority) => void update({ priority }, `Priority set to ${PRIORITIES[priority]}`)} />
-          <Select compact label="Assignee" value={data.assignee_id ?? ''}
-            options={[['', 'Unassigned'], ...session.members.map((member): [string, string] => [member.id, `${member.display_name ?? 'Unnamed member'}${member.id === myId ? ' (you)' : ''}`])]}
-            onChange={(assignee) => void assign(assignee || null)} />
-          {myId && data.assignee_id !== myId && (
-            <Button small onClick={() => void assign(myId)} title="Assign to me (M)">Assign to me <kbd>M</kbd></Button>
-          )}
-          <Button onClick={() => setCreatingIssue(true)}>Create issue</Button>
-        </div>
-        <TagEditor label="Conversation tags" tags={data.tags} save={(tags) => update({ tags }, 'Tags saved')} />
-        {data.linked_issues.length > 0 && (
-          <p class="linked-issues">
-            Linked to {data.linked_issues.map((issue, i) => (
-              <span key={issue.id}>{i > 0 && ', '}<Link href={`/issues/${issue.shortcode}`}>{issue.shortcode}</Link> {issue.title} <StatusBadge status={issue.status} /></span>
-            ))}
+    <article class={`conversation ${detailsShown ? '' : 'conversation-details-hidden'}`} aria-labelledby="conversation-title">
+      <div class="conversation-primary">
+        <header class="conversation-head">
+          <Link href={backHref} class="back-link"><Icon name="back" size={16} />All conversations</Link>
+          <div class="conversation-title-row">
+            <h2 id="conversation-title">{data.title}</h2>
+            {/* Beside the thread (wide screens) the panel folds away; below it, this jumps to it. */}
+            <button type="button" class="button button-secondary button-small details-toggle" aria-expanded={detailsShown} aria-controls={detailsId}
+              title={detailsShown ? 'Hide the details panel' : 'Show the details panel'} onClick={() => setDetailsShown(!detailsShown)}>
+              <Icon name="panel" size={16} />Details
+            </button>
+            <button type="button" class="button button-secondary button-small details-jump"
+              onClick={() => document.getElementById(detailsId)?.scrollIntoView({ block: 'start' })}>
+              <Icon name="panel" size={16} />Go to details
+            </button>
+          </div>
+          <p class="conversation-meta muted">
+            <span class="contact-name">{contact?.name ?? 'Anonymous visitor'}</span>
+            {contact?.verified && <VerifiedBadge />}
+            {contact?.email && <> · <a href={`mailto:${contact.email}`}>{contact.email}</a></>}
+            {' · '}{arrivalLabel(data)}
+            {session.products.length > 1 && <> · {session.productName(data.product_id)}</>}
+            {' · '}<time dateTime={data.created_at} title={fullDate(data.created_at)}>started {fullDate(data.created_at)}</time>
+            {data.rating !== null && <> · rated {data.rating}/5</>}
+            {data.type === 'idea' && <> · {data.upvotes} upvote{data.upvotes === 1 ? '' : 's'}</>}
           </p>
-        )}
-      </header>
-      {contact && <ContactPanel contactId={contact.id} currentConversationId={id} erased={() => void conversation.reload()} />}
-      <ConversationTriage conversationId={id} summary={data.ai_summary} />
-      <MessageThread messages={data.messages} myMemberId={myId} contactName={contact?.name ?? null} />
-      <ReplyBox conversationId={id} sent={sent} emailTo={data.source === 'email' ? (contact?.email ?? null) : null} />
+        </header>
+        <MessageThread messages={data.messages} myMemberId={myId} contactName={contact?.name ?? null} />
+        <ReplyBox conversationId={id} sent={sent} emailTo={data.source === 'email' ? (contact?.email ?? null) : null} />
+      </div>
+      <ConversationDetails id={id} conversation={data} update={update} assign={assign} createIssue={() => setCreatingIssue(true)} reload={() => void conversation.reload()} />
       {creatingIssue && (
         <CreateIssueDialog
           conversation={data}

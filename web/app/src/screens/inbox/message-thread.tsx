@@ -1,9 +1,10 @@
-// The messages of a conversation, oldest first, kept scrolled to the newest; the team's internal
-// notes among them, marked as such (the customer never sees them).
-import { useEffect, useRef } from 'preact/hooks';
+// The messages of a conversation, oldest first, kept scrolled to the newest while the reader is
+// there (ui/stick-to-bottom.ts); the team's internal notes among them, marked as such (the customer
+// never sees them).
 import type { Schemas } from '../../api/client.js';
 import { Avatar } from '../../ui/badges.js';
 import { ago, fullDate } from '../../ui/labels.js';
+import { useStickToBottom } from '../../ui/stick-to-bottom.js';
 
 interface Props {
   messages: Schemas['Message'][];
@@ -12,10 +13,8 @@ interface Props {
 }
 
 export function MessageThread({ messages, myMemberId, contactName }: Props) {
-  const list = useRef<HTMLOListElement>(null);
-  useEffect(() => {
-    if (list.current) list.current.scrollTop = list.current.scrollHeight;
-  }, [messages.length]);
+  const newest = messages.at(-1);
+  const list = useStickToBottom<HTMLOListElement>(messages.length, myMemberId !== null && newest?.sender_id === myMemberId);
   return (
     <ol ref={list} class="thread" aria-label="Messages" aria-live="polite" aria-relevant="additions" tabIndex={0}>
       {messages.length === 0 && <li class="thread-empty muted">No messages yet.</li>}

@@ -71,7 +71,7 @@ export function ReplyBox({ conversationId, sent, emailTo }: Props) {
           label={note ? 'Internal note' : 'Reply'}
           hideLabel
           placeholder={note ? 'Write a note for the team — the customer never sees it' : 'Write a reply…'}
-          rows={3}
+          rows={2}
           value={body}
           error={error}
           onInput={(event) => setBody(event.currentTarget.value)}
