@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Frame, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.LOOPDESK_CHROMIUM ?? '/usr/bin/chromium';
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
@@ -23,10 +23,10 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true });
 }
 
-/** A fresh browser profile (its own cookies) on the server, at a viewport. */
-export function appContext(browser: Browser, baseURL: string, viewport: ViewportName = 'desktop'): Promise<BrowserContext> {
+/** A fresh browser profile (its own cookies) on the server, at a viewport (`options` add to Playwright's, e.g. a time zone). */
+export function appContext(browser: Browser, baseURL: string, viewport: ViewportName = 'desktop', options: BrowserContextOptions = {}): Promise<BrowserContext> {
   // The app's CSP allows only its own scripts; axe is injected by the test.
-  return browser.newContext({ baseURL, viewport: VIEWPORTS[viewport], bypassCSP: true, reducedMotion: 'reduce' });
+  return browser.newContext({ baseURL, viewport: VIEWPORTS[viewport], bypassCSP: true, reducedMotion: 'reduce', ...options });
 }
 
 /**
