@@ -46,7 +46,7 @@ const root = new URL('.', import.meta.url).pathname;
 const LONGEST_FIRST = [
   'integration/schemathesis-fuzzing.test.ts', 'integration/bench-smoke.test.ts', 'integration/cli.test.ts',
   'integration/schemathesis-postgres.test.ts', 'integration/schemathesis-sqlite.test.ts', 'browser/app-screens.test.ts',
-  'integration/dedup-real-model.test.ts', 'browser/app-inbox-team.test.ts', 'reliability/fuzz.test.ts', 'browser/app-triage.test.ts',
+  'integration/dedup-real-model.test.ts', 'browser/app-inbox-team.test.ts', 'browser/app-layout.test.ts', 'reliability/fuzz.test.ts', 'browser/app-triage.test.ts',
   'reliability/query-plans.test.ts', 'browser/widget.test.ts',
 ];
 const startRank = (file: string) => {
