@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import type { BrowserContext } from 'playwright-core';
 import type { AppServer } from './app-server.js';
+import { eventually } from './browser-expect.js';
 import { CSV_ISSUE, CSV_PARAPHRASE, CSV_REPEAT, UNRELATED } from './triage.js';
 
 export interface SeededInbox {
@@ -75,7 +76,16 @@ export async function seedInbox(app: AppServer): Promise<SeededInbox> {
     if (answer) await app.api('POST', `/api/v1/conversations/${id}/messages`, { body: answer });
     if ([CSV_REPEAT.body, CSV_PARAPHRASE.body, UNRELATED.body].includes(conversation.body)) triaged.push(id);
   }
-  for (const id of triaged) await app.api('POST', `/api/v1/conversations/${id}/triage`);
+  // A draft's description comes from the summary: each is triaged once its summary is written.
+  const summarized = async (id: string, words: string) =>
+    eventually(async () => {
+      const summary: string | null = (await app.api('GET', `/api/v1/conversations/${id}`)).data.ai_summary;
+      return summary !== null && summary.includes(words);
+    }, `the summary of ${id}`);
+  for (const id of triaged) {
+    await summarized(id, '');
+    await app.api('POST', `/api/v1/conversations/${id}/triage`);
+  }
 
   // The long chat, newest of all: the customer through the widget, the team through the API.
   const visitor = await widget('/sessions', { name: 'Maya Patel', email: 'maya@example.com' });
@@ -87,6 +97,7 @@ export async function seedInbox(app: AppServer): Promise<SeededInbox> {
   }
   await app.api('POST', `/api/v1/conversations/${id}/notes`, { body: 'Sync team: account flagged, conflict on two notes edited offline.' });
   await app.api('PATCH', `/api/v1/conversations/${id}`, { assignee_id: 'me', tags: ['sync', 'mobile'], priority: 'high' });
+  await summarized(id, 'older copy of one note');
   await app.api('POST', `/api/v1/conversations/${id}/triage`);
 
   const shownAt = (iso: string) => new Date(SHOWN_START + Math.min(Math.max(Date.parse(iso) - seedStart, 0), 59_000)).toISOString();
