@@ -6,11 +6,10 @@
 // whose summary is the whole message again, and the share of titles over 80 characters.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { cutAtWord } from '../../domain/triage/text.js';
-import { DRAFT_TITLE_MAX } from '../../domain/triage/triage.service.js';
 import { titleFromBody } from '../../domain/widget/visitor.shapes.js';
 import { extractiveSummary } from '../extractive.js';
 import { lengthOf } from '../sentences.js';
+import { issueTitle } from '../title.js';
 import { keepsCodes, rougeL, tokensOf } from './rouge.js';
 
 const FIXTURE = new URL('../../../test/fixtures/summaries/messages.json', import.meta.url);
@@ -34,9 +33,9 @@ interface Outcome {
 }
 
 /** What Loopdesk makes of a message without a chat model: the summary job's summary and triage's draft title. */
-async function outcomeOf(message: Message): Promise<Outcome> {
-  const summary = (await extractiveSummary([message.body])) ?? '';
-  const title = cutAtWord(message.subject ?? titleFromBody(message.body), DRAFT_TITLE_MAX);
+async function outcomeOf(message: Message, backlog: Record<string, string[]>): Promise<Outcome> {
+  const summary = (await extractiveSummary([message.body], { vocabulary: backlog[message.language] })) ?? '';
+  const title = (await issueTitle({ title: message.subject ?? titleFromBody(message.body), text: message.body })) ?? '';
   return { message, summary, title };
 }
 
@@ -57,8 +56,8 @@ function figures(outcomes: readonly Outcome[]) {
 }
 
 const { values } = parseArgs({ options: { json: { type: 'string' } } });
-const { messages } = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { messages: Message[] };
-const outcomes = await Promise.all(messages.map(outcomeOf));
+const { messages, backlog } = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { messages: Message[]; backlog: Record<string, string[]> };
+const outcomes = await Promise.all(messages.map((message) => outcomeOf(message, backlog)));
 const groups = [...new Set(messages.map((message) => message.language)), 'all'];
 const rows = groups.map((language) => ({ language, ...figures(outcomes.filter(({ message }) => language === 'all' || message.language === language)) }));
 
