@@ -44,6 +44,8 @@ interface Sentence {
 export interface RankedSentence extends Sentence {
   index: number;
   score: number;
+  /** How many numbers, codes, quoted messages, devices and platforms it holds. */
+  specifics: number;
   /** Whether it is like no other sentence and holds nothing specific: an aside. */
   aside: boolean;
 }
@@ -143,32 +145,40 @@ export async function rankedSentences(texts: readonly string[], options: Extract
   const centralities = centrality(graph);
   return candidates
     .map((sentence, index) => ({
-      ...sentence, index, score: (0.5 + 0.5 * centralities[index] * candidates.length) * sentence.weight * (index === 0 ? FIRST_SENTENCE : 1),
+      ...sentence, index, specifics: specificsOf(sentence.text), score: (0.5 + 0.5 * centralities[index] * candidates.length) * sentence.weight * (index === 0 ? FIRST_SENTENCE : 1),
       aside: sentence.weight === 1 && graph[index].every((similarity) => similarity === 0),
     }))
     .sort((a, b) => b.score - a.score || a.index - b.index);
 }
 
 /**
+ * The sentence a short message gives up so that its summary is not the message again: the least
+ * telling one without specifics, else the least telling one.
+ */
+const leftOut = (ranked: readonly RankedSentence[]): RankedSentence =>
+  [...ranked].reverse().find((sentence) => sentence.specifics === 0) ?? ranked.at(-1)!;
+
+/**
  * The best sentence and the next best ones that are not asides and fit in `maxLength` with it
  * (three at most), in their original order; when the best one alone is longer, it is cut at a
  * word boundary with an ellipsis. A message under `maxLength` is never given back whole: when
- * nothing of it was dropped, the summary leaves out its least telling sentence (a message of one
- * sentence with nothing to drop is its own summary). Null when the texts hold nothing but whitespace.
+ * nothing of it was dropped, its least telling sentence is left out (a message of one sentence
+ * with nothing to drop is its own summary). Null when the texts hold nothing but whitespace.
  */
 export async function extractiveSummary(texts: readonly string[], options: ExtractiveOptions = {}): Promise<string | null> {
   const { locale, maxLength = SUMMARY_MAX_LENGTH } = options;
   const ranked = await rankedSentences(texts, options);
   if (ranked.length === 0) return null;
-  const [best, ...rest] = ranked;
-  if (lengthOf(best.text) > maxLength) return cutAtWord(best.text, maxLength, locale);
   const whole = texts.join('\n');
-  const repeatsWhole = lengthOf(whole) < maxLength && foldedWords([...ranked].sort((a, b) => a.index - b.index).map((sentence) => sentence.text).join(' ')) === foldedWords(whole);
-  const most = Math.min(MAX_SENTENCES, repeatsWhole ? Math.max(1, ranked.length - 1) : ranked.length);
+  const inOrder = [...ranked].sort((a, b) => a.index - b.index);
+  const repeatsWhole = ranked.length > 1 && lengthOf(whole) < maxLength && foldedWords(inOrder.map((sentence) => sentence.text).join(' ')) === foldedWords(whole);
+  const candidates = repeatsWhole ? ranked.filter((sentence) => sentence !== leftOut(ranked)) : ranked;
+  const [best, ...rest] = candidates;
+  if (lengthOf(best.text) > maxLength) return cutAtWord(best.text, maxLength, locale);
   const chosen = [best];
   let length = lengthOf(best.text);
   for (const sentence of rest) {
-    if (chosen.length === most) break;
+    if (chosen.length === MAX_SENTENCES) break;
     const added = 1 + lengthOf(sentence.text);
     if (sentence.aside || length + added > maxLength) continue;
     chosen.push(sentence);

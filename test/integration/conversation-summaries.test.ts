@@ -80,7 +80,8 @@ describeEachDialect('conversation summaries', (ctx) => {
     assert.equal(form.status, 201, form.text);
     const imported = await importConversation(api, product.id, { body: 'Exports time out for large reports.', contact: { email: 'bo@example.com' } });
     const empty = await importConversation(api, product.id);
-    assert.equal(await summarized(api, form.body.data.id), 'Our invoices show the wrong VAT rate. The VAT rate on invoices is 19% instead of 7%.');
+    // A short message is never given back whole: its least telling sentence without numbers goes.
+    assert.equal(await summarized(api, form.body.data.id), 'The VAT rate on invoices is 19% instead of 7%.');
     assert.equal(await summarized(api, imported.id), 'Exports time out for large reports.');
     assert.deepEqual(await jobsOf(ctx(), empty.id), []);
     assert.equal(await summaryOf(api, empty.id), null);
