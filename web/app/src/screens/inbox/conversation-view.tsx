@@ -125,7 +125,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
         )}
       </header>
       {contact && <ContactPanel contactId={contact.id} currentConversationId={id} erased={() => void conversation.reload()} />}
-      <ConversationTriage conversationId={id} summary={data.ai_summary} />
+      <ConversationTriage conversationId={id} summary={data.ai_summary} contact={data.messages.filter((message) => message.sender_type === 'contact').map((message) => message.body)} />
       <MessageThread messages={data.messages} myMemberId={myId} contactName={contact?.name ?? null} />
       <ReplyBox conversationId={id} sent={sent} emailTo={data.source === 'email' ? (contact?.email ?? null) : null} />
       {creatingIssue && (
