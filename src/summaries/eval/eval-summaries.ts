@@ -2,8 +2,9 @@
 // on test/fixtures/summaries/messages.json (60 support messages in English, Spanish and German with
 // reference summaries and titles; docs/triage.md "Summaries"). Printed per language and overall:
 // ROUGE-L of the summaries and of the titles against the references, the share of summaries that
-// keep every number and error code of the reference, the share of messages under 300 characters
-// whose summary is the whole message again, and the share of titles over 80 characters.
+// keep every number and error code of the reference, for messages under 300 characters the share
+// whose summary is the whole message again and the share of their words the summary keeps, and
+// the share of titles over 80 characters.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { titleFromBody } from '../../domain/widget/visitor.shapes.js';
@@ -50,6 +51,7 @@ function figures(outcomes: readonly Outcome[]) {
     summaryRougeL: mean(outcomes.map(({ summary, message }) => rougeL(summary, message.summary))),
     keepsEveryCode: share(outcomes, ({ summary, message }) => keepsCodes(summary, message.summary)),
     shortRepeated: share(short, ({ summary, message }) => sameWords(summary, message.body)),
+    shortWordsKept: mean(short.map(({ summary, message }) => tokensOf(summary).length / tokensOf(message.body).length)),
     titleRougeL: mean(outcomes.map(({ title, message }) => rougeL(title, message.title))),
     titlesOver80: share(outcomes, ({ title }) => lengthOf(title) > TITLE_MAX),
   };
@@ -62,11 +64,11 @@ const groups = [...new Set(messages.map((message) => message.language)), 'all'];
 const rows = groups.map((language) => ({ language, ...figures(outcomes.filter(({ message }) => language === 'all' || message.language === language)) }));
 
 const percent = (value: number) => `${(100 * value).toFixed(0)} %`;
-console.log('language  messages  summary ROUGE-L  keeps every code  short ones repeated  title ROUGE-L  titles > 80');
+console.log('language  messages  summary ROUGE-L  keeps every code  short ones repeated  short ones: words kept  title ROUGE-L  titles > 80');
 for (const row of rows) {
   console.log([
     row.language.padEnd(8), String(row.messages).padStart(8), row.summaryRougeL.toFixed(3).padStart(15), percent(row.keepsEveryCode).padStart(16),
-    percent(row.shortRepeated).padStart(19), row.titleRougeL.toFixed(3).padStart(13), percent(row.titlesOver80).padStart(11),
+    percent(row.shortRepeated).padStart(19), percent(row.shortWordsKept).padStart(22), row.titleRougeL.toFixed(3).padStart(13), percent(row.titlesOver80).padStart(11),
   ].join('  '));
 }
 if (values.json) {
