@@ -109,7 +109,7 @@ export interface ServiceOptions {
   onBackgroundError?: (error: unknown) => void;
   /** The duplicate detector for POST /issues/maybe; the lexical matcher when not given. */
   detector?: DuplicateDetector;
-  /** Titles of triage's create suggestions (a chat model's headline); the conversation's title when not given. */
+  /** Titles of triage's create suggestions (a chat model's headline); an issue title from the conversation's text when not given. */
   headline?: HeadlineProvider | null;
   /** Webhook URLs and delivery (LOOPDESK_WEBHOOK*); WEBHOOK_DEFAULTS when not given. */
   webhooks?: WebhookConfig;
@@ -207,7 +207,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const chatModel = summaries.llm && createChatModel(summaries.llm);
   const triage = createTriageService({
     db, dialect, clock, issueWrites, matcher, suggestionWrites, ...repositories,
-    // Without a chat model, create suggestions take the conversation's title.
+    // Without a chat model, create suggestions take an issue title drawn from the conversation's text.
     headline: options.headline ?? (chatModel && (async ({ title, text }) => (await chatModel.summarize({ title, messages: text ? [text] : [] })).headline)),
   });
   // A run takes at most a chat model's answer (the summary, or triage's headline) and the work around it.

@@ -11,13 +11,15 @@ const ELLIPSIS = '…';
 // Unicode's rules break after any period before a capital, which splits "e.g. Chrome",
 // "Dr. Weber" and the German date "am 3. März"; such a break is undone when the text before it
 // ends with a dotted abbreviation or a title, or with a day's number before a month's name
-// ("on iOS 17. Thanks!" stays two sentences), and never across a line break.
+// ("on iOS 17. Thanks!" stays two sentences), and never across a line break. A break with no
+// space after it is undone too: it falls inside a URL or a file name.
 const ABBREVIATION_END = /(?:^|[\s(])(?:(?:\p{L}\.)+|(?:mr|mrs|ms|dr|prof|sr|sra|srta|dra|st|nr|no|vs|ca|bzw|vgl|ggf|evtl|inkl|approx)\.)[^\S\n]*$/iu;
 const DAY_END = /(?:^|\s)\d{1,2}\.[^\S\n]*$/u;
 const MONTH_START = /^(?:januar|jänner|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sept?|okt|nov|dez)(?!\p{L})/iu;
 
+/** A break right after a Latin stop, with no space, is inside a token: "conversations?limit=100". */
 const brokenTooEarly = (before: string, after: string): boolean =>
-  ABBREVIATION_END.test(before) || (DAY_END.test(before) && MONTH_START.test(after));
+  (/[.?!]$/u.test(before) && /^\S/u.test(after)) || ABBREVIATION_END.test(before) || (DAY_END.test(before) && MONTH_START.test(after));
 
 const segmenters = new Map<string, Intl.Segmenter>();
 

@@ -33,8 +33,11 @@ export interface SummarizerDeps {
 
 export function createSummarizer({ chatModel, embedder }: SummarizerDeps) {
   return {
-    /** The conversation's summary; null when its contact wrote nothing but whitespace. */
-    async summarize(conversation: ConversationText): Promise<Summary | null> {
+    /**
+     * The conversation's summary; null when its contact wrote nothing but whitespace. `vocabulary`:
+     * texts whose words the extractive summary prefers (the product's open issues' titles).
+     */
+    async summarize(conversation: ConversationText, vocabulary: readonly string[] = []): Promise<Summary | null> {
       if (conversation.messages.every((message) => message.trim() === '')) return null;
       let fallbackReason: string | undefined;
       if (chatModel) {
@@ -44,7 +47,7 @@ export function createSummarizer({ chatModel, embedder }: SummarizerDeps) {
           fallbackReason = (error as Error).message;
         }
       }
-      const summary = await extractiveSummary(conversation.messages, { embedder: embedder() });
+      const summary = await extractiveSummary(conversation.messages, { embedder: embedder(), vocabulary });
       return summary === null ? null : { summary, headline: null, writer: 'extractive', ...(fallbackReason ? { fallbackReason } : {}) };
     },
   };

@@ -1,5 +1,6 @@
 // Triage in the team app (docs/app.md, docs/triage.md), in a real browser against a real server on
-// each database: a conversation's automatic summary arriving live; its suggestions accepted,
+// each database: a conversation's automatic summary arriving live, and left out with the draft's
+// description when they only repeat a short message; its suggestions accepted,
 // dismissed, run again and edited before accepting; a refusal when someone else acted first; the
 // Triage view worked from the keyboard (J/K/A/D/Enter), joined live by a newly triaged
 // conversation and left live by a suggestion accepted elsewhere, and loaded again when its event
@@ -48,7 +49,13 @@ for (const dialect of DIALECTS) {
       const product = (await app.api('POST', '/api/v1/products', { name: 'Summaries' })).data;
       const conversation = await importConversation(product.id, {
         title: 'Reports fail to export',
-        body: 'Hello there. Exporting a large report to CSV crashes the app every time. Small reports export fine. The crash started after the last update.',
+        body: [
+          'Hello there, I hope you are well.',
+          'Exporting a large report to CSV crashes the app every time, on version 4.2 and on every computer in our office.',
+          'Small reports export fine, and the PDF export of the same large report works too.',
+          'The crash started after the last update, when the export screen changed.',
+          'We send these reports to our accountants every Monday, so it would be great to hear back soon. Thanks, Ada',
+        ].join(' '),
       });
       // Summaries come 2 s after the message: the conversation is on screen before.
       const loaded = page.waitForResponse((response) => response.url().endsWith(`/api/v1/conversations/${conversation.id}`));
@@ -61,7 +68,22 @@ for (const dialect of DIALECTS) {
       await expect(panel().getByText('Automatic summary'));
       assert.equal((await panel().locator('.ai-summary-text').textContent())!.trim(), summary);
       assert.match(summary, /crashes the app/);
+      assert.doesNotMatch(summary, /Hello|Thanks/);
       await assertAccessible(page, 'a conversation with its summary');
+    });
+
+    step('shows a short message\'s point once: no summary that repeats it, an issue title, no description that repeats the summary', async () => {
+      const { product } = await productWithCsvIssue('Short messages');
+      const body = "Hi, since this morning I can't log in with Google. I get a 403 error and the whole team is locked out. Thanks!";
+      const conversation = await importConversation(product.id, { title: body.split('.')[0], body });
+      await eventually(async () => (await app.api('GET', `/api/v1/conversations/${conversation.id}`)).data.ai_summary !== null, 'the summary on the server');
+      const suggestion = await triage(conversation.id);
+      assert.deepEqual([suggestion.kind, suggestion.title], ['create', 'I get a 403 error and the whole team is locked out']);
+      assert.equal(suggestion.description, (await app.api('GET', `/api/v1/conversations/${conversation.id}`)).data.ai_summary);
+      await page.goto(`/app/inbox/${conversation.id}`);
+      await expect(panel().locator('.suggestion-title').getByText(suggestion.title));
+      assert.equal(await panel().getByText('Automatic summary').count(), 0, 'the summary is the message again');
+      assert.equal(await panel().locator('.suggestion-description').count(), 0, 'the description is the summary again');
     });
 
     step('accepts a link suggestion from the conversation: linked to the issue it repeats', async () => {

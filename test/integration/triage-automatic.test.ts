@@ -1,6 +1,7 @@
 // Triage by itself (docs/triage.md, "When it runs"): the contact's first message asks for a triage
 // job in its transaction; the job runner (the server's dispatcher) runs it after the summary, once
-// per conversation, within 10 s of the message.
+// per conversation, within 10 s of the message. A short chat's summary and draft say what is broken,
+// not the chat's greeting again (docs/triage.md, "Summaries").
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { eventually } from '../helpers/events.js';
@@ -58,6 +59,24 @@ describeEachDialect('triage after the contact\'s first message', (ctx) => {
     const summary = (await api.get(`/api/v1/conversations/${conversation.id}`)).body.data.ai_summary;
     assert.ok(summary, 'summarized before triage');
     assert.deepEqual(suggestions.map((s) => [s.kind, s.title, s.description]), [['create', UNRELATED.title, summary]]);
+  });
+
+  it('summarizes a short widget chat without its greeting and thanks, and drafts an issue titled by what is broken', async () => {
+    const { api } = ctx().a;
+    const product = await widgetProduct(ctx());
+    const session = await startSession(ctx(), product.widget_key, { name: 'Ada' });
+    const body = "Hi, since this morning I can't log in with Google. I get a 403 error and the whole team is locked out. Thanks!";
+    const chat = await visitor(ctx(), session.token).post(widgetPath(product.widget_key, '/conversations'), { body });
+    assert.equal(chat.status, 201, chat.text);
+    assert.ok(body.startsWith(chat.body.data.title), 'a widget chat is titled by its first line, cut to 80 characters');
+    const { suggestions } = await suggested(api, chat.body.data.id);
+    const summary = (await api.get(`/api/v1/conversations/${chat.body.data.id}`)).body.data.ai_summary;
+    assert.equal(summary, "Since this morning I can't log in with Google. I get a 403 error and the whole team is locked out.");
+    const [draft] = suggestions;
+    assert.equal(draft.kind, 'create');
+    assert.equal(draft.title, 'I get a 403 error and the whole team is locked out');
+    assert.ok(draft.title.length <= 80);
+    assert.equal(draft.description, summary);
   });
 
   it('accepts at once when the product\'s triage is auto: the issue is made, AI-generated, and linked', async () => {

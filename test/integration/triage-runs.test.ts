@@ -114,19 +114,15 @@ describeEachDialect('POST /api/v1/conversations/{id}/triage [ext]', (ctx) => {
     assert.equal(suggestion.score, null);
   });
 
-  it('cuts a long title at a word boundary to at most 120 characters, and takes the summary as description', async () => {
+  it('titles the draft by what is broken in at most 80 characters, not the greeting the conversation opens with, and takes the summary as description', async () => {
     const { api, product } = await backlog();
-    const words = 'Sometimes when I open the billing page after changing my plan the totals shown are wrong and the page';
-    const title = `${words} keeps loading forever until I sign out and sign back in again, which is annoying`;
-    const conversation = await conversationFrom(api, product.id, { title, body: 'See the title.' });
+    const body = 'Hello team,\nsince changing my plan the billing page shows totals that are wrong by 19% and keeps loading forever until I sign out and in again.\nThanks, Ana';
+    const conversation = await conversationFrom(api, product.id, { title: 'Hello team,', body });
     // The summarizer (docs/triage.md) writes ai_summary; this stands for it.
     await ctx().database.db.updateTable('conversations').set({ ai_summary: 'Billing totals are wrong after a plan change.' })
       .where('id', '=', conversation.id).execute();
     const suggestion = await triage(api, conversation.id);
-    assert.ok(suggestion.title.length <= 120, suggestion.title);
-    assert.ok(title.startsWith(suggestion.title));
-    assert.equal(title[suggestion.title.length], ' ', 'ends at a word boundary');
-    assert.ok(suggestion.title.length > 100);
+    assert.equal(suggestion.title, 'Since changing my plan the billing page shows totals that are wrong by 19%');
     assert.equal(suggestion.description, 'Billing totals are wrong after a plan change.');
   });
 
@@ -237,17 +233,19 @@ describeEachDialect('the automatic triage run (runTriage)', (ctx) => {
 });
 
 describeEachDialect('triage with a chat model\'s headline', (ctx) => {
-  it('titles the draft with the headline, cut to 120 characters; a failing model leaves the conversation\'s title', async () => {
+  it('titles the draft with the headline; a failing model leaves the title drawn from the conversation\'s text', async () => {
     const { api } = ctx().a;
     const product = await createProduct(api);
     const headed = await conversationFrom(api, product.id, UNRELATED);
     assert.equal((await triage(api, headed.id)).title, 'Invoices show USD instead of EUR');
-    const failing = await conversationFrom(api, product.id, { ...UNRELATED, title: 'fail the model' });
-    assert.equal((await triage(api, failing.id)).title, 'fail the model');
+    // The model fails for this one (below): its greeting stays out of the title all the same.
+    const greeted = 'Hi, the invoice PDF shows the wrong currency. We pay in EUR.';
+    const failing = await conversationFrom(api, product.id, { title: greeted, body: greeted });
+    assert.equal((await triage(api, failing.id)).title, 'The invoice PDF shows the wrong currency');
   });
 }, {
   headline: async ({ title, text }) => {
-    if (title === 'fail the model') throw new Error('model unreachable');
+    if (title.startsWith('Hi,')) throw new Error('model unreachable');
     return text?.includes('EUR') ? '  Invoices show USD instead of EUR ' : null;
   },
 });

@@ -143,7 +143,7 @@ describe('the summarizer', () => {
     const summarizer = createSummarizer({ chatModel: client().model, embedder: () => undefined });
     const summary = await summarizer.summarize(CONVERSATION);
     assert.deepEqual(summary, {
-      summary: 'Since the update, exporting a report to PDF fails with an error 500.',
+      summary: 'Since the update, exporting a report to PDF fails with an error 500. Chrome and Firefox both fail.',
       headline: null,
       writer: 'extractive',
       fallbackReason: 'the server answered HTTP 500 (3 attempts)',

@@ -56,9 +56,9 @@ describe('extractive summaries', () => {
     assert.ok(lengthOf(summary) <= SUMMARY_MAX_LENGTH);
   });
 
-  it('keeps the German sentences about the double charge, with "3. März" in one piece', async () => {
+  it('keeps the German sentences about the double charge, with "3. März" in one piece, the first letter in upper case', async () => {
     const summary = (await extractiveSummary([GERMAN], { locale: 'de' }))!;
-    assert.equal(summary, 'seit dem 3. März werden unsere Rechnungen doppelt abgebucht. Im Kundenkonto sehe ich für jede Rechnung zwei Abbuchungen vom selben Tag.');
+    assert.equal(summary, 'Seit dem 3. März werden unsere Rechnungen doppelt abgebucht. Im Kundenkonto sehe ich für jede Rechnung zwei Abbuchungen vom selben Tag.');
   });
 
   it('reads every message of the contact, in order', async () => {

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type InferResult, type SelectQueryBuilder } from 'kysely';
 import { columnsOf, compileByShape, compileOnce, rowsOf, type Columns } from './compiled-query.js';
+import { CANDIDATE_STATUSES } from './embedding.repository.js';
 import type { Executor, Page, PageOf } from './executor.js';
 import { NEWEST_FIRST, pageRead, readPage } from './paging.js';
 import { taggedIds } from './tag.repository.js';
@@ -281,6 +282,13 @@ export function issueRepository(db: Executor) {
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<IssueRow | undefined> {
       return (await byId(tx, { workspaceId, id }))[0];
+    },
+
+    /** The titles of the product's newest open issues, at most `limit`: the words a summary of its conversations prefers. */
+    async openTitles(workspaceId: string, productId: string, limit: number, tx: Executor = db): Promise<string[]> {
+      const rows = await tx.selectFrom('issues').select('issues.title').where('issues.workspace_id', '=', workspaceId).where('issues.product_id', '=', productId)
+        .where('issues.status', 'in', CANDIDATE_STATUSES).orderBy('issues.created_at', 'desc').limit(limit).execute();
+      return rows.map((row) => row.title);
     },
 
     /** The workspace's issues assigned to the member (to unassign them when the member leaves). */

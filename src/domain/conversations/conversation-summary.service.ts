@@ -8,6 +8,7 @@
 import type { Db } from '../../db/database.js';
 import type { ClaimedConversationJob } from '../../db/repositories/conversation-job.repository.js';
 import type { ConversationRepository } from '../../db/repositories/conversation.repository.js';
+import type { IssueRepository } from '../../db/repositories/issue.repository.js';
 import type { MessageRepository } from '../../db/repositories/message.repository.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Summarizer } from '../../summaries/summarizer.js';
@@ -32,6 +33,8 @@ export interface ConversationSummaryDeps {
   db: Db;
   conversations: Pick<ConversationRepository, 'findById'>;
   messages: Pick<MessageRepository, 'listByConversation'>;
+  /** The product's open issues, whose words the summary prefers. */
+  issues: Pick<IssueRepository, 'openTitles'>;
   jobs: Pick<ConversationJobQueue, 'finish'>;
   writes: Pick<ConversationWrites, 'update'>;
   summarizer: Pick<Summarizer, 'summarize'>;
@@ -39,7 +42,10 @@ export interface ConversationSummaryDeps {
   observe?: (observation: SummaryObservation) => void;
 }
 
-export function createConversationSummaries({ db, conversations, messages, jobs, writes, summarizer, clock, observe }: ConversationSummaryDeps) {
+/** The product's newest open issues whose titles a summary's sentences are weighed against. */
+const VOCABULARY_ISSUES = 100;
+
+export function createConversationSummaries({ db, conversations, messages, issues, jobs, writes, summarizer, clock, observe }: ConversationSummaryDeps) {
   return {
     /** Runs a claimed summary job. */
     async run(job: ClaimedConversationJob): Promise<void> {
@@ -48,7 +54,8 @@ export function createConversationSummaries({ db, conversations, messages, jobs,
       // Gone: its job went with it.
       if (!conversation) return;
       const written = (await messages.listByConversation(workspaceId, conversationId)).filter((message) => message.sender_type === 'contact');
-      const summary = await summarizer.summarize({ title: conversation.title, messages: written.map((message) => message.body) });
+      const vocabulary = await issues.openTitles(workspaceId, conversation.product_id, VOCABULARY_ISSUES);
+      const summary = await summarizer.summarize({ title: conversation.title, messages: written.map((message) => message.body) }, vocabulary);
       const changed = await inTransaction(db, async (work) => {
         if (!(await jobs.finish(work, job))) return null;
         const current = await conversations.findById(workspaceId, conversationId, work.tx);

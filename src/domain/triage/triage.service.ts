@@ -15,6 +15,7 @@ import type { IssueText } from '../../dedup/detector.js';
 import { AppError, checkAll, invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
+import { issueTitle } from '../../summaries/title.js';
 import type { Actor } from '../accounts/actor.js';
 import { findIssuesByRefs } from '../issues/issue-refs.js';
 import type { IssueMatcher, Match } from '../issues/issue-matcher.js';
@@ -105,11 +106,11 @@ export function createTriageService(deps: TriageServiceDeps) {
     return { title: conversation.title, description: first?.body ?? null };
   }
 
+  /** The chat model's headline, else an issue title from the conversation's text (src/summaries/title.ts), else its title. */
   async function draftTitle(conversation: ConversationRow, report: IssueText): Promise<string> {
-    const headline = await deps.headline?.({
-      workspaceId: conversation.workspace_id, id: conversation.id, title: conversation.title, text: report.description,
-    }).catch(() => null);
-    return cutAtWord(headline?.trim() || conversation.title, DRAFT_TITLE_MAX);
+    const source = { title: conversation.title, text: report.description };
+    const headline = await deps.headline?.({ workspaceId: conversation.workspace_id, id: conversation.id, ...source }).catch(() => null);
+    return cutAtWord(headline?.trim() || (await issueTitle(source)) || conversation.title, DRAFT_TITLE_MAX);
   }
 
   /** The suggestion a match makes: link to the matched issue, or a draft with the review band's issues. */

@@ -56,7 +56,7 @@ export function ConversationDetails({ id, conversation: data, update, assign, cr
         )}
       </div>
       {data.contact && <ContactPanel contactId={data.contact.id} currentConversationId={id} erased={reload} />}
-      <ConversationTriage conversationId={id} summary={data.ai_summary} />
+      <ConversationTriage conversationId={id} summary={data.ai_summary} contact={data.messages.filter((message) => message.sender_type === 'contact').map((message) => message.body)} />
     </section>
   );
 }

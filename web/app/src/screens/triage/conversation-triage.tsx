@@ -1,8 +1,10 @@
 // A conversation's triage panel, above its messages: the automatic summary, and what triage
 // suggests doing with the conversation (link it to an open issue that says the same, or create a
 // new one from a draft) with Accept, Dismiss and, for a draft, edit before accepting. Earlier
-// suggestions stay listed as accepted (linking to their issue) or dismissed. Live: the summary
-// comes with the conversation's events, suggestions with their own.
+// suggestions stay listed as accepted (linking to their issue) or dismissed. Nothing is shown twice
+// (repeats.ts): a summary that is the customer's short message again, or a description that is the
+// summary or the title again, is left out. Live: the summary comes with the conversation's events,
+// suggestions with their own.
 import { useId, useState } from 'preact/hooks';
 import { api, describeError, ok } from '../../api/client.js';
 import { useLiveEvents } from '../../api/live.js';
@@ -14,9 +16,17 @@ import { announce } from '../../ui/toast.js';
 import { useAction } from '../../ui/use-action.js';
 import { useResource } from '../../use-resource.js';
 import { IssueDraftForm, type IssueDraft } from '../issues/issue-draft-form.js';
+import { descriptionAddsSomething, summaryAddsSomething, type ContactText } from './repeats.js';
 import { IssueRef, acceptSuggestion, decide, suggestionOf, upsert, type Suggestion } from './suggestions.js';
 
-export function ConversationTriage({ conversationId, summary }: { conversationId: string; summary: string | null }) {
+interface Props {
+  conversationId: string;
+  summary: string | null;
+  /** The contact's messages: what a summary or a description would only repeat. */
+  contact: ContactText;
+}
+
+export function ConversationTriage({ conversationId, summary, contact }: Props) {
   const suggestions = useResource(
     () => ok(api.GET('/api/v1/conversations/{id}/suggestions', { params: { path: { id: conversationId }, query: { limit: 200 } } })).then((answer) => answer.data),
     [conversationId],
@@ -50,7 +60,7 @@ export function ConversationTriage({ conversationId, summary }: { conversationId
   return (
     <section class="conversation-triage" aria-labelledby={headingId}>
       <h3 id={headingId} class="visually-hidden">Summary and triage</h3>
-      {summary !== null && (
+      {summaryAddsSomething(summary, contact) && (
         <div class="ai-summary">
           <p class="ai-summary-label">Automatic summary <span class="muted">· written by Loopdesk from the customer's messages</span></p>
           <p class="ai-summary-text">{summary}</p>
@@ -67,7 +77,9 @@ export function ConversationTriage({ conversationId, summary }: { conversationId
         <ul class="plain-list suggestions" aria-label="Suggestions">
           {list.map((suggestion) => (
             <li key={suggestion.id} class={`suggestion suggestion-${suggestion.status}`}>
-              {suggestion.status === 'open' ? <OpenSuggestion suggestion={suggestion} settled={settled} /> : <ClosedSuggestion suggestion={suggestion} />}
+              {suggestion.status === 'open'
+                ? <OpenSuggestion suggestion={suggestion} settled={settled} shown={{ summary: summaryAddsSomething(summary, contact) ? summary : null, contact }} />
+                : <ClosedSuggestion suggestion={suggestion} />}
             </li>
           ))}
         </ul>
@@ -76,7 +88,13 @@ export function ConversationTriage({ conversationId, summary }: { conversationId
   );
 }
 
-function OpenSuggestion({ suggestion, settled }: { suggestion: Suggestion; settled: (next: Suggestion | null) => void }) {
+/** What the panel shows besides the suggestion: the summary (when shown) and the contact's messages. */
+interface Shown {
+  summary: string | null;
+  contact: ContactText;
+}
+
+function OpenSuggestion({ suggestion, settled, shown }: { suggestion: Suggestion; settled: (next: Suggestion | null) => void; shown: Shown }) {
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(false);
   const act = async (action: 'accept' | 'dismiss') => {
@@ -107,7 +125,7 @@ function OpenSuggestion({ suggestion, settled }: { suggestion: Suggestion; settl
       {editing ? <EditDraft suggestion={suggestion} settled={settled} close={() => setEditing(false)} /> : (
         <>
           <p class="suggestion-title">{suggestion.title} <PriorityBadge priority={suggestion.priority!} /></p>
-          {suggestion.description && <p class="suggestion-description">{suggestion.description}</p>}
+          {descriptionAddsSomething(suggestion.description, { ...shown, title: suggestion.title! }) && <p class="suggestion-description">{suggestion.description}</p>}
           {actions}
         </>
       )}
