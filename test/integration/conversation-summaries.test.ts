@@ -303,7 +303,8 @@ for (const dialect of DIALECTS) {
       llm.reset();
       const failing = await importConversation(api, product.id, { body: 'Two-factor codes never arrive.' });
       assert.equal(await summarized(api, failing.id), 'Two-factor codes never arrive.');
-      assert.equal(llm.requests.length, 3);
+      // Counted for this conversation only: the first one's other work (its triage) may still be asking.
+      assert.equal(llm.requests.filter((request) => JSON.stringify(request.body).includes('Two-factor codes')).length, 3);
       const reply = await ctx.a.api.post(`/api/v1/conversations/${failing.id}/messages`, { body: 'Thanks, checking.' });
       assert.equal(reply.status, 201);
     });
