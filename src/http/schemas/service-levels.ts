@@ -76,7 +76,6 @@ export const DueQuery = Type.Object(
     from: Type.Optional(Timestamp('When the clock starts, an RFC 3339 instant with its offset; default: now')),
     seconds: Type.Integer({ minimum: 0, maximum: SECONDS_MAX, description: `Open time to pass, in seconds: 0 to ${SECONDS_MAX} (365 days)` }),
   },
-  { additionalProperties: false },
 );
 
 export const CalendarDue = Type.Object(
