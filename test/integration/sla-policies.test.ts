@@ -96,8 +96,8 @@ describeEachDialect('SLA policies CRUD [ext]', (ctx) => {
     ['a missing name', { name: undefined }, 'name'],
     ['a blank name', { name: ' ' }, 'name'],
     ['a name over 200 characters', { name: 'n'.repeat(201) }, 'name'],
-    ['no target', { first_response_seconds: undefined }, 'first_response_seconds', 'at least one target'],
-    ['only null targets', { first_response_seconds: null, next_response_seconds: null, resolution_seconds: null }, 'resolution_seconds', 'at least one target'],
+    ['no target', { first_response_seconds: undefined }, 'next_response_seconds', 'give at least one of'],
+    ['only null targets', { first_response_seconds: null, next_response_seconds: null, resolution_seconds: null }, 'resolution_seconds', 'give at least one of'],
     ['a target of 0', { first_response_seconds: 0 }, 'first_response_seconds'],
     ['a negative target', { next_response_seconds: -60 }, 'next_response_seconds'],
     ['a fractional target', { resolution_seconds: 1.5 }, 'resolution_seconds'],
@@ -122,7 +122,7 @@ describeEachDialect('SLA policies CRUD [ext]', (ctx) => {
     it(`POST rejects ${what}, creating nothing`, async () => {
       const before = await order(ctx().a.api);
       // An override of undefined leaves the field out (JSON has no undefined).
-      assertInvalid(await ctx().a.api.post(BASE, { name: unique('Policy'), first_response_seconds: 3600, ...body }), field, mentions);
+      assertInvalid(await ctx().a.api.post(BASE, { name: unique('Policy'), first_response_seconds: 3600, ...(body as Record<string, unknown>) }), field, mentions);
       assert.deepEqual(await order(ctx().a.api), before);
     });
   }

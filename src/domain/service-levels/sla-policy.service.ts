@@ -104,7 +104,7 @@ export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, pr
 
   function requireTarget(policy: Pick<SlaPolicyRow, Target>): void {
     if (TARGETS.some((target) => policy[target] !== null)) return;
-    const message = 'a policy needs at least one target: first_response_seconds, next_response_seconds or resolution_seconds';
+    const message = `give at least one of: ${TARGETS.join(', ')} (not null): a policy needs a target`;
     throw new AppError('validation_error', message, { fields: Object.fromEntries(TARGETS.map((target) => [target, message])) });
   }
 

@@ -161,6 +161,8 @@ export const SlaPolicy = Type.Object(
 
 export const CreateSlaPolicyBody = Type.Object(policyInputs, {
   additionalProperties: false,
+  anyOf: [{ required: ['first_response_seconds'] }, { required: ['next_response_seconds'] }, { required: ['resolution_seconds'] }],
+  description: 'At least one target that is not null',
   examples: [{ name: EXAMPLE_POLICY.name, conditions: EXAMPLE_POLICY.conditions, first_response_seconds: 3600, resolution_seconds: 86400, calendar_id: EXAMPLE_CALENDAR.id }],
 });
 
