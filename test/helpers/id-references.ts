@@ -43,6 +43,8 @@ const FIELDS: Record<string, Resource> = {
   conversation_id: 'conversation',
   issue_id: 'issue',
   issue_ids: 'issue',
+  // An SLA policy's conditions.product_ids.
+  product_ids: 'product',
   release_id: 'release',
   delivery_id: 'delivery',
   member_id: 'member',
@@ -53,11 +55,6 @@ const FIELDS: Record<string, Resource> = {
   saved_reply_id: 'saved_reply',
   contact_id: 'contact',
   calendar_id: 'calendar',
-};
-
-/** Reference fields below the top level of a body, by their dotted path (an SLA policy's conditions). */
-export const NESTED_FIELDS: Record<string, Resource> = {
-  'conditions.product_ids': 'product',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {
@@ -94,14 +91,15 @@ export function fieldResource(op: Operation, name: string, schema: JsonSchema = 
 }
 
 /**
- * The id-bearing fields nested below the top level of a body, by dotted path, with the resource
- * each names (NESTED_FIELDS); one nothing here knows how to fill is an error.
+ * The id-bearing fields nested below the top level of a body (an SLA policy's
+ * `conditions.product_ids`), by dotted path, with the resource each names; one nothing here knows
+ * how to fill is an error.
  */
 export function nestedReferences(op: Operation, schema: JsonSchema, path = ''): { path: string; resource: Resource; schema: JsonSchema }[] {
   return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
     const nested = property.properties ? property : property.anyOf?.find((branch) => branch.properties);
     const here = path && isIdBearing(name, property)
-      ? [{ path: `${path}${name}`, resource: NESTED_FIELDS[`${path}${name}`] ?? unknownReference(op, 'nested body field', `${path}${name}`), schema: property }]
+      ? [{ path: `${path}${name}`, resource: FIELDS[name] ?? unknownReference(op, 'nested body field', `${path}${name}`), schema: property }]
       : [];
     return [...here, ...(nested ? nestedReferences(op, nested, `${path}${name}.`) : [])];
   });

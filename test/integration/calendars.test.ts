@@ -226,7 +226,7 @@ describeEachDialect('GET /api/v1/calendars/{id}/due [ext]', (ctx) => {
     assert.equal((await due(ctx().a.api, calendar.id, 'seconds=60')).body.data.due_at, '2026-11-23T08:01:00.000Z');
   });
 
-  it('takes the longest target, a year of open time, and answers at once', async () => {
+  it('takes the longest target, a year of open time', async () => {
     const calendar = await createCalendar(ctx().a.api);
     const res = await due(ctx().a.api, calendar.id, 'from=2026-01-05T08:00:00Z&seconds=31536000');
     assert.equal(res.status, 200, res.text);

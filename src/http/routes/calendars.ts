@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { DUE_HORIZON_YEARS } from '../../domain/service-levels/business-time.js';
 import type { CalendarService } from '../../domain/service-levels/calendar.service.js';
 import type { TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, PageQuery, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
@@ -57,7 +58,7 @@ export function calendarRoutes(app: TypedApp, calendars: CalendarService): void 
       operationId: 'getCalendarDue', tags: TAGS, summary: '[ext] When N seconds of open time will have passed',
       description: 'The instant when `seconds` of the calendar\'s open time have passed since `from`, in its time zone: ' +
         'local hours, daylight-saving changes (an interval a change shortens or lengthens counts its real length) and holidays ' +
-        'included. A calendar never open, or not open that long within 100 years, is a 400 on `seconds`.',
+        `included. A calendar never open, or not open that long within ${DUE_HORIZON_YEARS} years, is a 400 on \`seconds\`.`,
       params: CalendarParams,
       querystring: DueQuery,
       response: { 200: DataOf(CalendarDue, 'The due time'), ...errorResponses(404) },
