@@ -17,6 +17,8 @@ import { conversationRepository } from './db/repositories/conversation.repositor
 import { issueRepository } from './db/repositories/issue.repository.js';
 import { memberRepository } from './db/repositories/member.repository.js';
 import { savedReplyRepository } from './db/repositories/saved-reply.repository.js';
+import { calendarRepository } from './db/repositories/service-levels/calendar.repository.js';
+import { slaPolicyRepository } from './db/repositories/service-levels/sla-policy.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
 import { rateLimitRepository } from './db/repositories/rate-limit.repository.js';
@@ -56,6 +58,8 @@ import { createInvitationService } from './domain/accounts/invitation.service.js
 import { createIssueWrites } from './domain/issues/issue.writes.js';
 import { createMemberService } from './domain/accounts/member.service.js';
 import { createSavedReplyService } from './domain/saved-replies/saved-reply.service.js';
+import { createCalendarService } from './domain/service-levels/calendar.service.js';
+import { createSlaPolicyService } from './domain/service-levels/sla-policy.service.js';
 import { createPasswordHasher, type ScryptParams } from './domain/accounts/passwords.js';
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
 import { mailFromAddress } from './domain/email/addresses.js';
@@ -163,6 +167,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     suggestions: suggestionRepository(db),
     tags: tagRepository(db),
     savedReplies: savedReplyRepository(db),
+    calendars: calendarRepository(db),
+    slaPolicies: slaPolicyRepository(db),
     attachments: attachmentRepository(db),
     emailJobs: emailJobRepository(db, dialect),
   };
@@ -267,6 +273,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), attachmentFiles: attachments, ...repositories }),
     tags: createTagService(repositories),
     savedReplies: createSavedReplyService({ db, dialect, clock, ...repositories }),
+    calendars: createCalendarService({ db, dialect, clock, ...repositories }),
+    slaPolicies: createSlaPolicyService({ db, dialect, clock, ...repositories }),
     inbound,
     attachments,
     attachmentStore,

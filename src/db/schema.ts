@@ -313,6 +313,8 @@ export interface Database {
   record_tags: RecordTagTable;
   tags: TagTable;
   saved_replies: SavedReplyTable;
+  calendars: CalendarTable;
+  sla_policies: SlaPolicyTable;
 }
 
 export type TaggedRecordType = 'issue' | 'conversation';
@@ -340,6 +342,34 @@ export interface SavedReplyTable {
   workspace_id: string;
   title: string;
   body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Business hours in a time zone (migration 0034); `hours` and `holidays` are JSON as the API shows them. */
+export interface CalendarTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  timezone: string;
+  hours: string;
+  holidays: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An SLA policy (migration 0034): `position` 1…n in its workspace, `active` 0/1, `conditions` JSON. */
+export interface SlaPolicyTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  position: number;
+  active: number;
+  conditions: string;
+  first_response_seconds: number | null;
+  next_response_seconds: number | null;
+  resolution_seconds: number | null;
+  calendar_id: string | null;
   created_at: string;
   updated_at: string;
 }

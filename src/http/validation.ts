@@ -222,14 +222,18 @@ function message(error: ErrorObject): string {
 /** How many problems `detail` spells out; `fields` always holds every one. */
 const DETAIL_PROBLEMS_MAX = 10;
 
+const ALTERNATIVES = { oneOf: 'exactly one', anyOf: 'at least one' } as const;
+
 /**
- * The fields of a `oneOf` whose branches each require one field ("exactly one of body and
- * saved_reply_id"), or null for any other `oneOf`.
+ * The fields of a `oneOf` ("exactly one of body and saved_reply_id") or an `anyOf` ("at least one
+ * of the targets") whose branches each require one field, and how many of them to give; null for
+ * any other error.
  */
-function exactlyOneOf(error: ErrorObject): string[] | null {
-  if (error.keyword !== 'oneOf') return null;
-  const branches = ((error.parentSchema as { oneOf?: { required?: string[] }[] })?.oneOf ?? []).map((branch) => branch.required ?? []);
-  return branches.length > 0 && branches.every((required) => required.length === 1) ? branches.flat() : null;
+function alternativesOf(error: ErrorObject): { fields: string[]; howMany: string } | null {
+  if (error.keyword !== 'oneOf' && error.keyword !== 'anyOf') return null;
+  const branches = ((error.parentSchema as Record<string, { required?: string[] }[] | undefined>)?.[error.keyword] ?? []).map((branch) => branch.required ?? []);
+  const single = branches.length > 0 && branches.every((required) => required.length === 1);
+  return single ? { fields: branches.flat(), howMany: ALTERNATIVES[error.keyword] } : null;
 }
 
 /** Field messages for Ajv errors; for a field with several errors the last (outermost) wins. */
@@ -238,9 +242,10 @@ export function fieldErrors(errors: readonly ErrorObject[], part: string): { fie
   const fields: FieldErrors = Object.create(null);
   const unnamed = new Set<string>();
   for (const error of errors) {
-    const alternatives = exactlyOneOf(error);
+    const alternatives = alternativesOf(error);
     const name = fieldName(error);
-    if (alternatives) for (const field of alternatives) fields[name ? `${name}.${field}` : field] = `give exactly one of: ${alternatives.join(', ')}`;
+    const wanted = alternatives && `give ${alternatives.howMany} of: ${alternatives.fields.join(', ')}`;
+    if (alternatives) for (const field of alternatives.fields) fields[name ? `${name}.${field}` : field] = wanted!;
     else if (name) fields[name] = message(error);
     else unnamed.add(`${part} ${message(error)}`);
   }

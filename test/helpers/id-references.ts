@@ -5,7 +5,7 @@ import type { JsonSchema, Operation } from './openapi-operations.js';
 
 export type Resource =
   | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
-  | 'suggestion' | 'saved_reply' | 'contact' | 'attachment'
+  | 'suggestion' | 'saved_reply' | 'contact' | 'attachment' | 'calendar' | 'sla_policy'
   | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
@@ -24,6 +24,8 @@ const COLLECTIONS: Record<string, Resource> = {
   'api-keys': 'api_key',
   suggestions: 'suggestion',
   'saved-replies': 'saved_reply',
+  calendars: 'calendar',
+  'sla-policies': 'sla_policy',
   contacts: 'contact',
   attachments: 'attachment',
 };
@@ -41,6 +43,8 @@ const FIELDS: Record<string, Resource> = {
   conversation_id: 'conversation',
   issue_id: 'issue',
   issue_ids: 'issue',
+  // An SLA policy's conditions.product_ids.
+  product_ids: 'product',
   release_id: 'release',
   delivery_id: 'delivery',
   member_id: 'member',
@@ -50,6 +54,7 @@ const FIELDS: Record<string, Resource> = {
   widget_key: 'widget',
   saved_reply_id: 'saved_reply',
   contact_id: 'contact',
+  calendar_id: 'calendar',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {
@@ -85,11 +90,17 @@ export function fieldResource(op: Operation, name: string, schema: JsonSchema = 
   return FIELDS[name] ?? unknownReference(op, 'field', name);
 }
 
-/** Id-bearing fields nested below the top level of a body, which nothing here knows how to fill. */
-export function assertNoNestedReferences(op: Operation, schema: JsonSchema, path = ''): void {
-  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+/**
+ * The id-bearing fields nested below the top level of a body (an SLA policy's
+ * `conditions.product_ids`), by dotted path, with the resource each names; one nothing here knows
+ * how to fill is an error.
+ */
+export function nestedReferences(op: Operation, schema: JsonSchema, path = ''): { path: string; resource: Resource; schema: JsonSchema }[] {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
     const nested = property.properties ? property : property.anyOf?.find((branch) => branch.properties);
-    if (path && isIdBearing(name, property)) unknownReference(op, 'nested body field', `${path}${name}`);
-    if (nested) assertNoNestedReferences(op, nested, `${path}${name}.`);
-  }
+    const here = path && isIdBearing(name, property)
+      ? [{ path: `${path}${name}`, resource: FIELDS[name] ?? unknownReference(op, 'nested body field', `${path}${name}`), schema: property }]
+      : [];
+    return [...here, ...(nested ? nestedReferences(op, nested, `${path}${name}.`) : [])];
+  });
 }

@@ -103,7 +103,7 @@ export function servedDocumentFixture(dialect: DialectName): () => ServedDocumen
 
 /**
  * Resources of the key's workspace that requests may name: in a body (product, issue, conversation,
- * member, saved reply), or in the path of an operation no response links to (Schemathesis would
+ * member, saved reply, calendar), or in the path of an operation no response links to (Schemathesis would
  * otherwise send it only made-up ids: a suggestion, an invitation's token, a webhook endpoint and one
  * of its deliveries, an attachment); the key's own id and a spare key's.
  */
@@ -113,6 +113,7 @@ export interface SeededReferences {
   conversationId: string;
   memberId: string;
   savedReplyId: string;
+  calendarId: string;
   keyId: string;
   spareKeyId: string;
   suggestionId: string;
@@ -144,6 +145,7 @@ export async function seedReferences(baseUrl: string, key: string): Promise<Seed
   const [suggestion] = await post(`/api/v1/conversations/${conversation.id}/triage`);
   const me = await get('/api/v1/me');
   const savedReply = await post('/api/v1/saved-replies', { title: 'Seeded reply', body: 'Thanks, {{contact.first_name}}.' });
+  const calendar = await post('/api/v1/calendars', { name: 'Seeded hours', timezone: 'Europe/Berlin', hours: { mon: [['09:00', '17:00']] } });
   const spare = await post('/api/v1/api-keys', { label: 'Schemathesis spare' });
   const invitationEmail = 'invited@example.com';
   const invitation = await post('/api/v1/members/invitations', { email: invitationEmail, role: 'agent' });
@@ -162,7 +164,7 @@ export async function seedReferences(baseUrl: string, key: string): Promise<Seed
   }
   assert.ok(suggestion && attachment && deliveries[0], JSON.stringify({ suggestion, attachment, deliveries }));
   return {
-    productId: product.id, issueId: issue.id, conversationId: conversation.id, memberId: me.member.id, savedReplyId: savedReply.id,
+    productId: product.id, issueId: issue.id, conversationId: conversation.id, memberId: me.member.id, savedReplyId: savedReply.id, calendarId: calendar.id,
     keyId: me.api_key_id, spareKeyId: spare.id, suggestionId: suggestion.id, invitationToken: new URL(invitation.url).pathname.split('/').at(-1)!, invitationEmail,
     webhookId: webhook.id, deliveryId: deliveries[0]!.id, attachmentId: attachment.id,
   };

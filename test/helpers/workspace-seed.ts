@@ -1,7 +1,7 @@
 // A small, complete set of resources in one workspace, created through the public API: products,
 // issues (one done, one released), conversations with a message and a link, a release, webhook
 // endpoints with a delivery; members joined through invitations, pending invitations, API keys and
-// saved replies; contacts; and in each product's widget, a visitor with a conversation and an idea, and another visitor with
+// saved replies; calendars and SLA policies; contacts; and in each product's widget, a visitor with a conversation and an idea, and another visitor with
 // a conversation of their own. The reliability suites address these by resource kind (see
 // id-references.ts).
 import assert from 'node:assert/strict';
@@ -47,6 +47,27 @@ async function seedSavedReplies(api: Client, prefix: string, ids: SeededIds): Pr
     const res = await api.post('/api/v1/saved-replies', { title: `${prefix} reply ${r}`, body: 'Hello {{contact.first_name}}' });
     assert.equal(res.status, 201, res.text);
     ids.saved_reply.push(res.body.data.id);
+  }
+}
+
+/**
+ * Calendars and SLA policies: one of each, and one per control that deletes. The first policy
+ * measures in the first calendar and names the first product, so that both are referenced; the
+ * spare calendars are used by no policy, so that deleting them succeeds.
+ */
+async function seedServiceLevels(api: Client, prefix: string, productId: string, ids: SeededIds): Promise<void> {
+  for (let c = 0; c <= SPARES; c++) {
+    const res = await api.post('/api/v1/calendars', { name: `${prefix} hours ${c}`, timezone: 'Europe/Berlin', hours: { mon: [['09:00', '17:00']] }, holidays: ['2026-12-25'] });
+    assert.equal(res.status, 201, res.text);
+    ids.calendar.push(res.body.data.id);
+  }
+  for (let p = 0; p <= SPARES; p++) {
+    const res = await api.post('/api/v1/sla-policies', {
+      name: `${prefix} policy ${p}`, first_response_seconds: 3600,
+      ...(p === 0 && { calendar_id: ids.calendar[0], conditions: { product_ids: [productId], priorities: ['urgent'] } }),
+    });
+    assert.equal(res.status, 201, res.text);
+    ids.sla_policy.push(res.body.data.id);
   }
 }
 
@@ -130,7 +151,7 @@ export async function seedWorkspace(
   const { api } = workspace;
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
-    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [], saved_reply: [], contact: [], attachment: [],
+    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [], saved_reply: [], contact: [], attachment: [], calendar: [], sla_policy: [],
     widget: [], visitorConversation: [], idea: [], visitorToken: [], siblingConversation: [],
   };
   for (let p = 1; p <= products; p++) {
@@ -158,6 +179,7 @@ export async function seedWorkspace(
   await seedWebhooks(workspace, prefix, context, ids);
   await seedPeople(workspace, context.client(null), ids);
   await seedSavedReplies(api, prefix, ids);
+  await seedServiceLevels(api, prefix, ids.product[0]!, ids);
   await seedContacts(api, ids.product[0]!, prefix, ids);
   return ids;
 }

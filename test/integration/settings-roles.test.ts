@@ -1,5 +1,5 @@
 // docs/accounts.md: every settings operation (webhooks, members, invitations, API keys,
-// identity secrets, changes to saved replies) answers 403 to an agent, by key or by session, before any lookup or
+// identity secrets, changes to saved replies, calendars and SLA policies) answers 403 to an agent, by key or by session, before any lookup or
 // validation; read-only keys stay GET-only. The operations are read from openapi.json, so a new
 // settings route is covered without touching this file. A product's security settings
 // (widget_config, domain) are settings too, while its other fields stay open to agents.
@@ -11,8 +11,8 @@ import { fillPath, operationsOf, type Operation } from '../helpers/openapi-opera
 import { newPerson } from '../helpers/sessions.js';
 
 const SETTINGS_TAGS = new Set(['Webhooks', 'Members', 'API keys']);
-/** Tags whose reads are everyone's and whose writes are settings (docs/inbox.md). */
-const SETTINGS_WRITE_TAGS = new Set(['Saved replies']);
+/** Tags whose reads are everyone's and whose writes are settings (docs/inbox.md, docs/service-levels.md). */
+const SETTINGS_WRITE_TAGS = new Set(['Saved replies', 'Calendars', 'SLA policies']);
 const isSettings = (op: Operation & { tags?: string[] }) =>
   op.path.startsWith('/api/v1/') && (
     op.tags?.some((tag) => SETTINGS_TAGS.has(tag) || (SETTINGS_WRITE_TAGS.has(tag) && op.method !== 'GET')) || /identity-secret/.test(op.path)

@@ -1,6 +1,6 @@
 // Isolation, exhaustively and generated from openapi.json: for every operation and every
 // id-bearing path parameter, body field and query filter, workspace B sends workspace A's id.
-// Path ids are 404, body references 400 naming the field, filters match nothing (a reference in the
+// Path ids are 404, body references (nested ones too) 400 naming the field, filters match nothing (a reference in the
 // query of a write is a 400 naming it), and A's data is unchanged. Operations whose body is not
 // JSON (a raw mail, an image) get a sample of their media type. A control request with B's own id must succeed, so a probe cannot pass for the
 // wrong reason. A new route or reference field is covered without touching this file.
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { plainMail } from '../helpers/email.js';
-import { assertNoNestedReferences, fieldResource, pathParameterResource, type Resource } from '../helpers/id-references.js';
+import { fieldResource, nestedReferences, pathParameterResource, type Resource } from '../helpers/id-references.js';
 import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
 import { fillPath, operationsOf, typesOf, type JsonSchema, type Operation } from '../helpers/openapi-operations.js';
 import { readEverything } from '../helpers/read-everything.js';
@@ -36,9 +36,12 @@ function validValue(op: Operation, name: string, schema: JsonSchema, ids: Seeded
   throw new Error(`${op.operationId}: no value known for ${name} (${JSON.stringify(schema)})`);
 }
 
-/** The required fields, and the first alternative of a `oneOf` that requires one of several ("body or saved_reply_id"). */
+/**
+ * The required fields, and the first alternative of a `oneOf` or `anyOf` that requires one of
+ * several ("body or saved_reply_id", "at least one target").
+ */
 function requiredBody(op: Operation, schema: JsonSchema, ids: SeededIds): Record<string, unknown> {
-  const required = [...(schema.required ?? []), ...(schema.oneOf?.[0]?.required ?? [])];
+  const required = [...(schema.required ?? []), ...(schema.oneOf?.[0]?.required ?? schema.anyOf?.[0]?.required ?? [])];
   return Object.fromEntries(required.map((name) => [name, validValue(op, name, schema.properties![name], ids)]));
 }
 
@@ -103,12 +106,26 @@ function choosing(schema: JsonSchema, body: Record<string, unknown> | undefined,
   return Object.fromEntries(Object.entries(body ?? {}).filter(([field]) => !alternatives.includes(field)));
 }
 
+/** `body` with the value at a dotted path set (the objects on the way copied or made). */
+function withNested(body: Record<string, unknown> | undefined, path: string, value: unknown): Record<string, unknown> {
+  const [head, ...rest] = path.split('.');
+  const inner = body?.[head!] as Record<string, unknown> | undefined;
+  return { ...body, [head!]: rest.length === 0 ? value : withNested(inner, rest.join('.'), value) };
+}
+
+/** The operation's required query parameters but `except`, with valid values: `name=value` each. */
+const requiredQuery = (op: Operation, ids: SeededIds, except?: string): string[] =>
+  op.parameters.filter((p) => p.in === 'query' && p.required && p.name !== except)
+    .map((p) => `${p.name}=${encodeURIComponent(String(validValue(op, p.name, p.schema, ids)))}`);
+
 function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds, spares: Spares = {}): Probe[] {
+  const nested = op.body ? nestedReferences(op, op.body) : [];
   // Only operations with something to probe send a body: a create without references has none.
   const hasProbes = op.parameters.some((p) => p.in === 'path' || fieldResource(op, p.name, p.schema)) ||
-    Object.entries(op.body?.properties ?? {}).some(([name, schema]) => fieldResource(op, name, schema));
+    Object.entries(op.body?.properties ?? {}).some(([name, schema]) => fieldResource(op, name, schema)) || nested.length > 0;
   const body = op.body && hasProbes ? requiredBody(op, op.body, theirs) : undefined;
-  if (op.body) assertNoNestedReferences(op, op.body);
+  // A path probe sends the operation's required query parameters (a due time's `seconds`).
+  const pathQuery = requiredQuery(op, theirs).map((pair, i) => `${i === 0 ? '?' : '&'}${pair}`).join('');
   const probes: Probe[] = [];
   for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
     const resource = pathParameterResource(op, parameter.name);
@@ -124,8 +141,8 @@ function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds, spares: Sp
       probes.push({
         parameter: `path ${parameter.name}`,
         what: `path {${parameter.name}} = ${foreignId === theirs.siblingConversation[0] ? 'another visitor\'s conversation' : `A's ${resource}`} ${foreignId}`,
-        foreign: { url: fillPath(op.path, pathValues(op, theirs, { [parameter.name]: foreignId })), body },
-        control: { url: fillPath(op.path, pathValues(op, theirs, controlId(op, resource, theirs, spares))), body },
+        foreign: { url: fillPath(op.path, pathValues(op, theirs, { [parameter.name]: foreignId })) + pathQuery, body },
+        control: { url: fillPath(op.path, pathValues(op, theirs, controlId(op, resource, theirs, spares))) + pathQuery, body },
         expect: (status, res) => (status === 404 && res.error_code === 'not_found' ? null : 'expected 404 not_found'),
       });
     }
@@ -144,12 +161,23 @@ function probesFor(op: Operation, ours: SeededIds, theirs: SeededIds, spares: Sp
       expect: (status, res) => (status === 400 && res.fields?.[name] ? null : `expected 400 with fields.${name}`),
     });
   }
+  for (const reference of nested) {
+    const value = (ids: SeededIds) => (typesOf(reference.schema).includes('array') ? [ids[reference.resource][0]] : ids[reference.resource][0]);
+    const url = fillPath(op.path, pathValues(op, theirs));
+    const controlUrl = fillPath(op.path, pathValues(op, theirs, op.parameters.some((p) => p.name === 'id') ? controlId(op, pathParameterResource(op, 'id'), theirs, spares) : {}));
+    probes.push({
+      parameter: `body ${reference.path}`,
+      what: `body ${reference.path} = A's ${reference.resource}`,
+      foreign: { url, body: withNested(body, reference.path, value(ours)) },
+      control: { url: controlUrl, body: withNested(body, reference.path, value(theirs)) },
+      expect: (status, res) => (status === 400 && res.fields?.[reference.path] ? null : `expected 400 with fields.${reference.path}`),
+    });
+  }
   for (const parameter of op.parameters.filter((p) => p.in === 'query')) {
     const resource = fieldResource(op, parameter.name, parameter.schema);
     if (!resource) continue;
     // The operation's other required parameters (a search's `q`) with valid values.
-    const required = op.parameters.filter((p) => p.in === 'query' && p.required && p.name !== parameter.name)
-      .map((p) => `&${p.name}=${encodeURIComponent(String(validValue(op, p.name, p.schema, theirs)))}`).join('');
+    const required = requiredQuery(op, theirs, parameter.name).map((pair) => `&${pair}`).join('');
     const url = (ids: SeededIds) => `${fillPath(op.path, pathValues(op, theirs))}?${parameter.name}=${ids[resource][0]}${required}`;
     const names = (status: number, res: any) => (status === 400 && res.fields?.[parameter.name] ? null : `expected 400 with fields.${parameter.name}`);
     const filters = (status: number, res: any) => (status === 200 && res.data?.length === 0 && res.pagination?.total === 0 ? null : 'expected 200 and an empty list');

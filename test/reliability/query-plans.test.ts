@@ -34,6 +34,8 @@ const hotReads = (fixture: Fixture): string[] => [
   '/api/v1/conversations?sort=waiting&limit=50',
   '/api/v1/conversations?status=open&sort=waiting&limit=50',
   '/api/v1/saved-replies',
+  '/api/v1/calendars',
+  '/api/v1/sla-policies',
   '/api/v1/releases?limit=50',
   '/api/v1/products',
   '/api/v1/members',

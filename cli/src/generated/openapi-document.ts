@@ -2053,6 +2053,363 @@ export const openapiDocument = {
           }
         }
       },
+      "Calendar": {
+        "additionalProperties": false,
+        "description": "[ext] Business hours in a time zone, with holidays",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+            "name": "Berlin office",
+            "timezone": "Europe/Berlin",
+            "hours": {
+              "mon": [
+                [
+                  "09:00",
+                  "17:00"
+                ]
+              ],
+              "tue": [
+                [
+                  "09:00",
+                  "17:00"
+                ]
+              ],
+              "wed": [
+                [
+                  "09:00",
+                  "17:00"
+                ]
+              ],
+              "thu": [
+                [
+                  "09:00",
+                  "17:00"
+                ]
+              ],
+              "fri": [
+                [
+                  "09:00",
+                  "12:30"
+                ],
+                [
+                  "13:30",
+                  "17:00"
+                ]
+              ]
+            },
+            "holidays": [
+              "2026-12-24",
+              "2026-12-25",
+              "2026-12-26"
+            ],
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "name",
+          "timezone",
+          "hours",
+          "holidays",
+          "created_at",
+          "updated_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "timezone": {
+            "description": "The IANA time zone the hours and holidays are in",
+            "type": "string"
+          },
+          "hours": {
+            "additionalProperties": false,
+            "description": "Open intervals per weekday, each sorted by start; closed days left out",
+            "type": "object",
+            "properties": {
+              "mon": {
+                "type": "array",
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              },
+              "tue": {
+                "type": "array",
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              },
+              "wed": {
+                "type": "array",
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              },
+              "thu": {
+                "type": "array",
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              },
+              "fri": {
+                "type": "array",
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              },
+              "sat": {
+                "type": "array",
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              },
+              "sun": {
+                "type": "array",
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          },
+          "holidays": {
+            "description": "Local dates closed all day, in date order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Changes on every effective change",
+            "type": "string"
+          }
+        }
+      },
+      "CalendarDue": {
+        "additionalProperties": false,
+        "examples": [
+          {
+            "due_at": "2026-11-23T09:30:00.000Z"
+          }
+        ],
+        "description": "[ext] A due time in a calendar's business hours (found up to 100 years ahead)",
+        "type": "object",
+        "required": [
+          "due_at"
+        ],
+        "properties": {
+          "due_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When `seconds` of open time have passed since `from` (`from` itself for 0); the earliest such instant, so it may be a closing time",
+            "type": "string"
+          }
+        }
+      },
+      "SlaPolicy": {
+        "additionalProperties": false,
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80f1",
+            "name": "Urgent tickets",
+            "position": 1,
+            "active": true,
+            "conditions": {
+              "priorities": [
+                "urgent",
+                "high"
+              ],
+              "types": [
+                "ticket"
+              ]
+            },
+            "first_response_seconds": 3600,
+            "next_response_seconds": 14400,
+            "resolution_seconds": 86400,
+            "calendar_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z"
+          }
+        ],
+        "description": "[ext] An SLA policy: the first active one by position whose conditions match a conversation applies to it",
+        "type": "object",
+        "required": [
+          "id",
+          "name",
+          "position",
+          "active",
+          "conditions",
+          "first_response_seconds",
+          "next_response_seconds",
+          "resolution_seconds",
+          "calendar_id",
+          "created_at",
+          "updated_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "position": {
+            "description": "1 … the number of policies: the order they are tried in",
+            "type": "integer"
+          },
+          "active": {
+            "type": "boolean"
+          },
+          "conditions": {
+            "additionalProperties": false,
+            "description": "The lists given (none empty); a conversation matches when it matches each, `tags` meaning any of them",
+            "type": "object",
+            "properties": {
+              "product_ids": {
+                "type": "array",
+                "items": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "type": "string"
+                }
+              },
+              "priorities": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "enum": [
+                    "low",
+                    "normal",
+                    "high",
+                    "urgent"
+                  ]
+                }
+              },
+              "types": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "enum": [
+                    "ticket",
+                    "idea",
+                    "feedback",
+                    "chat"
+                  ]
+                }
+              },
+              "sources": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "enum": [
+                    "chat",
+                    "form",
+                    "email"
+                  ]
+                }
+              },
+              "tags": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "first_response_seconds": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "next_response_seconds": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "resolution_seconds": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "calendar_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The calendar the targets are measured in; null: round the clock",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Changes on every effective change (not when another policy's move shifts it)",
+            "type": "string"
+          }
+        }
+      },
       "Issue": {
         "additionalProperties": false,
         "description": "An issue with its linked conversations",
@@ -9889,6 +10246,2550 @@ export const openapiDocument = {
             "name": "id",
             "required": true,
             "description": "Saved reply id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/calendars": {
+      "get": {
+        "operationId": "listCalendars",
+        "summary": "[ext] List calendars",
+        "tags": [
+          "Calendars"
+        ],
+        "description": "The workspace's calendars of business hours, oldest first (created_at, then id).",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of calendars",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of calendars",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Calendar"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "createCalendar",
+        "summary": "[ext] Create a calendar",
+        "tags": [
+          "Calendars"
+        ],
+        "description": "Business hours in an IANA time zone, per weekday, with holidays; SLA policies measure their targets in one. Needs an owner or admin key or session, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "name",
+                  "timezone",
+                  "hours"
+                ],
+                "properties": {
+                  "name": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "timezone": {
+                    "maxLength": 64,
+                    "pattern": "^[A-Za-z][A-Za-z0-9_+\\-/]*$",
+                    "x-route-parsed": true,
+                    "description": "An IANA time zone name (`Europe/Berlin`, `America/New_York`, `UTC`); the hours and holidays are in it. A UTC offset is not a zone",
+                    "type": "string"
+                  },
+                  "hours": {
+                    "additionalProperties": false,
+                    "description": "Open intervals per weekday (mon … sun), local wall-clock time; a day left out is closed. An error names the day (`hours.mon`)",
+                    "type": "object",
+                    "properties": {
+                      "mon": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "tue": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "wed": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "thu": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "fri": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "sat": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "sun": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "holidays": {
+                    "maxItems": 366,
+                    "description": "Local dates (YYYY-MM-DD) closed all day: at most 366, each a real date, each once; kept in date order",
+                    "type": "array",
+                    "items": {
+                      "maxLength": 10,
+                      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                      "x-route-parsed": true,
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "example": {
+                "name": "Berlin office",
+                "timezone": "Europe/Berlin",
+                "hours": {
+                  "mon": [
+                    [
+                      "09:00",
+                      "17:00"
+                    ]
+                  ],
+                  "tue": [
+                    [
+                      "09:00",
+                      "17:00"
+                    ]
+                  ],
+                  "wed": [
+                    [
+                      "09:00",
+                      "17:00"
+                    ]
+                  ],
+                  "thu": [
+                    [
+                      "09:00",
+                      "17:00"
+                    ]
+                  ],
+                  "fri": [
+                    [
+                      "09:00",
+                      "12:30"
+                    ],
+                    [
+                      "13:30",
+                      "17:00"
+                    ]
+                  ]
+                },
+                "holidays": [
+                  "2026-12-24",
+                  "2026-12-25",
+                  "2026-12-26"
+                ]
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The created calendar",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The created calendar",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Calendar"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/calendars/{id}": {
+      "get": {
+        "operationId": "getCalendar",
+        "summary": "[ext] Get a calendar",
+        "tags": [
+          "Calendars"
+        ],
+        "description": "One calendar: its zone, hours and holidays.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Calendar id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The calendar",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The calendar",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Calendar"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateCalendar",
+        "summary": "[ext] Update a calendar",
+        "tags": [
+          "Calendars"
+        ],
+        "description": "Changes its name, zone, hours and/or holidays (each replaced whole); updated_at changes only when a value changes. Policies measuring in it use the new hours from then on. Needs an owner or admin key or session, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "timezone": {
+                    "maxLength": 64,
+                    "pattern": "^[A-Za-z][A-Za-z0-9_+\\-/]*$",
+                    "x-route-parsed": true,
+                    "description": "An IANA time zone name (`Europe/Berlin`, `America/New_York`, `UTC`); the hours and holidays are in it. A UTC offset is not a zone",
+                    "type": "string"
+                  },
+                  "hours": {
+                    "additionalProperties": false,
+                    "description": "Open intervals per weekday (mon … sun), local wall-clock time; a day left out is closed. An error names the day (`hours.mon`)",
+                    "type": "object",
+                    "properties": {
+                      "mon": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "tue": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "wed": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "thu": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "fri": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "sat": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "sun": {
+                        "maxItems": 4,
+                        "description": "At most 4 open intervals, not overlapping (they may touch); [] or left out: closed",
+                        "type": "array",
+                        "items": {
+                          "minItems": 2,
+                          "maxItems": 2,
+                          "description": "[start, end], local `HH:MM`: start ^(?:[01][0-9]|2[0-3]):[0-5][0-9]$, end ^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$ (24:00 is the day's end); start before end",
+                          "examples": [
+                            [
+                              "09:00",
+                              "17:00"
+                            ]
+                          ],
+                          "type": "array",
+                          "items": {
+                            "maxLength": 5,
+                            "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                            "x-route-parsed": true,
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "holidays": {
+                    "maxItems": 366,
+                    "description": "Local dates (YYYY-MM-DD) closed all day: at most 366, each a real date, each once; kept in date order",
+                    "type": "array",
+                    "items": {
+                      "maxLength": 10,
+                      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                      "x-route-parsed": true,
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "example": {
+                "holidays": [
+                  "2027-01-01"
+                ]
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Calendar id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The updated calendar",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The updated calendar",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Calendar"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteCalendar",
+        "summary": "[ext] Delete a calendar",
+        "tags": [
+          "Calendars"
+        ],
+        "description": "Deletes it; a calendar an SLA policy measures in is a 400 naming those policies. Needs an owner or admin key or session, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Calendar id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/calendars/{id}/due": {
+      "get": {
+        "operationId": "getCalendarDue",
+        "summary": "[ext] When N seconds of open time will have passed",
+        "tags": [
+          "Calendars"
+        ],
+        "description": "The instant when `seconds` of the calendar's open time have passed since `from`, in its time zone: local hours, daylight-saving changes (an interval a change shortens or lengthens counts its real length) and holidays included. A calendar never open, or not open that long within 100 years, is a 400 on `seconds`.",
+        "parameters": [
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "from",
+            "required": false,
+            "description": "When the clock starts, an RFC 3339 instant with its offset; default: now"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 31536000,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "seconds",
+            "required": true,
+            "description": "Open time to pass, in seconds: 0 to 31536000 (365 days)"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Calendar id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The due time",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The due time",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/CalendarDue"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/sla-policies": {
+      "get": {
+        "operationId": "listSlaPolicies",
+        "summary": "[ext] List SLA policies",
+        "tags": [
+          "SLA policies"
+        ],
+        "description": "The workspace's SLA policies in the order they are tried: position (then created_at, then id).",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of SLA policies",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of SLA policies",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/SlaPolicy"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "createSlaPolicy",
+        "summary": "[ext] Create an SLA policy",
+        "tags": [
+          "SLA policies"
+        ],
+        "description": "Targets (at least one) for the conversations its conditions match, in a calendar or round the clock. It goes to the end of the order, or to `position` (the policies from there on move down one). Needs an owner or admin key or session, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "anyOf": [
+                  {
+                    "required": [
+                      "first_response_seconds"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "next_response_seconds"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "resolution_seconds"
+                    ]
+                  }
+                ],
+                "description": "At least one target that is not null",
+                "type": "object",
+                "required": [
+                  "name"
+                ],
+                "properties": {
+                  "name": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "position": {
+                    "minimum": 1,
+                    "maximum": 1000000,
+                    "description": "Where the policy is tried, 1 first: the others move to make room (a number past the end means the end). Default on create: the end",
+                    "type": "integer"
+                  },
+                  "active": {
+                    "description": "Inactive policies are never applied; default true",
+                    "type": "boolean"
+                  },
+                  "conditions": {
+                    "additionalProperties": false,
+                    "description": "A conversation matches when it matches every list given (`{}` matches all); replaced as a whole. Duplicates dropped, order kept",
+                    "type": "object",
+                    "properties": {
+                      "product_ids": {
+                        "maxItems": 100,
+                        "description": "Products of this workspace the conversation belongs to one of; at most 100, [] or left out: any",
+                        "type": "array",
+                        "items": {
+                          "format": "uuid",
+                          "examples": [
+                            "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                          ],
+                          "type": "string"
+                        }
+                      },
+                      "priorities": {
+                        "maxItems": 100,
+                        "description": "Priorities it has one of; at most 100, [] or left out: any",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "low",
+                            "normal",
+                            "high",
+                            "urgent"
+                          ]
+                        }
+                      },
+                      "types": {
+                        "maxItems": 100,
+                        "description": "Types it has one of; at most 100, [] or left out: any",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "ticket",
+                            "idea",
+                            "feedback",
+                            "chat"
+                          ]
+                        }
+                      },
+                      "sources": {
+                        "maxItems": 100,
+                        "description": "Sources it came from one of; at most 100, [] or left out: any",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "chat",
+                            "form",
+                            "email"
+                          ]
+                        }
+                      },
+                      "tags": {
+                        "maxItems": 20,
+                        "description": "Tags it carries any of (compared without case): at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept",
+                        "type": "array",
+                        "items": {
+                          "maxLength": 1000,
+                          "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000](?:[^,\u0000]{0,48}[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000])?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+                          "x-route-parsed": true,
+                          "type": "string"
+                        }
+                      }
+                    }
+                  },
+                  "first_response_seconds": {
+                    "minimum": 1,
+                    "maximum": 31536000,
+                    "type": [
+                      "integer",
+                      "null"
+                    ],
+                    "description": "Seconds, 1 to 31536000, the first response may take (in the calendar's open time); null: no such target. A policy has at least one"
+                  },
+                  "next_response_seconds": {
+                    "minimum": 1,
+                    "maximum": 31536000,
+                    "type": [
+                      "integer",
+                      "null"
+                    ],
+                    "description": "Seconds, 1 to 31536000, the next response may take (in the calendar's open time); null: no such target. A policy has at least one"
+                  },
+                  "resolution_seconds": {
+                    "minimum": 1,
+                    "maximum": 31536000,
+                    "type": [
+                      "integer",
+                      "null"
+                    ],
+                    "description": "Seconds, 1 to 31536000, the resolution may take (in the calendar's open time); null: no such target. A policy has at least one"
+                  },
+                  "calendar_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "A calendar of this workspace the targets are measured in; null: round the clock"
+                  }
+                }
+              },
+              "example": {
+                "name": "Urgent tickets",
+                "conditions": {
+                  "priorities": [
+                    "urgent",
+                    "high"
+                  ],
+                  "types": [
+                    "ticket"
+                  ]
+                },
+                "first_response_seconds": 3600,
+                "resolution_seconds": 86400,
+                "calendar_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1"
+              }
+            }
+          },
+          "description": "At least one target that is not null"
+        },
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The created SLA policy",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The created SLA policy",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SlaPolicy"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/sla-policies/{id}": {
+      "get": {
+        "operationId": "getSlaPolicy",
+        "summary": "[ext] Get an SLA policy",
+        "tags": [
+          "SLA policies"
+        ],
+        "description": "One SLA policy.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "SLA policy id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The SLA policy",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The SLA policy",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SlaPolicy"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateSlaPolicy",
+        "summary": "[ext] Update an SLA policy",
+        "tags": [
+          "SLA policies"
+        ],
+        "description": "Changes the fields given (`conditions` replaced whole); a new `position` moves it there and shifts the policies between its old and new places by one. updated_at changes only when a value changes. Needs an owner or admin key or session, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "position": {
+                    "minimum": 1,
+                    "maximum": 1000000,
+                    "description": "Where the policy is tried, 1 first: the others move to make room (a number past the end means the end). Default on create: the end",
+                    "type": "integer"
+                  },
+                  "active": {
+                    "description": "Inactive policies are never applied; default true",
+                    "type": "boolean"
+                  },
+                  "conditions": {
+                    "additionalProperties": false,
+                    "description": "A conversation matches when it matches every list given (`{}` matches all); replaced as a whole. Duplicates dropped, order kept",
+                    "type": "object",
+                    "properties": {
+                      "product_ids": {
+                        "maxItems": 100,
+                        "description": "Products of this workspace the conversation belongs to one of; at most 100, [] or left out: any",
+                        "type": "array",
+                        "items": {
+                          "format": "uuid",
+                          "examples": [
+                            "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                          ],
+                          "type": "string"
+                        }
+                      },
+                      "priorities": {
+                        "maxItems": 100,
+                        "description": "Priorities it has one of; at most 100, [] or left out: any",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "low",
+                            "normal",
+                            "high",
+                            "urgent"
+                          ]
+                        }
+                      },
+                      "types": {
+                        "maxItems": 100,
+                        "description": "Types it has one of; at most 100, [] or left out: any",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "ticket",
+                            "idea",
+                            "feedback",
+                            "chat"
+                          ]
+                        }
+                      },
+                      "sources": {
+                        "maxItems": 100,
+                        "description": "Sources it came from one of; at most 100, [] or left out: any",
+                        "type": "array",
+                        "items": {
+                          "type": "string",
+                          "enum": [
+                            "chat",
+                            "form",
+                            "email"
+                          ]
+                        }
+                      },
+                      "tags": {
+                        "maxItems": 20,
+                        "description": "Tags it carries any of (compared without case): at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept",
+                        "type": "array",
+                        "items": {
+                          "maxLength": 1000,
+                          "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000](?:[^,\u0000]{0,48}[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000])?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+                          "x-route-parsed": true,
+                          "type": "string"
+                        }
+                      }
+                    }
+                  },
+                  "first_response_seconds": {
+                    "minimum": 1,
+                    "maximum": 31536000,
+                    "type": [
+                      "integer",
+                      "null"
+                    ],
+                    "description": "Seconds, 1 to 31536000, the first response may take (in the calendar's open time); null: no such target. A policy has at least one"
+                  },
+                  "next_response_seconds": {
+                    "minimum": 1,
+                    "maximum": 31536000,
+                    "type": [
+                      "integer",
+                      "null"
+                    ],
+                    "description": "Seconds, 1 to 31536000, the next response may take (in the calendar's open time); null: no such target. A policy has at least one"
+                  },
+                  "resolution_seconds": {
+                    "minimum": 1,
+                    "maximum": 31536000,
+                    "type": [
+                      "integer",
+                      "null"
+                    ],
+                    "description": "Seconds, 1 to 31536000, the resolution may take (in the calendar's open time); null: no such target. A policy has at least one"
+                  },
+                  "calendar_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "A calendar of this workspace the targets are measured in; null: round the clock"
+                  }
+                }
+              },
+              "examples": {
+                "example1": {
+                  "value": {
+                    "position": 1
+                  }
+                },
+                "example2": {
+                  "value": {
+                    "active": false
+                  }
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "SLA policy id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The updated SLA policy",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The updated SLA policy",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SlaPolicy"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteSlaPolicy",
+        "summary": "[ext] Delete an SLA policy",
+        "tags": [
+          "SLA policies"
+        ],
+        "description": "Deletes it; the policies after it move up one place. Needs an owner or admin key or session, or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "SLA policy id (UUID)"
           }
         ],
         "responses": {

@@ -17,11 +17,11 @@ export interface PageOf<T> {
 
 /**
  * One page of a workspace's rows of `table`, oldest first (id breaks ties), and how many there
- * are: the listing shared by the resources ordered that way (members, products, webhook endpoints, saved replies).
+ * are: the listing shared by the resources ordered that way (members, products, webhook endpoints, saved replies, calendars).
  */
 export async function oldestFirstPage<Row>(
   tx: Executor,
-  table: 'members' | 'products' | 'webhook_endpoints' | 'saved_replies',
+  table: 'members' | 'products' | 'webhook_endpoints' | 'saved_replies' | 'calendars',
   columns: readonly (keyof Row & string)[],
   workspaceId: string,
   page: Page,

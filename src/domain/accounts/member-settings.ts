@@ -40,11 +40,11 @@ export function normalizeSignature(text: string | null): string | null {
 /**
  * `name` when it is a time zone the runtime's time zone data knows (`Europe/Berlin`, `UTC`, an alias
  * like `Asia/Calcutta`), kept as written; a UTC offset (`+01:00`) is not a zone (no daylight saving
- * rules) and is refused, as is anything unknown. null clears it (UTC).
+ * rules) and is refused, as is anything unknown. null clears it (UTC). `field` names it in the error.
  */
-export function ianaTimeZone(name: string | null): string | null {
+export function ianaTimeZone(name: string | null, field = 'time_zone'): string | null {
   if (name === null) return null;
-  const refused = () => invalidField('time_zone', `"${name.slice(0, 64)}" is not an IANA time zone name (e.g. "Europe/Berlin", "America/New_York", "UTC")`);
+  const refused = () => invalidField(field, `"${name.slice(0, 64)}" is not an IANA time zone name (e.g. "Europe/Berlin", "America/New_York", "UTC")`);
   if (name.length > TIME_ZONE_MAX || !new RegExp(TIME_ZONE_PATTERN).test(name)) throw refused();
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });

@@ -58,10 +58,16 @@ function fieldList(properties: Record<string, SchemaLike>, required: string[] = 
     .join('; ');
 }
 
-/** `exactly one of: body, saved_reply_id` for a body whose oneOf requires one field of several. */
+/**
+ * `exactly one of: body, saved_reply_id` for a body whose oneOf requires one field of several,
+ * `at least one of: …` for such an anyOf.
+ */
 function alternatives(schema: SchemaLike): string {
-  const fields = (schema.oneOf ?? []).map((branch) => branch.required ?? []);
-  return fields.length > 0 && fields.every((required) => required.length === 1) ? ` — exactly one of: ${fields.flat().join(', ')}` : '';
+  return (['oneOf', 'anyOf'] as const).map((keyword) => {
+    const fields = (schema[keyword] ?? []).map((branch) => branch.required ?? []);
+    const single = fields.length > 0 && fields.every((required) => required.length === 1);
+    return single ? ` — ${keyword === 'oneOf' ? 'exactly' : 'at least'} one of: ${fields.flat().join(', ')}` : '';
+  }).join('');
 }
 
 function describeResource(name: string, schema: SchemaLike): string[] {

@@ -11,6 +11,7 @@ import { IdentitySecret, Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
 import { SavedReply } from './saved-reply.js';
 import { SearchResult } from './search.js';
+import { Calendar, CalendarDue, SlaPolicy } from './service-levels.js';
 import { IssueBase, Suggestion } from './suggestion.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
 import { Tag } from './tag.js';
@@ -22,6 +23,7 @@ export const SHARED_SCHEMAS = [
   Product, IdentitySecret,
   Contact, Attachment, MessageDelivery, Message, MessageEvent, InboundResult, ConversationSummary, LastMessage, Conversation, LinkedIssue, ConversationDetail, SavedReply,
   ContactProfile, ContactDetail, ContactExport, Tag,
+  Calendar, CalendarDue, SlaPolicy,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   IssueBase, Suggestion,

@@ -12,9 +12,9 @@ export const TagNames = () => Type.Array(Type.String(), {
  * Tags as a PATCH sets them: the whole list. Each item's rule is in its pattern, and checked by the
  * tags' own code (src/domain/tags/tags.ts), whose error quotes the bad tag.
  */
-export const TagsInput = () => Type.Array(Type.String({ maxLength: 1000, pattern: trimmedPattern(TAG_MAX_LENGTH, ','), 'x-route-parsed': true }), {
+export const TagsInput = (what = '[ext] Replaces the tags') => Type.Array(Type.String({ maxLength: 1000, pattern: trimmedPattern(TAG_MAX_LENGTH, ','), 'x-route-parsed': true }), {
   maxItems: TAGS_MAX,
-  description: `[ext] Replaces the tags: at most ${TAGS_MAX}, each 1–${TAG_MAX_LENGTH} characters after trimming and without ` +
+  description: `${what}: at most ${TAGS_MAX}, each 1–${TAG_MAX_LENGTH} characters after trimming and without ` +
     'a comma; compared without case, duplicates dropped (the first spelling kept), order kept',
 });
 

@@ -380,6 +380,130 @@ export interface paths {
         patch: operations["updateSavedReply"];
         trace?: never;
     };
+    "/api/v1/calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List calendars
+         * @description The workspace's calendars of business hours, oldest first (created_at, then id).
+         */
+        get: operations["listCalendars"];
+        put?: never;
+        /**
+         * [ext] Create a calendar
+         * @description Business hours in an IANA time zone, per weekday, with holidays; SLA policies measure their targets in one. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        post: operations["createCalendar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calendars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get a calendar
+         * @description One calendar: its zone, hours and holidays.
+         */
+        get: operations["getCalendar"];
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Delete a calendar
+         * @description Deletes it; a calendar an SLA policy measures in is a 400 naming those policies. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        delete: operations["deleteCalendar"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Update a calendar
+         * @description Changes its name, zone, hours and/or holidays (each replaced whole); updated_at changes only when a value changes. Policies measuring in it use the new hours from then on. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        patch: operations["updateCalendar"];
+        trace?: never;
+    };
+    "/api/v1/calendars/{id}/due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] When N seconds of open time will have passed
+         * @description The instant when `seconds` of the calendar's open time have passed since `from`, in its time zone: local hours, daylight-saving changes (an interval a change shortens or lengthens counts its real length) and holidays included. A calendar never open, or not open that long within 100 years, is a 400 on `seconds`.
+         */
+        get: operations["getCalendarDue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sla-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List SLA policies
+         * @description The workspace's SLA policies in the order they are tried: position (then created_at, then id).
+         */
+        get: operations["listSlaPolicies"];
+        put?: never;
+        /**
+         * [ext] Create an SLA policy
+         * @description Targets (at least one) for the conversations its conditions match, in a calendar or round the clock. It goes to the end of the order, or to `position` (the policies from there on move down one). Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        post: operations["createSlaPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sla-policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get an SLA policy
+         * @description One SLA policy.
+         */
+        get: operations["getSlaPolicy"];
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Delete an SLA policy
+         * @description Deletes it; the policies after it move up one place. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        delete: operations["deleteSlaPolicy"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Update an SLA policy
+         * @description Changes the fields given (`conditions` replaced whole); a new `position` moves it there and shifts the policies between its old and new places by one. updated_at changes only when a value changes. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        patch: operations["updateSlaPolicy"];
+        trace?: never;
+    };
     "/api/v1/issues": {
         parameters: {
             query?: never;
@@ -2420,6 +2544,167 @@ export interface components {
             conversations: number;
             /** @description Issues carrying it */
             issues: number;
+        };
+        /**
+         * @description [ext] Business hours in a time zone, with holidays
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *       "name": "Berlin office",
+         *       "timezone": "Europe/Berlin",
+         *       "hours": {
+         *         "mon": [
+         *           [
+         *             "09:00",
+         *             "17:00"
+         *           ]
+         *         ],
+         *         "tue": [
+         *           [
+         *             "09:00",
+         *             "17:00"
+         *           ]
+         *         ],
+         *         "wed": [
+         *           [
+         *             "09:00",
+         *             "17:00"
+         *           ]
+         *         ],
+         *         "thu": [
+         *           [
+         *             "09:00",
+         *             "17:00"
+         *           ]
+         *         ],
+         *         "fri": [
+         *           [
+         *             "09:00",
+         *             "12:30"
+         *           ],
+         *           [
+         *             "13:30",
+         *             "17:00"
+         *           ]
+         *         ]
+         *       },
+         *       "holidays": [
+         *         "2026-12-24",
+         *         "2026-12-25",
+         *         "2026-12-26"
+         *       ],
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        Calendar: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            name: string;
+            /** @description The IANA time zone the hours and holidays are in */
+            timezone: string;
+            /** @description Open intervals per weekday, each sorted by start; closed days left out */
+            hours: {
+                mon?: string[][];
+                tue?: string[][];
+                wed?: string[][];
+                thu?: string[][];
+                fri?: string[][];
+                sat?: string[][];
+                sun?: string[][];
+            };
+            /** @description Local dates closed all day, in date order */
+            holidays: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Changes on every effective change
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description [ext] A due time in a calendar's business hours (found up to 100 years ahead)
+         * @example {
+         *       "due_at": "2026-11-23T09:30:00.000Z"
+         *     }
+         */
+        CalendarDue: {
+            /**
+             * Format: date-time
+             * @description When `seconds` of open time have passed since `from` (`from` itself for 0); the earliest such instant, so it may be a closing time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            due_at: string;
+        };
+        /**
+         * @description [ext] An SLA policy: the first active one by position whose conditions match a conversation applies to it
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80f1",
+         *       "name": "Urgent tickets",
+         *       "position": 1,
+         *       "active": true,
+         *       "conditions": {
+         *         "priorities": [
+         *           "urgent",
+         *           "high"
+         *         ],
+         *         "types": [
+         *           "ticket"
+         *         ]
+         *       },
+         *       "first_response_seconds": 3600,
+         *       "next_response_seconds": 14400,
+         *       "resolution_seconds": 86400,
+         *       "calendar_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        SlaPolicy: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            name: string;
+            /** @description 1 … the number of policies: the order they are tried in */
+            position: number;
+            active: boolean;
+            /** @description The lists given (none empty); a conversation matches when it matches each, `tags` meaning any of them */
+            conditions: {
+                product_ids?: string[];
+                priorities?: ("low" | "normal" | "high" | "urgent")[];
+                types?: ("ticket" | "idea" | "feedback" | "chat")[];
+                sources?: ("chat" | "form" | "email")[];
+                tags?: string[];
+            };
+            first_response_seconds: number | null;
+            next_response_seconds: number | null;
+            resolution_seconds: number | null;
+            /**
+             * Format: uuid
+             * @description The calendar the targets are measured in; null: round the clock
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            calendar_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Changes on every effective change (not when another policy's move shifts it)
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
         };
         /**
          * @description An issue with its linked conversations
@@ -6773,6 +7058,1321 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SavedReply"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCalendars: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of calendars */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Calendar"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Berlin office",
+                 *       "timezone": "Europe/Berlin",
+                 *       "hours": {
+                 *         "mon": [
+                 *           [
+                 *             "09:00",
+                 *             "17:00"
+                 *           ]
+                 *         ],
+                 *         "tue": [
+                 *           [
+                 *             "09:00",
+                 *             "17:00"
+                 *           ]
+                 *         ],
+                 *         "wed": [
+                 *           [
+                 *             "09:00",
+                 *             "17:00"
+                 *           ]
+                 *         ],
+                 *         "thu": [
+                 *           [
+                 *             "09:00",
+                 *             "17:00"
+                 *           ]
+                 *         ],
+                 *         "fri": [
+                 *           [
+                 *             "09:00",
+                 *             "12:30"
+                 *           ],
+                 *           [
+                 *             "13:30",
+                 *             "17:00"
+                 *           ]
+                 *         ]
+                 *       },
+                 *       "holidays": [
+                 *         "2026-12-24",
+                 *         "2026-12-25",
+                 *         "2026-12-26"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–200 characters after trimming */
+                    name: string;
+                    /** @description An IANA time zone name (`Europe/Berlin`, `America/New_York`, `UTC`); the hours and holidays are in it. A UTC offset is not a zone */
+                    timezone: string;
+                    /** @description Open intervals per weekday (mon … sun), local wall-clock time; a day left out is closed. An error names the day (`hours.mon`) */
+                    hours: {
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        mon?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        tue?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        wed?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        thu?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        fri?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        sat?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        sun?: string[][];
+                    };
+                    /** @description Local dates (YYYY-MM-DD) closed all day: at most 366, each a real date, each once; kept in date order */
+                    holidays?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The created calendar */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Calendar"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Calendar id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Calendar"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Calendar id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Calendar id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "holidays": [
+                 *         "2027-01-01"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–200 characters after trimming */
+                    name?: string;
+                    /** @description An IANA time zone name (`Europe/Berlin`, `America/New_York`, `UTC`); the hours and holidays are in it. A UTC offset is not a zone */
+                    timezone?: string;
+                    /** @description Open intervals per weekday (mon … sun), local wall-clock time; a day left out is closed. An error names the day (`hours.mon`) */
+                    hours?: {
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        mon?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        tue?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        wed?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        thu?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        fri?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        sat?: string[][];
+                        /** @description At most 4 open intervals, not overlapping (they may touch); [] or left out: closed */
+                        sun?: string[][];
+                    };
+                    /** @description Local dates (YYYY-MM-DD) closed all day: at most 366, each a real date, each once; kept in date order */
+                    holidays?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated calendar */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Calendar"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCalendarDue: {
+        parameters: {
+            query: {
+                /**
+                 * @description When the clock starts, an RFC 3339 instant with its offset; default: now
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                from?: string;
+                /** @description Open time to pass, in seconds: 0 to 31536000 (365 days) */
+                seconds: number;
+            };
+            header?: never;
+            path: {
+                /** @description Calendar id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The due time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalendarDue"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSlaPolicies: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of SLA policies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlaPolicy"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At least one target that is not null */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Urgent tickets",
+                 *       "conditions": {
+                 *         "priorities": [
+                 *           "urgent",
+                 *           "high"
+                 *         ],
+                 *         "types": [
+                 *           "ticket"
+                 *         ]
+                 *       },
+                 *       "first_response_seconds": 3600,
+                 *       "resolution_seconds": 86400,
+                 *       "calendar_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–200 characters after trimming */
+                    name: string;
+                    /** @description Where the policy is tried, 1 first: the others move to make room (a number past the end means the end). Default on create: the end */
+                    position?: number;
+                    /** @description Inactive policies are never applied; default true */
+                    active?: boolean;
+                    /** @description A conversation matches when it matches every list given (`{}` matches all); replaced as a whole. Duplicates dropped, order kept */
+                    conditions?: {
+                        /** @description Products of this workspace the conversation belongs to one of; at most 100, [] or left out: any */
+                        product_ids?: string[];
+                        /** @description Priorities it has one of; at most 100, [] or left out: any */
+                        priorities?: ("low" | "normal" | "high" | "urgent")[];
+                        /** @description Types it has one of; at most 100, [] or left out: any */
+                        types?: ("ticket" | "idea" | "feedback" | "chat")[];
+                        /** @description Sources it came from one of; at most 100, [] or left out: any */
+                        sources?: ("chat" | "form" | "email")[];
+                        /** @description Tags it carries any of (compared without case): at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
+                        tags?: string[];
+                    };
+                    /** @description Seconds, 1 to 31536000, the first response may take (in the calendar's open time); null: no such target. A policy has at least one */
+                    first_response_seconds?: number | null;
+                    /** @description Seconds, 1 to 31536000, the next response may take (in the calendar's open time); null: no such target. A policy has at least one */
+                    next_response_seconds?: number | null;
+                    /** @description Seconds, 1 to 31536000, the resolution may take (in the calendar's open time); null: no such target. A policy has at least one */
+                    resolution_seconds?: number | null;
+                    /**
+                     * Format: uuid
+                     * @description A calendar of this workspace the targets are measured in; null: round the clock
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    calendar_id?: string | null;
+                } | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description The created SLA policy */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlaPolicy"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SLA policy id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SLA policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlaPolicy"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SLA policy id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SLA policy id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–200 characters after trimming */
+                    name?: string;
+                    /** @description Where the policy is tried, 1 first: the others move to make room (a number past the end means the end). Default on create: the end */
+                    position?: number;
+                    /** @description Inactive policies are never applied; default true */
+                    active?: boolean;
+                    /** @description A conversation matches when it matches every list given (`{}` matches all); replaced as a whole. Duplicates dropped, order kept */
+                    conditions?: {
+                        /** @description Products of this workspace the conversation belongs to one of; at most 100, [] or left out: any */
+                        product_ids?: string[];
+                        /** @description Priorities it has one of; at most 100, [] or left out: any */
+                        priorities?: ("low" | "normal" | "high" | "urgent")[];
+                        /** @description Types it has one of; at most 100, [] or left out: any */
+                        types?: ("ticket" | "idea" | "feedback" | "chat")[];
+                        /** @description Sources it came from one of; at most 100, [] or left out: any */
+                        sources?: ("chat" | "form" | "email")[];
+                        /** @description Tags it carries any of (compared without case): at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
+                        tags?: string[];
+                    };
+                    /** @description Seconds, 1 to 31536000, the first response may take (in the calendar's open time); null: no such target. A policy has at least one */
+                    first_response_seconds?: number | null;
+                    /** @description Seconds, 1 to 31536000, the next response may take (in the calendar's open time); null: no such target. A policy has at least one */
+                    next_response_seconds?: number | null;
+                    /** @description Seconds, 1 to 31536000, the resolution may take (in the calendar's open time); null: no such target. A policy has at least one */
+                    resolution_seconds?: number | null;
+                    /**
+                     * Format: uuid
+                     * @description A calendar of this workspace the targets are measured in; null: round the clock
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    calendar_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated SLA policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlaPolicy"];
                     };
                 };
             };
