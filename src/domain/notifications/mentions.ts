@@ -3,7 +3,8 @@
 // wins; a name must end where a word ends ("@Annabel" is not Ann, "@Ann," and "@Ann's" are, and
 // "@ann.smith" is nobody's Ann: a dot or hyphen between letters joins a word); the `@` must start
 // a word (`ada@example.com` mentions nobody); and what is written as code (`…` spans and ```
-// fenced blocks) mentions nobody. Members who share a name are all mentioned by it.
+// fenced blocks) mentions nobody. Members who share a name are all mentioned by it. The app's note
+// box completes and previews mentions with these same rules (web/app/src/screens/inbox/mention-completion.tsx).
 
 export interface Mentionable {
   id: string;
@@ -13,11 +14,11 @@ export interface Mentionable {
 /** Fenced blocks (an unclosed one runs to the end) and inline code spans. */
 const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/g;
 /** What continues a word: before an `@` it makes an address, after a name a longer word. */
-const WORD = /[\p{L}\p{N}\p{M}_]/u;
+export const WORD = /[\p{L}\p{N}\p{M}_]/u;
 /** Characters that join two words into one (ann.smith, ann-marie) but end a sentence or a clause on their own. */
 const JOINERS = new Set(['.', '-']);
 
-const fold = (text: string): string => text.normalize('NFC').toLowerCase();
+export const fold = (text: string): string => text.normalize('NFC').toLowerCase();
 
 /** Whether a name that ends before `index` ends a word there. */
 function endsWord(text: string, index: number): boolean {

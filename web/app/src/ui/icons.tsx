@@ -12,6 +12,7 @@ const paths = {
   signOut: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
   plus: 'M12 5v14M5 12h14',
   search: 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14zM20 20l-4-4',
+  bell: 'M6 16V11a6 6 0 1 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0',
 };
 
 export type IconName = keyof typeof paths;
