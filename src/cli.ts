@@ -4,7 +4,7 @@
 // come from its option table, so `--help` cannot drift from what the command accepts.
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { parseArgs } from 'node:util';
-import { ConfigError, databaseUrl, loadConfig, type Config } from './config.js';
+import { ConfigError, databaseUrl, loadConfig, serverBase, type Config } from './config.js';
 import { backUp, BackupError, ExternalBackupError } from './db/backup.js';
 import { copyDatabase, CopyRefusedError, type CopyReport } from './db/copy.js';
 import { createDatabase, MissingDatabaseError, NewerDatabaseError, type DatabaseHandle, type OpenOptions } from './db/database.js';
@@ -138,9 +138,6 @@ async function withServices<T>(fn: (services: { admin: AdminService; invitations
 }
 
 const withAdmin = <T>(fn: (admin: AdminService) => Promise<T>): Promise<T> => withServices(({ admin }) => fn(admin));
-
-/** The base of links the CLI prints: LOOPDESK_PUBLIC_URL, else where the server listens (HOST and PORT). */
-const serverBase = ({ publicUrl, host, port }: Config): string => publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** fn on DATABASE_URL's database, closed afterwards. */
 async function withDatabase<T>(options: Pick<OpenOptions, 'createIfMissing' | 'readOnly'>, fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {

@@ -405,6 +405,10 @@ export function databaseUrl(name: string, url: string): string {
 }
 
 /** `terminal`: whether stdout is a TTY, which picks the default log format. */
+/** The base of links the server hands out (the CLI's invitations, mail): LOOPDESK_PUBLIC_URL, else where the server listens (HOST and PORT). */
+export const serverBase = ({ publicUrl, host, port }: Pick<Config, 'publicUrl' | 'host' | 'port'>): string =>
+  publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): Config {
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65535),

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { buildApp } from './app.js';
-import type { Config, LogFormat } from './config.js';
+import { serverBase, type Config, type LogFormat } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { embeddingRepository } from './db/repositories/embedding.repository.js';
 import { createDuplicateDetector } from './dedup/create-detector.js';
@@ -115,6 +115,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     streams: config.streams,
     eventRetentionDays: config.eventRetentionDays,
     searchFoldMs: config.searchFoldMs,
+    appBase: serverBase(config),
     onHousekeeping: (deleted) => logger.info({ deleted }, 'housekeeping: deleted what outlived its use'),
     summaries: {
       ...config.summaries,

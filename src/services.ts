@@ -20,6 +20,7 @@ import { savedReplyRepository } from './db/repositories/saved-reply.repository.j
 import { calendarRepository } from './db/repositories/service-levels/calendar.repository.js';
 import { slaPolicyRepository } from './db/repositories/service-levels/sla-policy.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
+import { notificationRepository } from './db/repositories/notification.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
 import { rateLimitRepository } from './db/repositories/rate-limit.repository.js';
 import { ideaUpvoteRepository } from './db/repositories/idea-upvote.repository.js';
@@ -57,6 +58,8 @@ import { createIssueService } from './domain/issues/issue.service.js';
 import { createInvitationService } from './domain/accounts/invitation.service.js';
 import { createIssueWrites } from './domain/issues/issue.writes.js';
 import { createMemberService } from './domain/accounts/member.service.js';
+import { createNotificationService } from './domain/notifications/notification.service.js';
+import { createNotificationWrites } from './domain/notifications/notification.writes.js';
 import { createSavedReplyService } from './domain/saved-replies/saved-reply.service.js';
 import { createCalendarService } from './domain/service-levels/calendar.service.js';
 import { createSlaPolicyService } from './domain/service-levels/sla-policy.service.js';
@@ -97,6 +100,7 @@ import { createDispatcher } from './events/dispatcher.js';
 import { createLiveChannel } from './events/live.js';
 import { createMailer } from './events/mailer.js';
 import { createOutbox } from './events/outbox.js';
+import { createNotificationMailer } from './events/notification-mailer.js';
 import { createReplyMailer } from './events/reply-mailer.js';
 import { createUrlGuard } from './events/ssrf.js';
 import { createWebhookSender } from './events/webhook-sender.js';
@@ -135,6 +139,8 @@ export interface ServiceOptions {
   summaries?: SummaryConfig & { observe?: (observation: SummaryObservation) => void };
   /** LOOPDESK_SEARCH_FOLD_MS; SEARCH_FOLD_MS_DEFAULT when not given. */
   searchFoldMs?: number;
+  /** Where the team's app is, for links in mail (LOOPDESK_PUBLIC_URL, else the address the server listens on); http://127.0.0.1:3000 when not given. */
+  appBase?: string;
 }
 
 /** The address of a `Name <address>` or bare From, lowercased. */
@@ -171,6 +177,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     slaPolicies: slaPolicyRepository(db),
     attachments: attachmentRepository(db),
     emailJobs: emailJobRepository(db, dialect),
+    notifications: notificationRepository(db, dialect),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -187,7 +194,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     dialect, clock, jobs: repositories.conversationJobs,
     delays: { summary: summaries.debounceMs, triage: summaries.debounceMs + TRIAGE_AFTER_SUMMARY_MS, search: options.searchFoldMs ?? SEARCH_FOLD_MS_DEFAULT },
   });
-  const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, dialect, clock, ...repositories });
+  const mail = options.mail ?? null;
+  const notify = createNotificationWrites({ outbox, clock, mailEnabled: mail !== null, ...repositories });
+  const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, notify, dialect, clock, ...repositories });
   const email: EmailConfig = options.email ?? {
     inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: EMAIL_DEFAULTS.newConversationsPerSenderHour,
     attachments: { kind: 'folder', dir: join(tmpdir(), 'loopdesk-attachments') }, returnPath: EMAIL_DEFAULTS.returnPath,
@@ -199,7 +208,6 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const matcher = createIssueMatcher({ dialect, detector, issues: repositories.issues, dedupStore: repositories.embeddings });
   const webhookConfig = options.webhooks ?? WEBHOOK_DEFAULTS;
   const urlGuard = createUrlGuard({ allowPrivate: webhookConfig.allowPrivate });
-  const mail = options.mail ?? null;
   const inbound = createInboundService({
     db, dialect, clock, writes: conversationWrites, store: attachmentStore, ...repositories,
     inboundDomain: email.inboundDomain, ownAddress: mail && addressOf(mail.from), newConversationsPerSenderHour: email.newConversationsPerSenderHour,
@@ -242,6 +250,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const visitorContacts = createVisitorContacts({ db, dialect, clock, contacts: repositories.contacts });
   const widget = createWidgetService(repositories);
   const visitorConversations = createVisitorConversationService({ db, dialect, clock, writes: conversationWrites, ...repositories });
+  /** What each queued kind of mail is sent with: a mailer of its own (closed when it stops), the retry schedule. */
+  const mailCycle = () => ({
+    db, clock, onError: onBackgroundError, mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0, retryScheduleMs: webhookConfig.retryScheduleMs,
+  });
   const hasher = createPasswordHasher(options.passwordHashing);
   const lockout = createSignInLockout({ db, dialect, signInFailures: repositories.signInFailures, clock });
   const accountsLock = createAccountsLock({ db, dialect, clock, ...repositories });
@@ -272,6 +284,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), attachmentFiles: attachments, ...repositories }),
     tags: createTagService(repositories),
+    notifications: createNotificationService({ clock, ...repositories }),
     savedReplies: createSavedReplyService({ db, dialect, clock, ...repositories }),
     calendars: createCalendarService({ db, dialect, clock, ...repositories }),
     slaPolicies: createSlaPolicyService({ db, dialect, clock, ...repositories }),
@@ -311,11 +324,13 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     /** Webhook delivery, release announcements and conversation jobs (summaries); started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({
       db, clock, config: webhookConfig, onError: onBackgroundError, announcer, conversationJobRunner, pressure: requestPressure, ...repositories,
-      // Its own mailer: the announcer closes its own when it stops.
-      replyMailer: createReplyMailer({
-        db, clock, onError: onBackgroundError, ...repositories, mailer: mail && createMailer(mail), mailTimeoutMs: mail?.timeoutMs ?? 0,
-        retryScheduleMs: webhookConfig.retryScheduleMs, inboundDomain: email.inboundDomain, returnPaths: email.returnPath === 'reply',
-      }),
+      // Mailers of their own: the announcer closes its own when it stops, each of these its own.
+      mailers: [
+        createReplyMailer({
+          ...mailCycle(), ...repositories, inboundDomain: email.inboundDomain, returnPaths: email.returnPath === 'reply',
+        }),
+        createNotificationMailer({ ...mailCycle(), ...repositories, appBase: options.appBase ?? 'http://127.0.0.1:3000' }),
+      ],
       sender: createWebhookSender({ guard: urlGuard, timeoutMs: webhookConfig.timeoutMs, maxSockets: webhookConfig.concurrency }),
     }),
     /** Deletes what has outlived its use, hourly; started by the server (src/main.ts) like the dispatcher. */

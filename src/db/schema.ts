@@ -315,6 +315,8 @@ export interface Database {
   saved_replies: SavedReplyTable;
   calendars: CalendarTable;
   sla_policies: SlaPolicyTable;
+  notifications: NotificationTable;
+  notification_mails: NotificationMailTable;
 }
 
 export type TaggedRecordType = 'issue' | 'conversation';
@@ -501,6 +503,34 @@ export interface EmailJobTable {
   updated_at: string;
   /** The token of the reply's return path `bounces+{token}@{inbound domain}` (migration 0028); null for a reply never sent and jobs written before. */
   return_path_token: string | null;
+}
+
+/** A member told of something in a conversation (migration 0033); it copies no text, only who and where. */
+export interface NotificationTable {
+  id: string;
+  workspace_id: string;
+  member_id: string;
+  kind: 'assigned' | 'message' | 'mention';
+  conversation_id: string;
+  actor_member_id: string | null;
+  actor_contact_id: string | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+/** A mail to a member about their notifications in one conversation (migration 0033); `created_at` starts its 10-minute window. */
+export interface NotificationMailTable {
+  id: string;
+  workspace_id: string;
+  member_id: string;
+  conversation_id: string;
+  kind: 'notification';
+  status: 'pending' | 'done' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A file that came with a message (or a visitor's upload), stored by content hash (migration 0021). */

@@ -10,7 +10,8 @@
 // lost (it may be delivered twice: at least once). The fan-out also creates the release
 // announcement jobs of release.published events, and each cycle runs the due ones
 // (src/events/announcer.ts), the due conversation jobs: summaries
-// (src/events/conversation-job-runner.ts), and the due replies by mail (src/events/reply-mailer.ts).
+// (src/events/conversation-job-runner.ts), and the due mail: replies (src/events/reply-mailer.ts)
+// and members' notifications (src/events/notification-mailer.ts).
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Executor } from '../db/repositories/executor.js';
@@ -21,6 +22,7 @@ import type { SubscriptionRow, WebhookEndpointRepository } from '../db/repositor
 import type { Clock } from '../lib/clock.js';
 import type { RequestPressure } from '../lib/request-pressure.js';
 import { newId } from '../lib/ids.js';
+import { isMemberEvent } from './event-types.js';
 import { settledWithin } from '../lib/settle.js';
 import type { Announcer } from './announcer.js';
 import type { ConversationJobRunner } from './conversation-job-runner.js';
@@ -41,9 +43,9 @@ const QUICK_POLL_MS = 5;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** An endpoint receives an event of its workspace recorded since it was created, when subscribed to its type. */
+/** An endpoint receives an event of its workspace recorded since it was created, when subscribed to its type (a member's own events never). */
 function receives(endpoint: SubscriptionRow & { types: string[] }, event: FanOutEventRow): boolean {
-  return endpoint.workspace_id === event.workspace_id && endpoint.created_at <= event.created_at &&
+  return endpoint.workspace_id === event.workspace_id && endpoint.created_at <= event.created_at && !isMemberEvent(event.type) &&
     (endpoint.types.includes('*') || endpoint.types.includes(event.type));
 }
 
@@ -66,8 +68,8 @@ export interface DispatcherDeps {
   announcer: Pick<Announcer, 'plan' | 'run' | 'stop'>;
   /** Conversation jobs (summaries): asked for by writes, run in each cycle. */
   conversationJobRunner: Pick<ConversationJobRunner, 'run' | 'stop'>;
-  /** Agents' replies by mail: queued by writes, sent in each cycle. */
-  replyMailer: Pick<ReplyMailer, 'run' | 'stop'>;
+  /** Mail queued by writes (agents' replies, members' notifications), sent in each cycle. */
+  mailers: readonly Pick<ReplyMailer, 'run' | 'stop'>[];
   clock: Clock;
   config: WebhookConfig;
   /** Reports a cycle that failed (the database unreachable, …); the next poll tries again. */
@@ -93,7 +95,7 @@ interface Finished {
 type CycleResult = 'more' | 'worked' | 'idle';
 
 export function createDispatcher(deps: DispatcherDeps) {
-  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, conversationJobRunner, replyMailer, clock, config, onError, random } = deps;
+  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, conversationJobRunner, mailers, clock, config, onError, random } = deps;
   const saturated = () => deps.pressure?.saturated() ?? false;
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<string, InFlight>();
@@ -216,7 +218,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       jobsRanAt = performance.now();
       await announcer.run();
       await conversationJobRunner.run();
-      await replyMailer.run();
+      for (const mailer of mailers) await mailer.run();
     }
     if (fannedOut === fanOutLimit) return 'more';
     return fannedOut > 0 || claimed.length > 0 ? 'worked' : 'idle';
@@ -283,13 +285,13 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (state !== 'running') {
         state = 'stopped';
         sender.close();
-        await Promise.all([announcer.stop(0), conversationJobRunner.stop(0), replyMailer.stop(0)]);
+        await Promise.all([announcer.stop(0), conversationJobRunner.stop(0), ...mailers.map((mailer) => mailer.stop(0))]);
         return;
       }
       state = 'stopping';
       if (timer) clearTimeout(timer);
       await cycle;
-      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs), conversationJobRunner.stop(graceMs), replyMailer.stop(graceMs)]);
+      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs), conversationJobRunner.stop(graceMs), ...mailers.map((mailer) => mailer.stop(graceMs))]);
       if (finished.length > 0) await withFinishedWritten(async () => {}).catch(onError);
       sender.close();
       state = 'stopped';

@@ -8,11 +8,25 @@ export const EVENT_TYPES = [
   'suggestion.created', 'suggestion.updated',
 ] as const;
 
+/**
+ * Events addressed to one member (`data.member_id`): the team stream carries each to that member
+ * alone, and no webhook receives them (docs/inbox.md, "Notifications").
+ */
+export const MEMBER_EVENT_TYPES = ['notification.created'] as const;
+
+/** What the team stream may carry: the webhooks' events and the members' own. */
+export const STREAM_EVENT_TYPES = [...EVENT_TYPES, ...MEMBER_EVENT_TYPES] as const;
+
+/** A webhook's event type. */
 export type EventType = (typeof EVENT_TYPES)[number];
+/** Any event type the outbox records. */
+export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
+
+export const isMemberEvent = (type: string): boolean => (MEMBER_EVENT_TYPES as readonly string[]).includes(type);
 
 /** What a write records: the resource as its GET /api/v1 detail returns it, and on `*.updated` the changed fields' old values. */
 export interface DomainEvent {
-  type: EventType;
+  type: StreamEventType;
   workspaceId: string;
   data: object;
   previous?: Record<string, unknown>;
@@ -20,7 +34,7 @@ export interface DomainEvent {
 
 /** The Standard Webhooks payload: `{ type, timestamp, data }`, `previous` inside `data` on `*.updated`. */
 export interface EventPayload {
-  type: EventType;
+  type: StreamEventType;
   timestamp: string;
   data: Record<string, unknown>;
 }

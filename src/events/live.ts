@@ -17,12 +17,12 @@ import type { Dialect, Notifications } from '../db/dialect.js';
 import type { EventRepository, LiveEventRow } from '../db/repositories/event.repository.js';
 import type { NotificationListener } from '../db/pg-listener.js';
 import type { Work } from '../domain/shared/unit-of-work.js';
-import { EVENT_TYPES, type EventPayload, type EventType } from './event-types.js';
+import { STREAM_EVENT_TYPES, type EventPayload, type StreamEventType } from './event-types.js';
 
 export interface LiveEvent {
   id: string;
   workspaceId: string;
-  type: EventType;
+  type: StreamEventType;
   /** The conversation it is about (`conversation.*`: the conversation; `message.created` and `suggestion.*`: theirs), else null. */
   conversationId: string | null;
   /** The Standard Webhooks payload, as webhooks carry it. */
@@ -37,7 +37,7 @@ export interface LiveFilter {
   /** Only the events of this conversation. */
   conversationId?: string | null;
   /** Only these types; all when absent. */
-  types?: readonly EventType[] | null;
+  types?: readonly StreamEventType[] | null;
 }
 
 export interface LiveSubscriber {
@@ -62,7 +62,7 @@ const REPLAY_PAGE = 200;
 const START_TIMEOUT_MS = 10_000;
 
 /** The conversation an event is about, read from its payload. */
-export function conversationOf(type: EventType, data: Record<string, unknown>): string | null {
+export function conversationOf(type: StreamEventType, data: Record<string, unknown>): string | null {
   const id = type === 'message.created' || type.startsWith('suggestion.') ? data.conversation_id : type.startsWith('conversation.') ? data.id : null;
   return typeof id === 'string' ? id : null;
 }
@@ -88,8 +88,8 @@ const encodeNote = ({ id, workspaceId, type, conversationId }: LiveEvent) => JSO
 function decodeNote(text: string): LiveNote | null {
   try {
     const [id, workspaceId, type, conversationId] = JSON.parse(text) as unknown[];
-    if (typeof id !== 'string' || typeof workspaceId !== 'string' || !EVENT_TYPES.includes(type as EventType)) return null;
-    return { id, workspaceId, type: type as EventType, conversationId: typeof conversationId === 'string' ? conversationId : null };
+    if (typeof id !== 'string' || typeof workspaceId !== 'string' || !STREAM_EVENT_TYPES.includes(type as StreamEventType)) return null;
+    return { id, workspaceId, type: type as StreamEventType, conversationId: typeof conversationId === 'string' ? conversationId : null };
   } catch {
     return null;
   }
@@ -119,7 +119,7 @@ const matches = (filter: LiveFilter, note: LiveNote) =>
 
 function toLiveEvent(row: LiveEventRow): LiveEvent {
   const payload = JSON.parse(row.payload) as EventPayload;
-  const type = row.type as EventType;
+  const type = row.type as StreamEventType;
   return { id: row.id, workspaceId: row.workspace_id, type, conversationId: conversationOf(type, payload.data), payload };
 }
 

@@ -29,6 +29,8 @@ export interface MailOptions {
   replyTo?: string | null;
   /** The envelope sender (MAIL FROM), where delivery reports go; without it, the From address. */
   returnPath?: string | null;
+  /** A machine's mail (a notification): `Auto-Submitted: auto-generated`, so that out-of-office replies leave it alone (RFC 3834). */
+  autoSubmitted?: boolean;
 }
 
 interface SmtpError extends Error {
@@ -53,7 +55,7 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
   transport.catch(() => {}); // a failed load fails each send, not the process
 
   return {
-    async send({ to, subject, fromName, text, html, messageId, inReplyTo, references, replyTo, returnPath }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
+    async send({ to, subject, fromName, text, html, messageId, inReplyTo, references, replyTo, returnPath, autoSubmitted }: Pick<EmailContent, 'to' | 'subject'> & MailOptions): Promise<SendResult> {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
@@ -70,6 +72,7 @@ export function createMailer({ smtpUrl, from, timeoutMs }: MailConfig) {
           ...(references?.length ? { references: references.map(bracketed) } : {}),
           ...(replyTo ? { replyTo } : {}),
           ...(returnPath ? { envelope: { from: returnPath, to: to.address } } : {}),
+          ...(autoSubmitted ? { headers: { 'Auto-Submitted': 'auto-generated' } } : {}),
         }), deadline]);
         return { ok: true, permanent: false, error: null };
       } catch (error) {

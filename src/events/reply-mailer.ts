@@ -5,52 +5,34 @@
 // and that one-row update leaves the job to fall due again when its lease runs out; the resend
 // carries the same Message-ID, so the recipient's mail system shows one message. Failures are
 // retried on the webhook schedule, then the reply is `failed`; a refused recipient fails at once.
-// What the mail says (From the agent at the product, signature, quote) is src/domain/email/reply-mail.ts.
-import type { Db } from '../db/database.js';
-import type { ClaimedEmailJob, EmailJobOutcome, EmailJobRepository } from '../db/repositories/email-job.repository.js';
+// What the mail says (From the agent at the product, signature, quote) is src/domain/email/reply-mail.ts;
+// the cycle (claim, send, record) is every queued mail's, src/events/job-mailer.ts. Without SMTP,
+// replies are marked failed when written and none are claimed.
+import type { ClaimedEmailJob, EmailJobRepository } from '../db/repositories/email-job.repository.js';
 import type { MemberRepository } from '../db/repositories/member.repository.js';
 import type { MessageRepository } from '../db/repositories/message.repository.js';
 import { replyAddress, returnPathAddress } from '../domain/email/addresses.js';
 import { composeReplyMail } from '../domain/email/reply-mail.js';
-import type { Clock } from '../lib/clock.js';
 import { parseUuid } from '../lib/ids.js';
-import { settledWithin } from '../lib/settle.js';
+import { createJobMailer, type MailCycleDeps } from './job-mailer.js';
 import type { Mailer, SendResult } from './mailer.js';
-import { retryOutcome } from './retry-schedule.js';
 
-/** Replies in flight at once in one process (one SMTP connection each). */
-const MAIL_CONCURRENCY = 4;
-/** How much longer than the SMTP timeout a claim's lease lasts: time to record the outcome. */
-const LEASE_MARGIN_MS = 5_000;
 /** A reply's References name at most this many earlier mails of the thread (the latest). */
 const REFERENCES_MAX = 20;
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-export interface ReplyMailerDeps {
-  db: Db;
+export interface ReplyMailerDeps extends MailCycleDeps {
   emailJobs: Pick<EmailJobRepository, 'claimDue' | 'recordOutcome' | 'replyOf'>;
   messages: Pick<MessageRepository, 'emailMessageIdsOf' | 'lastFromContact'>;
   members: Pick<MemberRepository, 'replySignerOf'>;
-  /** null: no SMTP configured; replies are marked failed when written and none are claimed. */
-  mailer: Mailer | null;
-  mailTimeoutMs: number;
-  retryScheduleMs: readonly number[];
   /** LOOPDESK_INBOUND_DOMAIN: replies name the conversation's reply address as Reply-To; null: no Reply-To. */
   inboundDomain: string | null;
   /** Replies go out from their own return path on the inbound domain (LOOPDESK_MAIL_RETURN_PATH=reply); else from the From address. */
   returnPaths: boolean;
-  clock: Clock;
-  onError: (error: unknown) => void;
-  random?: () => number;
 }
 
-export function createReplyMailer({ db, emailJobs, messages, members, mailer, mailTimeoutMs, retryScheduleMs, inboundDomain, returnPaths, clock, onError, random }: ReplyMailerDeps) {
-  const inFlight = new Set<Promise<void>>();
-  let stopping = false;
-
+export function createReplyMailer({ emailJobs, messages, members, inboundDomain, returnPaths, ...cycle }: ReplyMailerDeps) {
   /** Sends the reply the job stands for; what the SMTP server said. */
-  async function sendReply(job: ClaimedEmailJob): Promise<SendResult> {
+  async function sendReply(job: ClaimedEmailJob, mailer: Mailer): Promise<SendResult> {
     const reply = await emailJobs.replyOf(job.workspace_id, job.id);
     if (!reply?.contact_email || !reply.email_message_id) return { ok: false, permanent: true, error: 'the conversation\'s contact has no email address' };
     const thread = (await messages.emailMessageIdsOf(job.workspace_id, reply.conversation_id)).filter((mail) => mail.email_message_id !== reply.email_message_id);
@@ -63,7 +45,7 @@ export function createReplyMailer({ db, emailJobs, messages, members, mailer, ma
       body: reply.body, agentName: signer?.display_name ?? reply.sender_name, productName: reply.product_name,
       signature: signer?.signature ?? null, timeZone: signer?.time_zone ?? null, quoted: quoted ? { name: quoted.sender_name ?? reply.contact_name, body: quoted.body, created_at: quoted.created_at } : null,
     });
-    return mailer!.send({
+    return mailer.send({
       to: { name: reply.contact_name, address: reply.contact_email },
       subject: /^re:/i.test(reply.title) ? reply.title : `Re: ${reply.title}`,
       fromName, text, html,
@@ -75,37 +57,12 @@ export function createReplyMailer({ db, emailJobs, messages, members, mailer, ma
     });
   }
 
-  async function send(job: ClaimedEmailJob): Promise<void> {
-    const attempts = job.attempts + 1;
-    const result = await sendReply(job);
-    const outcome: EmailJobOutcome = result.ok
-      ? { status: 'done', attempts, last_error: null, next_attempt_at: null, updated_at: clock.now() }
-      : retryOutcome(attempts, result.error ?? 'not sent', result.permanent || attempts > retryScheduleMs.length, Date.parse(clock.now()), retryScheduleMs, random);
-    await emailJobs.recordOutcome(job, outcome);
-  }
-
-  return {
-    /** Claims due replies for the free slots and starts sending them. */
-    async run(): Promise<void> {
-      const free = MAIL_CONCURRENCY - inFlight.size;
-      if (!mailer || stopping || free <= 0) return;
-      const nowMs = Date.parse(clock.now());
-      const jobs = await db.transaction().execute((tx) => emailJobs.claimDue(iso(nowMs), iso(nowMs + mailTimeoutMs + LEASE_MARGIN_MS), free, tx));
-      for (const job of jobs) {
-        const sending: Promise<void> = send(job)
-          .catch(onError)
-          .finally(() => inFlight.delete(sending));
-        inFlight.add(sending);
-      }
-    },
-
-    /** Stops claiming and lets replies in flight finish for up to `graceMs`; one still sending keeps its lease. */
-    async stop(graceMs: number): Promise<void> {
-      stopping = true;
-      await settledWithin(inFlight, graceMs);
-      mailer?.close();
-    },
-  };
+  return createJobMailer<ClaimedEmailJob>({
+    ...cycle,
+    claim: (now, leaseUntil, limit, tx) => emailJobs.claimDue(now, leaseUntil, limit, tx),
+    send: sendReply,
+    record: (job, outcome) => emailJobs.recordOutcome(job, outcome),
+  });
 }
 
 export type ReplyMailer = ReturnType<typeof createReplyMailer>;

@@ -19,6 +19,7 @@ import { eventRoutes } from './routes/events.js';
 import { identityRoutes } from './routes/identity.js';
 import { issueRoutes } from './routes/issues.js';
 import { memberSettingsRoutes } from './routes/members.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
 import { searchRoutes } from './routes/search.js';
@@ -61,6 +62,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   releaseRoutes(api, services.releases);
   searchRoutes(api, services.search);
   suggestionRoutes(api, services.triage, services.conversations);
+  notificationRoutes(api, services.notifications);
   eventRoutes(api, services.live);
   // Its own plugin: the raw-mail body parser applies to its routes alone.
   await api.register(async (scoped) => emailRoutes(scoped as TypedApp, services));

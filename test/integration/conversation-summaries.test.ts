@@ -243,6 +243,7 @@ describeEachDialect('summary jobs across processes', (ctx) => {
             writes: createConversationWrites({
               conversations, messages, attachments: attachmentRepository(db), emailJobs: emailJobRepository(db, dialect), outbox: ctx().services.outbox,
               jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, members: memberRepository(db), dialect, clock,
+              notify: { assigned: async () => {}, messageAdded: async () => {} },
             }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,

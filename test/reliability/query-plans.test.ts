@@ -44,6 +44,9 @@ const hotReads = (fixture: Fixture): string[] => [
   '/api/v1/contacts?limit=50',
   '/api/v1/contacts?q=ada&limit=50',
   '/api/v1/tags',
+  // The bell (docs/inbox.md, "Notifications"): the member's list and its unread part.
+  '/api/v1/notifications?limit=50',
+  '/api/v1/notifications?unread=true&limit=50',
 ];
 
 /**
@@ -115,6 +118,12 @@ for (const dialect of DIALECTS) {
         await send(fixture.key, 'POST', `/api/v1/conversations/${triaged}/triage`);
         await send(fixture.key, 'GET', `/api/v1/conversations/${triaged}/suggestions`);
         await send(fixture.key, 'GET', '/api/v1/suggestions?status=open&limit=50');
+        // A notification for the key's member (a note of an integration key mentioning them), marked read.
+        const { display_name: ownName } = (await (await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${fixture.key}` } })).json()).data.member;
+        const integration = await services.admin.createKey({ workspaceId: (await database.db.selectFrom('conversations').select('workspace_id').where('id', '=', triaged).executeTakeFirstOrThrow()).workspace_id });
+        await send(integration.key, 'POST', `/api/v1/conversations/${triaged}/notes`, JSON.stringify({ body: `@${ownName} please look` }));
+        await send(fixture.key, 'GET', '/api/v1/notifications?unread=true&limit=50');
+        await send(fixture.key, 'POST', '/api/v1/notifications/read', JSON.stringify({ all: true }));
         const { workspace_id: workspaceId } = await database.db.selectFrom('conversations').select('workspace_id').where('id', '=', another).executeTakeFirstOrThrow();
         await services.triage.runTriage(workspaceId, another);
         await services.triage.runTriage(workspaceId, another);

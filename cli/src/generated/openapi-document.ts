@@ -3440,6 +3440,132 @@ export const openapiDocument = {
           }
         }
       },
+      "NotificationActor": {
+        "additionalProperties": false,
+        "description": "[ext] Who caused a notification",
+        "examples": [
+          {
+            "type": "contact",
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+            "name": "Ada Lovelace"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "type",
+          "id",
+          "name"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "member",
+              "contact"
+            ],
+            "description": "member: a member of the team (`id` is a member id); contact: a customer (`id` is a contact id)"
+          },
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The member's display name or the contact's name, as they are now; null when unknown"
+          }
+        }
+      },
+      "Notification": {
+        "additionalProperties": false,
+        "description": "[ext] Something a member was told of in a conversation. It copies no text: the conversation and the actor are shown as they are now",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80f1",
+            "kind": "message",
+            "conversation": {
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+              "title": "Export does nothing",
+              "type": "ticket",
+              "status": "open",
+              "priority": "normal",
+              "ai_summary": null,
+              "created_at": "2026-11-21T10:25:00.000Z"
+            },
+            "actor": {
+              "type": "contact",
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+              "name": "Ada Lovelace"
+            },
+            "created_at": "2026-11-21T10:31:00.000Z",
+            "read_at": null
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "kind",
+          "conversation",
+          "actor",
+          "created_at",
+          "read_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "assigned",
+              "message",
+              "mention"
+            ],
+            "description": "assigned: the conversation was assigned to you; message: a contact wrote in a conversation assigned to you; mention: an internal note mentioned you (`@display name`)"
+          },
+          "conversation": {
+            "$ref": "#/components/schemas/ConversationSummary"
+          },
+          "actor": {
+            "description": "Who caused it; null when nobody the team can name did (a key without a member, a conversation imported without a contact) or when they are gone (a member removed, a contact erased)",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/NotificationActor"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "read_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When it was first marked read; null while unread",
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
       "WebhookEndpoint": {
         "additionalProperties": false,
         "description": "A webhook endpoint (its secret is never shown here)",
@@ -16452,6 +16578,387 @@ export const openapiDocument = {
         }
       }
     },
+    "/api/v1/notifications": {
+      "get": {
+        "operationId": "listNotifications",
+        "summary": "[ext] List your notifications",
+        "tags": [
+          "Notifications"
+        ],
+        "description": "The calling member's notifications, newest first (created_at, then id): a conversation assigned to them (`assigned`), a contact writing in a conversation assigned to them (`message`), a note mentioning them (`mention`). Nobody is notified of their own doing. `unread=true` lists the unread ones only. New ones also come live on GET /events/stream as notification.created. Notifications belong to a member: a key without a member gets 400.",
+        "parameters": [
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          },
+          {
+            "schema": {
+              "type": "boolean"
+            },
+            "in": "query",
+            "name": "unread",
+            "required": false,
+            "description": "true: only the unread ones; false or absent: all"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of the member's notifications",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of the member's notifications",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Notification"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/notifications/read": {
+      "post": {
+        "operationId": "markNotificationsRead",
+        "summary": "[ext] Mark notifications read",
+        "tags": [
+          "Notifications"
+        ],
+        "description": "`{ ids }` marks those of the calling member's notifications read (ids that are not theirs are ignored, so nothing tells whether another member's exist); `{ all: true }` marks all of them. Exactly one of the two. Already read ones keep their read_at. Notifications belong to a member: a key without a member gets 400.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "oneOf": [
+                  {
+                    "required": [
+                      "ids"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "all"
+                    ]
+                  }
+                ],
+                "description": "Exactly one of ids and all",
+                "type": "object",
+                "properties": {
+                  "ids": {
+                    "minItems": 1,
+                    "maxItems": 200,
+                    "description": "Notifications to mark read, 1–200 ids; ids that are not the caller's notifications are ignored",
+                    "type": "array",
+                    "items": {
+                      "format": "uuid",
+                      "examples": [
+                        "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                      ],
+                      "type": "string"
+                    }
+                  },
+                  "all": {
+                    "description": "Marks every notification of the caller read",
+                    "type": "boolean",
+                    "enum": [
+                      true
+                    ]
+                  }
+                }
+              },
+              "examples": {
+                "example1": {
+                  "value": {
+                    "ids": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80f1"
+                    ]
+                  }
+                },
+                "example2": {
+                  "value": {
+                    "all": true
+                  }
+                }
+              }
+            }
+          },
+          "description": "Exactly one of ids and all"
+        },
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Marked read",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/v1/events/stream": {
       "get": {
         "operationId": "streamEvents",
@@ -16459,18 +16966,18 @@ export const openapiDocument = {
         "tags": [
           "Events"
         ],
-        "description": "Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream.",
+        "description": "Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream. [ext] `notification.created` (data: the Notification of GET /notifications and `member_id`) goes only to the stream of the member it is for; a key without a member receives none.",
         "parameters": [
           {
             "schema": {
-              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
               "x-route-parsed": true,
               "type": "string"
             },
             "in": "query",
             "name": "types",
             "required": false,
-            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated"
+            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, notification.created"
           },
           {
             "schema": {
@@ -16518,7 +17025,8 @@ export const openapiDocument = {
                         "release.updated",
                         "release.published",
                         "suggestion.created",
-                        "suggestion.updated"
+                        "suggestion.updated",
+                        "notification.created"
                       ],
                       "description": "The event type"
                     },
@@ -16555,7 +17063,8 @@ export const openapiDocument = {
                               "release.updated",
                               "release.published",
                               "suggestion.created",
-                              "suggestion.updated"
+                              "suggestion.updated",
+                              "notification.created"
                             ]
                           },
                           "timestamp": {

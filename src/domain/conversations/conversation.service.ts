@@ -180,7 +180,7 @@ export function createConversationService({
         read: (tx) => find(actor, conversationId, tx),
         wanted,
         write: async (work, current, changes) => {
-          updated = await writes.update(work, current, changes);
+          updated = await writes.update(work, current, changes, actor.member?.id ?? null);
         },
       });
       return updated ?? toConversation(current);

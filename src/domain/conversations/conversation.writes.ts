@@ -29,6 +29,7 @@ import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
 import { messageExcerpt } from './message-excerpt.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
+import type { NotificationWrites } from '../notifications/notification.writes.js';
 import { holdLock, type Work } from '../shared/unit-of-work.js';
 import { parseTags, retag } from '../tags/tags.js';
 
@@ -42,6 +43,8 @@ export interface ConversationWritesDeps {
   tags: Pick<TagRepository, 'retag'>;
   contacts: Pick<ContactRepository, 'seen'>;
   members: Pick<MemberRepository, 'findById'>;
+  /** Who is told of an assignment, a contact's message, a note's mentions (docs/inbox.md, "Notifications"). */
+  notify: Pick<NotificationWrites, 'assigned' | 'messageAdded'>;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   clock: Clock;
 }
@@ -83,7 +86,7 @@ export interface NewMessage {
 const asNewMessage = (message: MessageRow | NewMessage): NewMessage => ('row' in message ? message : { row: message });
 
 export function createConversationWrites({
-  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, members, dialect, clock,
+  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, members, notify, dialect, clock,
 }: ConversationWritesDeps) {
   /** A write to a conversation without its lock is a bug in the caller, not a request to refuse. */
   const requireLock = (work: Work, conversationId: string) => {
@@ -169,8 +172,11 @@ export function createConversationWrites({
       return detail;
     },
 
-    /** Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a new summary. */
-    async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges): Promise<Conversation> {
+    /**
+     * Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a new
+     * summary. `by`: the member who made it, if any (a new assignee is told who assigned them).
+     */
+    async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges, by: string | null = null): Promise<Conversation> {
       requireLock(work, current.id);
       await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
       await conversations.update(current.workspace_id, current.id, changes, work.tx);
@@ -184,6 +190,7 @@ export function createConversationWrites({
         data: await detailIn(work.tx, next),
         previous: previousOf(toConversation(current), changes),
       });
+      if (changes.assignee_id && changes.assignee_id !== current.assignee_id) await notify.assigned(work, current.workspace_id, current.id, changes.assignee_id, by);
       return toConversation(next);
     },
 
@@ -227,6 +234,7 @@ export function createConversationWrites({
         at: row.created_at, senderType: row.sender_type, excerpt: messageExcerpt(row.body), wait: waitEffectOf(row),
       }, work.tx);
       await recordMessage(work, row, shown);
+      await notify.messageAdded(work, row);
       return shown;
     },
   };

@@ -30,7 +30,7 @@ const QUOTE_STYLE = 'margin:0 0 0 .8ex;border-left:1px solid #ccc;padding-left:1
 const SIGNATURE_STYLE = 'color:#555';
 
 /** "Sun, 6 Dec 2026 at 10:17 UTC" in `timeZone` (UTC when it is unset or no longer known). */
-function quotedDate(instant: string, timeZone: string | null): string {
+export function quotedDate(instant: string, timeZone: string | null): string {
   const format = (zone: string) => {
     const date = new Date(instant);
     const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: zone }).format(date);

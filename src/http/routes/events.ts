@@ -1,8 +1,8 @@
 // GET /api/v1/events/stream [ext]: the workspace's events as they commit, as Server-Sent Events
 // (src/http/sse.ts): what the team's app listens to for its live inbox.
 import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../../events/event-types.js';
-import type { LiveChannel } from '../../events/live.js';
+import { STREAM_EVENT_TYPES, isMemberEvent } from '../../events/event-types.js';
+import type { LiveChannel, LiveEvent } from '../../events/live.js';
 import { enumFilter } from '../filters.js';
 import type { TypedApp } from '../route.js';
 import { CsvFilter, StringEnum, Timestamp, Uuid, errorResponses } from '../schemas/common.js';
@@ -23,7 +23,7 @@ const EXAMPLE_PAYLOAD = JSON.stringify({
  */
 const StreamEvent = Type.Object(
   {
-    event: StringEnum(EVENT_TYPES, { description: 'The event type' }),
+    event: StringEnum(STREAM_EVENT_TYPES, { description: 'The event type' }),
     id: Uuid('The event id: send the last one received as Last-Event-ID to resume after it'),
     data: Type.String({
       description: 'The payload webhooks carry, as one line of JSON (the `webhooks` of this document show each type\'s `data`)',
@@ -31,7 +31,7 @@ const StreamEvent = Type.Object(
       contentSchema: {
         type: 'object',
         required: ['type', 'timestamp', 'data'],
-        properties: { type: StringEnum(EVENT_TYPES), timestamp: Timestamp('When the change was recorded'), data: Type.Object({}) },
+        properties: { type: StringEnum(STREAM_EVENT_TYPES), timestamp: Timestamp('When the change was recorded'), data: Type.Object({}) },
       },
     }),
   },
@@ -41,6 +41,9 @@ const StreamEvent = Type.Object(
     examples: [{ event: 'message.created', id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091', data: EXAMPLE_PAYLOAD }],
   },
 );
+
+/** A member's own event (a notification) that is not for the one streaming. */
+const forOthers = (event: LiveEvent, memberId: string | null): boolean => isMemberEvent(event.type) && event.payload.data.member_id !== memberId;
 
 export function eventRoutes(app: TypedApp, live: LiveChannel): void {
   app.get('/events/stream', {
@@ -54,9 +57,11 @@ export function eventRoutes(app: TypedApp, live: LiveChannel): void {
         '(`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line ' +
         'marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it ' +
         'reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server ' +
-        'stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream.',
+        'stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream. [ext] `notification.created` (data: the ' +
+        'Notification of GET /notifications and `member_id`) goes only to the stream of the member it is for; a key without a member ' +
+        'receives none.',
       querystring: Type.Object({
-        types: Type.Optional(CsvFilter('Only events of these types', EVENT_TYPES)),
+        types: Type.Optional(CsvFilter('Only events of these types', STREAM_EVENT_TYPES)),
       }),
       headers: LastEventIdHeader,
       response: {
@@ -68,11 +73,11 @@ export function eventRoutes(app: TypedApp, live: LiveChannel): void {
       },
     },
     handler: async (request, reply) => {
-      const types = enumFilter('types', request.query.types, EVENT_TYPES) ?? null;
+      const types = enumFilter('types', request.query.types, STREAM_EVENT_TYPES) ?? null;
       return sendEventStream(request, reply, {
         live,
         filter: { workspaceId: request.actor.workspaceId, types },
-        frame: (event) => ({ event: event.type, data: event.payload }),
+        frame: (event) => (forOthers(event, request.actor.member?.id ?? null) ? null : { event: event.type, data: event.payload }),
       });
     },
   });

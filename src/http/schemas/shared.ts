@@ -9,6 +9,7 @@ import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { IdentitySecret, Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
+import { Notification, NotificationActor } from './notification.js';
 import { SavedReply } from './saved-reply.js';
 import { SearchResult } from './search.js';
 import { Calendar, CalendarDue, SlaPolicy } from './service-levels.js';
@@ -28,6 +29,7 @@ export const SHARED_SCHEMAS = [
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   IssueBase, Suggestion,
   SearchResult,
+  NotificationActor, Notification,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
   SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
   ...UPDATED_RESOURCES,

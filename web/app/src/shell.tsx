@@ -1,5 +1,5 @@
 // The signed-in frame: the main navigation (a sidebar on wide screens, a tab bar on phones), who
-// is signed in and sign-out, search (`/` anywhere), and the screen.
+// is signed in and sign-out, search (`/` anywhere), the notification bell, and the screen.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { Link } from './router.js';
@@ -7,6 +7,7 @@ import { SearchDialog } from './screens/search/search-dialog.js';
 import { useSession } from './session.js';
 import { Avatar } from './ui/badges.js';
 import { Icon, type IconName } from './ui/icons.js';
+import { NotificationBell } from './ui/notification-bell.js';
 import { useShortcut } from './ui/shortcuts.js';
 
 const SECTIONS: { href: string; label: string; icon: IconName; settings?: boolean }[] = [
@@ -28,6 +29,7 @@ export function Shell({ path, children }: { path: string; children: ComponentChi
       <a class="skip-link" href="#main">Skip to content</a>
       <header class="sidebar">
         <div class="brand"><span class="brand-mark" aria-hidden="true" />Loopdesk</div>
+        {member && <NotificationBell memberId={member.id} />}
         <button type="button" class="search-button" onClick={() => setSearching(true)} title="Search (/)">
           <Icon name="search" /><span>Search</span><kbd aria-hidden="true">/</kbd>
         </button>

@@ -1,11 +1,11 @@
 // The team's live events: one EventSource on GET /api/v1/events/stream for the whole app (the
 // session cookie authenticates it), shared by every screen that listens. Events are what webhooks
-// carry: `{ type, timestamp, data }`. The browser resumes after a drop with Last-Event-ID; if the
+// carry, `{ type, timestamp, data }`, and the signed-in member's own `notification.created`. The browser resumes after a drop with Last-Event-ID; if the
 // server refuses the stream outright, it is tried again after a pause.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Schemas } from './client.js';
+import type { operations } from './openapi.js';
 
-export type LiveEventType = Schemas['WebhookDelivery']['event_type'];
+export type LiveEventType = operations['streamEvents']['responses'][200]['content']['text/event-stream']['event'];
 
 export interface LiveEvent {
   type: LiveEventType;
@@ -18,6 +18,7 @@ export type LiveStatus = 'connecting' | 'live' | 'offline';
 const EVENT_TYPES: LiveEventType[] = [
   'product.created', 'product.updated', 'issue.created', 'issue.updated', 'conversation.created', 'conversation.updated',
   'message.created', 'release.created', 'release.updated', 'release.published', 'suggestion.created', 'suggestion.updated',
+  'notification.created',
 ];
 const RETRY_AFTER_REFUSAL_MS = 15_000;
 

@@ -780,6 +780,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List your notifications
+         * @description The calling member's notifications, newest first (created_at, then id): a conversation assigned to them (`assigned`), a contact writing in a conversation assigned to them (`message`), a note mentioning them (`mention`). Nobody is notified of their own doing. `unread=true` lists the unread ones only. New ones also come live on GET /events/stream as notification.created. Notifications belong to a member: a key without a member gets 400.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Mark notifications read
+         * @description `{ ids }` marks those of the calling member's notifications read (ids that are not theirs are ignored, so nothing tells whether another member's exist); `{ all: true }` marks all of them. Exactly one of the two. Already read ones keep their read_at. Notifications belong to a member: a key without a member gets 400.
+         */
+        post: operations["markNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/stream": {
         parameters: {
             query?: never;
@@ -789,7 +829,7 @@ export interface paths {
         };
         /**
          * [ext] Stream the workspace's events as they commit (Server-Sent Events; resume with Last-Event-ID)
-         * @description Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream.
+         * @description Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream. [ext] `notification.created` (data: the Notification of GET /notifications and `member_id`) goes only to the stream of the member it is for; a key without a member receives none.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -3223,6 +3263,77 @@ export interface components {
             issue?: components["schemas"]["IssueListItem"];
             conversation?: components["schemas"]["Conversation"];
             contact?: components["schemas"]["ContactProfile"];
+        };
+        /**
+         * @description [ext] Who caused a notification
+         * @example {
+         *       "type": "contact",
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *       "name": "Ada Lovelace"
+         *     }
+         */
+        NotificationActor: {
+            /**
+             * @description member: a member of the team (`id` is a member id); contact: a customer (`id` is a contact id)
+             * @enum {string}
+             */
+            type: "member" | "contact";
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /** @description The member's display name or the contact's name, as they are now; null when unknown */
+            name: string | null;
+        };
+        /**
+         * @description [ext] Something a member was told of in a conversation. It copies no text: the conversation and the actor are shown as they are now
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80f1",
+         *       "kind": "message",
+         *       "conversation": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+         *         "title": "Export does nothing",
+         *         "type": "ticket",
+         *         "status": "open",
+         *         "priority": "normal",
+         *         "ai_summary": null,
+         *         "created_at": "2026-11-21T10:25:00.000Z"
+         *       },
+         *       "actor": {
+         *         "type": "contact",
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *         "name": "Ada Lovelace"
+         *       },
+         *       "created_at": "2026-11-21T10:31:00.000Z",
+         *       "read_at": null
+         *     }
+         */
+        Notification: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * @description assigned: the conversation was assigned to you; message: a contact wrote in a conversation assigned to you; mention: an internal note mentioned you (`@display name`)
+             * @enum {string}
+             */
+            kind: "assigned" | "message" | "mention";
+            conversation: components["schemas"]["ConversationSummary"];
+            /** @description Who caused it; null when nobody the team can name did (a key without a member, a conversation imported without a contact) or when they are gone (a member removed, a contact erased) */
+            actor: components["schemas"]["NotificationActor"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was first marked read; null while unread
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            read_at: string | null;
         };
         /**
          * @description A webhook endpoint (its secret is never shown here)
@@ -10459,10 +10570,213 @@ export interface operations {
             };
         };
     };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+                /** @description true: only the unread ones; false or absent: all */
+                unread?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the member's notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Notification"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of ids and all */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Notifications to mark read, 1–200 ids; ids that are not the caller's notifications are ignored */
+                    ids?: string[];
+                    /**
+                     * @description Marks every notification of the caller read
+                     * @enum {boolean}
+                     */
+                    all?: true;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description Marked read */
+            204: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated */
+                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, notification.created */
                 types?: string;
             };
             header?: {
@@ -10485,7 +10799,7 @@ export interface operations {
                          * @description The event type
                          * @enum {string}
                          */
-                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated";
+                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "notification.created";
                         /**
                          * Format: uuid
                          * @description The event id: send the last one received as Last-Event-ID to resume after it

@@ -1,11 +1,13 @@
 // The reply box: a reply to the customer (said to go out by email in an email conversation), or an
-// internal note only the team sees (the box turns yellow and says so). Send (or Ctrl/⌘+Enter) posts as the signed-in member. A saved reply can be
+// internal note only the team sees (the box turns yellow and says so; `@` completes a teammate's
+// name, who is then notified). Send (or Ctrl/⌘+Enter) posts as the signed-in member. A saved reply can be
 // picked instead of typing: the server fills its placeholders (the contact's name, the agent's…)
 // when it is sent, so the box shows the saved text as it is and sends it by its id.
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { Button, TextArea } from '../../ui/form.js';
 import { announce } from '../../ui/toast.js';
+import { MentionCompletion } from './mention-completion.js';
 import { SavedReplyPicker } from './saved-reply-picker.js';
 
 type Mode = 'reply' | 'note';
@@ -67,7 +69,7 @@ export function ReplyBox({ conversationId, sent, emailTo }: Props) {
           <Button small onClick={() => setSaved(null)}>Write instead</Button>
         </div>
       ) : (
-        <TextArea
+        <MentionCompletion enabled={note} body={body} setBody={setBody}><TextArea
           label={note ? 'Internal note' : 'Reply'}
           hideLabel
           placeholder={note ? 'Write a note for the team — the customer never sees it' : 'Write a reply…'}
@@ -78,7 +80,7 @@ export function ReplyBox({ conversationId, sent, emailTo }: Props) {
           onKeyDown={(event) => {
             if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void send(event);
           }}
-        />
+        /></MentionCompletion>
       )}
       <div class="reply-actions">
         <span class="muted small">

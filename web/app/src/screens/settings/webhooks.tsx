@@ -1,7 +1,6 @@
 // Webhook endpoints: the list, a new one (its signing secret shown once), on/off and removal.
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
-import type { LiveEventType } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { Dialog } from '../../ui/dialog.js';
 import { Button, Checkbox, FormError, TextField } from '../../ui/form.js';
@@ -12,8 +11,9 @@ import { useAction } from '../../ui/use-action.js';
 import { useResource } from '../../use-resource.js';
 
 type Endpoint = Schemas['WebhookEndpoint'];
+type WebhookEventType = Schemas['WebhookDelivery']['event_type'];
 
-export const EVENT_TYPES: LiveEventType[] = [
+export const EVENT_TYPES: WebhookEventType[] = [
   'conversation.created', 'conversation.updated', 'message.created', 'issue.created', 'issue.updated',
   'release.created', 'release.updated', 'release.published', 'product.created', 'product.updated',
 ];
@@ -86,7 +86,7 @@ function NewEndpointDialog({ close, created }: { close: () => void; created: () 
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [all, setAll] = useState(true);
-  const [events, setEvents] = useState<Set<LiveEventType>>(new Set(['conversation.created', 'message.created']));
+  const [events, setEvents] = useState<Set<WebhookEventType>>(new Set(['conversation.created', 'message.created']));
   const action = useAction();
   const [secret, setSecret] = useState<string | null>(null);
 
