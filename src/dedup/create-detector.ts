@@ -20,13 +20,16 @@ export interface DetectorDeps {
   store: EmbeddingStore;
   logger: DedupLogger;
   clock?: Clock;
+  /** Wraps the embedding model (the evaluations keep its vectors between runs: eval/embedding-cache.ts). */
+  wrapEmbedder?: (embedder: Embedder) => Embedder;
 }
 
 /** Where transformers.js keeps downloaded models when LOOPDESK_MODELS_DIR is not set. */
 export const MODEL_CACHE_DIR = join(homedir(), '.cache', 'loopdesk', 'models');
 
-function embeddingDetector(config: DedupConfig, deps: DetectorDeps, embedder: Embedder): DuplicateDetector {
+function embeddingDetector(config: DedupConfig, deps: DetectorDeps, model: Embedder): DuplicateDetector {
   const { openai } = config;
+  const embedder = deps.wrapEmbedder?.(model) ?? model;
   const band = bandWith(embeddingBand(embedder.model), config);
   return createEmbeddingDetector({
     embedder,

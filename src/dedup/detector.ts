@@ -90,6 +90,16 @@ export interface Decision {
   score: number | null;
   /** When nothing matched: the best candidates in the review band, best first (at most POSSIBLE_DUPLICATES); absent means none. */
   possible?: readonly PossibleDuplicate[];
+  /**
+   * The best candidates whatever their score, best first (at most SHORTLIST): what triage's pair
+   * classifier decides among. Absent when the matcher does not rank (an LLM judge decides).
+   */
+  shortlist?: readonly ShortlistedCandidate[];
+}
+
+/** A candidate of the shortlist: its score, and an embedding matcher's cosine (the score without its bonus). */
+export interface ShortlistedCandidate extends PossibleDuplicate {
+  cosine?: number;
 }
 
 /** The result of `prepare`; only the detector that made it reads its contents. */

@@ -14,7 +14,7 @@ import { decisionIn, possibleIn, type ScoredCandidate } from './decision.js';
 import { shareAWord, terms } from './lexical-terms.js';
 import { LruMap } from './lru.js';
 import { issueText, textHash } from './text.js';
-import { JUDGE_CANDIDATES, JUDGE_FLOOR_MARGIN, NO_SHARED_WORD_BONUS, POSSIBLE_DUPLICATES } from './thresholds.js';
+import { JUDGE_CANDIDATES, JUDGE_FLOOR_MARGIN, NO_SHARED_WORD_BONUS, POSSIBLE_DUPLICATES, SHORTLIST } from './thresholds.js';
 import { ProductVectors, unit } from './vector-cache.js';
 
 /** Turns texts into vectors (any length; the detector normalizes them). Throws on failure. */
@@ -235,7 +235,7 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
   // cannot overtake it.
   function scoresOf(report: EmbeddedReport, vectors: ProductVectors, rows: number[], texts: readonly string[]): Float64Array {
     const scores = Float64Array.from(rows, (row) => vectors.dot(row, report.vector));
-    const ranks = judge ? JUDGE_CANDIDATES : POSSIBLE_DUPLICATES;
+    const ranks = judge ? JUDGE_CANDIDATES : SHORTLIST;
     const best = rankedAbove(scores, bonusFloor, ranks);
     const floor = best.length < ranks ? bonusFloor : Math.max(bonusFloor, scores[best[ranks - 1]] - NO_SHARED_WORD_BONUS);
     for (const [i, row] of rows.entries()) {
@@ -292,8 +292,9 @@ export function createEmbeddingDetector(deps: EmbeddingDetectorDeps): DuplicateD
         const rows = await candidateRows(vectors, scope, texts, tx);
         const scores = scoresOf(prepared as EmbeddedReport, vectors, rows, texts);
         if (judge) return await judged(judge, prepared.text, scope, texts, scores);
-        const ranked = rankedAbove(scores, band.review, POSSIBLE_DUPLICATES);
-        return decisionIn(band, scored(scope, ranked.length > 0 ? ranked : [bestOf(scores)], scores));
+        const ranked = rankedAbove(scores, -Infinity, SHORTLIST)
+          .map((i) => ({ id: scope.candidates[i].id, score: scores[i], cosine: vectors.dot(rows[i], query) }));
+        return decisionIn(band, ranked);
       } catch (error) {
         throw failure(error);
       }

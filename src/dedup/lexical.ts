@@ -23,7 +23,7 @@ import { LexicalIndex, type IndexedText } from './lexical-index.js';
 import { terms, type Terms } from './lexical-terms.js';
 import { LruMap } from './lru.js';
 import { issueText } from './text.js';
-import { LEXICAL_BAND, POSSIBLE_DUPLICATES } from './thresholds.js';
+import { LEXICAL_BAND, SHORTLIST } from './thresholds.js';
 
 interface LexicalReport extends PreparedReport {
   readonly terms: Terms;
@@ -120,7 +120,7 @@ export function createLexicalDetector(threshold = LEXICAL_BAND.autoLink, review 
       const key = keyOf(scope);
       // From the index's last change to the scores nothing awaits, so no other call can change it in between.
       const { index } = (await caughtUp(key, scope)) ?? synced(key, await candidatesOf(scope), scope.version);
-      return decisionIn(band, index.top(report, POSSIBLE_DUPLICATES));
+      return decisionIn(band, index.top(report, SHORTLIST));
     },
     async warm(_prepared: PreparedReport, scope: WarmScope) {
       const key = keyOf(scope);

@@ -77,6 +77,9 @@ export const NO_SHARED_WORD_BONUS = 0.03;
 /** How many open issues of the review band the answer lists. */
 export const POSSIBLE_DUPLICATES = 3;
 
+/** How many of the best candidates a decision hands on to triage's pair classifier. */
+export const SHORTLIST = 5;
+
 /** With an LLM judge, candidates below this cosine are not worth asking about. */
 export const JUDGE_FLOOR_MARGIN = 0.1;
 

@@ -32,14 +32,16 @@ async function evalTriage(pairsFile: string, json: string, ...args: string[]) {
     [...RUN_TYPESCRIPT, 'src/domain/triage/eval/eval-triage.ts', '--pairs', pairsFile, '--provider', 'lexical', '--json', json, ...args],
     { cwd: root, timeout: 120_000 },
   );
-  return { stdout, report: JSON.parse(readFileSync(json, 'utf8')) };
+  // The first report is the matcher's own band; the second the pair classifier's.
+  const { reports } = JSON.parse(readFileSync(json, 'utf8'));
+  return { stdout, report: reports[0], classifier: reports[1] };
 }
 
 /** The report's lines, in the shape docs/triage.md shows. */
 function assertReportShape(stdout: string, sets: string[]) {
   const metric = String.raw`\d\.\d{3}`;
-  assert.match(stdout, /^matcher lexical: auto-link 0\.82, review band from 0\.43$/m);
-  assert.match(stdout, /^backlog: \d+ open issues in one product; \d+ conversations triaged in [\d.]+ s$/m);
+  assert.match(stdout, /^matcher lexical alone: auto-link 0\.82, review band from 0\.43$/m);
+  assert.match(stdout, /^backlog: \d+ open issues in one product; \d+ conversations matched in [\d.]+ s$/m);
   assert.match(stdout, /^\| set \| pairs \| duplicates \| links \| link precision \| link recall \| offers \| review precision \| review recall \|$/m);
   for (const set of [...sets, 'overall']) {
     assert.match(stdout, new RegExp(String.raw`^\| ${set} \| \d+ \| \d+ \| \d+ \| ${metric} \| ${metric} \| \d+ \| ${metric} \| ${metric} \|$`, 'm'), set);
@@ -49,7 +51,7 @@ function assertReportShape(stdout: string, sets: string[]) {
   assert.match(stdout, /^\| 0 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \|$/m);
   assert.match(stdout, /^links: \d+ \(right \d+, labelled not a duplicate \d+, unlabelled \d+\)$/m);
   assert.match(stdout, /^offers \(links and possible duplicates\): \d+ \(right \d+, labelled not a duplicate \d+, unlabelled \d+\)$/m);
-  assert.match(stdout, /^time per triage run: p50 [\d.]+ ms, p95 [\d.]+ ms$/m);
+  assert.match(stdout, /^time per match: p50 [\d.]+ ms, p95 [\d.]+ ms$/m);
 }
 
 describe('npm run eval:triage', () => {
@@ -59,7 +61,7 @@ describe('npm run eval:triage', () => {
   it('puts every pair\'s issue in one backlog, triages each conversation once, and judges links and offers by the labels', async () => {
     const file = join(dir, 'pairs.tsv');
     writeFileSync(file, ['set\ttext_a\ttext_b\tlabel', ...PAIRS.map((pair) => pair.join('\t'))].join('\n'));
-    const { stdout, report } = await evalTriage(file, join(dir, 'six.json'));
+    const { stdout, report, classifier } = await evalTriage(file, join(dir, 'six.json'), '--model', 'shipped');
     assertReportShape(stdout, ['support']);
     assert.equal(report.backlog_open_issues, 5, 'each distinct issue text once');
     assert.equal(report.conversations, 6);
@@ -75,6 +77,9 @@ describe('npm run eval:triage', () => {
       { link: [3 / 4, 1 / 3], review: [4 / 5, 2 / 3] },
     );
     assert.match(stdout, /^\| overall \| 6 \| 3 \| 4 \| 0\.750 \| 0\.333 \| 5 \| 0\.800 \| 0\.667 \|$/m);
+    // The shipped pair classifier links the repeats to their own texts and leaves "PDF" for "CSV" unlinked.
+    assert.match(stdout, /^pair classifier as shipped \(lexical\): auto-link from p [\d.]+, review from p [\d.]+$/m);
+    assert.deepEqual(classifier.overall.links, { right: 3, wrong: 0, unlabelled: 0 });
   });
 
   it('runs on a sample of each dev set and prints the documented report', async (t) => {
@@ -83,11 +88,13 @@ describe('npm run eval:triage', () => {
       t.skip('LOOPDESK_DEV_PAIRS is not set');
       return;
     }
-    const { stdout, report } = await evalTriage(DEV_PAIRS, join(dir, 'sample.json'), '--per-set', '3');
+    const { stdout, report, classifier } = await evalTriage(DEV_PAIRS, join(dir, 'sample.json'), '--per-set', '20');
+    assert.match(stdout, /^pair classifier, held-out folds of 5-fold cross-validation grouped by text/m);
+    assert.equal(classifier.conversations, report.conversations);
     const sets = Object.keys(report.sets);
     assert.ok(sets.length > 0);
     assertReportShape(stdout, sets);
-    assert.equal(report.conversations, 3 * sets.length);
+    assert.equal(report.conversations, 20 * sets.length);
     assert.ok(report.backlog_open_issues > 0 && report.backlog_open_issues <= report.conversations);
     const { label_1: duplicates, label_0: others } = report.confusion;
     assert.equal(duplicates.conversations + others.conversations, report.conversations);

@@ -91,17 +91,17 @@ describeEachDialect('POST /api/v1/conversations/{id}/triage [ext]', (ctx) => {
     assert.equal((await triage(api, (await conversationFrom(api, empty.id, UNRELATED)).id)).score, null);
   });
 
-  it('lists at most 3 possible duplicates, best first', async () => {
+  // Which and in what order is the pair classifier's (its unit tests check the cap and the order).
+  it('lists at most 3 possible duplicates, each no more similar than the best candidate', async () => {
     const { api, product } = await backlog();
     for (const platform of ['Android', 'iOS', 'Windows', 'macOS']) {
       await createIssue(api, product.id, { title: `Exporting to CSV crashes on ${platform}`, description: `Large reports close the app on ${platform}.` });
     }
     const suggestion = await triage(api, (await conversationFrom(api, product.id, CSV_PARAPHRASE)).id);
     assert.equal(suggestion.kind, 'create');
-    const scores = suggestion.possible_duplicates.map((d: any) => d.score);
-    assert.equal(scores.length, 3);
-    assert.deepEqual(scores, [...scores].sort((x: number, y: number) => y - x));
-    assert.equal(suggestion.score, scores[0]);
+    const scores: number[] = suggestion.possible_duplicates.map((d: any) => d.score);
+    assert.ok(scores.length <= 3, `${scores.length} possible duplicates`);
+    assert.ok(scores.every((score) => score <= suggestion.score));
   });
 
   it('matches only the product\'s pending, in_progress and icebox issues', async () => {
@@ -229,6 +229,20 @@ describeEachDialect('the automatic triage run (runTriage)', (ctx) => {
     const [source] = await sourcesOf(c, csv.id);
     assert.deepEqual([source.origin, source.matched_existing, source.api_key_id], ['triage_auto', 1, null]);
     assert.ok(source.score! >= LEXICAL_AUTO_LINK);
+  });
+
+  it('in auto, links only at the calibrated threshold: the same words in another order are not linked, though the matcher scores them 1', async () => {
+    const c = ctx();
+    const product = await createProduct(c.a.api, { triage: 'auto' });
+    const csv = await createIssue(c.a.api, product.id, CSV_ISSUE);
+    const reordered = await conversationFrom(c.a.api, product.id, { ...CSV_REPEAT, body: 'When exporting large reports to CSV the app closes.' });
+    const suggestion = await c.services.triage.runTriage(c.a.id, reordered.id);
+    // The matcher's similarity is 1 (above its own auto-link), the classifier's probability below its calibrated threshold:
+    // a create suggestion naming the issue for review, accepted as auto accepts drafts.
+    assert.deepEqual([suggestion?.kind, suggestion?.status], ['create', 'accepted']);
+    assert.ok(suggestion!.score! > LEXICAL_AUTO_LINK);
+    assert.deepEqual(suggestion?.possible_duplicates.map((d: any) => d.issue.id), [csv.id]);
+    assert.notEqual(suggestion?.issue?.id, csv.id);
   });
 });
 

@@ -24,6 +24,13 @@ export interface Match {
   score: number | null;
   /** When nothing matched: the open issues of the review band, best first (at most POSSIBLE_DUPLICATES). */
   possible: ScoredIssue[];
+  /** The best candidates whatever their score, best first (at most SHORTLIST; none with an LLM judge): what triage's pair classifier decides among. */
+  shortlist: ShortlistedIssue[];
+}
+
+/** A candidate of the shortlist, with an embedding matcher's cosine. */
+export interface ShortlistedIssue extends ScoredIssue {
+  cosine?: number;
 }
 
 export interface IssueMatcherDeps {
@@ -81,7 +88,8 @@ export function createIssueMatcher({ dialect, issues, detector, dedupStore }: Is
       };
       const decision = await detecting(failure, () => detector.decide(prepared, scope, tx));
       // The issues the decision names, in one read (the dedup lock is held).
-      const named = [...(decision.issueId ? [decision.issueId] : []), ...(decision.possible ?? []).map(({ issueId }) => issueId)];
+      const shortlist = decision.shortlist ?? [];
+      const named = [...(decision.issueId ? [decision.issueId] : []), ...[...(decision.possible ?? []), ...shortlist].map(({ issueId }) => issueId)];
       const rows = new Map((await issues.findManyByIds(workspaceId, named, tx)).map((row) => [row.id, row]));
       const read = (id: string) => {
         const row = rows.get(id);
@@ -89,7 +97,10 @@ export function createIssueMatcher({ dialect, issues, detector, dedupStore }: Is
         return row;
       };
       const possible = (decision.possible ?? []).map(({ issueId, score }): ScoredIssue => ({ issue: read(issueId), score }));
-      return { matched: decision.issueId ? read(decision.issueId) : null, score: decision.score, possible };
+      return {
+        matched: decision.issueId ? read(decision.issueId) : null, score: decision.score, possible,
+        shortlist: shortlist.map(({ issueId, score, cosine }) => ({ issue: read(issueId), score, ...(cosine === undefined ? {} : { cosine }) })),
+      };
     },
 
     /**

@@ -22,6 +22,7 @@ import type { IssueMatcher, Match } from '../issues/issue-matcher.js';
 import type { IssueWrites } from '../issues/issue.writes.js';
 import type { Priority, SuggestionKind, SuggestionStatus, TriageMode } from '../shared/enums.js';
 import { holdLock, inTransaction, type Work } from '../shared/unit-of-work.js';
+import { triageDecision } from './classifier/triage-decision.js';
 import type { StoredDuplicate, Suggestion } from './suggestion.shapes.js';
 import { triageLock, type SuggestionWrites } from './suggestion.writes.js';
 import { cutAtWord } from './text.js';
@@ -114,7 +115,7 @@ export function createTriageService(deps: TriageServiceDeps) {
   }
 
   /** The suggestion a match makes: link to the matched issue, or a draft with the review band's issues. */
-  function suggestionOf(conversation: ConversationRow, match: Match, detector: string, title: string): SuggestionRow {
+  function suggestionOf(conversation: ConversationRow, match: Pick<Match, 'matched' | 'score' | 'possible'>, detector: string, title: string): SuggestionRow {
     const now = clock.now();
     const common = {
       id: newId(), workspace_id: conversation.workspace_id, product_id: conversation.product_id, conversation_id: conversation.id,
@@ -209,9 +210,12 @@ export function createTriageService(deps: TriageServiceDeps) {
       if (!rerun && (await suggestions.existForConversation(workspaceId, conversation.id, tx))) return null;
       await suggestionWrites.endOpen(work, workspaceId, conversation.id);
       const match = await matcher.match(tx, workspaceId, conversation.product_id, prepared, DETECTION_FAILED);
-      const row = suggestionOf(conversation, match, prepared.detector, title);
+      const decision = triageDecision(match, report, prepared.detector);
+      const row = suggestionOf(conversation, decision, prepared.detector, title);
       const suggestion = await suggestionWrites.create(work, row);
-      return mode === 'auto' ? acceptIn(work, row, {}, null) : suggestion;
+      // `auto` links only at the calibrated threshold of the matcher that matched; an uncalibrated link waits for a person.
+      const accept = mode === 'auto' && (row.kind === 'create' || decision.calibrated);
+      return accept ? acceptIn(work, row, {}, null) : suggestion;
     });
   }
 

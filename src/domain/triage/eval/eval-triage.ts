@@ -4,38 +4,16 @@
 // precision and recall of link suggestions (auto-link threshold) and of the review band (the link's
 // issue or a create suggestion's possible duplicates), per set and overall, the confusion counts by
 // label, the backlog's size and the time per triage run.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createDatabase } from '../../../db/database.js';
-import { embeddingRepository } from '../../../db/repositories/embedding.repository.js';
-import { evalDetector } from '../../../dedup/eval/eval-detector.js';
 import { bySet, percentile, qualityOf, type Quality } from '../../../dedup/eval/metrics.js';
-import { readPairs, samplePerSet, type Pair } from '../../../dedup/eval/pairs.js';
-import type { Band } from '../../../dedup/thresholds.js';
-import { runTriageEval, type TriageOutcome, type TriageRun } from './triage-eval.js';
+import { readPairs, samplePerSet } from '../../../dedup/eval/pairs.js';
+import { pairModelFor } from '../classifier/calibration.js';
+import { decidePair, type PairDecision } from '../classifier/pair-model.js';
+import { examplesOf, FOLDS, heldOut, labelKey, labelsOf, linkCurve, type Labels } from './cross-validation.js';
+import { withMatchedRun, type MatchedRun, type TriageOutcome } from './triage-eval.js';
 
-const USAGE = 'usage: npm run eval:triage -- --pairs FILE [--provider lexical|openai|local|auto] [--per-set N] [--json OUT]';
-
-/**
- * Labels of (issue text, conversation text) pairs, in both orders: a pair labels a duplicate either
- * way. A text is a duplicate of itself: the sets repeat texts across pairs (a CIKM question in
- * several pairs, a PAWS-X sentence in its language's set and in a cross-language one), so a
- * conversation may meet its own text as another pair's issue.
- */
-type Labels = Map<string, 0 | 1>;
-const labelKey = (a: string, b: string) => `${a}\u0000${b}`;
-
-function labelsOf(pairs: readonly Pair[]): Labels {
-  const labels: Labels = new Map();
-  for (const { a, b, label } of pairs) {
-    // A text pair labelled both ways (rare) counts as a duplicate.
-    for (const key of [labelKey(a, b), labelKey(b, a)]) labels.set(key, labels.get(key) === 1 ? 1 : label);
-    for (const text of [a, b]) labels.set(labelKey(text, text), 1);
-  }
-  return labels;
-}
+const USAGE = 'usage: npm run eval:triage -- --pairs FILE [--provider lexical|openai|local|auto] [--per-set N] [--embedding-cache DIR] [--model shipped] [--json OUT]';
 
 /** The issue texts triage offered for a conversation: the link's issue, or the possible duplicates. */
 const offered = (o: TriageOutcome): string[] => (o.linked !== null ? [o.linked] : o.possible);
@@ -100,17 +78,15 @@ function confusionOf(outcomes: readonly TriageOutcome[]) {
   })) as Record<'label_1' | 'label_0', Record<'conversations' | keyof typeof CONFUSION, number>>;
 }
 
-function reportOf(matcher: string, band: Band, run: TriageRun, labels: Labels) {
-  const ms = run.outcomes.map((o) => o.ms);
+function reportOf(decider: string, run: MatchedRun, outcomes: readonly TriageOutcome[], labels: Labels) {
+  const ms = run.conversations.map((c) => c.ms);
   return {
-    matcher,
-    auto_link: band.autoLink,
-    review: band.review,
-    backlog_open_issues: run.backlog,
-    conversations: run.outcomes.length,
-    overall: scoresOf(labels, run.outcomes),
-    sets: Object.fromEntries([...bySet(run.outcomes)].map(([set, list]) => [set, scoresOf(labels, list)])),
-    confusion: confusionOf(run.outcomes),
+    decider,
+    backlog_open_issues: run.issueTexts.size,
+    conversations: outcomes.length,
+    overall: scoresOf(labels, outcomes),
+    sets: Object.fromEntries([...bySet(outcomes)].map(([set, list]) => [set, scoresOf(labels, list)])),
+    confusion: confusionOf(outcomes),
     p50_ms: percentile(ms, 50),
     p95_ms: percentile(ms, 95),
     seconds: run.seconds,
@@ -126,8 +102,8 @@ function print(report: ReturnType<typeof reportOf>): void {
     `${s.offers.right + s.offers.wrong + s.offers.unlabelled} | ${fixed(s.review.precision)} | ${fixed(s.review.recall)} |`;
   const names = Object.keys(CONFUSION);
   const out = [
-    `matcher ${report.matcher}: auto-link ${report.auto_link}, review band from ${report.review}`,
-    `backlog: ${report.backlog_open_issues} open issues in one product; ${report.conversations} conversations triaged in ${report.seconds.triage.toFixed(1)} s` +
+    report.decider,
+    `backlog: ${report.backlog_open_issues} open issues in one product; ${report.conversations} conversations matched in ${report.seconds.matching.toFixed(1)} s` +
       (report.seconds.vectors === null ? '' : ` (issue vectors stored in ${report.seconds.vectors.toFixed(1)} s)`),
     '',
     '| set | pairs | duplicates | links | link precision | link recall | offers | review precision | review recall |',
@@ -144,34 +120,60 @@ function print(report: ReturnType<typeof reportOf>): void {
     '',
     `links: ${judged(report.overall.links)}`,
     `offers (links and possible duplicates): ${judged(report.overall.offers)}`,
-    `time per triage run: p50 ${report.p50_ms.toFixed(2)} ms, p95 ${report.p95_ms.toFixed(2)} ms`,
+    `time per match: p50 ${report.p50_ms.toFixed(2)} ms, p95 ${report.p95_ms.toFixed(2)} ms`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
+const CURVE = [0.99, 0.98, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3];
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { pairs: { type: 'string' }, provider: { type: 'string' }, 'per-set': { type: 'string' }, json: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      pairs: { type: 'string' }, provider: { type: 'string' }, 'per-set': { type: 'string' }, json: { type: 'string' },
+      'embedding-cache': { type: 'string' }, model: { type: 'string' },
+    },
+  });
   if (!values.pairs) throw new Error(USAGE);
   const perSet = values['per-set'] === undefined ? null : Number(values['per-set']);
   if (perSet !== null && !(Number.isInteger(perSet) && perSet > 0)) throw new Error(`--per-set must be a positive integer; ${USAGE}`);
+  if (values.model !== undefined && values.model !== 'shipped') throw new Error(`--model takes only "shipped"; ${USAGE}`);
   const all = readPairs(values.pairs);
   const pairs = perSet === null ? all : samplePerSet(all, perSet);
-  const dir = mkdtempSync(join(tmpdir(), 'loopdesk-eval-triage-'));
-  const database = createDatabase(`sqlite:${join(dir, 'eval.db')}`);
-  try {
-    await database.migrate();
-    const { detector, band } = await evalDetector(values.provider, embeddingRepository(database.db));
-    try {
-      const report = reportOf(detector.name, band, await runTriageEval(database, detector, pairs), labelsOf(all));
-      print(report);
-      if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
-    } finally {
-      await detector.close();
+  const labels = labelsOf(all);
+  await withMatchedRun({ pairs, provider: values.provider, embeddingCache: values['embedding-cache'] }, (run, matcher) => {
+    const reports = [reportOf(`matcher ${matcher.name} alone: auto-link ${matcher.band.autoLink}, review band from ${matcher.band.review}`, run, run.conversations.map((c) => c.band), labels)];
+    const shipped = pairModelFor(matcher.name);
+    let curve: ReturnType<typeof linkCurve> = [];
+    if (values.model === 'shipped') {
+      if (!shipped) throw new Error(`no pair classifier is shipped for ${matcher.name}`);
+      const outcomes = run.conversations.map((c) => ({ ...c.pair, ...textsOf(run, decidePair(shipped, c.report, c.shortlist)) }));
+      reports.push(reportOf(`pair classifier as shipped (${shipped.matcher}): auto-link from p ${shipped.auto_link}, review from p ${shipped.review}`, run, outcomes, labels));
+    } else {
+      const held = heldOut(examplesOf(run, labels), labels);
+      curve = linkCurve(held.predicted, labels, CURVE);
+      const chosen = held.thresholds.map((t) => `${t.auto_link}/${t.review}`).join(', ');
+      reports.push(reportOf(`pair classifier, held-out folds of ${FOLDS}-fold cross-validation grouped by text (auto-link/review thresholds per fold: ${chosen})`, run, held.outcomes, labels));
     }
-  } finally {
-    await database.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+    for (const report of reports) print(report);
+    if (curve.length > 0) printCurve(curve);
+    if (values.json) writeFileSync(values.json, `${JSON.stringify({ reports, curve }, null, 2)}\n`);
+  });
+}
+
+/** A pair classifier's decision as the evaluation judges it: the issues' texts. */
+function textsOf(run: MatchedRun, decision: PairDecision): Pick<TriageOutcome, 'linked' | 'possible'> {
+  const text = (id: string) => run.issueTexts.get(id)!;
+  return { linked: decision.link && text(decision.link.id), possible: decision.possible.map((p) => text(p.id)) };
+}
+
+function printCurve(curve: ReturnType<typeof linkCurve>): void {
+  const out = [
+    'held-out precision-recall of the auto-link, by probability threshold', '',
+    '| probability | links | link precision | link recall |', '|---:|---:|---:|---:|',
+    ...curve.map((p) => `| ${p.threshold} | ${p.links} | ${fixed(p.link_precision)} | ${fixed(p.link_recall)} |`),
+  ];
+  process.stdout.write(`\n${out.join('\n')}\n`);
 }
 
 await main();
