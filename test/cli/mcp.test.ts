@@ -17,7 +17,7 @@ import { LDK, ldkEnvironment, type ListeningContext, listeningContext, tempDir }
 const TOOLS = [
   'whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'create_issue', 'update_issue',
   'list_conversations', 'get_conversation', 'update_conversation', 'assign_conversation', 'add_note', 'reply_to_conversation',
-  'list_suggestions', 'accept_suggestion', 'dismiss_suggestion', 'list_releases', 'create_release',
+  'list_notifications', 'mark_notifications_read', 'list_suggestions', 'accept_suggestion', 'dismiss_suggestion', 'list_releases', 'create_release',
 ];
 
 /** An MCP client connected to `ldk mcp`, started in `cwd` with `env`. */
@@ -76,14 +76,17 @@ describe('ldk mcp', () => {
       for (const tool of tools) assert.ok((tool.description ?? '').length > 60, `${tool.name} is described`);
       assert.match(tools.find((tool) => tool.name === 'create_issue')!.description!, /default.*matched_existing/s);
       assert.deepEqual(tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name),
-        ['whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'list_conversations', 'get_conversation', 'list_suggestions', 'list_releases']);
+        ['whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'list_conversations', 'get_conversation', 'list_notifications',
+          'list_suggestions', 'list_releases']);
     });
 
-    it('has input and output schemas that are valid JSON Schema (2020-12, strict)', () => {
+    it('has input and output schemas that are valid JSON Schema (2020-12, strict); a tool whose operation answers 204 has no output schema', () => {
       const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
       addFormats.default(ajv);
+      assert.deepEqual(tools.filter((tool) => !tool.outputSchema).map((tool) => tool.name), ['mark_notifications_read']);
       for (const tool of tools) {
         for (const [kind, schema] of [['input', tool.inputSchema], ['output', tool.outputSchema]] as const) {
+          if (!schema) continue;
           assert.equal(schema?.type, 'object', `${tool.name} ${kind}`);
           assert.ok(ajv.validateSchema(schema!), `${tool.name} ${kind}: ${ajv.errorsText()}`);
           assert.doesNotThrow(() => ajv.compile(schema!), `${tool.name} ${kind} compiles`);
@@ -131,6 +134,11 @@ describe('ldk mcp', () => {
       assert.deepEqual(input('search').required, ['q']);
       const queue = operation('/api/v1/suggestions', 'get');
       assert.deepEqual(Object.keys(input('list_suggestions').properties).sort(), queue.parameters.map((parameter: any) => parameter.name).sort());
+      const notifications = operation('/api/v1/notifications', 'get');
+      assert.deepEqual(Object.keys(input('list_notifications').properties).sort(), notifications.parameters.map((parameter: any) => parameter.name).sort());
+      const read = bodyOf('/api/v1/notifications/read', 'post');
+      assert.deepEqual(input('mark_notifications_read').properties, read.properties);
+      assert.deepEqual(input('mark_notifications_read').required, []);
       for (const tool of tools) assert.doesNotMatch(JSON.stringify(tool.inputSchema), /"x-/, `${tool.name} carries no x- keywords`);
     });
   });
@@ -205,6 +213,28 @@ describe('ldk mcp', () => {
       const sent = answer(await call('reply_to_conversation', { id: conversation.id, body: 'Refunded.', confirm: true }));
       assert.deepEqual({ body: sent.data.body, sender: sent.data.sender_type }, { body: 'Refunded.', sender: 'agent' });
       assert.equal(await messages(), 1);
+    });
+
+    it('list_notifications lists the key\'s member\'s notifications; mark_notifications_read marks them (by ids, then all)', async () => {
+      const colleague = await server.services.admin.createMember({ workspaceId: server.a.id, name: 'Rosalind Franklin', role: 'agent', email: 'rosalind@mcp.test' });
+      const { key } = await server.services.admin.createKey({ workspaceId: server.a.id, memberId: colleague.id });
+      const theirs = server.client(key);
+      const assigned = await importConversation(server.a.api, product.id, { title: 'Cannot export to CSV' });
+      const mentioned = await importConversation(server.a.api, product.id, { title: 'Login loops' });
+      assert.equal((await theirs.patch(`/api/v1/conversations/${assigned.id}`, { assignee_id: server.a.owner.id })).status, 200);
+      assert.equal((await theirs.post(`/api/v1/conversations/${mentioned.id}/notes`, { body: `@${server.a.owner.display_name} can you look?` })).status, 201);
+
+      const unread = answer(await call('list_notifications', { unread: true }));
+      assert.deepEqual(unread, (await server.a.api.get('/api/v1/notifications?unread=true')).body);
+      assert.deepEqual(unread.data.map((n: any) => [n.kind, n.conversation.id, n.actor.id]), [['mention', mentioned.id, colleague.id], ['assigned', assigned.id, colleague.id]]);
+
+      const done = { content: [{ type: 'text', text: 'Done (the API answered 204 No Content).' }] };
+      assert.deepEqual(await call('mark_notifications_read', { ids: [unread.data[1].id] }), done);
+      assert.deepEqual(answer(await call('list_notifications', { unread: true })).data.map((n: any) => n.id), [unread.data[0].id]);
+      assert.deepEqual(await call('mark_notifications_read', { all: true }), done);
+      assert.deepEqual(answer(await call('list_notifications', { unread: true })).data, []);
+      assert.match(toolError(await call('mark_notifications_read', { all: false })), /^invalid arguments for mark_notifications_read: .*all must be equal to one of the allowed values/);
+      assert.match(toolError(await call('mark_notifications_read', {})), /\(HTTP 400 validation_error\)/);
     });
 
     it('list_suggestions, accept_suggestion (issue_id by shortcode) and dismiss_suggestion', async () => {

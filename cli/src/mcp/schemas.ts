@@ -1,6 +1,6 @@
 // The MCP tools' schemas, derived from the OpenAPI document rather than written by hand: an input
 // schema from an operation's path and query parameters and JSON body, an output schema from its
-// success answer with the named schemas it references carried along as $defs.
+// success answer with the named schemas it references carried along as $defs (none for a 204).
 import { componentSchemas, type JsonSchema, operation } from '../document.js';
 
 export interface ObjectSchema extends JsonSchema {
@@ -44,9 +44,12 @@ export function inputSchemaOf(operationId: string): ObjectSchema {
   return transform(schema, standardKeyword, (_key, value) => value) as ObjectSchema;
 }
 
-export function outputSchemaOf(operationId: string): JsonSchema {
+/** The schema of the operation's JSON success answer; undefined for one that answers 204 (no content). */
+export function outputSchemaOf(operationId: string): JsonSchema | undefined {
   const { responses } = operation(operationId);
-  const success = Object.entries(responses).find(([status]) => status.startsWith('2'))?.[1].content?.['application/json']?.schema;
+  const [status, answer] = Object.entries(responses).find(([code]) => code.startsWith('2')) ?? [];
+  if (status === '204') return undefined;
+  const success = answer?.content?.['application/json']?.schema;
   if (!success) throw new Error(`${operationId} has no JSON success answer`);
   const defs: Record<string, unknown> = {};
   const localRef = (key: string, value: string): string => {

@@ -18,7 +18,8 @@ done issues in releases. File issues with create_issue: it returns the existing 
 report is a duplicate. Start work with update_issue (status in_progress, assignee_id "me"), finish
 with status done and a resolution_comment, ship with create_release. reply_to_conversation writes to
 a customer: only with the user's approval of the exact text (confirm: true). To find an issue,
-conversation or contact from a few words (a customer's complaint, a name, an email), use search.`;
+conversation or contact from a few words (a customer's complaint, a name, an email), use search.
+What was assigned to your member, or mentioned it, is in list_notifications.`;
 
 function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
@@ -36,7 +37,9 @@ async function callTool(tool: Tool, validate: Validate, args: Record<string, unk
   const check = validate(args);
   if (!check.valid) return errorResult(`invalid arguments for ${tool.name}: ${check.errorMessage}`);
   try {
-    const answer = (await tool.call(new Api(resolveCredentials()), args)) as Record<string, unknown>;
+    const answer = (await tool.call(new Api(resolveCredentials()), args)) as Record<string, unknown> | undefined;
+    // An operation that answers 204 has nothing to show but that it was done.
+    if (!tool.outputSchema) return { content: [{ type: 'text', text: 'Done (the API answered 204 No Content).' }] };
     return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }], structuredContent: answer };
   } catch (error) {
     if (error instanceof ApiError) return errorResult(apiErrorText(error));

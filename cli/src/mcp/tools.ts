@@ -1,7 +1,8 @@
 // The MCP tools: cli/README.md's operations (plus list_products, list_members and
 // update_conversation, which an agent needs to fill in product_id, assignee_id and a conversation's
-// status, and search, to find a record it has only words for), each an API operation whose schemas
-// come from the OpenAPI document (assign_conversation takes only the assignee of updateConversation's).
+// status, search, to find a record it has only words for, and the member's notifications), each an
+// API operation whose schemas come from the OpenAPI document (assign_conversation takes only the
+// assignee of updateConversation's).
 import type { Api, Query, RequestBody } from '../api.js';
 import { issueIds } from '../resolve.js';
 import { inputSchemaOf, type ObjectSchema, outputSchemaOf } from './schemas.js';
@@ -142,6 +143,19 @@ const DEFINITIONS: Definition[] = [
       const body = withoutId(args) as RequestBody<'postConversationMessage'>;
       return api.call(api.client.POST('/api/v1/conversations/{id}/messages', { ...byId(args), body }));
     },
+  },
+  {
+    name: 'list_notifications',
+    operationId: 'listNotifications',
+    description: 'Your member\'s notifications, newest first: a conversation assigned to you (assigned), a customer writing in a conversation assigned to you (message), an internal note mentioning you (mention), each with the conversation, who caused it and read_at (null while unread). unread: true lists the unread ones only. A key without a member has none (an error).',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/notifications', { params: { query: args as Query<'listNotifications'> } })),
+  },
+  {
+    name: 'mark_notifications_read',
+    operationId: 'markNotificationsRead',
+    description: 'Mark your notifications read once you have dealt with them: ids (1–200 notification ids from list_notifications), or all: true for every one. Give exactly one of the two. Answers nothing but that it was done.',
+    call: async (api, args) => api.call(api.client.POST('/api/v1/notifications/read', { body: args as RequestBody<'markNotificationsRead'> })),
   },
   {
     name: 'list_suggestions',
