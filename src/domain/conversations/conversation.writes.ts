@@ -2,7 +2,9 @@
 // replies, the widget's visitors and forms, mail, announcements, summaries), so each records its
 // event in its transaction, and each message of a contact asks for the conversation's summary in it
 // (the contact's first, for its triage too). It also keeps the list fields on the conversation's
-// row (the latest message, since when the contact waits), so no list reads the messages. A
+// row (the latest message, since when the contact waits), so no list reads the messages. It owns
+// the snooze's rules (snooze.ts): a snooze asks for its wake, closing a conversation or its
+// contact's message ends it. A
 // message's attachments are written with it, and a reply that goes out by mail gets its delivery
 // job in the same transaction (the outbox of mail).
 //
@@ -28,6 +30,7 @@ import { addressToken } from '../email/addresses.js';
 import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
 import { messageExcerpt } from './message-excerpt.js';
+import { withSnoozeRule } from './snooze.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import { holdLock, type Work } from '../shared/unit-of-work.js';
 import { parseTags, retag } from '../tags/tags.js';
@@ -38,7 +41,7 @@ export interface ConversationWritesDeps {
   attachments: Pick<AttachmentRepository, 'insertMany' | 'listByConversation'>;
   emailJobs: Pick<EmailJobRepository, 'insert' | 'erase'>;
   outbox: Outbox;
-  jobs: Pick<ConversationJobQueue, 'request'>;
+  jobs: Pick<ConversationJobQueue, 'request' | 'requestAt'>;
   tags: Pick<TagRepository, 'retag'>;
   contacts: Pick<ContactRepository, 'seen'>;
   members: Pick<MemberRepository, 'findById'>;
@@ -64,6 +67,7 @@ function inboxFieldsOf(firstMessage: MessageRow | null): Omit<ConversationRow, k
     last_message_excerpt: firstMessage ? messageExcerpt(firstMessage.body) : null,
     last_message_at: firstMessage?.created_at ?? null,
     waiting_since: firstMessage && waitEffectOf(firstMessage) === 'asks' ? firstMessage.created_at : null,
+    snoozed_until: null,
   };
 }
 
@@ -132,6 +136,28 @@ export function createConversationWrites({
     if (await first()) await jobs.request(work, 'triage', row);
   };
 
+  /** Writes a change's effective fields; a snooze asks for its wake, due when it ends. */
+  const update = async (work: Work, current: ConversationWithContactRow, wanted: ConversationChanges): Promise<Conversation> => {
+    requireLock(work, current.id);
+    const changes = withSnoozeRule(current, wanted);
+    await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
+    await conversations.update(current.workspace_id, current.id, changes, work.tx);
+    if (changes.tags !== undefined) {
+      await retag(tags, work.tx, current.workspace_id, 'conversation', current.id, parseTags(current.tags), parseTags(changes.tags));
+    }
+    if (changes.snoozed_until) {
+      await jobs.requestAt(work, 'wake', { workspace_id: current.workspace_id, conversation_id: current.id, created_at: changes.updated_at ?? clock.now() }, changes.snoozed_until);
+    }
+    const next = { ...current, ...changes };
+    await outbox.record(work, {
+      type: 'conversation.updated',
+      workspaceId: current.workspace_id,
+      data: await detailIn(work.tx, next),
+      previous: previousOf(toConversation(current), changes),
+    });
+    return toConversation(next);
+  };
+
   /** An erasure's conversation.updated: the conversation as the erasure left it (read after it). */
   const recordErased = async (work: Work, current: ConversationWithContactRow, previous: Record<string, unknown>) => {
     const erased = (await conversations.findById(current.workspace_id, current.id, work.tx))!;
@@ -169,23 +195,11 @@ export function createConversationWrites({
       return detail;
     },
 
-    /** Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a new summary. */
-    async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges): Promise<Conversation> {
-      requireLock(work, current.id);
-      await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
-      await conversations.update(current.workspace_id, current.id, changes, work.tx);
-      if (changes.tags !== undefined) {
-        await retag(tags, work.tx, current.workspace_id, 'conversation', current.id, parseTags(current.tags), parseTags(changes.tags));
-      }
-      const next = { ...current, ...changes };
-      await outbox.record(work, {
-        type: 'conversation.updated',
-        workspaceId: current.workspace_id,
-        data: await detailIn(work.tx, next),
-        previous: previousOf(toConversation(current), changes),
-      });
-      return toConversation(next);
-    },
+    /**
+     * Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a
+     * new summary, a wake. Resolving or dismissing a snoozed conversation ends its snooze as well.
+     */
+    update,
 
     /**
      * Erasure of the conversation's contact (docs/privacy.md): the conversation stays, without its
@@ -215,7 +229,8 @@ export function createConversationWrites({
 
     /**
      * A message in a conversation, an internal note included; the conversation's updated_at, latest
-     * message and wait move with it (that is part of message.created, not a conversation.updated of its own).
+     * message and wait move with it (that is part of message.created, not a conversation.updated of
+     * its own). A contact's message wakes a snoozed conversation: one conversation.updated after it.
      */
     async addMessage(work: Work, added: MessageRow | NewMessage): Promise<Message> {
       const message = asNewMessage(added);
@@ -223,10 +238,14 @@ export function createConversationWrites({
       requireLock(work, row.conversation_id);
       await askForJobs(work, row, async () => !(await messages.firstOfContact(row.workspace_id, row.conversation_id, work.tx)));
       const shown = await insertMessage(work, message);
-      await conversations.markMessage(row.workspace_id, row.conversation_id, {
+      const snoozedUntil = await conversations.markMessage(row.workspace_id, row.conversation_id, {
         at: row.created_at, senderType: row.sender_type, excerpt: messageExcerpt(row.body), wait: waitEffectOf(row),
       }, work.tx);
       await recordMessage(work, row, shown);
+      if (row.sender_type === 'contact' && snoozedUntil !== null) {
+        // Read after the mark, so the event shows the conversation with this message.
+        await update(work, (await conversations.findById(row.workspace_id, row.conversation_id, work.tx))!, { snoozed_until: null });
+      }
       return shown;
     },
   };
