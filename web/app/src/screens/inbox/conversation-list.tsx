@@ -8,12 +8,13 @@ import { Select } from '../../ui/form.js';
 import { CONVERSATION_TYPES, PRIORITIES, ago, arrivalLabel, entries, fullDate, waited } from '../../ui/labels.js';
 import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
 import type { Resource } from '../../use-resource.js';
+import { WakesAt } from './snooze-control.js';
 
 export const INBOX_DEFAULT_STATUS = 'open,in_progress';
 
-/** Whose conversations the list shows: the signed-in member's, nobody's, or everyone's. */
-export type InboxView = 'mine' | 'unassigned' | 'all';
-const VIEWS: [InboxView, string][] = [['mine', 'Mine'], ['unassigned', 'Unassigned'], ['all', 'All']];
+/** Whose conversations the list shows: the signed-in member's, nobody's, or everyone's; or the snoozed ones (inbox-views.ts). */
+export type InboxView = 'mine' | 'unassigned' | 'all' | 'snoozed';
+const VIEWS: [InboxView, string][] = [['mine', 'Mine'], ['unassigned', 'Unassigned'], ['all', 'All'], ['snoozed', 'Snoozed']];
 
 const SORTS: [string, string][] = [['', 'Newest first'], ['waiting', 'Waiting longest']];
 
@@ -88,6 +89,7 @@ export function ConversationList({ list, filters, live, openId, hrefOf, setFilte
                       waiting {waited(conversation.waiting_since)}
                     </span>
                   )}
+                  {conversation.snoozed_until && <WakesAt until={conversation.snoozed_until} />}
                   {conversation.assignee_id && <span class="muted row-assignee">{memberName(conversation.assignee_id)}</span>}
                   {conversation.tags.map((tag) => <span key={tag} class="tag">{tag}</span>)}
                 </span>

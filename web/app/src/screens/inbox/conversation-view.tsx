@@ -23,6 +23,7 @@ import { ConversationTriage } from '../triage/conversation-triage.js';
 import { CreateIssueDialog } from './create-issue.js';
 import { MessageThread } from './message-thread.js';
 import { ReplyBox } from './reply-box.js';
+import { SnoozeControl } from './snooze-control.js';
 
 type Conversation = Schemas['ConversationDetail'];
 type ConversationChanges = NonNullable<paths['/api/v1/conversations/{id}']['patch']['requestBody']>['content']['application/json'];
@@ -110,6 +111,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
           <Select compact label="Assignee" value={data.assignee_id ?? ''}
             options={[['', 'Unassigned'], ...session.members.map((member): [string, string] => [member.id, `${member.display_name ?? 'Unnamed member'}${member.id === myId ? ' (you)' : ''}`])]}
             onChange={(assignee) => void assign(assignee || null)} />
+          <SnoozeControl conversation={data} update={update} />
           {myId && data.assignee_id !== myId && (
             <Button small onClick={() => void assign(myId)} title="Assign to me (M)">Assign to me <kbd>M</kbd></Button>
           )}
