@@ -136,35 +136,13 @@ export function createConversationWrites({
     if (await first()) await jobs.request(work, 'triage', row);
   };
 
-  /** Writes a change's effective fields; a snooze asks for its wake, due when it ends. */
-  const update = async (work: Work, current: ConversationWithContactRow, wanted: ConversationChanges): Promise<Conversation> => {
-    requireLock(work, current.id);
-    const changes = withSnoozeRule(current, wanted);
-    await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
-    await conversations.update(current.workspace_id, current.id, changes, work.tx);
-    if (changes.tags !== undefined) {
-      await retag(tags, work.tx, current.workspace_id, 'conversation', current.id, parseTags(current.tags), parseTags(changes.tags));
-    }
-    if (changes.snoozed_until) {
-      await jobs.requestAt(work, 'wake', { workspace_id: current.workspace_id, conversation_id: current.id, created_at: changes.updated_at ?? clock.now() }, changes.snoozed_until);
-    }
-    const next = { ...current, ...changes };
-    await outbox.record(work, {
-      type: 'conversation.updated',
-      workspaceId: current.workspace_id,
-      data: await detailIn(work.tx, next),
-      previous: previousOf(toConversation(current), changes),
-    });
-    return toConversation(next);
-  };
-
   /** An erasure's conversation.updated: the conversation as the erasure left it (read after it). */
   const recordErased = async (work: Work, current: ConversationWithContactRow, previous: Record<string, unknown>) => {
     const erased = (await conversations.findById(current.workspace_id, current.id, work.tx))!;
     await outbox.record(work, { type: 'conversation.updated', workspaceId: current.workspace_id, data: await detailIn(work.tx, erased), previous });
   };
 
-  return {
+  const writes = {
     /** Reads a conversation's detail (its messages, their attachments and deliveries, its linked issues). */
     detail: detailIn,
 
@@ -197,9 +175,29 @@ export function createConversationWrites({
 
     /**
      * Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a
-     * new summary, a wake. Resolving or dismissing a snoozed conversation ends its snooze as well.
+     * new summary, a wake. Resolving or dismissing a snoozed conversation ends its snooze as well;
+     * a snooze asks for its wake, due when it ends.
      */
-    update,
+    async update(work: Work, current: ConversationWithContactRow, wanted: ConversationChanges): Promise<Conversation> {
+      requireLock(work, current.id);
+      const changes = withSnoozeRule(current, wanted);
+      await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
+      await conversations.update(current.workspace_id, current.id, changes, work.tx);
+      if (changes.tags !== undefined) {
+        await retag(tags, work.tx, current.workspace_id, 'conversation', current.id, parseTags(current.tags), parseTags(changes.tags));
+      }
+      if (changes.snoozed_until) {
+        await jobs.requestAt(work, 'wake', { workspace_id: current.workspace_id, conversation_id: current.id, created_at: changes.updated_at ?? clock.now() }, changes.snoozed_until);
+      }
+      const next = { ...current, ...changes };
+      await outbox.record(work, {
+        type: 'conversation.updated',
+        workspaceId: current.workspace_id,
+        data: await detailIn(work.tx, next),
+        previous: previousOf(toConversation(current), changes),
+      });
+      return toConversation(next);
+    },
 
     /**
      * Erasure of the conversation's contact (docs/privacy.md): the conversation stays, without its
@@ -244,11 +242,12 @@ export function createConversationWrites({
       await recordMessage(work, row, shown);
       if (row.sender_type === 'contact' && snoozedUntil !== null) {
         // Read after the mark, so the event shows the conversation with this message.
-        await update(work, (await conversations.findById(row.workspace_id, row.conversation_id, work.tx))!, { snoozed_until: null });
+        await writes.update(work, (await conversations.findById(row.workspace_id, row.conversation_id, work.tx))!, { snoozed_until: null });
       }
       return shown;
     },
   };
+  return writes;
 }
 
 export type ConversationWrites = ReturnType<typeof createConversationWrites>;
