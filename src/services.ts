@@ -47,6 +47,7 @@ import { createApiKeyService } from './domain/accounts/api-key.service.js';
 import { createChangelogService } from './domain/releases/changelog.service.js';
 import { createConversationService } from './domain/conversations/conversation.service.js';
 import { createConversationJobQueue } from './domain/conversations/conversation-jobs.js';
+import { createWakeJob } from './domain/conversations/snooze.js';
 import { createConversationSummaries, type SummaryObservation } from './domain/conversations/conversation-summary.service.js';
 import { createFormService } from './domain/widget/form.service.js';
 import { createIdeaService } from './domain/widget/idea.service.js';
@@ -229,6 +230,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const conversationJobRunner = createConversationJobRunner({
     db, clock, onError: onBackgroundError, jobs: repositories.conversationJobs,
     handlers: {
+      // First: a wake is due at an instant people chose, and quick (a claim's free slots go in this order).
+      wake: { leaseMs: jobLeaseMs, retriesUntilDone: true, run: createWakeJob({ db, clock, jobs: conversationJobs, writes: conversationWrites, ...repositories }).run },
       summary: {
         leaseMs: jobLeaseMs,
         run: createConversationSummaries({

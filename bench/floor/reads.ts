@@ -128,7 +128,7 @@ export const conversationFields = (row: Row): string => {
     ? 'null'
     : `{"sender_type":${json.text(row.last_message_sender_type)},"excerpt":${json.text(row.last_message_excerpt ?? '')},"created_at":${json.text(row.last_message_at)}}`;
   return `${CONVERSATION.fields(row)},"contact":${contact},"assignee_id":${nullableText(row.assignee_id)},"last_message":${lastMessage},` +
-    `"waiting_since":${nullableText(row.waiting_since)}`;
+    `"waiting_since":${nullableText(row.waiting_since)},"snoozed_until":${nullableText(row.snoozed_until)}`;
 };
 
 const CONVERSATION_STATUSES = new Set(['open', 'in_progress', 'resolved', 'dismissed']);

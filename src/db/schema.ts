@@ -147,6 +147,8 @@ export interface ConversationTable {
   last_message_at: string | null;
   /** The first contact message no agent reply has answered yet (migration 0018); null: nobody waits. */
   waiting_since: string | null;
+  /** When the snoozed conversation wakes (migration 0032); null: not snoozed. */
+  snoozed_until: string | null;
 }
 
 export interface MessageTable {
@@ -479,7 +481,7 @@ export interface ConversationJobTable {
   id: string;
   workspace_id: string;
   conversation_id: string;
-  kind: 'summary' | 'triage' | 'search';
+  kind: 'summary' | 'triage' | 'search' | 'wake';
   status: 'pending' | 'failed';
   attempts: number;
   last_error: string | null;

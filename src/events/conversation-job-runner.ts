@@ -3,8 +3,8 @@
 // own, run in the background (a few at once per process), and each commits its effect in the
 // transaction that deletes it. A run whose lease is gone (a newer message asked again, or it
 // outlived its lease and another process claimed the job) writes nothing. A run that throws is
-// retried on a short schedule, then left `failed`; a process that dies mid-run leaves the job to
-// fall due again when its lease runs out.
+// retried on a short schedule, then left `failed` (a wake is retried until it runs); a process that
+// dies mid-run leaves the job to fall due again when its lease runs out.
 import type { Db } from '../db/database.js';
 import type { ClaimedConversationJob, ConversationJobKind, ConversationJobRepository } from '../db/repositories/conversation-job.repository.js';
 import type { Clock } from '../lib/clock.js';
@@ -21,6 +21,11 @@ export interface ConversationJobHandler {
   run(job: ClaimedConversationJob): Promise<void>;
   /** How long a run may take at most: its claim's lease. */
   leaseMs: number;
+  /**
+   * Never left `failed`: after the schedule, retried at its last wait until it runs (a wake, which
+   * nothing else would ask for again). Otherwise a job is given up after the schedule.
+   */
+  retriesUntilDone?: boolean;
 }
 
 export interface ConversationJobRunnerDeps {
@@ -63,7 +68,7 @@ export function createConversationJobRunner({ db, jobs, handlers, clock, onError
       await handlers[job.kind].run(job);
     } catch (error) {
       const attempts = job.attempts + 1;
-      const giveUp = attempts > JOB_RETRY_SCHEDULE_MS.length;
+      const giveUp = !handlers[job.kind].retriesUntilDone && attempts > JOB_RETRY_SCHEDULE_MS.length;
       await jobs.recordFailure(job, retryOutcome(attempts, errorText(error), giveUp, Date.parse(clock.now()), JOB_RETRY_SCHEDULE_MS, random));
     }
   }

@@ -49,6 +49,16 @@ describe('ldk conversation', () => {
     assert.equal((await shell.run('conversation', 'update', conversation.id)).code, 2);
   });
 
+  it('update --snooze-until: snoozes until an instant, shown by show and the answer; none wakes it', async () => {
+    const until = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
+    assert.match(await shell.text('conversation', 'update', conversation.id, '--snooze-until', until), new RegExp(`, snoozed until ${until}\\.\n$`));
+    assert.match(await shell.text('conversation', 'show', conversation.id), new RegExp(`^snoozed until +${until}$`, 'm'));
+    assert.equal((await shell.json('conversation', 'update', conversation.id, '--snooze-until', 'none')).data.snoozed_until, null);
+    const past = await shell.run('conversation', 'update', conversation.id, '--snooze-until', '2020-01-01T00:00:00Z');
+    assert.equal(past.code, 1);
+    assert.match(past.stderr, /snoozed_until/);
+  });
+
   it('assign: a member, me or none, named in the answer; anything else is a usage error', async () => {
     assert.equal(await shell.text('conversation', 'assign', conversation.id, 'me'), 'Assigned "Checkout button does nothing" to Alpha Owner.\n');
     assert.equal((await shell.json('conversation', 'list', '--assignee', 'me')).data[0].id, conversation.id);

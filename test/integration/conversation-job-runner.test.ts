@@ -26,7 +26,7 @@ describeEachDialect('the conversation job runner', (ctx) => {
     const handler = { leaseMs: 60_000, run: async (job: ClaimedConversationJob) => void ran.push(job) };
     const runner = createConversationJobRunner({
       db, clock, jobs: conversationJobRepository(db, dialect), onError: (error) => assert.fail(String(error)), random: () => 0,
-      handlers: { summary: handler, triage: handler, search: handler },
+      handlers: { summary: handler, triage: handler, search: handler, wake: handler },
     });
     const started = runner.run();
     // One claim of JOB_CONCURRENCY jobs a turn of the event loop, however many jobs finish in it.

@@ -242,15 +242,16 @@ describeEachDialect('summary jobs across processes', (ctx) => {
             jobs: createConversationJobQueue({ dialect, clock, jobs, delays: { summary: DEBOUNCE_MS, triage: 0, search: 0 } }),
             writes: createConversationWrites({
               conversations, messages, attachments: attachmentRepository(db), emailJobs: emailJobRepository(db, dialect), outbox: ctx().services.outbox,
-              jobs: { request: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, members: memberRepository(db), dialect, clock,
+              jobs: { request: async () => {}, requestAt: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, members: memberRepository(db), dialect, clock,
               notify: { assigned: async () => {}, messageAdded: async () => {} },
             }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,
         },
-        // Earlier tests' triage and fold jobs may be due on this clock: claimed and left to their lease.
+        // Earlier tests' triage, fold and wake jobs may be due on this clock: claimed and left to their lease.
         triage: { leaseMs: 30_000, run: async () => {} },
         search: { leaseMs: 30_000, run: async () => {} },
+        wake: { leaseMs: 30_000, run: async () => {} },
       },
     });
     clock.advance(DEBOUNCE_MS);

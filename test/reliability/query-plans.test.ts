@@ -33,6 +33,10 @@ const hotReads = (fixture: Fixture): string[] => [
   '/api/v1/conversations?assignee_id=none&limit=50',
   '/api/v1/conversations?sort=waiting&limit=50',
   '/api/v1/conversations?status=open&sort=waiting&limit=50',
+  // The app's open views leave snoozed conversations out; its Snoozed view lists only them.
+  '/api/v1/conversations?assignee_id=me&status=open,in_progress&snoozed=false&limit=50',
+  '/api/v1/conversations?status=open,in_progress&snoozed=false&sort=waiting&limit=50',
+  '/api/v1/conversations?status=open,in_progress&snoozed=true&limit=50',
   '/api/v1/saved-replies',
   '/api/v1/calendars',
   '/api/v1/sla-policies',
@@ -61,6 +65,7 @@ const DEEP_PAGES = [
   { path: `/api/v1/issues?status=pending,in_progress&limit=50&offset=${ISSUES * 0.45 * 0.9}`, index: 'issues_listing', mirrored: 'asc' },
   { path: `/api/v1/conversations?status=open,in_progress&type=ticket,chat,idea,feedback&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_listing', mirrored: 'asc' },
   { path: `/api/v1/conversations?status=open,in_progress&sort=waiting&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_waiting_listing', mirrored: 'desc' },
+  { path: `/api/v1/conversations?status=open,in_progress&snoozed=false&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_listing', mirrored: 'asc' },
 ];
 
 /** The page's id query of a list statement (`… where id in (<it>) order by …`), which holds every parameter. */

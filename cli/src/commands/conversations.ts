@@ -73,6 +73,7 @@ async function showConversation(api: Api, id: string): Promise<HumanOutput> {
       ['contact', contactName(conversation.contact)],
       ['assignee', assignee(conversation.assignee_id)],
       ['tags', tagList(conversation.tags)],
+      ['snoozed until', conversation.snoozed_until],
       ['rating', conversation.rating === null ? null : String(conversation.rating)],
       ['upvotes', String(conversation.upvotes)],
       ['created', relativeTime(conversation.created_at)],
@@ -84,13 +85,15 @@ async function showConversation(api: Api, id: string): Promise<HumanOutput> {
   };
 }
 
-type ConversationUpdate = Partial<Pick<Conversation, 'status' | 'priority'>>;
+type ConversationUpdate = Partial<Pick<Conversation, 'status' | 'priority'>> & { snoozeUntil?: string };
 
 async function updateConversation(api: Api, id: string, options: ConversationUpdate): Promise<HumanOutput> {
-  const body = { status: options.status, priority: options.priority };
-  if (nothingGiven(body)) throw new UsageError('nothing to update: pass --status or --priority');
+  const { status, priority, snoozeUntil } = options;
+  const body = { status, priority, snoozed_until: snoozeUntil === 'none' ? null : snoozeUntil };
+  if (nothingGiven(body)) throw new UsageError('nothing to update: pass --status, --priority or --snooze-until');
   const { data } = await api.call(api.client.PATCH('/api/v1/conversations/{id}', { params: { path: { id } }, body }));
-  return () => `Updated "${data.title}": ${showConversationStatus(data.status)}, ${showPriority(data.priority)}.`;
+  const snoozed = data.snoozed_until === null ? '' : `, snoozed until ${data.snoozed_until}`;
+  return () => `Updated "${data.title}": ${showConversationStatus(data.status)}, ${showPriority(data.priority)}${snoozed}.`;
 }
 
 /** A reply goes to a customer: on a terminal it is shown and needs a yes; elsewhere only --yes sends it. */
@@ -138,9 +141,10 @@ export function defineConversationCommands(program: Command): void {
     .argument('<id>', 'conversation UUID')
     .action(withApi(showConversation));
 
-  conversation.command('update').description('change a conversation\'s status or priority').argument('<id>', 'conversation UUID')
+  conversation.command('update').description('change a conversation\'s status or priority, or snooze it').argument('<id>', 'conversation UUID')
     .addOption(choiceOption('--status <status>', 'new status', CONVERSATION_STATUSES))
     .addOption(choiceOption('--priority <priority>', 'new priority', PRIORITIES))
+    .option('--snooze-until <instant>', 'snooze it until an ISO 8601 instant with its offset (2026-11-22T09:00:00+01:00); none wakes it')
     .action(withApi(updateConversation));
 
   conversation.command('reply').description('reply to the customer (asks first on a terminal; elsewhere needs --yes)')

@@ -1014,7 +1014,8 @@ export const openapiDocument = {
               "excerpt": "The export button does nothing on Android.",
               "created_at": "2026-11-21T10:25:00.000Z"
             },
-            "waiting_since": "2026-11-21T10:25:00.000Z"
+            "waiting_since": "2026-11-21T10:25:00.000Z",
+            "snoozed_until": null
           }
         ],
         "type": "object",
@@ -1038,7 +1039,8 @@ export const openapiDocument = {
           "contact",
           "assignee_id",
           "last_message",
-          "waiting_since"
+          "waiting_since",
+          "snoozed_until"
         ],
         "properties": {
           "id": {
@@ -1210,6 +1212,17 @@ export const openapiDocument = {
               "string",
               "null"
             ]
+          },
+          "snoozed_until": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "[ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed",
+            "type": [
+              "string",
+              "null"
+            ]
           }
         }
       },
@@ -1292,6 +1305,7 @@ export const openapiDocument = {
               "created_at": "2026-11-21T10:25:00.000Z"
             },
             "waiting_since": "2026-11-21T10:25:00.000Z",
+            "snoozed_until": null,
             "messages": [
               {
                 "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -1331,6 +1345,7 @@ export const openapiDocument = {
           "assignee_id",
           "last_message",
           "waiting_since",
+          "snoozed_until",
           "messages",
           "linked_issues"
         ],
@@ -1500,6 +1515,17 @@ export const openapiDocument = {
               "2026-11-21T10:25:00.000Z"
             ],
             "description": "[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "snoozed_until": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "[ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed",
             "type": [
               "string",
               "null"
@@ -1794,6 +1820,7 @@ export const openapiDocument = {
                 "created_at",
                 "updated_at",
                 "waiting_since",
+                "snoozed_until",
                 "messages"
               ],
               "properties": {
@@ -1917,6 +1944,17 @@ export const openapiDocument = {
                     "2026-11-21T10:25:00.000Z"
                   ],
                   "description": "[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing",
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "snoozed_until": {
+                  "format": "date-time",
+                  "examples": [
+                    "2026-11-21T10:25:00.000Z"
+                  ],
+                  "description": "[ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed",
                   "type": [
                     "string",
                     "null"
@@ -4753,6 +4791,7 @@ export const openapiDocument = {
               "created_at": "2026-11-21T10:25:00.000Z"
             },
             "waiting_since": "2026-11-21T10:25:00.000Z",
+            "snoozed_until": null,
             "messages": [
               {
                 "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -4795,6 +4834,7 @@ export const openapiDocument = {
           "assignee_id",
           "last_message",
           "waiting_since",
+          "snoozed_until",
           "messages",
           "linked_issues",
           "previous"
@@ -4965,6 +5005,17 @@ export const openapiDocument = {
               "2026-11-21T10:25:00.000Z"
             ],
             "description": "[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "snoozed_until": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "[ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed",
             "type": [
               "string",
               "null"
@@ -5153,6 +5204,17 @@ export const openapiDocument = {
                   "2026-11-21T10:25:00.000Z"
                 ],
                 "description": "[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. Internal notes and system messages answer nothing",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "snoozed_until": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "description": "[ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed",
                 "type": [
                   "string",
                   "null"
@@ -7343,7 +7405,7 @@ export const openapiDocument = {
         "tags": [
           "Conversations"
         ],
-        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.",
+        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.",
         "parameters": [
           {
             "schema": {
@@ -7443,6 +7505,15 @@ export const openapiDocument = {
             "name": "assignee_id",
             "required": false,
             "description": "[ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned"
+          },
+          {
+            "schema": {
+              "type": "boolean"
+            },
+            "in": "query",
+            "name": "snoozed",
+            "required": false,
+            "description": "[ext] true: only snoozed conversations; false: only those not snoozed. Absent: both"
           },
           {
             "schema": {
@@ -8009,7 +8080,7 @@ export const openapiDocument = {
         "tags": [
           "Conversations"
         ],
-        "description": "Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.",
+        "description": "Sets status, priority, [ext] assignee_id (a member id, `me` or null), [ext] tags (the whole list) and/or [ext] snoozed_until (a future instant, or null to wake it). Any status may be set from any status; resolving or dismissing a snoozed conversation ends its snooze. updated_at changes only when a value changes.",
         "requestBody": {
           "required": true,
           "content": {
@@ -8068,6 +8139,14 @@ export const openapiDocument = {
                         "type": "null"
                       }
                     ]
+                  },
+                  "snoozed_until": {
+                    "format": "date-time",
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "[ext] Snoozes the conversation until this instant (ISO 8601 with an offset; later than now): it wakes then, or when its contact writes. null wakes it now. A resolved or dismissed conversation cannot be snoozed (unless this request reopens it); resolving or dismissing one ends its snooze"
                   }
                 }
               },
@@ -8086,6 +8165,11 @@ export const openapiDocument = {
                 "example3": {
                   "value": {
                     "assignee_id": "me"
+                  }
+                },
+                "example4": {
+                  "value": {
+                    "snoozed_until": "2026-11-22T09:00:00+01:00"
                   }
                 }
               }
@@ -17187,7 +17271,7 @@ export const openapiDocument = {
         "tags": [
           "Deprecated aliases"
         ],
-        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.",
+        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.",
         "parameters": [
           {
             "schema": {
@@ -17287,6 +17371,15 @@ export const openapiDocument = {
             "name": "assignee_id",
             "required": false,
             "description": "[ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned"
+          },
+          {
+            "schema": {
+              "type": "boolean"
+            },
+            "in": "query",
+            "name": "snoozed",
+            "required": false,
+            "description": "[ext] true: only snoozed conversations; false: only those not snoozed. Absent: both"
           },
           {
             "schema": {
@@ -17856,7 +17949,7 @@ export const openapiDocument = {
         "tags": [
           "Deprecated aliases"
         ],
-        "description": "Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.",
+        "description": "Sets status, priority, [ext] assignee_id (a member id, `me` or null), [ext] tags (the whole list) and/or [ext] snoozed_until (a future instant, or null to wake it). Any status may be set from any status; resolving or dismissing a snoozed conversation ends its snooze. updated_at changes only when a value changes.",
         "requestBody": {
           "required": true,
           "content": {
@@ -17915,6 +18008,14 @@ export const openapiDocument = {
                         "type": "null"
                       }
                     ]
+                  },
+                  "snoozed_until": {
+                    "format": "date-time",
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "[ext] Snoozes the conversation until this instant (ISO 8601 with an offset; later than now): it wakes then, or when its contact writes. null wakes it now. A resolved or dismissed conversation cannot be snoozed (unless this request reopens it); resolving or dismissing one ends its snooze"
                   }
                 }
               },
@@ -17933,6 +18034,11 @@ export const openapiDocument = {
                 "example3": {
                   "value": {
                     "assignee_id": "me"
+                  }
+                },
+                "example4": {
+                  "value": {
+                    "snoozed_until": "2026-11-22T09:00:00+01:00"
                   }
                 }
               }

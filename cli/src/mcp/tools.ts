@@ -91,7 +91,7 @@ const DEFINITIONS: Definition[] = [
   {
     name: 'list_conversations',
     operationId: 'listConversations',
-    description: 'List customer conversations (tickets, ideas, feedback, chats), newest first, without their messages; filter by status (e.g. "open"), type, priority and product_id.',
+    description: 'List customer conversations (tickets, ideas, feedback, chats), newest first, without their messages; filter by status (e.g. "open"), type, priority, product_id and snoozed (true: only snoozed ones, false: none of them).',
     readOnly: true,
     call: async (api, args) => api.call(api.client.GET('/api/v1/conversations', { params: { query: args as Query<'listConversations'> } })),
   },
@@ -105,7 +105,7 @@ const DEFINITIONS: Definition[] = [
   {
     name: 'update_conversation',
     operationId: 'updateConversation',
-    description: 'Change a conversation\'s status (open, in_progress, resolved, dismissed) or priority.',
+    description: 'Change a conversation\'s status (open, in_progress, resolved, dismissed) or priority, or snooze it: snoozed_until is an ISO 8601 instant with its offset, later than now (it wakes then, or when the customer writes), null wakes it. A resolved or dismissed conversation cannot be snoozed; resolving one ends its snooze.',
     call: async (api, args) =>
       api.call(api.client.PATCH('/api/v1/conversations/{id}', { ...byId(args), body: withoutId(args) as RequestBody<'updateConversation'> })),
   },

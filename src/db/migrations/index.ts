@@ -31,6 +31,7 @@ import { emailReturnPaths } from './0028_email_return_paths.js';
 import { conversationChannel } from './0029_conversation_channel.js';
 import { searchLetters } from './0030_search_letters.js';
 import { memberSettings } from './0031_member_settings.js';
+import { conversationSnooze } from './0032_conversation_snooze.js';
 import { notifications } from './0033_notifications.js';
 import { serviceLevels } from './0034_service_levels.js';
 
@@ -68,6 +69,7 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0029_conversation_channel': conversationChannel(),
     '0030_search_letters': searchLetters(dialect),
     '0031_member_settings': memberSettings(),
+    '0032_conversation_snooze': conversationSnooze(types),
     '0033_notifications': notifications(types),
     '0034_service_levels': serviceLevels(types),
   };

@@ -8,16 +8,18 @@ import type { ConversationTable } from '../schema.js';
 const CONVERSATION_COLUMNS = [
   'c.id', 'c.workspace_id', 'c.product_id', 'c.contact_id', 'c.type', 'c.source', 'c.channel', 'c.status', 'c.priority', 'c.title',
   'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.tags', 'c.created_at', 'c.updated_at',
-  'c.assignee_id', 'c.last_message_sender_type', 'c.last_message_excerpt', 'c.last_message_at', 'c.waiting_since',
+  'c.assignee_id', 'c.last_message_sender_type', 'c.last_message_excerpt', 'c.last_message_at', 'c.waiting_since', 'c.snoozed_until',
 ] as const;
 
 /** A conversation; `reply_token` is only written (for email conversations) and read where mail is sent. */
 export type ConversationRow = Omit<ConversationTable, 'reply_token'> & Partial<Pick<ConversationTable, 'reply_token'>>;
-/** The columns the conversations' write path derives from the messages (and a new conversation's unassigned state). */
-export type InboxColumns = 'assignee_id' | 'last_message_sender_type' | 'last_message_excerpt' | 'last_message_at' | 'waiting_since';
+/** The columns the conversations' write path derives from the messages (and a new conversation's unassigned, awake state). */
+export type InboxColumns = 'assignee_id' | 'last_message_sender_type' | 'last_message_excerpt' | 'last_message_at' | 'waiting_since' | 'snoozed_until';
 /** A conversation as its creators describe it; the write path fills the rest. */
 export type NewConversationRow = Omit<ConversationRow, InboxColumns>;
-export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'assignee_id' | 'updated_at'>>;
+export type ConversationChanges = Partial<Pick<
+  ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'assignee_id' | 'snoozed_until' | 'updated_at'
+>>;
 
 /** What a new message does to its conversation's waiting_since: a contact's starts the wait, an agent's reply ends it, others leave it. */
 export type WaitEffect = 'asks' | 'answers' | 'none';
@@ -58,12 +60,17 @@ export interface ConversationFilters {
   /** Assigned to one of these members (or unassigned, with `unassigned`). */
   assigneeIds?: readonly string[];
   unassigned?: boolean;
+  /** Only snoozed conversations (true), only those not snoozed (false); absent: both. */
+  snoozed?: boolean;
 }
 
-/** The filters' values as the list's shaped statements bind them (`unassigned` is a choice of their shape). */
-type ListedValues = { workspaceId: string } & Omit<ConversationFilters, 'unassigned'>;
+/** The filters' choices: they shape the list's statements rather than bind a value. */
+type ListChoices = Pick<ConversationFilters, 'unassigned' | 'snoozed'>;
 
-const listedValues = (workspaceId: string, { unassigned: _choice, ...filters }: ConversationFilters): ListedValues => ({ workspaceId, ...filters });
+/** The filters' values as the list's shaped statements bind them. */
+type ListedValues = { workspaceId: string } & Omit<ConversationFilters, keyof ListChoices>;
+
+const listedValues = (workspaceId: string, { unassigned: _unassigned, snoozed: _snoozed, ...filters }: ConversationFilters): ListedValues => ({ workspaceId, ...filters });
 
 /** newest: created_at descending; waiting: the longest waiting first, then those nobody waits on. */
 export type ConversationSort = 'newest' | 'waiting';
@@ -84,6 +91,7 @@ export function conversationRepository(db: Executor) {
     if (filters.priorities?.length) query = query.where('c.priority', 'in', filters.priorities);
     if (filters.ids?.length) query = query.where('c.id', 'in', filters.ids);
     if (filters.tagKeys?.length) query = query.where('c.id', 'in', taggedIds(tx, workspaceId, 'conversation', filters.tagKeys));
+    if (filters.snoozed !== undefined) query = query.where('c.snoozed_until', filters.snoozed ? 'is not' : 'is', null);
     const { assigneeIds = [], unassigned = false } = filters;
     if (assigneeIds.length || unassigned) {
       query = query.where((eb) => eb.or([
@@ -102,17 +110,17 @@ export function conversationRepository(db: Executor) {
   const withContact = (tx: Executor, workspaceId: string, filters: ConversationFilters) => joinContact(filtered(tx, workspaceId, filters));
 
   // The list's statements, compiled once per shape of its filters (compileByShape).
-  const listedCount = compileByShape(({ workspaceId, ...filters }: ListedValues, { unassigned }: { unassigned: boolean }) =>
-    filtered(db, workspaceId, { ...filters, unassigned }).select((eb) => eb.fn.countAll<number | string>().as('n')),
+  const listedCount = compileByShape(({ workspaceId, ...filters }: ListedValues, choices: ListChoices) =>
+    filtered(db, workspaceId, { ...filters, ...choices }).select((eb) => eb.fn.countAll<number | string>().as('n')),
   );
   // The page's ids come from the sort's index first, the rows and their contacts then for those
   // ids alone (by id only, as the issues' list does), so an offset steps over index entries.
   const listedPage = compileByShape((
     { limit, offset, workspaceId, ...filters }: ListedValues & { limit: number; offset: number },
-    { unassigned, sort, reversed }: { unassigned: boolean; sort: ConversationSort; reversed: boolean },
+    { sort, reversed, ...choices }: ListChoices & { sort: ConversationSort; reversed: boolean },
   ) => {
     const read = pageRead(CONVERSATION_ORDERS[sort], reversed, { limit, offset });
-    const matching = filtered(db, workspaceId, { ...filters, unassigned }).select('c.id');
+    const matching = filtered(db, workspaceId, { ...filters, ...choices }).select('c.id');
     return read.sorted(joinContact(db.selectFrom('conversations as c').where('c.id', 'in', read.sliced(matching))));
   });
 
@@ -140,14 +148,16 @@ export function conversationRepository(db: Executor) {
   );
   type MarkArgs = { workspaceId: string; id: string; at: string; senderType: string; excerpt: string };
   // One statement per effect on the wait, each compiled once: the wait is decided in the row itself,
-  // so concurrent messages never read a stale waiting_since.
+  // so concurrent messages never read a stale waiting_since. It answers the row's snooze, which a
+  // contact's message ends, so that a conversation not snoozed costs no read of its own.
   const markWith = (waiting: (at: string) => unknown) => compileOnce(
     ['workspaceId', 'id', 'at', 'senderType', 'excerpt'],
     ({ workspaceId, id, at, senderType, excerpt }: MarkArgs) =>
       db.updateTable('conversations')
         .set({ updated_at: at, last_message_at: at, last_message_sender_type: senderType, last_message_excerpt: excerpt, waiting_since: waiting(at) as never })
         .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id),
+        .where('id', '=', id)
+        .returning('snoozed_until'),
   );
   const marks: Record<WaitEffect, ReturnType<typeof markWith>> = {
     asks: markWith((at) => sql`coalesce(waiting_since, ${at})`),
@@ -187,9 +197,12 @@ export function conversationRepository(db: Executor) {
       return linkedIssues(tx, { workspaceId, conversationId });
     },
 
-    /** Marks a new message on its conversation (updated_at, the latest message, the wait), leaving its other columns alone. */
-    async markMessage(workspaceId: string, id: string, { wait, ...mark }: MessageMark, tx: Executor = db): Promise<void> {
-      await marks[wait](tx, { workspaceId, id, ...mark });
+    /**
+     * Marks a new message on its conversation (updated_at, the latest message, the wait), leaving its
+     * other columns alone; answers when the conversation is snoozed until (null: it is not).
+     */
+    async markMessage(workspaceId: string, id: string, { wait, ...mark }: MessageMark, tx: Executor = db): Promise<string | null> {
+      return (await marks[wait](tx, { workspaceId, id, ...mark }))[0]?.snoozed_until ?? null;
     },
 
     /** The workspace's conversations among `ids`, with their contacts (in no particular order; others are simply absent). */
@@ -208,10 +221,10 @@ export function conversationRepository(db: Executor) {
       workspaceId: string, filters: ConversationFilters, sort: ConversationSort, page: Page, tx: Executor = db,
     ): Promise<PageOf<ConversationWithContactRow>> {
       const values = listedValues(workspaceId, filters);
-      const unassigned = filters.unassigned ?? false;
-      const count = async () => Number((await listedCount(tx, values, { unassigned }))[0]!.n);
+      const choices: ListChoices = { unassigned: filters.unassigned ?? false, snoozed: filters.snoozed };
+      const count = async () => Number((await listedCount(tx, values, choices))[0]!.n);
       return readPage(CONVERSATION_ORDERS[sort], page, count, ({ reversed, window }) =>
-        listedPage(tx, { ...values, limit: window.limit, offset: window.offset }, { unassigned, sort, reversed }));
+        listedPage(tx, { ...values, limit: window.limit, offset: window.offset }, { ...choices, sort, reversed }));
     },
 
     /** A visitor's conversations of one product, newest first. */

@@ -23,6 +23,7 @@ import { updateUnderLock } from '../shared/changes.js';
 import { normalizeTags } from '../tags/tags.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import { conversationLock, type ConversationWrites, type MailDelivery } from './conversation.writes.js';
+import { checkSnoozable, snoozeOf } from './snooze.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 
 export type { Conversation, ConversationContact, ConversationDetail, LinkedIssue, Message } from './conversation.shapes.js';
@@ -47,6 +48,8 @@ export interface ConversationUpdate {
   tags?: string[];
   /** [ext] A member id, `me`, or null to unassign. */
   assignee_id?: MemberRef;
+  /** [ext] A future instant to snooze until, or null to wake it (snooze.ts). */
+  snoozed_until?: string | null;
 }
 
 /** An agent's message: its text, or [ext] a saved reply to fill in. */
@@ -167,17 +170,25 @@ export function createConversationService({
       return { rows: rows.map(toConversation), total };
     },
 
-    /** Any status may be set from any status; updated_at moves only when something changes. */
+    /**
+     * Any status may be set from any status; updated_at moves only when something changes. [ext] A
+     * snooze needs a conversation that stays open or in progress.
+     */
     async update(actor: Actor, id: string, input: ConversationUpdate): Promise<Conversation> {
       const { id: conversationId } = await find(actor, id);
       const wanted: ConversationChanges = {
         status: input.status, priority: input.priority, tags: input.tags === undefined ? undefined : JSON.stringify(normalizeTags(input.tags)),
+        snoozed_until: input.snoozed_until === undefined ? undefined : snoozeOf(input.snoozed_until, clock.now()),
       };
       if (input.assignee_id !== undefined) wanted.assignee_id = await resolveMemberRef(members, actor, input.assignee_id, 'assignee_id');
       let updated: Conversation | null = null;
       const { current } = await updateUnderLock({ db, dialect, clock }, {
         lockKey: conversationLock(conversationId),
-        read: (tx) => find(actor, conversationId, tx),
+        read: async (tx) => {
+          const row = await find(actor, conversationId, tx);
+          checkSnoozable(input.status ?? row.status, wanted.snoozed_until);
+          return row;
+        },
         wanted,
         write: async (work, current, changes) => {
           updated = await writes.update(work, current, changes, actor.member?.id ?? null);

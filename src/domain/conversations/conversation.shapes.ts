@@ -48,6 +48,8 @@ export interface Conversation {
   last_message: LastMessage | null;
   /** [ext] The first contact message no agent reply has answered yet; null when nobody waits. */
   waiting_since: string | null;
+  /** [ext] When the snoozed conversation wakes; null when it is not snoozed (docs/inbox.md). */
+  snoozed_until: string | null;
 }
 
 export interface Message {
@@ -117,6 +119,7 @@ export const toConversation = (row: ConversationWithContactRow): Conversation =>
     ? null
     : { sender_type: row.last_message_sender_type as SenderType, excerpt: row.last_message_excerpt ?? '', created_at: row.last_message_at },
   waiting_since: row.waiting_since,
+  snoozed_until: row.snoozed_until,
 });
 
 const DELIVERY_STATUS = { pending: 'pending', done: 'sent', failed: 'failed' } as const;

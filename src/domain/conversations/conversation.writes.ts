@@ -2,7 +2,9 @@
 // replies, the widget's visitors and forms, mail, announcements, summaries), so each records its
 // event in its transaction, and each message of a contact asks for the conversation's summary in it
 // (the contact's first, for its triage too). It also keeps the list fields on the conversation's
-// row (the latest message, since when the contact waits), so no list reads the messages. A
+// row (the latest message, since when the contact waits), so no list reads the messages. It owns
+// the snooze's rules (snooze.ts): a snooze asks for its wake, closing a conversation or its
+// contact's message ends it. A
 // message's attachments are written with it, and a reply that goes out by mail gets its delivery
 // job in the same transaction (the outbox of mail).
 //
@@ -28,6 +30,7 @@ import { addressToken } from '../email/addresses.js';
 import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
 import { messageExcerpt } from './message-excerpt.js';
+import { withSnoozeRule } from './snooze.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { NotificationWrites } from '../notifications/notification.writes.js';
 import { holdLock, type Work } from '../shared/unit-of-work.js';
@@ -39,7 +42,7 @@ export interface ConversationWritesDeps {
   attachments: Pick<AttachmentRepository, 'insertMany' | 'listByConversation'>;
   emailJobs: Pick<EmailJobRepository, 'insert' | 'erase'>;
   outbox: Outbox;
-  jobs: Pick<ConversationJobQueue, 'request'>;
+  jobs: Pick<ConversationJobQueue, 'request' | 'requestAt'>;
   tags: Pick<TagRepository, 'retag'>;
   contacts: Pick<ContactRepository, 'seen'>;
   members: Pick<MemberRepository, 'findById'>;
@@ -67,6 +70,7 @@ function inboxFieldsOf(firstMessage: MessageRow | null): Omit<ConversationRow, k
     last_message_excerpt: firstMessage ? messageExcerpt(firstMessage.body) : null,
     last_message_at: firstMessage?.created_at ?? null,
     waiting_since: firstMessage && waitEffectOf(firstMessage) === 'asks' ? firstMessage.created_at : null,
+    snoozed_until: null,
   };
 }
 
@@ -141,7 +145,7 @@ export function createConversationWrites({
     await outbox.record(work, { type: 'conversation.updated', workspaceId: current.workspace_id, data: await detailIn(work.tx, erased), previous });
   };
 
-  return {
+  const writes = {
     /** Reads a conversation's detail (its messages, their attachments and deliveries, its linked issues). */
     detail: detailIn,
 
@@ -173,15 +177,21 @@ export function createConversationWrites({
     },
 
     /**
-     * Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a new
-     * summary. `by`: the member who made it, if any (a new assignee is told who assigned them).
+     * Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a
+     * new summary, a wake. Resolving or dismissing a snoozed conversation ends its snooze as well;
+     * a snooze asks for its wake, due when it ends. `by`: the member who made it, if any (a new
+     * assignee is told who assigned them).
      */
-    async update(work: Work, current: ConversationWithContactRow, changes: ConversationChanges, by: string | null = null): Promise<Conversation> {
+    async update(work: Work, current: ConversationWithContactRow, wanted: ConversationChanges, by: string | null = null): Promise<Conversation> {
       requireLock(work, current.id);
+      const changes = withSnoozeRule(current, wanted);
       await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
       await conversations.update(current.workspace_id, current.id, changes, work.tx);
       if (changes.tags !== undefined) {
         await retag(tags, work.tx, current.workspace_id, 'conversation', current.id, parseTags(current.tags), parseTags(changes.tags));
+      }
+      if (changes.snoozed_until) {
+        await jobs.requestAt(work, 'wake', { workspace_id: current.workspace_id, conversation_id: current.id, created_at: changes.updated_at ?? clock.now() }, changes.snoozed_until);
       }
       const next = { ...current, ...changes };
       await outbox.record(work, {
@@ -222,7 +232,8 @@ export function createConversationWrites({
 
     /**
      * A message in a conversation, an internal note included; the conversation's updated_at, latest
-     * message and wait move with it (that is part of message.created, not a conversation.updated of its own).
+     * message and wait move with it (that is part of message.created, not a conversation.updated of
+     * its own). A contact's message wakes a snoozed conversation: one conversation.updated after it.
      */
     async addMessage(work: Work, added: MessageRow | NewMessage): Promise<Message> {
       const message = asNewMessage(added);
@@ -230,14 +241,19 @@ export function createConversationWrites({
       requireLock(work, row.conversation_id);
       await askForJobs(work, row, async () => !(await messages.firstOfContact(row.workspace_id, row.conversation_id, work.tx)));
       const shown = await insertMessage(work, message);
-      await conversations.markMessage(row.workspace_id, row.conversation_id, {
+      const snoozedUntil = await conversations.markMessage(row.workspace_id, row.conversation_id, {
         at: row.created_at, senderType: row.sender_type, excerpt: messageExcerpt(row.body), wait: waitEffectOf(row),
       }, work.tx);
       await recordMessage(work, row, shown);
       await notify.messageAdded(work, row);
+      if (row.sender_type === 'contact' && snoozedUntil !== null) {
+        // Read after the mark, so the event shows the conversation with this message.
+        await writes.update(work, (await conversations.findById(row.workspace_id, row.conversation_id, work.tx))!, { snoozed_until: null });
+      }
       return shown;
     },
   };
+  return writes;
 }
 
 export type ConversationWrites = ReturnType<typeof createConversationWrites>;

@@ -9,6 +9,7 @@ import type { IssueRepository } from '../../db/repositories/issue.repository.js'
 import type { ProductRepository } from '../../db/repositories/product.repository.js';
 import type { ReleaseChanges, ReleaseIssueRow, ReleaseRepository, ReleaseViewRow } from '../../db/repositories/release.repository.js';
 import { invalidField, notFound } from '../../errors.js';
+import { canonicalInstant } from '../shared/instants.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
@@ -75,20 +76,8 @@ const toReleaseIssue = (row: ReleaseIssueRow): ReleaseIssue => ({
   priority: row.priority as Priority,
 });
 
-/**
- * Timestamps are stored in one canonical form (UTC, milliseconds, Z) whatever offset was sent.
- * The date-time format admits instants JavaScript cannot represent (a leap second) and years
- * PostgreSQL refuses (0000, or 10000 once the offset is applied): those are validation errors.
- */
-function canonicalTime(value: string | null): string | null {
-  if (value === null) return null;
-  const time = new Date(value);
-  const year = time.getUTCFullYear();
-  if (Number.isNaN(time.getTime()) || year < 1 || year > 9999) {
-    throw invalidField('released_at', 'must be a date-time from year 0001 to 9999 (UTC), without a leap second');
-  }
-  return time.toISOString();
-}
+/** A release's released_at, canonical; null (a draft) stays null. */
+const canonicalTime = (value: string | null): string | null => (value === null ? null : canonicalInstant('released_at', value));
 
 export interface ReleaseServiceDeps {
   db: Db;

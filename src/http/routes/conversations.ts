@@ -27,12 +27,13 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         description:
           'Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest ' +
           'waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a ' +
-          'malformed id is a validation_error naming it. pagination.total counts every match.',
+          'malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. ' +
+          'pagination.total counts every match.',
         querystring: ListConversationsQuery,
         response: { 200: ListOf(Conversation, 'A page of conversations, each with its contact'), ...errorResponses() },
       }),
       handler: async (request) => {
-        const { product_id, type, status, priority, id, tag, assignee_id, sort = 'newest' } = request.query;
+        const { product_id, type, status, priority, id, tag, assignee_id, snoozed, sort = 'newest' } = request.query;
         const page = pageOf(request.query);
         const [productId, types, statuses, priorities, listed, assignees] = await checkAll([
           () => singleIdFilter('product_id', product_id),
@@ -44,7 +45,7 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         ] as const);
         const filters = {
           productId, types, statuses, priorities, ids: listed.ids.length ? listed.ids : undefined,
-          assigneeIds: assignees.ids, assignedToMe: assignees.given.has('me'), unassigned: assignees.given.has('none'), tagKeys: tagFilter(tag),
+          assigneeIds: assignees.ids, assignedToMe: assignees.given.has('me'), unassigned: assignees.given.has('none'), tagKeys: tagFilter(tag), snoozed,
         };
         return listBody(await conversations.list(request.actor, filters, sort, page), page);
       },
@@ -85,7 +86,8 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         tags: TAGS,
         summary: 'Update a conversation',
         description:
-          'Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; ' +
+          'Sets status, priority, [ext] assignee_id (a member id, `me` or null), [ext] tags (the whole list) and/or [ext] snoozed_until (a future ' +
+          'instant, or null to wake it). Any status may be set from any status; resolving or dismissing a snoozed conversation ends its snooze. ' +
           'updated_at changes only when a value changes.',
         params: ConversationParams,
         body: UpdateConversationBody,

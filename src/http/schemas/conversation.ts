@@ -35,7 +35,7 @@ const EXAMPLE_CONVERSATION = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', contact_id: EXAMPLE_CONTACT.id,
   type: 'ticket', source: 'chat', channel: 'import', status: 'open', priority: 'normal', title: 'Export does nothing', ai_summary: null,
   rating: null, upvotes: 0, form_fields: null, tags: [], created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
-  assignee_id: null, last_message: EXAMPLE_LAST_MESSAGE, waiting_since: '2026-11-21T10:25:00.000Z',
+  assignee_id: null, last_message: EXAMPLE_LAST_MESSAGE, waiting_since: '2026-11-21T10:25:00.000Z', snoozed_until: null,
 };
 
 export const Contact = Type.Object(
@@ -153,6 +153,8 @@ export const conversationProperties = {
   last_message: Nullable(Ref(LastMessage), { description: '[ext] The latest message; null until the first' }),
   waiting_since: Nullable(Timestamp('[ext] When the first contact message that no agent reply has answered yet was sent; null when nobody waits. ' +
     'Internal notes and system messages answer nothing')),
+  snoozed_until: Nullable(Timestamp('[ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact ' +
+    'writes first; null when it is not snoozed')),
 };
 
 export const Conversation = Type.Object(conversationProperties, {
@@ -194,6 +196,7 @@ export const ListConversationsQuery = Type.Object({
   tag: Type.Optional(TagFilter()),
   id: Type.Optional(CsvIdFilter(`[ext] Only these conversations: comma-separated ids, at most ${CONVERSATION_ID_FILTER_MAX} (a client naming the conversations of a page of other records, such as the triage queue)`, [])),
   assignee_id: Type.Optional(CsvIdFilter('[ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller\'s member, `none` for unassigned', ['none', 'me'])),
+  snoozed: Type.Optional(Type.Boolean({ description: '[ext] true: only snoozed conversations; false: only those not snoozed. Absent: both' })),
   sort: Type.Optional(StringEnum(CONVERSATION_SORTS, {
     default: 'newest',
     description: '[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last',
@@ -208,8 +211,16 @@ export const UpdateConversationBody = Type.Object(
     assignee_id: Type.Optional(Type.Union([Uuid(), Type.Literal('me'), Type.Null()], {
       description: '[ext] A member id of this workspace, the literal `me` for the caller\'s member, or null to unassign',
     })),
+    snoozed_until: Type.Optional(Nullable(Type.String({ format: 'date-time' }), {
+      description: '[ext] Snoozes the conversation until this instant (ISO 8601 with an offset; later than now): it wakes then, or when its contact ' +
+        'writes. null wakes it now. A resolved or dismissed conversation cannot be snoozed (unless this request reopens it); resolving or ' +
+        'dismissing one ends its snooze',
+    })),
   },
-  { additionalProperties: false, examples: [{ status: 'in_progress' }, { status: 'resolved', priority: 'low' }, { assignee_id: 'me' }] },
+  {
+    additionalProperties: false,
+    examples: [{ status: 'in_progress' }, { status: 'resolved', priority: 'low' }, { assignee_id: 'me' }, { snoozed_until: '2026-11-22T09:00:00+01:00' }],
+  },
 );
 
 const MessageBody = Type.String({

@@ -161,7 +161,7 @@ export interface paths {
         };
         /**
          * List conversations
-         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.
+         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.
          */
         get: operations["listConversations"];
         put?: never;
@@ -195,7 +195,7 @@ export interface paths {
         head?: never;
         /**
          * Update a conversation
-         * @description Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.
+         * @description Sets status, priority, [ext] assignee_id (a member id, `me` or null), [ext] tags (the whole list) and/or [ext] snoozed_until (a future instant, or null to wake it). Any status may be set from any status; resolving or dismissing a snoozed conversation ends its snooze. updated_at changes only when a value changes.
          */
         patch: operations["updateConversation"];
         trace?: never;
@@ -850,7 +850,7 @@ export interface paths {
         /**
          * List conversations (deprecated alias of /api/v1/conversations)
          * @deprecated
-         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. pagination.total counts every match.
+         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.
          */
         get: operations["listConversationsViaDeprecatedAlias"];
         put?: never;
@@ -887,7 +887,7 @@ export interface paths {
         /**
          * Update a conversation (deprecated alias of /api/v1/conversations)
          * @deprecated
-         * @description Sets status, priority, [ext] assignee_id (a member id, `me` or null) and/or [ext] tags (the whole list). Any status may be set from any status; updated_at changes only when a value changes.
+         * @description Sets status, priority, [ext] assignee_id (a member id, `me` or null), [ext] tags (the whole list) and/or [ext] snoozed_until (a future instant, or null to wake it). Any status may be set from any status; resolving or dismissing a snoozed conversation ends its snooze. updated_at changes only when a value changes.
          */
         patch: operations["updateConversationViaDeprecatedAlias"];
         trace?: never;
@@ -2098,7 +2098,8 @@ export interface components {
          *         "excerpt": "The export button does nothing on Android.",
          *         "created_at": "2026-11-21T10:25:00.000Z"
          *       },
-         *       "waiting_since": "2026-11-21T10:25:00.000Z"
+         *       "waiting_since": "2026-11-21T10:25:00.000Z",
+         *       "snoozed_until": null
          *     }
          */
         Conversation: {
@@ -2177,6 +2178,12 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             waiting_since: string | null;
+            /**
+             * Format: date-time
+             * @description [ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            snoozed_until: string | null;
         };
         /**
          * @description [ext] An issue a conversation is linked to
@@ -2230,6 +2237,7 @@ export interface components {
          *         "created_at": "2026-11-21T10:25:00.000Z"
          *       },
          *       "waiting_since": "2026-11-21T10:25:00.000Z",
+         *       "snoozed_until": null,
          *       "messages": [
          *         {
          *           "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -2323,6 +2331,12 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             waiting_since: string | null;
+            /**
+             * Format: date-time
+             * @description [ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            snoozed_until: string | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
             /** @description [ext] The issues this conversation is linked to, in the order they were linked */
@@ -2524,6 +2538,12 @@ export interface components {
                  * @example 2026-11-21T10:25:00.000Z
                  */
                 waiting_since: string | null;
+                /**
+                 * Format: date-time
+                 * @description [ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                snoozed_until: string | null;
                 /** @description Oldest first; internal notes are never exported */
                 messages: components["schemas"]["Message"][];
             }[];
@@ -3945,6 +3965,7 @@ export interface components {
          *         "created_at": "2026-11-21T10:25:00.000Z"
          *       },
          *       "waiting_since": "2026-11-21T10:25:00.000Z",
+         *       "snoozed_until": null,
          *       "messages": [
          *         {
          *           "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -4041,6 +4062,12 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             waiting_since: string | null;
+            /**
+             * Format: date-time
+             * @description [ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            snoozed_until: string | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
             /** @description [ext] The issues this conversation is linked to, in the order they were linked */
@@ -4122,6 +4149,12 @@ export interface components {
                  * @example 2026-11-21T10:25:00.000Z
                  */
                 waiting_since?: string | null;
+                /**
+                 * Format: date-time
+                 * @description [ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact writes first; null when it is not snoozed
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                snoozed_until?: string | null;
                 /** @description Ordered by created_at ascending */
                 messages?: components["schemas"]["Message"][];
                 /** @description [ext] The issues this conversation is linked to, in the order they were linked */
@@ -5412,6 +5445,8 @@ export interface operations {
                 id?: string;
                 /** @description [ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned */
                 assignee_id?: string;
+                /** @description [ext] true: only snoozed conversations; false: only those not snoozed. Absent: both */
+                snoozed?: boolean;
                 /** @description [ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last */
                 sort?: "newest" | "waiting";
             };
@@ -5765,6 +5800,11 @@ export interface operations {
                     tags?: string[];
                     /** @description [ext] A member id of this workspace, the literal `me` for the caller's member, or null to unassign */
                     assignee_id?: string | "me" | null;
+                    /**
+                     * Format: date-time
+                     * @description [ext] Snoozes the conversation until this instant (ISO 8601 with an offset; later than now): it wakes then, or when its contact writes. null wakes it now. A resolved or dismissed conversation cannot be snoozed (unless this request reopens it); resolving or dismissing one ends its snooze
+                     */
+                    snoozed_until?: string | null;
                 };
             };
         };
@@ -10889,6 +10929,8 @@ export interface operations {
                 id?: string;
                 /** @description [ext] Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned */
                 assignee_id?: string;
+                /** @description [ext] true: only snoozed conversations; false: only those not snoozed. Absent: both */
+                snoozed?: boolean;
                 /** @description [ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last */
                 sort?: "newest" | "waiting";
             };
@@ -11242,6 +11284,11 @@ export interface operations {
                     tags?: string[];
                     /** @description [ext] A member id of this workspace, the literal `me` for the caller's member, or null to unassign */
                     assignee_id?: string | "me" | null;
+                    /**
+                     * Format: date-time
+                     * @description [ext] Snoozes the conversation until this instant (ISO 8601 with an offset; later than now): it wakes then, or when its contact writes. null wakes it now. A resolved or dismissed conversation cannot be snoozed (unless this request reopens it); resolving or dismissing one ends its snooze
+                     */
+                    snoozed_until?: string | null;
                 };
             };
         };

@@ -1,4 +1,4 @@
-// Single-key shortcuts (J/K in the triage queue, M in a conversation, / for search): never while
+// Single-key shortcuts (J/K in the triage queue, M and Z in a conversation, / for search): never while
 // the person types in a field or a dialog is open, never with a modifier held.
 import { useEffect, useRef } from 'preact/hooks';
 

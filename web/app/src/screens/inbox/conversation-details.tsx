@@ -11,6 +11,7 @@ import { CONVERSATION_STATUSES, PRIORITIES, entries } from '../../ui/labels.js';
 import { TagEditor } from '../../ui/tag-editor.js';
 import { ContactPanel } from '../contacts/contact-panel.js';
 import { ConversationTriage } from '../triage/conversation-triage.js';
+import { SnoozeControl } from './snooze-control.js';
 import type { ConversationChanges } from './conversation-view.js';
 
 interface Props {
@@ -27,12 +28,13 @@ export function ConversationDetails({ id, conversation: data, update, assign, cr
   const myId = session.me.member?.id ?? null;
   return (
     <section id={`details-${id}`} class="conversation-details" aria-label="Conversation details">
-      {/* One toolbar for what is done to the conversation; more actions (snooze) join it here. */}
+      {/* One toolbar for what is done to the conversation. */}
       <div class="details-actions" role="group" aria-label="Actions">
         {myId && data.assignee_id !== myId && (
           <Button small onClick={() => void assign(myId)} title="Assign to me (M)">Assign to me <kbd>M</kbd></Button>
         )}
         <Button small onClick={createIssue}>Create issue</Button>
+        <SnoozeControl conversation={data} update={update} />
       </div>
       <div class="details-section details-properties">
         <Select label="Status" value={data.status} options={entries(CONVERSATION_STATUSES)} onChange={(status) => void update({ status }, `Status set to ${CONVERSATION_STATUSES[status]}`)} />

@@ -9,12 +9,13 @@ import { ago, arrivalLabel, fullDate, waited } from '../../ui/labels.js';
 import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
 import type { Resource } from '../../use-resource.js';
 import { InboxFilters, type ListFilters } from './inbox-filters.js';
+import { WakesAt } from './snooze-control.js';
 
 export { INBOX_DEFAULT_STATUS } from './inbox-filters.js';
 
-/** Whose conversations the list shows: the signed-in member's, nobody's, or everyone's. */
-export type InboxView = 'mine' | 'unassigned' | 'all';
-const VIEWS: [InboxView, string][] = [['mine', 'Mine'], ['unassigned', 'Unassigned'], ['all', 'All']];
+/** Whose conversations the list shows: the signed-in member's, nobody's, or everyone's; or the snoozed ones (inbox-views.ts). */
+export type InboxView = 'mine' | 'unassigned' | 'all' | 'snoozed';
+const VIEWS: [InboxView, string][] = [['mine', 'Mine'], ['unassigned', 'Unassigned'], ['all', 'All'], ['snoozed', 'Snoozed']];
 
 const LIVE_LABELS: Record<LiveStatus, string> = { live: 'Live', connecting: 'Connecting…', offline: 'Offline' };
 
@@ -73,6 +74,7 @@ export function ConversationList({ list, filters, live, openId, hrefOf, setFilte
                       waiting {waited(conversation.waiting_since)}
                     </span>
                   )}
+                  {conversation.snoozed_until && <WakesAt until={conversation.snoozed_until} />}
                   {conversation.assignee_id && <span class="muted row-assignee">{memberName(conversation.assignee_id)}</span>}
                   {conversation.tags.map((tag) => <span key={tag} class="tag">{tag}</span>)}
                 </span>

@@ -9,6 +9,7 @@ import { useResource } from '../../use-resource.js';
 import { EmptyState, useTitle } from '../../ui/page.js';
 import { ConversationList, INBOX_DEFAULT_STATUS, type InboxView } from './conversation-list.js';
 import { ConversationView } from './conversation-view.js';
+import { viewQuery } from './inbox-views.js';
 
 const PAGE_SIZE = 50;
 
@@ -34,7 +35,7 @@ export function Inbox({ path }: { path: string }) {
         ...(filters.priority && { priority: filters.priority }),
         ...(filters.type && { type: filters.type }),
         ...(filters.product_id && { product_id: filters.product_id }),
-        ...(filters.view !== 'all' && { assignee_id: filters.view === 'mine' ? 'me' : 'none' }),
+        ...viewQuery(filters.view),
         ...(filters.sort === 'waiting' && { sort: 'waiting' as const }),
       },
     },
