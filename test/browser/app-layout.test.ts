@@ -34,12 +34,17 @@ const overlap = (a: Box, b: Box) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.w
 const inside = (inner: Box, outer: Box) =>
   inner.y >= outer.y - 1 && inner.y + inner.height <= outer.y + outer.height + 1 && inner.x >= outer.x - 1 && inner.x + inner.width <= outer.x + outer.width + 1;
 
-/** Fails when two of the controls (buttons, selects, fields, links) in `group` overlap, or a row of them is not aligned. */
+/** Fails when two of the controls (buttons, selects, fields, links) in `group` overlap, one runs past its edge, or a row of them is not aligned. */
 async function assertToolbar(group: Locator, what: string): Promise<void> {
   const controls = group.locator('button:visible, select:visible, input:visible, a:visible');
   const boxes: Box[] = [];
   for (const control of await controls.all()) boxes.push(await box(control));
   assert.ok(boxes.length > 0, `${what}: no controls`);
+  // None runs past the group's edges (cut off by the column or panel it sits in).
+  const edges = await box(group);
+  for (const a of boxes) {
+    assert.ok(a.x >= edges.x - 1 && a.x + a.width <= edges.x + edges.width + 1, `${what}: a control runs past the group's edge: ${JSON.stringify(a)} in ${JSON.stringify(edges)}`);
+  }
   for (const [i, a] of boxes.entries()) {
     for (const b of boxes.slice(i + 1)) assert.ok(!overlap(a, b), `${what}: controls overlap: ${JSON.stringify(a)} and ${JSON.stringify(b)}`);
   }

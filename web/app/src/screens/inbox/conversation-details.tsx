@@ -34,7 +34,6 @@ export function ConversationDetails({ id, conversation: data, update, assign, cr
           <Button small onClick={() => void assign(myId)} title="Assign to me (M)">Assign to me <kbd>M</kbd></Button>
         )}
         <Button small onClick={createIssue}>Create issue</Button>
-        <SnoozeControl conversation={data} update={update} />
       </div>
       <div class="details-section details-properties">
         <Select label="Status" value={data.status} options={entries(CONVERSATION_STATUSES)} onChange={(status) => void update({ status }, `Status set to ${CONVERSATION_STATUSES[status]}`)} />
@@ -42,6 +41,7 @@ export function ConversationDetails({ id, conversation: data, update, assign, cr
         <Select label="Assignee" value={data.assignee_id ?? ''}
           options={[['', 'Unassigned'], ...session.members.map((member): [string, string] => [member.id, `${member.display_name ?? 'Unnamed member'}${member.id === myId ? ' (you)' : ''}`])]}
           onChange={(assignee) => void assign(assignee || null)} />
+        <SnoozeControl conversation={data} update={update} />
       </div>
       <div class="details-section">
         <h3 class="small-heading">Tags</h3>

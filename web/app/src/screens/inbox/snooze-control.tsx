@@ -34,10 +34,10 @@ export function SnoozeControl({ conversation, update }: Props) {
     ...(closed ? [] : SNOOZE_CHOICES),
     ...(until ? [['wake', 'Wake now'] as ['wake', string]] : []),
   ];
+  // A row of the details panel's properties, like status and assignee; its title tells of Z.
   return (
     <span class="snooze-control" title={closed ? 'A resolved or dismissed conversation cannot be snoozed' : 'Z: snooze until tomorrow 9:00'}>
-      <Select compact label="Snooze" value="" options={options} disabled={options.length === 1} onChange={(choice) => void (choice && snooze(choice))} />
-      {!closed && <kbd aria-hidden="true">Z</kbd>}
+      <Select label="Snooze" value="" options={options} disabled={options.length === 1} onChange={(choice) => void (choice && snooze(choice))} />
     </span>
   );
 }

@@ -7,7 +7,7 @@ export type SnoozeChoice = 'later' | 'tomorrow' | 'next-week';
 
 export const SNOOZE_CHOICES: [SnoozeChoice, string][] = [
   ['later', 'Later today (in 3 hours)'],
-  ['tomorrow', 'Tomorrow 9:00'],
+  ['tomorrow', 'Tomorrow 9:00 (Z)'],
   ['next-week', 'Next week (Monday 9:00)'],
 ];
 
