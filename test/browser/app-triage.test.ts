@@ -14,6 +14,7 @@ import { closeAppPage, openAppPage, settled, type AppServer } from '../helpers/a
 import { assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
+import lexicalModel from '../../src/domain/triage/classifier/models/lexical.json' with { type: 'json' };
 import { CSV_ISSUE, CSV_PARAPHRASE, CSV_REPEAT, UNRELATED } from '../helpers/triage.js';
 
 for (const dialect of DIALECTS) {
@@ -278,6 +279,20 @@ for (const dialect of DIALECTS) {
       await expect(page.getByText('Nothing to triage'));
       await settled(page);
       await assertAccessible(page, 'the empty Triage view');
+    });
+
+    step('shows the triage setting in the product\'s settings, with the lexical classifier\'s published precision beside Auto', async () => {
+      const product = (await app.api('POST', '/api/v1/products', { name: 'Calibrated' })).data;
+      const { published } = lexicalModel;
+      await page.goto(`/app/settings/products/${product.id}`);
+      const triageSetting = page.getByRole('group', { name: 'Triage' });
+      await expect(triageSetting.getByText(`link precision ${published.link_precision.toFixed(3)}, link recall ${published.link_recall.toFixed(3)}`));
+      await expect(triageSetting.getByText('lexical', { exact: true }));
+      assert.equal(await triageSetting.getByRole('radio', { name: 'Suggest' }).isChecked(), true);
+      await triageSetting.getByRole('radio', { name: 'Auto' }).check();
+      await page.getByRole('button', { name: 'Save product' }).click();
+      await eventually(async () => (await app.api('GET', `/api/v1/products/${product.id}`)).data.triage === 'auto', 'the product in auto');
+      await assertAccessible(page, 'the product settings with the triage setting');
     });
   });
 }

@@ -98,7 +98,7 @@ describe('pair classifier model', () => {
     assert.equal(pairModelFor('openai:text-embedding-3-small'), null);
     // int8 weights never measured (docs/triage.md); a judge decides by itself.
     assert.equal(pairModelFor('local:Xenova/multilingual-e5-small'), null);
-    assert.equal(pairModelFor('openai:multilingual-e5-small-q4-query+openai:gpt-4o-mini'), null);
+    assert.equal(pairModelFor('openai:multilingual-e5-small-q4-query+judge:gpt-4o-mini'), null);
   });
 
   it('the shipped lexical model links a repeated report and not the same words in another order', () => {
