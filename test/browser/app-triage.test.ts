@@ -4,9 +4,10 @@
 // dismissed, run again and edited before accepting; a refusal when someone else acted first; the
 // Triage view worked from the keyboard (J/K/A/D/Enter), joined live by a newly triaged
 // conversation and left live by a suggestion accepted elsewhere, and loaded again when its event
-// stream opens late. Suggestions are made with POST /conversations/{id}/triage on products whose
-// automatic triage is off, so each test knows what it will see; the lexical matcher scores the
-// texts of test/helpers/triage.ts as repeats or not.
+// stream opens late; the triage setting in a product's settings, with the published link precision
+// and recall of the matcher in use next to Auto. Suggestions are made with
+// POST /conversations/{id}/triage on products whose automatic triage is off, so each test knows
+// what it will see; the lexical matcher scores the texts of test/helpers/triage.ts as repeats or not.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

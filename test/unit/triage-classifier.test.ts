@@ -112,6 +112,22 @@ describe('pair classifier model', () => {
     ]);
     assert.equal(swapped.link, null);
   });
+
+  it('the shipped e5 model links a repeated report at its calibrated threshold, and offers the same words in another order', () => {
+    const e5 = pairModelFor('openai:multilingual-e5-small-q4-query')!;
+    // e5's scores are cosines (plus the no-shared-word bonus): near 1 for a repeat and for reordered words alike.
+    const report = 'Refund not received after cancelling the order';
+    const repeat = decidePair(e5, report, [
+      { id: 'refund', text: report, score: 1, cosine: 1 }, { id: 'other', text: 'Order not received', score: 0.93, cosine: 0.93 },
+    ]);
+    assert.equal(repeat.link?.id, 'refund');
+    assert.ok(repeat.link!.probability >= e5.auto_link);
+    const swapped = decidePair(e5, 'Flights from Paris to London are cheaper than trains', [
+      { id: 'swapped', text: 'Flights from London to Paris are cheaper than trains', score: 0.99, cosine: 0.99 }, { id: 'other', text: 'Trains are late', score: 0.9, cosine: 0.9 },
+    ]);
+    assert.equal(swapped.link, null);
+    assert.deepEqual(swapped.possible.map((p) => p.id), ['swapped']);
+  });
 });
 
 describe('logistic regression', () => {
