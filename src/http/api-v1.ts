@@ -26,6 +26,7 @@ import { searchRoutes } from './routes/search.js';
 import { slaPolicyRoutes } from './routes/sla-policies.js';
 import { savedReplyRoutes } from './routes/saved-replies.js';
 import { suggestionRoutes } from './routes/suggestions.js';
+import { triageCalibrationRoutes } from './routes/triage-calibration.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export const API_PREFIX = '/api/v1';
@@ -62,6 +63,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   releaseRoutes(api, services.releases);
   searchRoutes(api, services.search);
   suggestionRoutes(api, services.triage, services.conversations);
+  triageCalibrationRoutes(api, services.triage);
   notificationRoutes(api, services.notifications);
   eventRoutes(api, services.live);
   // Its own plugin: the raw-mail body parser applies to its routes alone.

@@ -4,9 +4,10 @@
 // dismissed, run again and edited before accepting; a refusal when someone else acted first; the
 // Triage view worked from the keyboard (J/K/A/D/Enter), joined live by a newly triaged
 // conversation and left live by a suggestion accepted elsewhere, and loaded again when its event
-// stream opens late. Suggestions are made with POST /conversations/{id}/triage on products whose
-// automatic triage is off, so each test knows what it will see; the lexical matcher scores the
-// texts of test/helpers/triage.ts as repeats or not.
+// stream opens late; the triage setting in a product's settings, with the published link precision
+// and recall of the matcher in use next to Auto. Suggestions are made with
+// POST /conversations/{id}/triage on products whose automatic triage is off, so each test knows
+// what it will see; the lexical matcher scores the texts of test/helpers/triage.ts as repeats or not.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -14,6 +15,7 @@ import { closeAppPage, openAppPage, settled, type AppServer } from '../helpers/a
 import { assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
+import lexicalModel from '../../src/domain/triage/classifier/models/lexical.json' with { type: 'json' };
 import { CSV_ISSUE, CSV_PARAPHRASE, CSV_REPEAT, UNRELATED } from '../helpers/triage.js';
 
 for (const dialect of DIALECTS) {
@@ -278,6 +280,20 @@ for (const dialect of DIALECTS) {
       await expect(page.getByText('Nothing to triage'));
       await settled(page);
       await assertAccessible(page, 'the empty Triage view');
+    });
+
+    step('shows the triage setting in the product\'s settings, with the lexical classifier\'s published precision beside Auto', async () => {
+      const product = (await app.api('POST', '/api/v1/products', { name: 'Calibrated' })).data;
+      const { published } = lexicalModel;
+      await page.goto(`/app/settings/products/${product.id}`);
+      const triageSetting = page.getByRole('group', { name: 'Triage' });
+      await expect(triageSetting.getByText(`link precision ${published.link_precision.toFixed(3)}, link recall ${published.link_recall.toFixed(3)}`));
+      await expect(triageSetting.getByText('lexical', { exact: true }));
+      assert.equal(await triageSetting.getByRole('radio', { name: 'Suggest' }).isChecked(), true);
+      await triageSetting.getByRole('radio', { name: 'Auto' }).check();
+      await page.getByRole('button', { name: 'Save product' }).click();
+      await eventually(async () => (await app.api('GET', `/api/v1/products/${product.id}`)).data.triage === 'auto', 'the product in auto');
+      await assertAccessible(page, 'the product settings with the triage setting');
     });
   });
 }

@@ -3394,6 +3394,108 @@ export const openapiDocument = {
           }
         }
       },
+      "TriageCalibration": {
+        "additionalProperties": false,
+        "description": "[ext] What a product in triage `auto` links automatically, measured",
+        "examples": [
+          {
+            "matcher": "lexical",
+            "classifier": {
+              "model": "lexical",
+              "auto_link_probability": 0.87,
+              "review_probability": 0.215,
+              "link_precision": 0.941,
+              "link_recall": 0.018,
+              "review_precision": 0.369,
+              "review_recall": 0.352,
+              "conversations": 10174,
+              "folds": 5
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "matcher",
+          "classifier"
+        ],
+        "properties": {
+          "matcher": {
+            "description": "The duplicate matcher triage runs now, as GET /readyz names it (`auto` switches from `lexical` once its model loads)",
+            "type": "string"
+          },
+          "classifier": {
+            "additionalProperties": false,
+            "type": [
+              "object",
+              "null"
+            ],
+            "required": [
+              "model",
+              "auto_link_probability",
+              "review_probability",
+              "link_precision",
+              "link_recall",
+              "review_precision",
+              "review_recall",
+              "conversations",
+              "folds"
+            ],
+            "properties": {
+              "model": {
+                "description": "The classifier's model, named by the matcher it was trained for: `lexical`, `multilingual-e5-small`",
+                "type": "string"
+              },
+              "auto_link_probability": {
+                "minimum": 0,
+                "maximum": 1,
+                "description": "A link suggestion is made, and accepted by `auto`, from this probability up",
+                "type": "number"
+              },
+              "review_probability": {
+                "minimum": 0,
+                "maximum": 1,
+                "description": "A candidate is named as a possible duplicate from this probability up",
+                "type": "number"
+              },
+              "link_precision": {
+                "minimum": 0,
+                "maximum": 1,
+                "description": "Share of link suggestions that were right, on held-out folds of the development pairs",
+                "type": "number"
+              },
+              "link_recall": {
+                "minimum": 0,
+                "maximum": 1,
+                "description": "Share of the duplicates that got a link suggestion to their issue",
+                "type": "number"
+              },
+              "review_precision": {
+                "minimum": 0,
+                "maximum": 1,
+                "description": "Share of the issues offered (a link's issue or a possible duplicate) that were right",
+                "type": "number"
+              },
+              "review_recall": {
+                "minimum": 0,
+                "maximum": 1,
+                "description": "Share of the duplicates whose issue was offered",
+                "type": "number"
+              },
+              "conversations": {
+                "minimum": 0,
+                "description": "Conversations (labelled pairs) the figures were measured on",
+                "type": "integer"
+              },
+              "folds": {
+                "minimum": 1,
+                "description": "Folds of the cross-validation, grouped so that a text never sits on both sides",
+                "type": "integer"
+              }
+            },
+            "description": "The pair classifier that decides among the matcher's candidates, with its published figures; null when none is calibrated for the matcher: its link suggestions then wait for a person even in `auto`"
+          }
+        }
+      },
       "SearchResult": {
         "additionalProperties": false,
         "description": "[ext] An issue, conversation or contact that matches a search",
@@ -16582,6 +16684,127 @@ export const openapiDocument = {
           },
           "415": {
             "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/triage/calibration": {
+      "get": {
+        "operationId": "getTriageCalibration",
+        "summary": "[ext] How far triage's automatic links can be trusted",
+        "tags": [
+          "Triage"
+        ],
+        "description": "The duplicate matcher the server runs and the pair classifier calibrated for it: the probability from which a product in triage `auto` links a conversation to an issue without a person, and the link and review precision and recall that classifier was measured at (held-out folds of a cross-validation on labelled pairs; docs/triage.md). The same for every workspace: the matcher is the server's. `classifier` is null when none is calibrated for the matcher.",
+        "responses": {
+          "200": {
+            "description": "The matcher in use and its classifier's published figures",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The matcher in use and its classifier's published figures",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/TriageCalibration"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
             "content": {
               "application/json": {
                 "schema": {

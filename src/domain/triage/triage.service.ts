@@ -22,6 +22,7 @@ import type { IssueMatcher, Match } from '../issues/issue-matcher.js';
 import type { IssueWrites } from '../issues/issue.writes.js';
 import type { Priority, SuggestionKind, SuggestionStatus, TriageMode } from '../shared/enums.js';
 import { holdLock, inTransaction, type Work } from '../shared/unit-of-work.js';
+import { calibrationOf, type TriageCalibration } from './classifier/calibration.js';
 import { triageDecision } from './classifier/triage-decision.js';
 import type { StoredDuplicate, Suggestion } from './suggestion.shapes.js';
 import { triageLock, type SuggestionWrites } from './suggestion.writes.js';
@@ -254,6 +255,11 @@ export function createTriageService(deps: TriageServiceDeps) {
       await run(conversation, product.triage === 'auto' ? 'auto' : 'suggest', true, CLAIMED);
       const page = await suggestions.listByConversation(actor.workspaceId, conversation.id, RERUN_PAGE);
       return { page: await shownPage(actor.workspaceId, page), ...RERUN_PAGE };
+    },
+
+    /** The matcher triage runs now (the `auto` matcher changes once its model loads) and its classifier's published figures. */
+    calibration(): TriageCalibration {
+      return calibrationOf(matcher.name);
     },
 
     async listForConversation(actor: Actor, conversationId: string, page: Page): Promise<PageOf<Suggestion>> {

@@ -14,6 +14,7 @@ import { SavedReply } from './saved-reply.js';
 import { SearchResult } from './search.js';
 import { Calendar, CalendarDue, SlaPolicy } from './service-levels.js';
 import { IssueBase, Suggestion } from './suggestion.js';
+import { TriageCalibration } from './triage-calibration.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
 import { Tag } from './tag.js';
 import { UPDATED_RESOURCES } from './webhook-events.js';
@@ -27,7 +28,7 @@ export const SHARED_SCHEMAS = [
   Calendar, CalendarDue, SlaPolicy,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
-  IssueBase, Suggestion,
+  IssueBase, Suggestion, TriageCalibration,
   SearchResult,
   NotificationActor, Notification,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,

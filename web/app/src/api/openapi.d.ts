@@ -780,6 +780,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/triage/calibration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] How far triage's automatic links can be trusted
+         * @description The duplicate matcher the server runs and the pair classifier calibrated for it: the probability from which a product in triage `auto` links a conversation to an issue without a person, and the link and review precision and recall that classifier was measured at (held-out folds of a cross-validation on labelled pairs; docs/triage.md). The same for every workspace: the matcher is the server's. `classifier` is null when none is calibrated for the matcher.
+         */
+        get: operations["getTriageCalibration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications": {
         parameters: {
             query?: never;
@@ -3243,6 +3263,48 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             updated_at: string;
+        };
+        /**
+         * @description [ext] What a product in triage `auto` links automatically, measured
+         * @example {
+         *       "matcher": "lexical",
+         *       "classifier": {
+         *         "model": "lexical",
+         *         "auto_link_probability": 0.87,
+         *         "review_probability": 0.215,
+         *         "link_precision": 0.941,
+         *         "link_recall": 0.018,
+         *         "review_precision": 0.369,
+         *         "review_recall": 0.352,
+         *         "conversations": 10174,
+         *         "folds": 5
+         *       }
+         *     }
+         */
+        TriageCalibration: {
+            /** @description The duplicate matcher triage runs now, as GET /readyz names it (`auto` switches from `lexical` once its model loads) */
+            matcher: string;
+            /** @description The pair classifier that decides among the matcher's candidates, with its published figures; null when none is calibrated for the matcher: its link suggestions then wait for a person even in `auto` */
+            classifier: {
+                /** @description The classifier's model, named by the matcher it was trained for: `lexical`, `multilingual-e5-small` */
+                model: string;
+                /** @description A link suggestion is made, and accepted by `auto`, from this probability up */
+                auto_link_probability: number;
+                /** @description A candidate is named as a possible duplicate from this probability up */
+                review_probability: number;
+                /** @description Share of link suggestions that were right, on held-out folds of the development pairs */
+                link_precision: number;
+                /** @description Share of the duplicates that got a link suggestion to their issue */
+                link_recall: number;
+                /** @description Share of the issues offered (a link's issue or a possible duplicate) that were right */
+                review_precision: number;
+                /** @description Share of the duplicates whose issue was offered */
+                review_recall: number;
+                /** @description Conversations (labelled pairs) the figures were measured on */
+                conversations: number;
+                /** @description Folds of the cross-validation, grouped so that a text never sits on both sides */
+                folds: number;
+            } | null;
         };
         /**
          * @description [ext] An issue, conversation or contact that matches a search
@@ -10564,6 +10626,83 @@ export interface operations {
             };
             /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTriageCalibration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matcher in use and its classifier's published figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TriageCalibration"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

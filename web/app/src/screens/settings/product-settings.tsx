@@ -1,6 +1,6 @@
 // One product: its names, the domain its widget may run on, the widget's settings (docs/widget.md;
 // keys the platform does not read are kept as they are), the snippet that embeds it (the server's)
-// its inbound email address and how to forward mail to it, and the identity secret.
+// its inbound email address and how to forward mail to it, the triage setting, and the identity secret.
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../../api/client.js';
 import { Link } from '../../router.js';
@@ -12,6 +12,7 @@ import { CopyValue } from '../../ui/secret.js';
 import { announce } from '../../ui/toast.js';
 import { useAction } from '../../ui/use-action.js';
 import { IdentitySecret } from './identity-secret.js';
+import { TriageSetting } from './triage-setting.js';
 
 type Product = Schemas['Product'];
 
@@ -38,6 +39,7 @@ function ProductForm({ product }: { product: Product }) {
   const [slug, setSlug] = useState(product.slug);
   const [prefix, setPrefix] = useState(product.issue_prefix);
   const [domain, setDomain] = useState(product.domain ?? '');
+  const [triage, setTriage] = useState(product.triage);
   const [greeting, setGreeting] = useState(typeof config.greeting === 'string' ? config.greeting : '');
   const [color, setColor] = useState(typeof config.color === 'string' ? config.color : '');
   const [switches, setSwitches] = useState<Record<string, boolean>>(
@@ -55,7 +57,7 @@ function ProductForm({ product }: { product: Product }) {
       else delete widgetConfig.color;
       await ok(api.PATCH('/api/v1/products/{id}', {
         params: { path: { id: product.id } },
-        body: { name, slug, issue_prefix: prefix, domain: domain.trim() || null, widget_config: widgetConfig },
+        body: { name, slug, issue_prefix: prefix, domain: domain.trim() || null, widget_config: widgetConfig, triage },
       }));
       await reloadProducts();
       announce('Product saved');
@@ -77,6 +79,7 @@ function ProductForm({ product }: { product: Product }) {
             <TextField label="Domain" maxLength={253} value={domain} error={fields.domain} placeholder="example.com"
               hint="The widget answers only on this site and its subdomains; empty: anywhere." onInput={(event) => setDomain(event.currentTarget.value)} />
           </div>
+          <TriageSetting value={triage} onChange={setTriage} error={fields.triage} />
         </section>
         <section class="card card-body stack" aria-labelledby="widget-heading">
           <h2 id="widget-heading">Widget</h2>
