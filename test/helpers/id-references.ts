@@ -5,7 +5,7 @@ import type { JsonSchema, Operation } from './openapi-operations.js';
 
 export type Resource =
   | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
-  | 'suggestion' | 'saved_reply' | 'contact' | 'attachment' | 'calendar' | 'sla_policy'
+  | 'suggestion' | 'saved_reply' | 'contact' | 'attachment' | 'calendar' | 'sla_policy' | 'notification'
   | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
@@ -28,6 +28,7 @@ const COLLECTIONS: Record<string, Resource> = {
   'sla-policies': 'sla_policy',
   contacts: 'contact',
   attachments: 'attachment',
+  notifications: 'notification',
 };
 
 /** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */
@@ -87,6 +88,8 @@ export function pathParameterResource(op: Operation, name: string): Resource {
 export function fieldResource(op: Operation, name: string, schema: JsonSchema = {}): Resource | null {
   if (!isIdBearing(name, schema)) return null;
   if (name === 'id') return collectionResource(op, op.path.split('/').at(-1)!, 'field');
+  // A batch of the collection's own items, named by an action under it (POST /notifications/read's `ids`).
+  if (name === 'ids') return collectionResource(op, op.path.split('/').at(-2)!, 'field');
   return FIELDS[name] ?? unknownReference(op, 'field', name);
 }
 

@@ -1,7 +1,7 @@
 // A small, complete set of resources in one workspace, created through the public API: products,
 // issues (one done, one released), conversations with a message and a link, a release, webhook
 // endpoints with a delivery; members joined through invitations, pending invitations, API keys and
-// saved replies; calendars and SLA policies; contacts; and in each product's widget, a visitor with a conversation and an idea, and another visitor with
+// saved replies; calendars and SLA policies; contacts; the owner's notifications; and in each product's widget, a visitor with a conversation and an idea, and another visitor with
 // a conversation of their own. The reliability suites address these by resource kind (see
 // id-references.ts).
 import assert from 'node:assert/strict';
@@ -97,8 +97,11 @@ async function seedWebhooks(workspace: WorkspaceFixture, prefix: string, events:
   ids.delivery.push(deliveries.body.data[0].id);
 }
 
-/** In the product's widget: a visitor with a conversation and an idea, and a second visitor with a conversation. */
-async function seedWidget(context: Pick<TestContext, 'client'>, widgetKey: string, prefix: string, ids: SeededIds): Promise<void> {
+/**
+ * In the product's widget: a visitor with a conversation and an idea, and a second visitor with a
+ * conversation assigned to the owner, whose message in it is the owner's notification.
+ */
+async function seedWidget(context: Pick<TestContext, 'client'>, api: Client, widgetKey: string, prefix: string, ids: SeededIds): Promise<void> {
   const path = `/widget/v1/${widgetKey}`;
   const visitor = async () => {
     const res = await context.client(null).post(`${path}/sessions`, { name: `${prefix} visitor` });
@@ -115,7 +118,17 @@ async function seedWidget(context: Pick<TestContext, 'client'>, widgetKey: strin
   ids.visitorToken.push(first);
   ids.visitorConversation.push(await start(first, { body: `${prefix} visitor's question` }));
   ids.idea.push(await start(first, { type: 'idea', title: `${prefix} idea`, body: 'Please' }));
-  ids.siblingConversation.push(await start(await visitor(), { body: `${prefix} other visitor's question` }));
+  const second = await visitor();
+  const sibling = await start(second, { body: `${prefix} other visitor's question` });
+  ids.siblingConversation.push(sibling);
+  // The owner takes the second visitor's conversation; the visitor's next message notifies them.
+  const assigned = await api.patch(`/api/v1/conversations/${sibling}`, { assignee_id: ids.member[0] });
+  assert.equal(assigned.status, 200, assigned.text);
+  const written = await context.client(second).post(`${path}/conversations/${sibling}/messages`, { body: 'Any news?' });
+  assert.equal(written.status, 201, written.text);
+  const notifications = await api.get('/api/v1/notifications?limit=1');
+  assert.equal(notifications.status, 200, notifications.text);
+  ids.notification.push(notifications.body.data[0].id);
 }
 
 /**
@@ -151,7 +164,7 @@ export async function seedWorkspace(
   const { api } = workspace;
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
-    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [], saved_reply: [], contact: [], attachment: [], calendar: [], sla_policy: [],
+    invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [], saved_reply: [], contact: [], attachment: [], calendar: [], sla_policy: [], notification: [],
     widget: [], visitorConversation: [], idea: [], visitorToken: [], siblingConversation: [],
   };
   for (let p = 1; p <= products; p++) {
@@ -174,7 +187,7 @@ export async function seedWorkspace(
     const release = await createRelease(api, product.id, { title: `${prefix}${p} release`, issue_ids: [issues[1].id] });
     ids.release.push(release.id);
     await seedSuggestions(api, product.id, issues[0], ids);
-    await seedWidget(context, product.widget_key, `${prefix}${p}`, ids);
+    await seedWidget(context, api, product.widget_key, `${prefix}${p}`, ids);
   }
   await seedWebhooks(workspace, prefix, context, ids);
   await seedPeople(workspace, context.client(null), ids);

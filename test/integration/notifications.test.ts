@@ -212,13 +212,19 @@ describeEachDialect('GET /api/v1/notifications and POST /api/v1/notifications/re
     assert.equal((await listOf(carol.api, '?unread=false')).pagination.total, 3);
   });
 
-  it('ignores ids that are not the caller\'s: another member\'s, another workspace\'s, unknown', async () => {
+  it('refuses ids that are not the caller\'s (another member\'s, another workspace\'s, unknown) alike, with 400 on ids, marking nothing', async () => {
     const daves = (await notificationsOf(dave.api)).map((n) => n.id);
-    assert.equal((await carol.api.post(READ, { ids: [daves[0], UNKNOWN_ID] })).status, 204);
-    assert.equal((await ctx().b.api.post(READ, { ids: daves })).status, 204);
+    const carols = (await notificationsOf(carol.api)).map((n) => n.id);
+    for (const [api, ids] of [[carol.api, [carols[0], daves[0]]], [carol.api, [UNKNOWN_ID]], [ctx().b.api, daves]] as const) {
+      const res = await api.post(READ, { ids });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.error_code, 'validation_error');
+      assert.deepEqual(Object.keys(res.body.fields), ['ids']);
+      assert.match(res.body.fields.ids, new RegExp(ids.filter((id) => id !== carols[0]).join('.*')));
+    }
     assert.equal((await ctx().b.api.post(READ, { all: true })).status, 204);
     assert.ok((await notificationsOf(dave.api)).every((n) => n.read_at === null));
-    assert.ok(!(await notificationsOf(ctx().b.api)).some((n) => daves.includes(n.id)));
+    assert.equal((await notificationsOf(carol.api)).find((n) => n.id === carols[0]).read_at, null, 'a refused request marks none of its ids');
     assert.deepEqual(await notificationsOf(ctx().b.api), []);
   });
 

@@ -66,6 +66,13 @@ export function notificationRepository(db: Executor, dialect: Pick<Dialect, 'for
     },
 
     /** Marks read those of `ids` (all, when null) that are the member's and unread. */
+    /** Which of `ids` are the member's own notifications, read or not. */
+    async ownedOf(workspaceId: string, memberId: string, ids: readonly string[], tx: Executor = db): Promise<string[]> {
+      const rows = await tx.selectFrom('notifications').select('id')
+        .where('workspace_id', '=', workspaceId).where('member_id', '=', memberId).where('id', 'in', ids).execute();
+      return rows.map((row) => row.id);
+    },
+
     async markRead(workspaceId: string, memberId: string, ids: readonly string[] | null, now: string, tx: Executor = db): Promise<void> {
       let query = tx.updateTable('notifications').set({ read_at: now })
         .where('member_id', '=', memberId).where('workspace_id', '=', workspaceId).where('read_at', 'is', null);

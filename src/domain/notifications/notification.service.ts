@@ -3,7 +3,7 @@
 // says so, rather than an empty list that would look like "nothing happened".
 import type { NotificationRepository } from '../../db/repositories/notification.repository.js';
 import type { Page, PageOf } from '../../db/repositories/executor.js';
-import { AppError } from '../../errors.js';
+import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
@@ -15,7 +15,7 @@ export const READ_IDS_MAX = 200;
 export type MarkRead = { ids: string[] } | { all: true };
 
 export interface NotificationServiceDeps {
-  notifications: Pick<NotificationRepository, 'list' | 'markRead'>;
+  notifications: Pick<NotificationRepository, 'list' | 'markRead' | 'ownedOf'>;
   clock: Clock;
 }
 
@@ -33,13 +33,20 @@ export function createNotificationService({ notifications, clock }: Notification
     },
 
     /**
-     * Marks the caller's notifications read: those named (ids that are not the caller's, or not
-     * notifications at all, are ignored: nothing tells whether another member's exists), or all.
-     * Read ones stay as they were (their read_at is when they were first read).
+     * Marks the caller's notifications read: those named, or all. An id that is not one of the
+     * caller's notifications makes the request a 400 on `ids` naming it, as every other reference
+     * to what a workspace does not hold is; another member's notification and an id that names
+     * nothing get the same answer, so nothing tells whether someone else's exists. Read ones stay as
+     * they were (their read_at is when they were first read).
      */
     async markRead(actor: Actor, input: MarkRead): Promise<void> {
       const memberId = memberOf(actor);
       const ids = 'ids' in input ? [...new Set(input.ids.map((id) => parseUuid(id)!))] : null;
+      if (ids) {
+        const owned = new Set(await notifications.ownedOf(actor.workspaceId, memberId, ids));
+        const strangers = ids.filter((id) => !owned.has(id));
+        if (strangers.length > 0) throw invalidField('ids', `not notifications of yours: ${strangers.join(', ')}`);
+      }
       await notifications.markRead(actor.workspaceId, memberId, ids, clock.now());
     },
   };
