@@ -147,6 +147,15 @@ export interface ConversationTable {
   last_message_at: string | null;
   /** The first contact message no agent reply has answered yet (migration 0018); null: nobody waits. */
   waiting_since: string | null;
+  /** The SLA applied (migration 0036): its policy (null: none), each target's latest due time, the breached targets (JSON), its status. */
+  sla_policy_id: string | null;
+  sla_first_response_due_at: string | null;
+  sla_next_response_due_at: string | null;
+  sla_resolution_due_at: string | null;
+  sla_breaches: string;
+  sla_status: string | null;
+  /** The earliest due time of a running clock (migration 0036): the `due` sort. */
+  sla_due_at: string | null;
 }
 
 export interface MessageTable {
@@ -315,6 +324,7 @@ export interface Database {
   saved_replies: SavedReplyTable;
   calendars: CalendarTable;
   sla_policies: SlaPolicyTable;
+  sla_clocks: SlaClockTable;
   notifications: NotificationTable;
   notification_mails: NotificationMailTable;
 }
@@ -374,6 +384,20 @@ export interface SlaPolicyTable {
   calendar_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One run of one SLA clock of a conversation (migration 0036; docs/service-levels.md, "Storage"). */
+export interface SlaClockTable {
+  id: string;
+  workspace_id: string;
+  conversation_id: string;
+  target: string;
+  policy_id: string | null;
+  started_at: string;
+  due_at: string | null;
+  stopped_at: string | null;
+  outcome: string | null;
+  breached_at: string | null;
 }
 
 /** A visitor's session of a product's widget (migration 0008). */

@@ -9,14 +9,17 @@ const CONVERSATION_COLUMNS = [
   'c.id', 'c.workspace_id', 'c.product_id', 'c.contact_id', 'c.type', 'c.source', 'c.channel', 'c.status', 'c.priority', 'c.title',
   'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.tags', 'c.created_at', 'c.updated_at',
   'c.assignee_id', 'c.last_message_sender_type', 'c.last_message_excerpt', 'c.last_message_at', 'c.waiting_since',
+  'c.sla_policy_id', 'c.sla_first_response_due_at', 'c.sla_next_response_due_at', 'c.sla_resolution_due_at', 'c.sla_breaches', 'c.sla_status', 'c.sla_due_at',
 ] as const;
 
 /** A conversation; `reply_token` is only written (for email conversations) and read where mail is sent. */
 export type ConversationRow = Omit<ConversationTable, 'reply_token'> & Partial<Pick<ConversationTable, 'reply_token'>>;
 /** The columns the conversations' write path derives from the messages (and a new conversation's unassigned state). */
 export type InboxColumns = 'assignee_id' | 'last_message_sender_type' | 'last_message_excerpt' | 'last_message_at' | 'waiting_since';
+/** The columns of the SLA applied (migration 0036), kept by the write path from its clocks. */
+export type SlaColumnNames = 'sla_policy_id' | 'sla_first_response_due_at' | 'sla_next_response_due_at' | 'sla_resolution_due_at' | 'sla_breaches' | 'sla_status' | 'sla_due_at';
 /** A conversation as its creators describe it; the write path fills the rest. */
-export type NewConversationRow = Omit<ConversationRow, InboxColumns>;
+export type NewConversationRow = Omit<ConversationRow, InboxColumns | SlaColumnNames>;
 export type ConversationChanges = Partial<Pick<ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'assignee_id' | 'updated_at'>>;
 
 /** What a new message does to its conversation's waiting_since: a contact's starts the wait, an agent's reply ends it, others leave it. */
@@ -58,20 +61,26 @@ export interface ConversationFilters {
   /** Assigned to one of these members (or unassigned, with `unassigned`). */
   assigneeIds?: readonly string[];
   unassigned?: boolean;
+  /** [ext] breached: some SLA target breached; running: some SLA clock running (docs/service-levels.md). */
+  sla?: 'breached' | 'running';
 }
 
-/** The filters' values as the list's shaped statements bind them (`unassigned` is a choice of their shape). */
-type ListedValues = { workspaceId: string } & Omit<ConversationFilters, 'unassigned'>;
+/** The filters' values as the list's shaped statements bind them (`unassigned` and `sla` are choices of their shape). */
+type ListedValues = { workspaceId: string } & Omit<ConversationFilters, ListChoiceNames>;
+type ListChoiceNames = 'unassigned' | 'sla';
+type ListChoices = Required<Pick<ConversationFilters, 'unassigned'>> & Pick<ConversationFilters, 'sla'>;
 
-const listedValues = (workspaceId: string, { unassigned: _choice, ...filters }: ConversationFilters): ListedValues => ({ workspaceId, ...filters });
+const listedValues = (workspaceId: string, { unassigned: _unassigned, sla: _sla, ...filters }: ConversationFilters): ListedValues => ({ workspaceId, ...filters });
 
-/** newest: created_at descending; waiting: the longest waiting first, then those nobody waits on. */
-export type ConversationSort = 'newest' | 'waiting';
+/** newest: created_at descending; waiting: the longest waiting first, then those nobody waits on; due: the earliest running SLA due time first. */
+export type ConversationSort = 'newest' | 'waiting' | 'due';
 
 const CONVERSATION_ORDERS: Record<ConversationSort, ListOrder> = {
   newest: [['c.created_at', 'desc'], ['c.id', 'desc']],
   // `(waiting_since is null)` first, as the conversations_waiting_listing index orders them (migration 0022).
   waiting: [[sql`(c.waiting_since is null)`, 'asc'], ['c.waiting_since', 'asc'], ['c.id', 'asc']],
+  // As the conversations_due_listing index orders them (migration 0036).
+  due: [[sql`(c.sla_due_at is null)`, 'asc'], ['c.sla_due_at', 'asc'], ['c.id', 'asc']],
 };
 const MOST_UPVOTED_FIRST: ListOrder = [['c.upvotes', 'desc'], ...CONVERSATION_ORDERS.newest];
 
@@ -84,6 +93,8 @@ export function conversationRepository(db: Executor) {
     if (filters.priorities?.length) query = query.where('c.priority', 'in', filters.priorities);
     if (filters.ids?.length) query = query.where('c.id', 'in', filters.ids);
     if (filters.tagKeys?.length) query = query.where('c.id', 'in', taggedIds(tx, workspaceId, 'conversation', filters.tagKeys));
+    if (filters.sla === 'running') query = query.where('c.sla_due_at', 'is not', null);
+    if (filters.sla === 'breached') query = query.where('c.sla_breaches', '<>', '[]');
     const { assigneeIds = [], unassigned = false } = filters;
     if (assigneeIds.length || unassigned) {
       query = query.where((eb) => eb.or([
@@ -102,17 +113,17 @@ export function conversationRepository(db: Executor) {
   const withContact = (tx: Executor, workspaceId: string, filters: ConversationFilters) => joinContact(filtered(tx, workspaceId, filters));
 
   // The list's statements, compiled once per shape of its filters (compileByShape).
-  const listedCount = compileByShape(({ workspaceId, ...filters }: ListedValues, { unassigned }: { unassigned: boolean }) =>
-    filtered(db, workspaceId, { ...filters, unassigned }).select((eb) => eb.fn.countAll<number | string>().as('n')),
+  const listedCount = compileByShape(({ workspaceId, ...filters }: ListedValues, choices: ListChoices) =>
+    filtered(db, workspaceId, { ...filters, ...choices }).select((eb) => eb.fn.countAll<number | string>().as('n')),
   );
   // The page's ids come from the sort's index first, the rows and their contacts then for those
   // ids alone (by id only, as the issues' list does), so an offset steps over index entries.
   const listedPage = compileByShape((
     { limit, offset, workspaceId, ...filters }: ListedValues & { limit: number; offset: number },
-    { unassigned, sort, reversed }: { unassigned: boolean; sort: ConversationSort; reversed: boolean },
+    { sort, reversed, ...choices }: ListChoices & { sort: ConversationSort; reversed: boolean },
   ) => {
     const read = pageRead(CONVERSATION_ORDERS[sort], reversed, { limit, offset });
-    const matching = filtered(db, workspaceId, { ...filters, unassigned }).select('c.id');
+    const matching = filtered(db, workspaceId, { ...filters, ...choices }).select('c.id');
     return read.sorted(joinContact(db.selectFrom('conversations as c').where('c.id', 'in', read.sliced(matching))));
   });
 
@@ -157,7 +168,7 @@ export function conversationRepository(db: Executor) {
 
   return {
     async insert(row: ConversationRow | NewConversationRow, tx: Executor = db): Promise<void> {
-      await tx.insertInto('conversations').values(row).execute();
+      await tx.insertInto('conversations').values({ sla_breaches: '[]', ...row }).execute();
     },
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
@@ -208,10 +219,10 @@ export function conversationRepository(db: Executor) {
       workspaceId: string, filters: ConversationFilters, sort: ConversationSort, page: Page, tx: Executor = db,
     ): Promise<PageOf<ConversationWithContactRow>> {
       const values = listedValues(workspaceId, filters);
-      const unassigned = filters.unassigned ?? false;
-      const count = async () => Number((await listedCount(tx, values, { unassigned }))[0]!.n);
+      const choices: ListChoices = { unassigned: filters.unassigned ?? false, sla: filters.sla };
+      const count = async () => Number((await listedCount(tx, values, choices))[0]!.n);
       return readPage(CONVERSATION_ORDERS[sort], page, count, ({ reversed, window }) =>
-        listedPage(tx, { ...values, limit: window.limit, offset: window.offset }, { unassigned, sort, reversed }));
+        listedPage(tx, { ...values, limit: window.limit, offset: window.offset }, { ...choices, sort, reversed }));
     },
 
     /** A visitor's conversations of one product, newest first. */
