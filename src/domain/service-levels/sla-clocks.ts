@@ -53,6 +53,13 @@ function dueOf({ policy, schedule }: Measure, target: SlaTarget, startedAt: stri
   return due && new Date(due.epochMilliseconds).toISOString();
 }
 
+/** Applies `change` to each running clock in turn (one statement at a time in the transaction); the clocks as they are after. */
+async function eachRunning(clocks: readonly SlaClockRow[], change: (clock: SlaClockRow) => Promise<SlaClockRow>): Promise<SlaClockRow[]> {
+  const after: SlaClockRow[] = [];
+  for (const clock of clocks) after.push(clock.stopped_at === null ? await change(clock) : clock);
+  return after;
+}
+
 /** How a stopped clock did: missed once breached or stopped after its due time, else hit; none without a due time. */
 const outcomeOf = (clock: SlaClockRow, at: string): 'hit' | 'missed' | null =>
   clock.due_at === null ? null : clock.breached_at !== null || Date.parse(at) > Date.parse(clock.due_at) ? 'missed' : 'hit';
@@ -63,8 +70,9 @@ export function slaColumnsOf(policyId: string | null, clocks: readonly SlaClockR
   const latestDue = (target: SlaTarget) => clocks.filter((clock) => clock.target === target).at(-1)?.due_at ?? null;
   const running = clocks.filter((clock) => clock.stopped_at === null && clock.due_at !== null).map((clock) => clock.due_at!);
   const breached = clocks.filter((clock) => clock.breached_at !== null).sort((x, y) => Date.parse(x.breached_at!) - Date.parse(y.breached_at!));
-  const judged = clocks.filter((clock) => clock.outcome !== null);
-  const status: SlaStatus = running.length > 0 || judged.length === 0 ? 'active' : judged.some((clock) => clock.outcome === 'missed') ? 'missed' : 'hit';
+  // Nothing to judge yet (no clock with a due time has started) reads as active: the promise stands.
+  const started = clocks.some((clock) => clock.due_at !== null);
+  const status: SlaStatus = running.length > 0 || !started ? 'active' : clocks.some((clock) => clock.outcome === 'missed') ? 'missed' : 'hit';
   return {
     sla_policy_id: policyId,
     sla_first_response_due_at: latestDue('first_response'),
@@ -185,14 +193,14 @@ export function createSlaClocks({ slaClocks, slaPolicies, calendars }: SlaClocks
         const policyId = measure.policy?.id ?? null;
         if (policyId === current.sla_policy_id && !closing && !reopening) return null;
         const remeasured = measure;
-        clocks = await Promise.all(clocks.map(async (clock) => {
-          if (clock.stopped_at !== null || clock.policy_id === policyId) return clock;
+        clocks = await eachRunning(clocks, async (clock) => {
+          if (clock.policy_id === policyId) return clock;
           const changes = { policy_id: policyId, due_at: dueOf(remeasured, clock.target as SlaTarget, clock.started_at) };
           await slaClocks.update(clock.workspace_id, clock.id, changes, tx);
           return { ...clock, ...changes };
-        }));
+        });
       }
-      if (closing) clocks = await Promise.all(clocks.map((clock) => (clock.stopped_at === null ? stop(tx, clock, at, clock.target === 'resolution') : clock)));
+      if (closing) clocks = await eachRunning(clocks, (clock) => stop(tx, clock, at, clock.target === 'resolution'));
       if (reopening && clocks.some((clock) => clock.target === 'resolution')) {
         await slaClocks.insert([newClock(next, measure ?? (await appliedMeasure(current, tx)), 'resolution', at)], tx);
       }
@@ -209,7 +217,7 @@ export function createSlaClocks({ slaClocks, slaPolicies, calendars }: SlaClocks
       if (!(await slaClocks.claimBreach(due.workspace_id, due.id, now, tx))) return null;
       const clocks = await slaClocks.listOfConversation(due.workspace_id, due.conversation_id, tx);
       const clock = clocks.find((row) => row.id === due.id)!;
-      await refresh(tx, { id: due.conversation_id, workspace_id: due.workspace_id }, clock.policy_id ?? null);
+      await refresh(tx, { id: due.conversation_id, workspace_id: due.workspace_id }, clock.policy_id);
       return { target: clock.target as SlaTarget, due_at: clock.due_at! };
     },
   };
