@@ -19,6 +19,7 @@ import { memberRepository } from './db/repositories/member.repository.js';
 import { savedReplyRepository } from './db/repositories/saved-reply.repository.js';
 import { calendarRepository } from './db/repositories/service-levels/calendar.repository.js';
 import { slaPolicyRepository } from './db/repositories/service-levels/sla-policy.repository.js';
+import { slaClockRepository } from './db/repositories/service-levels/sla-clock.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { notificationRepository } from './db/repositories/notification.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
@@ -63,6 +64,7 @@ import { createNotificationService } from './domain/notifications/notification.s
 import { createNotificationWrites } from './domain/notifications/notification.writes.js';
 import { createSavedReplyService } from './domain/saved-replies/saved-reply.service.js';
 import { createCalendarService } from './domain/service-levels/calendar.service.js';
+import { createSlaClocks } from './domain/service-levels/sla-clocks.js';
 import { createSlaPolicyService } from './domain/service-levels/sla-policy.service.js';
 import { createPasswordHasher, type ScryptParams } from './domain/accounts/passwords.js';
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
@@ -98,6 +100,7 @@ import {
 import { createAnnouncer } from './events/announcer.js';
 import { createConversationJobRunner } from './events/conversation-job-runner.js';
 import { createDispatcher } from './events/dispatcher.js';
+import { createSlaBreachWatcher } from './events/sla-breach-watcher.js';
 import { createLiveChannel } from './events/live.js';
 import { createMailer } from './events/mailer.js';
 import { createOutbox } from './events/outbox.js';
@@ -176,6 +179,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     savedReplies: savedReplyRepository(db),
     calendars: calendarRepository(db),
     slaPolicies: slaPolicyRepository(db),
+    slaClocks: slaClockRepository(db),
     attachments: attachmentRepository(db),
     emailJobs: emailJobRepository(db, dialect),
     notifications: notificationRepository(db, dialect),
@@ -197,7 +201,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   const mail = options.mail ?? null;
   const notify = createNotificationWrites({ outbox, clock, mailEnabled: mail !== null, ...repositories });
-  const conversationWrites = createConversationWrites({ outbox, jobs: conversationJobs, notify, dialect, clock, ...repositories });
+  const conversationWrites = createConversationWrites({
+    outbox, jobs: conversationJobs, notify, serviceLevels: createSlaClocks(repositories), dialect, clock, ...repositories,
+  });
+  const slaBreaches = createSlaBreachWatcher({ db, clock, onError: onBackgroundError, writes: conversationWrites, ...repositories });
   const email: EmailConfig = options.email ?? {
     inboundDomain: null, smtpListen: null, newConversationsPerSenderHour: EMAIL_DEFAULTS.newConversationsPerSenderHour,
     attachments: { kind: 'folder', dir: join(tmpdir(), 'loopdesk-attachments') }, returnPath: EMAIL_DEFAULTS.returnPath,
@@ -268,6 +275,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     outbox,
     live,
     issueWrites,
+    /** SLA breaches: recorded by the dispatcher's cycle; a test may run it itself. */
+    slaBreaches,
     admin: createAdminService({ db, accountsLock, clock, ownerLinks: invitations, ...repositories }),
     sessions,
     invitations,
@@ -326,7 +335,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     requestPressure,
     /** Webhook delivery, release announcements and conversation jobs (summaries); started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({
-      db, clock, config: webhookConfig, onError: onBackgroundError, announcer, conversationJobRunner, pressure: requestPressure, ...repositories,
+      db, clock, config: webhookConfig, onError: onBackgroundError, announcer, conversationJobRunner, slaBreaches, pressure: requestPressure, ...repositories,
       // Mailers of their own: the announcer closes its own when it stops, each of these its own.
       mailers: [
         createReplyMailer({

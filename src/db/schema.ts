@@ -149,6 +149,15 @@ export interface ConversationTable {
   waiting_since: string | null;
   /** When the snoozed conversation wakes (migration 0032); null: not snoozed. */
   snoozed_until: string | null;
+  /** The SLA applied (migration 0036): its policy (null: none), each target's latest due time, the breached targets (JSON), its status. */
+  sla_policy_id: string | null;
+  sla_first_response_due_at: string | null;
+  sla_next_response_due_at: string | null;
+  sla_resolution_due_at: string | null;
+  sla_breaches: string;
+  sla_status: string | null;
+  /** The earliest due time of a running clock (migration 0036): the `due` sort. */
+  sla_due_at: string | null;
 }
 
 export interface MessageTable {
@@ -317,6 +326,7 @@ export interface Database {
   saved_replies: SavedReplyTable;
   calendars: CalendarTable;
   sla_policies: SlaPolicyTable;
+  sla_clocks: SlaClockTable;
   notifications: NotificationTable;
   notification_mails: NotificationMailTable;
 }
@@ -376,6 +386,20 @@ export interface SlaPolicyTable {
   calendar_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One run of one SLA clock of a conversation (migration 0036; docs/service-levels.md, "Storage"). */
+export interface SlaClockTable {
+  id: string;
+  workspace_id: string;
+  conversation_id: string;
+  target: string;
+  policy_id: string | null;
+  started_at: string;
+  due_at: string | null;
+  stopped_at: string | null;
+  outcome: string | null;
+  breached_at: string | null;
 }
 
 /** A visitor's session of a product's widget (migration 0008). */

@@ -11,7 +11,8 @@
 // announcement jobs of release.published events, and each cycle runs the due ones
 // (src/events/announcer.ts), the due conversation jobs: summaries
 // (src/events/conversation-job-runner.ts), and the due mail: replies (src/events/reply-mailer.ts)
-// and members' notifications (src/events/notification-mailer.ts).
+// and members' notifications (src/events/notification-mailer.ts), and the SLA breaches due
+// (src/events/sla-breach-watcher.ts).
 import type { WebhookConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Executor } from '../db/repositories/executor.js';
@@ -27,6 +28,7 @@ import { settledWithin } from '../lib/settle.js';
 import type { Announcer } from './announcer.js';
 import type { ConversationJobRunner } from './conversation-job-runner.js';
 import type { ReplyMailer } from './reply-mailer.js';
+import type { SlaBreachWatcher } from './sla-breach-watcher.js';
 import { outcomeAfter } from './retry-schedule.js';
 import { AttemptCancelled, signingSecrets, type AttemptResult, type WebhookSender } from './webhook-sender.js';
 
@@ -70,6 +72,8 @@ export interface DispatcherDeps {
   conversationJobRunner: Pick<ConversationJobRunner, 'run' | 'stop'>;
   /** Mail queued by writes (agents' replies, members' notifications), sent in each cycle. */
   mailers: readonly Pick<ReplyMailer, 'run' | 'stop'>[];
+  /** SLA breaches (src/events/sla-breach-watcher.ts), recorded in each cycle. */
+  slaBreaches: Pick<SlaBreachWatcher, 'run' | 'stop'>;
   clock: Clock;
   config: WebhookConfig;
   /** Reports a cycle that failed (the database unreachable, …); the next poll tries again. */
@@ -95,7 +99,7 @@ interface Finished {
 type CycleResult = 'more' | 'worked' | 'idle';
 
 export function createDispatcher(deps: DispatcherDeps) {
-  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, conversationJobRunner, mailers, clock, config, onError, random } = deps;
+  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, conversationJobRunner, mailers, slaBreaches, clock, config, onError, random } = deps;
   const saturated = () => deps.pressure?.saturated() ?? false;
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<string, InFlight>();
@@ -219,6 +223,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       await announcer.run();
       await conversationJobRunner.run();
       for (const mailer of mailers) await mailer.run();
+      await slaBreaches.run();
     }
     if (fannedOut === fanOutLimit) return 'more';
     return fannedOut > 0 || claimed.length > 0 ? 'worked' : 'idle';
@@ -285,13 +290,13 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (state !== 'running') {
         state = 'stopped';
         sender.close();
-        await Promise.all([announcer.stop(0), conversationJobRunner.stop(0), ...mailers.map((mailer) => mailer.stop(0))]);
+        await Promise.all([announcer.stop(0), conversationJobRunner.stop(0), slaBreaches.stop(0), ...mailers.map((mailer) => mailer.stop(0))]);
         return;
       }
       state = 'stopping';
       if (timer) clearTimeout(timer);
       await cycle;
-      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs), conversationJobRunner.stop(graceMs), ...mailers.map((mailer) => mailer.stop(graceMs))]);
+      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs), conversationJobRunner.stop(graceMs), slaBreaches.stop(graceMs), ...mailers.map((mailer) => mailer.stop(graceMs))]);
       if (finished.length > 0) await withFinishedWritten(async () => {}).catch(onError);
       sender.close();
       state = 'stopped';

@@ -2,7 +2,7 @@
 export const EVENT_TYPES = [
   'product.created', 'product.updated',
   'issue.created', 'issue.updated',
-  'conversation.created', 'conversation.updated',
+  'conversation.created', 'conversation.updated', 'conversation.sla_breached',
   'message.created',
   'release.created', 'release.updated', 'release.published',
   'suggestion.created', 'suggestion.updated',

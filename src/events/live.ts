@@ -63,7 +63,9 @@ const START_TIMEOUT_MS = 10_000;
 
 /** The conversation an event is about, read from its payload. */
 export function conversationOf(type: StreamEventType, data: Record<string, unknown>): string | null {
-  const id = type === 'message.created' || type.startsWith('suggestion.') ? data.conversation_id : type.startsWith('conversation.') ? data.id : null;
+  const id = type === 'message.created' || type.startsWith('suggestion.') ? data.conversation_id
+    : type === 'conversation.sla_breached' ? (data.conversation as { id?: unknown } | undefined)?.id
+    : type.startsWith('conversation.') ? data.id : null;
   return typeof id === 'string' ? id : null;
 }
 

@@ -25,6 +25,10 @@ import { DIALECTS } from '../helpers/databases.js';
 import { eventually } from '../helpers/events.js';
 import { createIssue, createProduct, importConversation } from '../helpers/factories.js';
 import { createTestContext, describeEachDialect, TEST_SCRYPT, type Client, type TestContext } from '../helpers/harness.js';
+import { calendarRepository } from '../../src/db/repositories/service-levels/calendar.repository.js';
+import { slaClockRepository } from '../../src/db/repositories/service-levels/sla-clock.repository.js';
+import { slaPolicyRepository } from '../../src/db/repositories/service-levels/sla-policy.repository.js';
+import { createSlaClocks } from '../../src/domain/service-levels/sla-clocks.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { webhookPayloadChecker } from '../helpers/openapi-check.js';
 import { solvedAltcha, startSession, visitor, widgetPath, widgetProduct } from '../helpers/widget.js';
@@ -244,6 +248,7 @@ describeEachDialect('summary jobs across processes', (ctx) => {
               conversations, messages, attachments: attachmentRepository(db), emailJobs: emailJobRepository(db, dialect), outbox: ctx().services.outbox,
               jobs: { request: async () => {}, requestAt: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, members: memberRepository(db), dialect, clock,
               notify: { assigned: async () => {}, messageAdded: async () => {} },
+              serviceLevels: createSlaClocks({ slaClocks: slaClockRepository(db), slaPolicies: slaPolicyRepository(db), calendars: calendarRepository(db) }),
             }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,

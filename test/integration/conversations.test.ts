@@ -22,7 +22,7 @@ describeEachDialect('POST /api/v1/conversations [ext]', (ctx) => {
     assert.deepEqual(rest, {
       product_id: productId, contact_id: null, type: 'ticket', source: 'chat', channel: 'import', status: 'open', priority: 'normal',
       title: 'Export does nothing', ai_summary: null, rating: null, upvotes: 0, form_fields: null, tags: [], updated_at: created_at, contact: null, messages: [], linked_issues: [],
-      assignee_id: null, last_message: null, waiting_since: null, snoozed_until: null,
+      assignee_id: null, last_message: null, waiting_since: null, snoozed_until: null, sla: null,
     });
   });
 

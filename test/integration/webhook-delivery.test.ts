@@ -57,6 +57,7 @@ async function oneEventOfEachType(context: TestContext): Promise<DomainEvent[]> 
     event('product.created', product), event('product.updated', product, { name: 'Before' }),
     event('issue.created', issue), event('issue.updated', issue, { status: 'pending', priority: 'low' }),
     event('conversation.created', detail), event('conversation.updated', detail, { status: 'in_progress' }),
+    event('conversation.sla_breached', { conversation: detail, target: 'first_response', due_at: detail.created_at }),
     event('message.created', { ...message, conversation_id: conversation.id }),
     event('release.created', release), event('release.updated', release, { title: 'Before' }), event('release.published', release),
     event('suggestion.created', suggestion), event('suggestion.updated', dismissed, { status: 'open' }),

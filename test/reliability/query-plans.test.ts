@@ -37,6 +37,11 @@ const hotReads = (fixture: Fixture): string[] => [
   '/api/v1/conversations?assignee_id=me&status=open,in_progress&snoozed=false&limit=50',
   '/api/v1/conversations?status=open,in_progress&snoozed=false&sort=waiting&limit=50',
   '/api/v1/conversations?status=open,in_progress&snoozed=true&limit=50',
+  // Service levels (docs/service-levels.md): the earliest due first, and the SLA filters.
+  '/api/v1/conversations?sort=due&limit=50',
+  '/api/v1/conversations?status=open&sort=due&limit=50',
+  '/api/v1/conversations?sla=running&sort=due&limit=50',
+  '/api/v1/conversations?sla=breached&limit=50',
   '/api/v1/saved-replies',
   '/api/v1/calendars',
   '/api/v1/sla-policies',
@@ -61,6 +66,7 @@ const DEEP_PAGES = [
   { path: `/api/v1/issues?limit=50&offset=${ISSUES * 0.9}`, index: 'issues_listing', mirrored: 'asc' },
   { path: `/api/v1/conversations?limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_listing', mirrored: 'asc' },
   { path: `/api/v1/conversations?sort=waiting&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_waiting_listing', mirrored: 'desc' },
+  { path: `/api/v1/conversations?sort=due&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_due_listing', mirrored: 'desc' },
   // Filtered: the index holds the filter columns too, so the walk never reads a row.
   { path: `/api/v1/issues?status=pending,in_progress&limit=50&offset=${ISSUES * 0.45 * 0.9}`, index: 'issues_listing', mirrored: 'asc' },
   { path: `/api/v1/conversations?status=open,in_progress&type=ticket,chat,idea,feedback&limit=50&offset=${ISSUES / 10 * 0.9}`, index: 'conversations_listing', mirrored: 'asc' },
@@ -129,6 +135,16 @@ for (const dialect of DIALECTS) {
         await send(integration.key, 'POST', `/api/v1/conversations/${triaged}/notes`, JSON.stringify({ body: `@${ownName} please look` }));
         await send(fixture.key, 'GET', '/api/v1/notifications?unread=true&limit=50');
         await send(fixture.key, 'POST', '/api/v1/notifications/read', JSON.stringify({ all: true }));
+        // Service levels: a policy applied to a new conversation, its clocks moved by a reply and a change, and the breach watcher's read.
+        await send(fixture.key, 'POST', '/api/v1/sla-policies', JSON.stringify({ name: 'Plans', first_response_seconds: 1 }));
+        const slaCreated = await fetch(`${baseUrl}/api/v1/conversations`, {
+          method: 'POST', headers: { authorization: `Bearer ${fixture.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ product_id: fixture.products[0].id, title: 'Timed', body: 'Anyone?' }),
+        });
+        const timed = (await slaCreated.json()).data.id as string;
+        await send(fixture.key, 'POST', `/api/v1/conversations/${timed}/messages`, JSON.stringify({ body: 'Here' }));
+        await send(fixture.key, 'PATCH', `/api/v1/conversations/${timed}`, JSON.stringify({ priority: 'urgent', status: 'resolved' }));
+        await services.slaBreaches.run();
         const { workspace_id: workspaceId } = await database.db.selectFrom('conversations').select('workspace_id').where('id', '=', another).executeTakeFirstOrThrow();
         await services.triage.runTriage(workspaceId, another);
         await services.triage.runTriage(workspaceId, another);

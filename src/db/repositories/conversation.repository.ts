@@ -9,14 +9,17 @@ const CONVERSATION_COLUMNS = [
   'c.id', 'c.workspace_id', 'c.product_id', 'c.contact_id', 'c.type', 'c.source', 'c.channel', 'c.status', 'c.priority', 'c.title',
   'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.tags', 'c.created_at', 'c.updated_at',
   'c.assignee_id', 'c.last_message_sender_type', 'c.last_message_excerpt', 'c.last_message_at', 'c.waiting_since', 'c.snoozed_until',
+  'c.sla_policy_id', 'c.sla_first_response_due_at', 'c.sla_next_response_due_at', 'c.sla_resolution_due_at', 'c.sla_breaches', 'c.sla_status', 'c.sla_due_at',
 ] as const;
 
 /** A conversation; `reply_token` is only written (for email conversations) and read where mail is sent. */
 export type ConversationRow = Omit<ConversationTable, 'reply_token'> & Partial<Pick<ConversationTable, 'reply_token'>>;
 /** The columns the conversations' write path derives from the messages (and a new conversation's unassigned, awake state). */
 export type InboxColumns = 'assignee_id' | 'last_message_sender_type' | 'last_message_excerpt' | 'last_message_at' | 'waiting_since' | 'snoozed_until';
+/** The columns of the SLA applied (migration 0036), kept by the write path from its clocks. */
+export type SlaColumnNames = 'sla_policy_id' | 'sla_first_response_due_at' | 'sla_next_response_due_at' | 'sla_resolution_due_at' | 'sla_breaches' | 'sla_status' | 'sla_due_at';
 /** A conversation as its creators describe it; the write path fills the rest. */
-export type NewConversationRow = Omit<ConversationRow, InboxColumns>;
+export type NewConversationRow = Omit<ConversationRow, InboxColumns | SlaColumnNames>;
 export type ConversationChanges = Partial<Pick<
   ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'assignee_id' | 'snoozed_until' | 'updated_at'
 >>;
@@ -62,23 +65,28 @@ export interface ConversationFilters {
   unassigned?: boolean;
   /** Only snoozed conversations (true), only those not snoozed (false); absent: both. */
   snoozed?: boolean;
+  /** [ext] breached: some SLA target breached; running: some SLA clock running (docs/service-levels.md). */
+  sla?: 'breached' | 'running';
 }
 
 /** The filters' choices: they shape the list's statements rather than bind a value. */
-type ListChoices = Pick<ConversationFilters, 'unassigned' | 'snoozed'>;
+type ListChoiceNames = 'unassigned' | 'snoozed' | 'sla';
+type ListChoices = Required<Pick<ConversationFilters, 'unassigned'>> & Pick<ConversationFilters, 'snoozed' | 'sla'>;
 
 /** The filters' values as the list's shaped statements bind them. */
-type ListedValues = { workspaceId: string } & Omit<ConversationFilters, keyof ListChoices>;
+type ListedValues = { workspaceId: string } & Omit<ConversationFilters, ListChoiceNames>;
 
-const listedValues = (workspaceId: string, { unassigned: _unassigned, snoozed: _snoozed, ...filters }: ConversationFilters): ListedValues => ({ workspaceId, ...filters });
+const listedValues = (workspaceId: string, { unassigned: _unassigned, snoozed: _snoozed, sla: _sla, ...filters }: ConversationFilters): ListedValues => ({ workspaceId, ...filters });
 
-/** newest: created_at descending; waiting: the longest waiting first, then those nobody waits on. */
-export type ConversationSort = 'newest' | 'waiting';
+/** newest: created_at descending; waiting: the longest waiting first, then those nobody waits on; due: the earliest running SLA due time first. */
+export type ConversationSort = 'newest' | 'waiting' | 'due';
 
 const CONVERSATION_ORDERS: Record<ConversationSort, ListOrder> = {
   newest: [['c.created_at', 'desc'], ['c.id', 'desc']],
   // `(waiting_since is null)` first, as the conversations_waiting_listing index orders them (migration 0022).
   waiting: [[sql`(c.waiting_since is null)`, 'asc'], ['c.waiting_since', 'asc'], ['c.id', 'asc']],
+  // As the conversations_due_listing index orders them (migration 0036).
+  due: [[sql`(c.sla_due_at is null)`, 'asc'], ['c.sla_due_at', 'asc'], ['c.id', 'asc']],
 };
 const MOST_UPVOTED_FIRST: ListOrder = [['c.upvotes', 'desc'], ...CONVERSATION_ORDERS.newest];
 
@@ -92,6 +100,8 @@ export function conversationRepository(db: Executor) {
     if (filters.ids?.length) query = query.where('c.id', 'in', filters.ids);
     if (filters.tagKeys?.length) query = query.where('c.id', 'in', taggedIds(tx, workspaceId, 'conversation', filters.tagKeys));
     if (filters.snoozed !== undefined) query = query.where('c.snoozed_until', filters.snoozed ? 'is not' : 'is', null);
+    if (filters.sla === 'running') query = query.where('c.sla_due_at', 'is not', null);
+    if (filters.sla === 'breached') query = query.where('c.sla_breaches', '<>', '[]');
     const { assigneeIds = [], unassigned = false } = filters;
     if (assigneeIds.length || unassigned) {
       query = query.where((eb) => eb.or([
@@ -167,7 +177,7 @@ export function conversationRepository(db: Executor) {
 
   return {
     async insert(row: ConversationRow | NewConversationRow, tx: Executor = db): Promise<void> {
-      await tx.insertInto('conversations').values(row).execute();
+      await tx.insertInto('conversations').values({ sla_breaches: '[]', ...row }).execute();
     },
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
@@ -221,7 +231,7 @@ export function conversationRepository(db: Executor) {
       workspaceId: string, filters: ConversationFilters, sort: ConversationSort, page: Page, tx: Executor = db,
     ): Promise<PageOf<ConversationWithContactRow>> {
       const values = listedValues(workspaceId, filters);
-      const choices: ListChoices = { unassigned: filters.unassigned ?? false, snoozed: filters.snoozed };
+      const choices: ListChoices = { unassigned: filters.unassigned ?? false, snoozed: filters.snoozed, sla: filters.sla };
       const count = async () => Number((await listedCount(tx, values, choices))[0]!.n);
       return readPage(CONVERSATION_ORDERS[sort], page, count, ({ reversed, window }) =>
         listedPage(tx, { ...values, limit: window.limit, offset: window.offset }, { ...choices, sort, reversed }));

@@ -32,7 +32,9 @@ import type { ConversationSource, ConversationStatus, ConversationType, Priority
 export const CONVERSATION_DEFAULTS = { type: 'ticket', source: 'chat', priority: 'normal' } as const;
 export const MESSAGE_BODY_MAX = 50_000;
 /** [ext] The orders GET /conversations offers (the repository's ConversationSort). */
-export const CONVERSATION_SORTS = ['newest', 'waiting'] as const satisfies readonly ConversationSort[];
+export const CONVERSATION_SORTS = ['newest', 'waiting', 'due'] as const satisfies readonly ConversationSort[];
+/** [ext] The values of GET /conversations' `sla` filter. */
+export const CONVERSATION_SLA_FILTERS = ['breached', 'running'] as const satisfies readonly NonNullable<ConversationFilters['sla']>[];
 
 export interface ConversationListFilters extends ConversationFilters {
   types?: ConversationType[];

@@ -4,6 +4,7 @@ import type { ConversationWithContactRow, LinkedIssueRow } from '../../db/reposi
 import type { AttachmentRow } from '../../db/repositories/attachment.repository.js';
 import type { MessageRow, StoredMessageRow } from '../../db/repositories/message.repository.js';
 import type { ConversationChannel, ConversationSource, ConversationStatus, ConversationType, DeliveryStatus, IssueStatus, Priority, SenderType } from '../shared/enums.js';
+import type { SlaStatus, SlaTarget } from '../service-levels/sla-clocks.js';
 import { parseTags } from '../tags/tags.js';
 
 export interface ConversationContact {
@@ -50,6 +51,18 @@ export interface Conversation {
   waiting_since: string | null;
   /** [ext] When the snoozed conversation wakes; null when it is not snoozed (docs/inbox.md). */
   snoozed_until: string | null;
+  /** [ext] The SLA applied (docs/service-levels.md); null when no policy applies. */
+  sla: ConversationSla | null;
+}
+
+/** [ext] An SLA applied to a conversation. */
+export interface ConversationSla {
+  policy_id: string;
+  first_response_due_at: string | null;
+  next_response_due_at: string | null;
+  resolution_due_at: string | null;
+  breaches: SlaTarget[];
+  status: SlaStatus;
 }
 
 export interface Message {
@@ -120,6 +133,14 @@ export const toConversation = (row: ConversationWithContactRow): Conversation =>
     : { sender_type: row.last_message_sender_type as SenderType, excerpt: row.last_message_excerpt ?? '', created_at: row.last_message_at },
   waiting_since: row.waiting_since,
   snoozed_until: row.snoozed_until,
+  sla: row.sla_policy_id === null ? null : {
+    policy_id: row.sla_policy_id,
+    first_response_due_at: row.sla_first_response_due_at,
+    next_response_due_at: row.sla_next_response_due_at,
+    resolution_due_at: row.sla_resolution_due_at,
+    breaches: JSON.parse(row.sla_breaches) as SlaTarget[],
+    status: row.sla_status as SlaStatus,
+  },
 });
 
 const DELIVERY_STATUS = { pending: 'pending', done: 'sent', failed: 'failed' } as const;

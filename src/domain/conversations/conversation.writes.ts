@@ -17,8 +17,9 @@ import type { ContactRef, ContactRepository } from '../../db/repositories/contac
 import type { EmailJobRepository } from '../../db/repositories/email-job.repository.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type {
-  ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow, NewConversationRow, WaitEffect,
+  ConversationChanges, ConversationRepository, ConversationRow, ConversationWithContactRow, InboxColumns, NewConversationRow, WaitEffect,
 } from '../../db/repositories/conversation.repository.js';
+import type { DueClock } from '../../db/repositories/service-levels/sla-clock.repository.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { Clock } from '../../lib/clock.js';
@@ -33,6 +34,7 @@ import { messageExcerpt } from './message-excerpt.js';
 import { withSnoozeRule } from './snooze.js';
 import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { NotificationWrites } from '../notifications/notification.writes.js';
+import type { SlaClocks } from '../service-levels/sla-clocks.js';
 import { holdLock, type Work } from '../shared/unit-of-work.js';
 import { parseTags, retag } from '../tags/tags.js';
 
@@ -48,6 +50,8 @@ export interface ConversationWritesDeps {
   members: Pick<MemberRepository, 'findById'>;
   /** Who is told of an assignment, a contact's message, a note's mentions (docs/inbox.md, "Notifications"). */
   notify: Pick<NotificationWrites, 'assigned' | 'messageAdded'>;
+  /** The SLA clocks every create, message and change moves (docs/service-levels.md). */
+  serviceLevels: SlaClocks;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   clock: Clock;
 }
@@ -63,7 +67,7 @@ const waitEffectOf = (row: MessageRow): WaitEffect =>
   row.sender_type === 'contact' ? 'asks' : row.sender_type === 'agent' && row.internal === 0 ? 'answers' : 'none';
 
 /** A new conversation's list fields: unassigned, its first message (if any) the latest, waiting if the contact wrote it. */
-function inboxFieldsOf(firstMessage: MessageRow | null): Omit<ConversationRow, keyof NewConversationRow> {
+function inboxFieldsOf(firstMessage: MessageRow | null): Pick<ConversationRow, InboxColumns> {
   return {
     assignee_id: null,
     last_message_sender_type: firstMessage?.sender_type ?? null,
@@ -90,7 +94,7 @@ export interface NewMessage {
 const asNewMessage = (message: MessageRow | NewMessage): NewMessage => ('row' in message ? message : { row: message });
 
 export function createConversationWrites({
-  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, members, notify, dialect, clock,
+  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, members, notify, serviceLevels, dialect, clock,
 }: ConversationWritesDeps) {
   /** A write to a conversation without its lock is a bug in the caller, not a request to refuse. */
   const requireLock = (work: Work, conversationId: string) => {
@@ -146,6 +150,19 @@ export function createConversationWrites({
   };
 
   const writes = {
+    /**
+     * Records an SLA clock's breach (docs/service-levels.md, "Breaches") under its conversation's
+     * lock, with its event; false when another process recorded it first, or it stopped meanwhile.
+     */
+    async recordBreach(work: Work, due: DueClock): Promise<boolean> {
+      await holdLock(dialect, work, conversationLock(due.conversation_id));
+      const breach = await serviceLevels.breach(work, due, clock.now());
+      if (!breach) return false;
+      const row = (await conversations.findById(due.workspace_id, due.conversation_id, work.tx))!;
+      await outbox.record(work, { type: 'conversation.sla_breached', workspaceId: due.workspace_id, data: { conversation: await detailIn(work.tx, row), ...breach } });
+      return true;
+    },
+
     /** Reads a conversation's detail (its messages, their attachments and deliveries, its linked issues). */
     detail: detailIn,
 
@@ -162,8 +179,10 @@ export function createConversationWrites({
     async create(work: Work, newRow: NewConversationRow, contact: ContactRef | null, first: MessageRow | NewMessage | null): Promise<ConversationDetail> {
       const { tx } = work;
       const firstMessage = first && asNewMessage(first);
-      const row: ConversationRow = { ...newRow, ...inboxFieldsOf(firstMessage?.row ?? null) };
+      const sla = await serviceLevels.opened(work, { ...newRow, sla_policy_id: null }, firstMessage?.row ?? null);
+      const row: ConversationRow = { ...newRow, ...inboxFieldsOf(firstMessage?.row ?? null), ...sla.columns };
       await conversations.insert(row, tx);
+      await sla.start();
       const message = firstMessage && (await insertMessage(work, firstMessage));
       if (firstMessage) await askForJobs(work, firstMessage.row, async () => true);
       const detail: ConversationDetail = {
@@ -193,7 +212,8 @@ export function createConversationWrites({
       if (changes.snoozed_until) {
         await jobs.requestAt(work, 'wake', { workspace_id: current.workspace_id, conversation_id: current.id, created_at: changes.updated_at ?? clock.now() }, changes.snoozed_until);
       }
-      const next = { ...current, ...changes };
+      const sla = await serviceLevels.changed(work, current, { ...current, ...changes }, changes.updated_at ?? clock.now());
+      const next = { ...current, ...changes, ...sla };
       await outbox.record(work, {
         type: 'conversation.updated',
         workspaceId: current.workspace_id,
@@ -241,9 +261,11 @@ export function createConversationWrites({
       requireLock(work, row.conversation_id);
       await askForJobs(work, row, async () => !(await messages.firstOfContact(row.workspace_id, row.conversation_id, work.tx)));
       const shown = await insertMessage(work, message);
+      const wait = waitEffectOf(row);
       const snoozedUntil = await conversations.markMessage(row.workspace_id, row.conversation_id, {
-        at: row.created_at, senderType: row.sender_type, excerpt: messageExcerpt(row.body), wait: waitEffectOf(row),
+        at: row.created_at, senderType: row.sender_type, excerpt: messageExcerpt(row.body), wait,
       }, work.tx);
+      if (wait !== 'none') await serviceLevels.messageAdded(work, (await conversations.findById(row.workspace_id, row.conversation_id, work.tx))!, row, wait);
       await recordMessage(work, row, shown);
       await notify.messageAdded(work, row);
       if (row.sender_type === 'contact' && snoozedUntil !== null) {

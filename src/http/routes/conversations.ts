@@ -26,14 +26,14 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         summary: 'List conversations',
         description:
           'Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest ' +
-          'waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a ' +
+          'waiting first, or [ext] with sort=due the earliest running SLA due time first; [ext] sla=breached|running filters by SLA. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a ' +
           'malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. ' +
           'pagination.total counts every match.',
         querystring: ListConversationsQuery,
         response: { 200: ListOf(Conversation, 'A page of conversations, each with its contact'), ...errorResponses() },
       }),
       handler: async (request) => {
-        const { product_id, type, status, priority, id, tag, assignee_id, snoozed, sort = 'newest' } = request.query;
+        const { product_id, type, status, priority, id, tag, assignee_id, snoozed, sla, sort = 'newest' } = request.query;
         const page = pageOf(request.query);
         const [productId, types, statuses, priorities, listed, assignees] = await checkAll([
           () => singleIdFilter('product_id', product_id),
@@ -45,7 +45,7 @@ export function conversationRoutes(app: TypedApp, conversations: ConversationSer
         ] as const);
         const filters = {
           productId, types, statuses, priorities, ids: listed.ids.length ? listed.ids : undefined,
-          assigneeIds: assignees.ids, assignedToMe: assignees.given.has('me'), unassigned: assignees.given.has('none'), tagKeys: tagFilter(tag), snoozed,
+          assigneeIds: assignees.ids, assignedToMe: assignees.given.has('me'), unassigned: assignees.given.has('none'), tagKeys: tagFilter(tag), snoozed, sla,
         };
         return listBody(await conversations.list(request.actor, filters, sort, page), page);
       },

@@ -23,10 +23,10 @@ export const ContactDetail = Type.Object(
   { $id: 'ContactDetail', additionalProperties: false, description: '[ext] A contact with their conversations', examples: [{ ...EXAMPLE_PROFILE, conversations: [] }] },
 );
 
-// What the team keeps for itself stays out: who is assigned, its tags, and the latest message as the
-// team's list shows it (that may be an internal note).
+// What the team keeps for itself stays out: who is assigned, its tags, the latest message as the
+// team's list shows it (that may be an internal note), and its SLA.
 const {
-  contact: _contact, assignee_id: _assignee, tags: _tags, last_message: _lastMessage, ...exportedConversationProperties
+  contact: _contact, assignee_id: _assignee, tags: _tags, last_message: _lastMessage, sla: _sla, ...exportedConversationProperties
 } = conversationProperties;
 
 export const ContactExport = Type.Object(

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CONVERSATION_DEFAULTS, CONVERSATION_SORTS, MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
+import { CONVERSATION_DEFAULTS, CONVERSATION_SLA_FILTERS, CONVERSATION_SORTS, MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
+import { SLA_STATUSES, SLA_TARGETS } from '../../domain/service-levels/sla-clocks.js';
 import { EXCERPT_MAX } from '../../domain/conversations/message-excerpt.js';
 import { CONVERSATION_CHANNELS, CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, DELIVERY_STATUSES, ISSUE_STATUSES, PRIORITIES, SENDER_TYPES } from '../../domain/shared/enums.js';
 import { TagFilter, TagNames, TagsInput } from './tag.js';
@@ -31,11 +32,16 @@ const EXAMPLE_MESSAGE = {
   full_body: null, delivery: null, attachments: [],
 };
 const EXAMPLE_LAST_MESSAGE = { sender_type: 'contact', excerpt: 'The export button does nothing on Android.', created_at: '2026-11-21T10:25:00.000Z' };
+const EXAMPLE_SLA = {
+  policy_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1', first_response_due_at: '2026-11-21T11:25:00.000Z', next_response_due_at: null,
+  resolution_due_at: '2026-11-22T10:25:00.000Z', breaches: [], status: 'active',
+};
+
 const EXAMPLE_CONVERSATION = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094', contact_id: EXAMPLE_CONTACT.id,
   type: 'ticket', source: 'chat', channel: 'import', status: 'open', priority: 'normal', title: 'Export does nothing', ai_summary: null,
   rating: null, upvotes: 0, form_fields: null, tags: [], created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z', contact: EXAMPLE_CONTACT,
-  assignee_id: null, last_message: EXAMPLE_LAST_MESSAGE, waiting_since: '2026-11-21T10:25:00.000Z', snoozed_until: null,
+  assignee_id: null, last_message: EXAMPLE_LAST_MESSAGE, waiting_since: '2026-11-21T10:25:00.000Z', snoozed_until: null, sla: EXAMPLE_SLA,
 };
 
 export const Contact = Type.Object(
@@ -124,6 +130,21 @@ export const LastMessage = Type.Object(
   },
 );
 
+export const ConversationSla = Type.Object(
+  {
+    policy_id: Uuid('The SLA policy that applies'),
+    first_response_due_at: Nullable(Timestamp('When the first agent reply is due (the latest run of the clock); null while the clock has not started or the policy sets no such target')),
+    next_response_due_at: Nullable(Timestamp('When the next agent reply is due, likewise')),
+    resolution_due_at: Nullable(Timestamp('When the resolution is due, likewise (after a reopening: from the reopening)')),
+    breaches: Type.Array(StringEnum(SLA_TARGETS), { description: 'The targets whose due time passed while their clock ran, ever, in the order they breached' }),
+    status: StringEnum(SLA_STATUSES, { description: 'active while a clock with a target runs (or none has started yet), then missed if any was, else hit' }),
+  },
+  {
+    $id: 'ConversationSla', additionalProperties: false, examples: [EXAMPLE_SLA],
+    description: '[ext] The SLA applied to a conversation (docs/service-levels.md): the due times of its clocks, its breaches, its status',
+  },
+);
+
 export const conversationProperties = {
   id: Uuid(),
   product_id: Uuid(),
@@ -155,6 +176,7 @@ export const conversationProperties = {
     'Internal notes and system messages answer nothing')),
   snoozed_until: Nullable(Timestamp('[ext] When the snoozed conversation wakes (set to null, with a conversation.updated event) unless its contact ' +
     'writes first; null when it is not snoozed')),
+  sla: Nullable(Ref(ConversationSla), { description: '[ext] The SLA applied; null when no active SLA policy matches the conversation' }),
 };
 
 export const Conversation = Type.Object(conversationProperties, {
@@ -199,9 +221,27 @@ export const ListConversationsQuery = Type.Object({
   snoozed: Type.Optional(Type.Boolean({ description: '[ext] true: only snoozed conversations; false: only those not snoozed. Absent: both' })),
   sort: Type.Optional(StringEnum(CONVERSATION_SORTS, {
     default: 'newest',
-    description: '[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last',
+    description: '[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last; ' +
+      'due: the earliest due time of a running SLA clock first, conversations without one last',
+  })),
+  sla: Type.Optional(StringEnum(CONVERSATION_SLA_FILTERS, {
+    description: '[ext] breached: only conversations with an SLA target breached (ever); running: only those with an SLA clock running',
   })),
 });
+
+export const ConversationSlaBreach = Type.Object(
+  {
+    conversation: Ref(ConversationDetail),
+    target: StringEnum(SLA_TARGETS, { description: 'The clock whose due time passed' }),
+    due_at: Timestamp('The due time that passed'),
+  },
+  {
+    $id: 'ConversationSlaBreach', additionalProperties: false,
+    description: '[ext] An SLA breach: the conversation as its GET detail returns it after the breach, the target, its due time',
+    examples: [{ conversation: { ...EXAMPLE_CONVERSATION, sla: { ...EXAMPLE_SLA, breaches: ['first_response'] }, messages: [EXAMPLE_MESSAGE], linked_issues: [] },
+      target: 'first_response', due_at: EXAMPLE_SLA.first_response_due_at }],
+  },
+);
 
 export const UpdateConversationBody = Type.Object(
   {

@@ -3,7 +3,7 @@
 import { ApiKey, CreatedApiKey, Invitation, InvitationPreview, IssuedInvitation, SignedIn } from './account.js';
 import { ErrorBody, Pagination } from './common.js';
 import { ContactDetail, ContactExport, ContactProfile } from './contact.js';
-import { Attachment, Contact, Conversation, ConversationDetail, ConversationSummary, LastMessage, LinkedIssue, Message, MessageDelivery, MessageEvent } from './conversation.js';
+import { Attachment, Contact, Conversation, ConversationDetail, ConversationSla, ConversationSlaBreach, ConversationSummary, LastMessage, LinkedIssue, Message, MessageDelivery, MessageEvent } from './conversation.js';
 import { InboundResult } from './email.js';
 import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
@@ -23,7 +23,7 @@ export const SHARED_SCHEMAS = [
   ErrorBody, Pagination,
   Member, KeyMember, Me,
   Product, IdentitySecret,
-  Contact, Attachment, MessageDelivery, Message, MessageEvent, InboundResult, ConversationSummary, LastMessage, Conversation, LinkedIssue, ConversationDetail, SavedReply,
+  Contact, Attachment, MessageDelivery, Message, MessageEvent, InboundResult, ConversationSummary, LastMessage, ConversationSla, Conversation, LinkedIssue, ConversationDetail, ConversationSlaBreach, SavedReply,
   ContactProfile, ContactDetail, ContactExport, Tag,
   Calendar, CalendarDue, SlaPolicy,
   Issue, IssueListItem, DeduplicatingCreateResult,

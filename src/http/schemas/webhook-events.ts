@@ -5,7 +5,7 @@ import type { TObject } from '@sinclair/typebox';
 // The types @fastify/swagger's own declarations use for the document.
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { EVENT_TYPES, type EventType } from '../../events/event-types.js';
-import { ConversationDetail, MessageEvent } from './conversation.js';
+import { ConversationDetail, ConversationSlaBreach, MessageEvent } from './conversation.js';
 import { Issue } from './issue.js';
 import { Product } from './product.js';
 import { ReleaseDetail } from './release.js';
@@ -20,6 +20,14 @@ const RESOURCES: Record<string, { schema: TObject; noun: string; shown?: string 
   message: { schema: MessageEvent, noun: 'a message' },
   release: { schema: ReleaseDetail, noun: 'a release' },
   suggestion: { schema: Suggestion, noun: 'a triage suggestion', shown: 'GET /api/v1/conversations/{id}/suggestions lists it' },
+};
+
+/** Events whose `data` is not the resource alone: what it is, and when the event is sent. */
+const OWN_DATA: Partial<Record<EventType, { schema: TObject; when: string }>> = {
+  'conversation.sla_breached': {
+    schema: ConversationSlaBreach,
+    when: 'a running SLA clock of a conversation passed its due time (once per clock run; docs/service-levels.md)',
+  },
 };
 
 /** The `data` of `*.updated` events: the resources that can be updated, with `previous`. */
@@ -53,13 +61,15 @@ const SIGNATURE_HEADERS = [
 function eventEntry(type: EventType): OpenAPIV3_1.PathItemObject {
   const [resource, action] = type.split('.');
   const { schema, noun, shown = 'its GET /api/v1 detail returned it' } = RESOURCES[resource];
-  const data = action === 'updated' ? `${schema.$id}WithPrevious` : schema.$id!;
+  const own = OWN_DATA[type];
+  const data = own ? own.schema.$id! : action === 'updated' ? `${schema.$id}WithPrevious` : schema.$id!;
+  const camelAction = action.replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase());
   return {
     post: {
-      operationId: `${resource}${action[0].toUpperCase()}${action.slice(1)}Event`,
+      operationId: `${resource}${camelAction}Event`,
       tags: ['Webhook events'],
       summary: type,
-      description: `Sent to each enabled endpoint subscribed to \`${type}\` (or \`*\`) when ${noun} ${WHAT[action]}.`,
+      description: `Sent to each enabled endpoint subscribed to \`${type}\` (or \`*\`) when ${own ? own.when : `${noun} ${WHAT[action]}`}.`,
       security: [],
       parameters: SIGNATURE_HEADERS,
       requestBody: {
@@ -73,7 +83,7 @@ function eventEntry(type: EventType): OpenAPIV3_1.PathItemObject {
               properties: {
                 type: { type: 'string', enum: [type] },
                 timestamp: { type: 'string', format: 'date-time', description: 'When the change was recorded' },
-                data: { ...reference(data), description: `The ${resource} as ${shown} after the change` },
+                data: { ...reference(data), description: own ? own.schema.description : `The ${resource} as ${shown} after the change` },
               },
             },
           },

@@ -29,6 +29,12 @@ export function slaPolicyRepository(db: Executor) {
       return readPage(POSITION_ORDER, page, () => countRows(scoped), (read) => read.sliced(scoped).select(SLA_POLICY_COLUMNS).execute());
     },
 
+    /** The workspace's active policies, in the order they are tried (what applying one reads). */
+    listActive(workspaceId: string, tx: Executor = db): Promise<SlaPolicyRow[]> {
+      return inWorkspace(tx, workspaceId).select(SLA_POLICY_COLUMNS).where('active', '=', 1)
+        .orderBy('position', 'asc').orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+    },
+
     count: (workspaceId: string, tx: Executor = db): Promise<number> => countRows(inWorkspace(tx, workspaceId)),
 
     /** Moves the policies at positions `from`…`to` (inclusive) by `by` places. */
