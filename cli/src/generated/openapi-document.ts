@@ -981,6 +981,93 @@ export const openapiDocument = {
           }
         }
       },
+      "ConversationSla": {
+        "additionalProperties": false,
+        "examples": [
+          {
+            "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+            "first_response_due_at": "2026-11-21T11:25:00.000Z",
+            "next_response_due_at": null,
+            "resolution_due_at": "2026-11-22T10:25:00.000Z",
+            "breaches": [],
+            "status": "active"
+          }
+        ],
+        "description": "[ext] The SLA applied to a conversation (docs/service-levels.md): the due times of its clocks, its breaches, its status",
+        "type": "object",
+        "required": [
+          "policy_id",
+          "first_response_due_at",
+          "next_response_due_at",
+          "resolution_due_at",
+          "breaches",
+          "status"
+        ],
+        "properties": {
+          "policy_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The SLA policy that applies",
+            "type": "string"
+          },
+          "first_response_due_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When the first agent reply is due (the latest run of the clock); null while the clock has not started or the policy sets no such target",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "next_response_due_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When the next agent reply is due, likewise",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "resolution_due_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When the resolution is due, likewise (after a reopening: from the reopening)",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "breaches": {
+            "description": "The targets whose due time passed while their clock ran, ever, in the order they breached",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "first_response",
+                "next_response",
+                "resolution"
+              ]
+            }
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "active",
+              "hit",
+              "missed"
+            ],
+            "description": "active while a clock with a target runs (or none has started yet), then missed if any was, else hit"
+          }
+        }
+      },
       "Conversation": {
         "additionalProperties": false,
         "description": "A conversation with a customer",
@@ -1015,7 +1102,15 @@ export const openapiDocument = {
               "created_at": "2026-11-21T10:25:00.000Z"
             },
             "waiting_since": "2026-11-21T10:25:00.000Z",
-            "snoozed_until": null
+            "snoozed_until": null,
+            "sla": {
+              "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+              "first_response_due_at": "2026-11-21T11:25:00.000Z",
+              "next_response_due_at": null,
+              "resolution_due_at": "2026-11-22T10:25:00.000Z",
+              "breaches": [],
+              "status": "active"
+            }
           }
         ],
         "type": "object",
@@ -1040,7 +1135,8 @@ export const openapiDocument = {
           "assignee_id",
           "last_message",
           "waiting_since",
-          "snoozed_until"
+          "snoozed_until",
+          "sla"
         ],
         "properties": {
           "id": {
@@ -1223,6 +1319,17 @@ export const openapiDocument = {
               "string",
               "null"
             ]
+          },
+          "sla": {
+            "description": "[ext] The SLA applied; null when no active SLA policy matches the conversation",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/ConversationSla"
+              },
+              {
+                "type": "null"
+              }
+            ]
           }
         }
       },
@@ -1306,6 +1413,14 @@ export const openapiDocument = {
             },
             "waiting_since": "2026-11-21T10:25:00.000Z",
             "snoozed_until": null,
+            "sla": {
+              "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+              "first_response_due_at": "2026-11-21T11:25:00.000Z",
+              "next_response_due_at": null,
+              "resolution_due_at": "2026-11-22T10:25:00.000Z",
+              "breaches": [],
+              "status": "active"
+            },
             "messages": [
               {
                 "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -1346,6 +1461,7 @@ export const openapiDocument = {
           "last_message",
           "waiting_since",
           "snoozed_until",
+          "sla",
           "messages",
           "linked_issues"
         ],
@@ -1531,6 +1647,17 @@ export const openapiDocument = {
               "null"
             ]
           },
+          "sla": {
+            "description": "[ext] The SLA applied; null when no active SLA policy matches the conversation",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/ConversationSla"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
           "messages": {
             "description": "Ordered by created_at ascending",
             "type": "array",
@@ -1544,6 +1671,101 @@ export const openapiDocument = {
             "items": {
               "$ref": "#/components/schemas/LinkedIssue"
             }
+          }
+        }
+      },
+      "ConversationSlaBreach": {
+        "additionalProperties": false,
+        "description": "[ext] An SLA breach: the conversation as its GET detail returns it after the breach, the target, its due time",
+        "examples": [
+          {
+            "conversation": {
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+              "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+              "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+              "type": "ticket",
+              "source": "chat",
+              "channel": "import",
+              "status": "open",
+              "priority": "normal",
+              "title": "Export does nothing",
+              "ai_summary": null,
+              "rating": null,
+              "upvotes": 0,
+              "form_fields": null,
+              "tags": [],
+              "created_at": "2026-11-21T10:25:00.000Z",
+              "updated_at": "2026-11-21T10:25:00.000Z",
+              "contact": {
+                "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+                "name": "Ada Lovelace",
+                "email": "ada@example.com",
+                "verified": false
+              },
+              "assignee_id": null,
+              "last_message": {
+                "sender_type": "contact",
+                "excerpt": "The export button does nothing on Android.",
+                "created_at": "2026-11-21T10:25:00.000Z"
+              },
+              "waiting_since": "2026-11-21T10:25:00.000Z",
+              "snoozed_until": null,
+              "sla": {
+                "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+                "first_response_due_at": "2026-11-21T11:25:00.000Z",
+                "next_response_due_at": null,
+                "resolution_due_at": "2026-11-22T10:25:00.000Z",
+                "breaches": [
+                  "first_response"
+                ],
+                "status": "active"
+              },
+              "messages": [
+                {
+                  "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
+                  "sender_type": "contact",
+                  "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+                  "body": "The export button does nothing on Android.",
+                  "sender_name": "Ada Lovelace",
+                  "created_at": "2026-11-21T10:25:00.000Z",
+                  "internal": false,
+                  "full_body": null,
+                  "delivery": null,
+                  "attachments": []
+                }
+              ],
+              "linked_issues": []
+            },
+            "target": "first_response",
+            "due_at": "2026-11-21T11:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "conversation",
+          "target",
+          "due_at"
+        ],
+        "properties": {
+          "conversation": {
+            "$ref": "#/components/schemas/ConversationDetail"
+          },
+          "target": {
+            "type": "string",
+            "enum": [
+              "first_response",
+              "next_response",
+              "resolution"
+            ],
+            "description": "The clock whose due time passed"
+          },
+          "due_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "The due time that passed",
+            "type": "string"
           }
         }
       },
@@ -3758,6 +3980,7 @@ export const openapiDocument = {
                 "issue.updated",
                 "conversation.created",
                 "conversation.updated",
+                "conversation.sla_breached",
                 "message.created",
                 "release.created",
                 "release.updated",
@@ -3858,6 +4081,7 @@ export const openapiDocument = {
                 "issue.updated",
                 "conversation.created",
                 "conversation.updated",
+                "conversation.sla_breached",
                 "message.created",
                 "release.created",
                 "release.updated",
@@ -3963,6 +4187,7 @@ export const openapiDocument = {
               "issue.updated",
               "conversation.created",
               "conversation.updated",
+              "conversation.sla_breached",
               "message.created",
               "release.created",
               "release.updated",
@@ -4894,6 +5119,14 @@ export const openapiDocument = {
             },
             "waiting_since": "2026-11-21T10:25:00.000Z",
             "snoozed_until": null,
+            "sla": {
+              "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+              "first_response_due_at": "2026-11-21T11:25:00.000Z",
+              "next_response_due_at": null,
+              "resolution_due_at": "2026-11-22T10:25:00.000Z",
+              "breaches": [],
+              "status": "active"
+            },
             "messages": [
               {
                 "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -4937,6 +5170,7 @@ export const openapiDocument = {
           "last_message",
           "waiting_since",
           "snoozed_until",
+          "sla",
           "messages",
           "linked_issues",
           "previous"
@@ -5121,6 +5355,17 @@ export const openapiDocument = {
             "type": [
               "string",
               "null"
+            ]
+          },
+          "sla": {
+            "description": "[ext] The SLA applied; null when no active SLA policy matches the conversation",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/ConversationSla"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
           "messages": {
@@ -5320,6 +5565,17 @@ export const openapiDocument = {
                 "type": [
                   "string",
                   "null"
+                ]
+              },
+              "sla": {
+                "description": "[ext] The SLA applied; null when no active SLA policy matches the conversation",
+                "anyOf": [
+                  {
+                    "$ref": "#/components/schemas/ConversationSla"
+                  },
+                  {
+                    "type": "null"
+                  }
                 ]
               },
               "messages": {
@@ -7507,7 +7763,7 @@ export const openapiDocument = {
         "tags": [
           "Conversations"
         ],
-        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.",
+        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first, or [ext] with sort=due the earliest running SLA due time first; [ext] sla=breached|running filters by SLA. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.",
         "parameters": [
           {
             "schema": {
@@ -7622,14 +7878,28 @@ export const openapiDocument = {
               "type": "string",
               "enum": [
                 "newest",
-                "waiting"
+                "waiting",
+                "due"
               ],
               "default": "newest"
             },
             "in": "query",
             "name": "sort",
             "required": false,
-            "description": "[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last"
+            "description": "[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last; due: the earliest due time of a running SLA clock first, conversations without one last"
+          },
+          {
+            "schema": {
+              "type": "string",
+              "enum": [
+                "breached",
+                "running"
+              ]
+            },
+            "in": "query",
+            "name": "sla",
+            "required": false,
+            "description": "[ext] breached: only conversations with an SLA target breached (ever); running: only those with an SLA clock running"
           }
         ],
         "responses": {
@@ -17277,14 +17547,14 @@ export const openapiDocument = {
         "parameters": [
           {
             "schema": {
-              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
               "x-route-parsed": true,
               "type": "string"
             },
             "in": "query",
             "name": "types",
             "required": false,
-            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, notification.created"
+            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, notification.created"
           },
           {
             "schema": {
@@ -17327,6 +17597,7 @@ export const openapiDocument = {
                         "issue.updated",
                         "conversation.created",
                         "conversation.updated",
+                        "conversation.sla_breached",
                         "message.created",
                         "release.created",
                         "release.updated",
@@ -17365,6 +17636,7 @@ export const openapiDocument = {
                               "issue.updated",
                               "conversation.created",
                               "conversation.updated",
+                              "conversation.sla_breached",
                               "message.created",
                               "release.created",
                               "release.updated",
@@ -17494,7 +17766,7 @@ export const openapiDocument = {
         "tags": [
           "Deprecated aliases"
         ],
-        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.",
+        "description": "Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first, or [ext] with sort=due the earliest running SLA due time first; [ext] sla=breached|running filters by SLA. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.",
         "parameters": [
           {
             "schema": {
@@ -17609,14 +17881,28 @@ export const openapiDocument = {
               "type": "string",
               "enum": [
                 "newest",
-                "waiting"
+                "waiting",
+                "due"
               ],
               "default": "newest"
             },
             "in": "query",
             "name": "sort",
             "required": false,
-            "description": "[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last"
+            "description": "[ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last; due: the earliest due time of a running SLA clock first, conversations without one last"
+          },
+          {
+            "schema": {
+              "type": "string",
+              "enum": [
+                "breached",
+                "running"
+              ]
+            },
+            "in": "query",
+            "name": "sla",
+            "required": false,
+            "description": "[ext] breached: only conversations with an SLA target breached (ever); running: only those with an SLA clock running"
           }
         ],
         "deprecated": true,
@@ -20706,6 +20992,7 @@ export const openapiDocument = {
                             "issue.updated",
                             "conversation.created",
                             "conversation.updated",
+                            "conversation.sla_breached",
                             "message.created",
                             "release.created",
                             "release.updated",
@@ -21106,6 +21393,7 @@ export const openapiDocument = {
                             "issue.updated",
                             "conversation.created",
                             "conversation.updated",
+                            "conversation.sla_breached",
                             "message.created",
                             "release.created",
                             "release.updated",
@@ -24691,6 +24979,90 @@ export const openapiDocument = {
                   "data": {
                     "$ref": "#/components/schemas/ConversationDetailWithPrevious",
                     "description": "The conversation as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "conversation.sla_breached": {
+      "post": {
+        "operationId": "conversationSlaBreachedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "conversation.sla_breached",
+        "description": "Sent to each enabled endpoint subscribed to `conversation.sla_breached` (or `*`) when a running SLA clock of a conversation passed its due time (once per clock run; docs/service-levels.md).",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "conversation.sla_breached"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/ConversationSlaBreach",
+                    "description": "[ext] An SLA breach: the conversation as its GET detail returns it after the breach, the target, its due time"
                   }
                 }
               }

@@ -161,7 +161,7 @@ export interface paths {
         };
         /**
          * List conversations
-         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.
+         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first, or [ext] with sort=due the earliest running SLA due time first; [ext] sla=breached|running filters by SLA. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.
          */
         get: operations["listConversations"];
         put?: never;
@@ -870,7 +870,7 @@ export interface paths {
         /**
          * List conversations (deprecated alias of /api/v1/conversations)
          * @deprecated
-         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.
+         * @description Conversations of the workspace, newest first (created_at, then id, descending), or [ext] with sort=waiting the longest waiting first, or [ext] with sort=due the earliest running SLA due time first; [ext] sla=breached|running filters by SLA. type, status, priority, [ext] id and [ext] assignee_id take comma-separated values; an unknown value or a malformed id is a validation_error naming it. [ext] snoozed=true lists only snoozed conversations, snoozed=false only the others. pagination.total counts every match.
          */
         get: operations["listConversationsViaDeprecatedAlias"];
         put?: never;
@@ -1518,6 +1518,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "conversation.sla_breached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.sla_breached
+         * @description Sent to each enabled endpoint subscribed to `conversation.sla_breached` (or `*`) when a running SLA clock of a conversation passed its due time (once per clock run; docs/service-levels.md).
+         */
+        post: operations["conversationSlaBreachedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "message.created": {
         parameters: {
             query?: never;
@@ -2088,6 +2108,50 @@ export interface components {
             created_at: string;
         };
         /**
+         * @description [ext] The SLA applied to a conversation (docs/service-levels.md): the due times of its clocks, its breaches, its status
+         * @example {
+         *       "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *       "first_response_due_at": "2026-11-21T11:25:00.000Z",
+         *       "next_response_due_at": null,
+         *       "resolution_due_at": "2026-11-22T10:25:00.000Z",
+         *       "breaches": [],
+         *       "status": "active"
+         *     }
+         */
+        ConversationSla: {
+            /**
+             * Format: uuid
+             * @description The SLA policy that applies
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            policy_id: string;
+            /**
+             * Format: date-time
+             * @description When the first agent reply is due (the latest run of the clock); null while the clock has not started or the policy sets no such target
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            first_response_due_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the next agent reply is due, likewise
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            next_response_due_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the resolution is due, likewise (after a reopening: from the reopening)
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            resolution_due_at: string | null;
+            /** @description The targets whose due time passed while their clock ran, ever, in the order they breached */
+            breaches: ("first_response" | "next_response" | "resolution")[];
+            /**
+             * @description active while a clock with a target runs (or none has started yet), then missed if any was, else hit
+             * @enum {string}
+             */
+            status: "active" | "hit" | "missed";
+        };
+        /**
          * @description A conversation with a customer
          * @example {
          *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
@@ -2119,7 +2183,15 @@ export interface components {
          *         "created_at": "2026-11-21T10:25:00.000Z"
          *       },
          *       "waiting_since": "2026-11-21T10:25:00.000Z",
-         *       "snoozed_until": null
+         *       "snoozed_until": null,
+         *       "sla": {
+         *         "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *         "first_response_due_at": "2026-11-21T11:25:00.000Z",
+         *         "next_response_due_at": null,
+         *         "resolution_due_at": "2026-11-22T10:25:00.000Z",
+         *         "breaches": [],
+         *         "status": "active"
+         *       }
          *     }
          */
         Conversation: {
@@ -2204,6 +2276,8 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             snoozed_until: string | null;
+            /** @description [ext] The SLA applied; null when no active SLA policy matches the conversation */
+            sla: components["schemas"]["ConversationSla"] | null;
         };
         /**
          * @description [ext] An issue a conversation is linked to
@@ -2258,6 +2332,14 @@ export interface components {
          *       },
          *       "waiting_since": "2026-11-21T10:25:00.000Z",
          *       "snoozed_until": null,
+         *       "sla": {
+         *         "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *         "first_response_due_at": "2026-11-21T11:25:00.000Z",
+         *         "next_response_due_at": null,
+         *         "resolution_due_at": "2026-11-22T10:25:00.000Z",
+         *         "breaches": [],
+         *         "status": "active"
+         *       },
          *       "messages": [
          *         {
          *           "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -2357,10 +2439,90 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             snoozed_until: string | null;
+            /** @description [ext] The SLA applied; null when no active SLA policy matches the conversation */
+            sla: components["schemas"]["ConversationSla"] | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
             /** @description [ext] The issues this conversation is linked to, in the order they were linked */
             linked_issues: components["schemas"]["LinkedIssue"][];
+        };
+        /**
+         * @description [ext] An SLA breach: the conversation as its GET detail returns it after the breach, the target, its due time
+         * @example {
+         *       "conversation": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80b1",
+         *         "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *         "contact_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *         "type": "ticket",
+         *         "source": "chat",
+         *         "channel": "import",
+         *         "status": "open",
+         *         "priority": "normal",
+         *         "title": "Export does nothing",
+         *         "ai_summary": null,
+         *         "rating": null,
+         *         "upvotes": 0,
+         *         "form_fields": null,
+         *         "tags": [],
+         *         "created_at": "2026-11-21T10:25:00.000Z",
+         *         "updated_at": "2026-11-21T10:25:00.000Z",
+         *         "contact": {
+         *           "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *           "name": "Ada Lovelace",
+         *           "email": "ada@example.com",
+         *           "verified": false
+         *         },
+         *         "assignee_id": null,
+         *         "last_message": {
+         *           "sender_type": "contact",
+         *           "excerpt": "The export button does nothing on Android.",
+         *           "created_at": "2026-11-21T10:25:00.000Z"
+         *         },
+         *         "waiting_since": "2026-11-21T10:25:00.000Z",
+         *         "snoozed_until": null,
+         *         "sla": {
+         *           "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *           "first_response_due_at": "2026-11-21T11:25:00.000Z",
+         *           "next_response_due_at": null,
+         *           "resolution_due_at": "2026-11-22T10:25:00.000Z",
+         *           "breaches": [
+         *             "first_response"
+         *           ],
+         *           "status": "active"
+         *         },
+         *         "messages": [
+         *           {
+         *             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
+         *             "sender_type": "contact",
+         *             "sender_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80a1",
+         *             "body": "The export button does nothing on Android.",
+         *             "sender_name": "Ada Lovelace",
+         *             "created_at": "2026-11-21T10:25:00.000Z",
+         *             "internal": false,
+         *             "full_body": null,
+         *             "delivery": null,
+         *             "attachments": []
+         *           }
+         *         ],
+         *         "linked_issues": []
+         *       },
+         *       "target": "first_response",
+         *       "due_at": "2026-11-21T11:25:00.000Z"
+         *     }
+         */
+        ConversationSlaBreach: {
+            conversation: components["schemas"]["ConversationDetail"];
+            /**
+             * @description The clock whose due time passed
+             * @enum {string}
+             */
+            target: "first_response" | "next_response" | "resolution";
+            /**
+             * Format: date-time
+             * @description The due time that passed
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            due_at: string;
         };
         /**
          * @description [ext] A saved reply of the team
@@ -3440,7 +3602,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
+            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
             description: string | null;
             /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
             enabled: boolean;
@@ -3485,7 +3647,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
+            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
             description: string | null;
             /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
             enabled: boolean;
@@ -3536,7 +3698,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            event_type: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated";
+            event_type: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated";
             /**
              * @description pending: an attempt is due or in flight; failed: every retry failed
              * @enum {string}
@@ -4028,6 +4190,14 @@ export interface components {
          *       },
          *       "waiting_since": "2026-11-21T10:25:00.000Z",
          *       "snoozed_until": null,
+         *       "sla": {
+         *         "policy_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *         "first_response_due_at": "2026-11-21T11:25:00.000Z",
+         *         "next_response_due_at": null,
+         *         "resolution_due_at": "2026-11-22T10:25:00.000Z",
+         *         "breaches": [],
+         *         "status": "active"
+         *       },
          *       "messages": [
          *         {
          *           "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80c1",
@@ -4130,6 +4300,8 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             snoozed_until: string | null;
+            /** @description [ext] The SLA applied; null when no active SLA policy matches the conversation */
+            sla: components["schemas"]["ConversationSla"] | null;
             /** @description Ordered by created_at ascending */
             messages: components["schemas"]["Message"][];
             /** @description [ext] The issues this conversation is linked to, in the order they were linked */
@@ -4217,6 +4389,8 @@ export interface components {
                  * @example 2026-11-21T10:25:00.000Z
                  */
                 snoozed_until?: string | null;
+                /** @description [ext] The SLA applied; null when no active SLA policy matches the conversation */
+                sla?: components["schemas"]["ConversationSla"] | null;
                 /** @description Ordered by created_at ascending */
                 messages?: components["schemas"]["Message"][];
                 /** @description [ext] The issues this conversation is linked to, in the order they were linked */
@@ -5509,8 +5683,10 @@ export interface operations {
                 assignee_id?: string;
                 /** @description [ext] true: only snoozed conversations; false: only those not snoozed. Absent: both */
                 snoozed?: boolean;
-                /** @description [ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last */
-                sort?: "newest" | "waiting";
+                /** @description [ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last; due: the earliest due time of a running SLA clock first, conversations without one last */
+                sort?: "newest" | "waiting" | "due";
+                /** @description [ext] breached: only conversations with an SLA target breached (ever); running: only those with an SLA clock running */
+                sla?: "breached" | "running";
             };
             header?: never;
             path?: never;
@@ -10955,7 +11131,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, notification.created */
+                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, notification.created */
                 types?: string;
             };
             header?: {
@@ -10978,7 +11154,7 @@ export interface operations {
                          * @description The event type
                          * @enum {string}
                          */
-                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "notification.created";
+                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "notification.created";
                         /**
                          * Format: uuid
                          * @description The event id: send the last one received as Last-Event-ID to resume after it
@@ -11070,8 +11246,10 @@ export interface operations {
                 assignee_id?: string;
                 /** @description [ext] true: only snoozed conversations; false: only those not snoozed. Absent: both */
                 snoozed?: boolean;
-                /** @description [ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last */
-                sort?: "newest" | "waiting";
+                /** @description [ext] newest: created_at descending (the default); waiting: the longest waiting first (waiting_since ascending), conversations nobody waits on last; due: the earliest due time of a running SLA clock first, conversations without one last */
+                sort?: "newest" | "waiting" | "due";
+                /** @description [ext] breached: only conversations with an SLA target breached (ever); running: only those with an SLA clock running */
+                sla?: "breached" | "running";
             };
             header?: never;
             path?: never;
@@ -12806,7 +12984,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description The events to receive: ["*"] for all of them, or a list of event types */
-                    events: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
+                    events: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
                     /** @description A note for people, max 500 characters; null clears it */
                     description?: string | null;
                 };
@@ -13144,7 +13322,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description The events to receive: ["*"] for all of them, or a list of event types */
-                    events?: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
+                    events?: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
                     /** @description A note for people, max 500 characters; null clears it */
                     description?: string | null;
                     /** @description false pauses the endpoint */
@@ -15299,6 +15477,52 @@ export interface operations {
                     timestamp: string;
                     /** @description The conversation as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["ConversationDetailWithPrevious"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    conversationSlaBreachedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "conversation.sla_breached";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description [ext] An SLA breach: the conversation as its GET detail returns it after the breach, the target, its due time */
+                    data: components["schemas"]["ConversationSlaBreach"];
                 };
             };
         };
