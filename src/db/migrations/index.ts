@@ -31,6 +31,7 @@ import { emailReturnPaths } from './0028_email_return_paths.js';
 import { conversationChannel } from './0029_conversation_channel.js';
 import { searchLetters } from './0030_search_letters.js';
 import { memberSettings } from './0031_member_settings.js';
+import { helpCenter } from './0035_help_center.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -66,5 +67,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0029_conversation_channel': conversationChannel(),
     '0030_search_letters': searchLetters(dialect),
     '0031_member_settings': memberSettings(),
+    '0035_help_center': helpCenter(types, dialect),
   };
 }
