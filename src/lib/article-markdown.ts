@@ -39,16 +39,21 @@ markdown.renderer.rules.image = (tokens, index, options, env, self) => {
   token.attrSet('loading', 'lazy');
   return defaultImage(tokens, index, options, env, self);
 };
-// Headings start at h2: the page's title is its h1.
-markdown.renderer.rules.heading_open = (tokens, index, options) => {
-  const token = tokens[index];
-  token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 1)}`;
-  return defaultRender(tokens, index, options);
-};
-markdown.renderer.rules.heading_close = markdown.renderer.rules.heading_open;
+const levelOf = (tag: string) => Number(tag.slice(1));
 
-/** The article's body as the public page shows it. */
-export const renderArticleHtml = (body: string): string => markdown.render(body.replace(NOT_XML, ''));
+/**
+ * The article's body as the public page shows it. Its headings are moved so that the highest
+ * becomes an h2 (the page's title is its h1), keeping their order: `#` or `##` sections alike.
+ */
+export function renderArticleHtml(body: string): string {
+  const tokens = markdown.parse(body.replace(NOT_XML, ''), {});
+  const levels = tokens.filter((token) => token.type === 'heading_open').map((token) => levelOf(token.tag));
+  const shift = levels.length ? 2 - Math.min(...levels) : 0;
+  for (const token of tokens) {
+    if (token.type === 'heading_open' || token.type === 'heading_close') token.tag = `h${Math.min(6, levelOf(token.tag) + shift)}`;
+  }
+  return markdown.renderer.render(tokens, markdown.options, {});
+}
 
 /** The block tokens after which a text's parts are separated by a line break. */
 const BLOCK_END = /_close$|^(code_block|fence|hr)$/;
