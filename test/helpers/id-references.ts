@@ -5,7 +5,9 @@ import type { JsonSchema, Operation } from './openapi-operations.js';
 
 export type Resource =
   | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
-  | 'suggestion' | 'saved_reply' | 'contact' | 'attachment'
+  | 'suggestion' | 'saved_reply' | 'contact' | 'attachment' | 'collection' | 'article'
+  // An article that may be named as an original: of another locale than the articles, without translations.
+  | 'originalArticle'
   | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
@@ -26,6 +28,8 @@ const COLLECTIONS: Record<string, Resource> = {
   'saved-replies': 'saved_reply',
   contacts: 'contact',
   attachments: 'attachment',
+  collections: 'collection',
+  articles: 'article',
 };
 
 /** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */
@@ -50,6 +54,9 @@ const FIELDS: Record<string, Resource> = {
   widget_key: 'widget',
   saved_reply_id: 'saved_reply',
   contact_id: 'contact',
+  collection_id: 'collection',
+  // An article's original (docs/help-center.md, "Translating").
+  translation_of: 'originalArticle',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {
