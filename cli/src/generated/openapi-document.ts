@@ -14102,7 +14102,7 @@ export const openapiDocument = {
           {
             "schema": {
               "maxLength": 35,
-              "pattern": "^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$",
+              "pattern": "^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?(?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))?$",
               "x-route-parsed": true,
               "type": "string"
             },
@@ -14328,7 +14328,7 @@ export const openapiDocument = {
                   },
                   "locale": {
                     "maxLength": 35,
-                    "pattern": "^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$",
+                    "pattern": "^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?(?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))?$",
                     "x-route-parsed": true,
                     "description": "A BCP 47 language tag (en, de, pt-BR, zh-Hant); stored in canonical form. Default en",
                     "type": "string"
@@ -14729,7 +14729,7 @@ export const openapiDocument = {
                   },
                   "locale": {
                     "maxLength": 35,
-                    "pattern": "^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$",
+                    "pattern": "^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?(?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))?$",
                     "x-route-parsed": true,
                     "description": "A BCP 47 language tag (en, de, pt-BR, zh-Hant); stored in canonical form. Default en",
                     "type": "string"

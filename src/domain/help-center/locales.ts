@@ -6,7 +6,11 @@ import { invalidField } from '../../errors.js';
 export const DEFAULT_LOCALE = 'en';
 /** Long enough for any tag in use (a language, script, region and variant). */
 export const LOCALE_MAX = 35;
-export const LOCALE_PATTERN = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
+/**
+ * A language, then optionally a script, a region and one variant: the tags help centers use
+ * (`en`, `pt-BR`, `zh-Hant-TW`, `es-419`, `de-CH-1901`), every one of which Intl accepts.
+ */
+export const LOCALE_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?(?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))?$/;
 
 /** The canonical form of a language tag, or null when it is not one. */
 export function canonicalLocale(tag: string): string | null {
