@@ -16,6 +16,7 @@ import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRequestId, requestLogController } from './http/plugins/request-logging.js';
 import { registerRequestTargetCheck } from './http/plugins/request-target.js';
 import { registerOptionalBodies, registerValidationOrder } from './http/route.js';
+import { HELP_PREFIX, helpCenterPages } from './http/help/help-routes.js';
 import { healthRoutes } from './http/routes/health.js';
 import { buildSerializer } from './http/serializer.js';
 import { validatorCompiler } from './http/validation.js';
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(widgetEmbed, {
     build: widgetBuild, widgets: services.widget, demo: services.widgetDemo, demoEverywhere: deps.widgetDemo ?? false, publicUrl: deps.publicUrl ?? null,
   });
+  await app.register(helpCenterPages, { prefix: HELP_PREFIX, pages: services.helpPages, publicUrl: deps.publicUrl ?? null });
   if (deps.webAppDir !== undefined) await app.register(webApp, { root: deps.webAppDir });
 
   await app.ready();

@@ -33,6 +33,12 @@ import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { suggestionRepository } from './db/repositories/suggestion.repository.js';
 import { tagRepository } from './db/repositories/tag.repository.js';
+import { articleRepository } from './db/repositories/help-center/article.repository.js';
+import { collectionRepository } from './db/repositories/help-center/collection.repository.js';
+import { createArticleService } from './domain/help-center/article.service.js';
+import { createCollectionService } from './domain/help-center/collection.service.js';
+import { createHelpCenterWrites } from './domain/help-center/help-center-writes.js';
+import { createHelpPages } from './domain/help-center/help-pages.service.js';
 import { erasureRepository } from './db/repositories/erasure.repository.js';
 import { createContactService } from './domain/contacts/contact.service.js';
 import { createTagService } from './domain/tags/tag.service.js';
@@ -183,6 +189,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     attachments: attachmentRepository(db),
     emailJobs: emailJobRepository(db, dialect),
     notifications: notificationRepository(db, dialect),
+    collections: collectionRepository(db),
+    articles: articleRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -267,6 +275,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const hasher = createPasswordHasher(options.passwordHashing);
   const lockout = createSignInLockout({ db, dialect, signInFailures: repositories.signInFailures, clock });
   const accountsLock = createAccountsLock({ db, dialect, clock, ...repositories });
+  const helpWrites = createHelpCenterWrites({ dialect, products: repositories.products });
   const sessions = createSessionService({ db, accountsLock, clock, hasher, lockout, ...repositories });
   const invitations = createInvitationService({ db, accountsLock, clock, hasher, lockout, sessionService: sessions, ...repositories });
   return {
@@ -311,6 +320,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     triage,
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     search: createSearchService({ search, ...repositories }),
+    collections: createCollectionService({ db, clock, helpWrites, ...repositories }),
+    articles: createArticleService({ db, clock, helpWrites, outbox, ...repositories, search }),
+    helpPages: createHelpPages({ ...repositories, search }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
     widget,

@@ -9,7 +9,7 @@ import { foldedSql, foldLetters } from './search-letters.js';
 import type { Executor } from './repositories/executor.js';
 
 /** What a search finds, each type's records (the HTTP schema's enum is this list). */
-export const SEARCH_TYPES = ['issue', 'conversation', 'contact'] as const;
+export const SEARCH_TYPES = ['issue', 'conversation', 'contact', 'article'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export interface FullTextQuery {
@@ -222,6 +222,7 @@ const POSTGRES_TEXTS: Record<SearchType, { table: string; text: RawBuilder<strin
       else coalesce((select m.body from messages m where m.conversation_id = s.id order by ts_rank(m.search_vector, q.query) desc, m.created_at, m.id limit 1), s.title) end`,
   },
   contact: { table: 'contacts', text: sql`concat_ws(' ', s.name, s.email)` },
+  article: { table: 'articles', text: sql`concat_ws(' ', s.title, s.body_text)` },
 };
 
 const HEADLINE_OPTIONS = `StartSel="${MATCH_START}", StopSel="${MATCH_END}", MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}, ShortWord=0, MaxFragments=1, FragmentDelimiter="…"`;

@@ -66,6 +66,12 @@ export interface ProductTable {
   triage: string;
   /** The local part of the product's inbound address (migration 0021); unique across workspaces. */
   inbound_name: string;
+  /** The help center's public path segment (migration 0035); unique across workspaces. */
+  help_slug: string;
+  /** 1: the public help center is on (migration 0035). */
+  help_center: number;
+  /** Moves with every write of the product's articles and collections (migration 0035): keys the public pages' cache. */
+  help_version: number;
   created_at: string;
   updated_at: string;
 }
@@ -329,6 +335,44 @@ export interface Database {
   sla_clocks: SlaClockTable;
   notifications: NotificationTable;
   notification_mails: NotificationMailTable;
+  help_collections: HelpCollectionTable;
+  articles: ArticleTable;
+}
+
+/** A collection of a product's help center (migration 0035). */
+export interface HelpCollectionTable {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A help center article (migration 0035): Markdown as written, and its plain text (excerpt, search, passages). */
+export interface ArticleTable {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  collection_id: string | null;
+  title: string;
+  slug: string;
+  body: string;
+  body_text: string;
+  locale: string;
+  translation_of: string | null;
+  status: string;
+  /** JSON array of the tag names, in the order given. */
+  tags: string;
+  views: number;
+  helpful: number;
+  not_helpful: number;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
 }
 
 export type TaggedRecordType = 'issue' | 'conversation';

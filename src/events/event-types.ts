@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'message.created',
   'release.created', 'release.updated', 'release.published',
   'suggestion.created', 'suggestion.updated',
+  'article.created', 'article.updated', 'article.published',
 ] as const;
 
 /**

@@ -16,6 +16,7 @@ import { conversationRoutes } from './routes/conversations.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { emailRoutes } from './routes/email.js';
 import { eventRoutes } from './routes/events.js';
+import { articleRoutes, collectionRoutes } from './routes/help-center.js';
 import { identityRoutes } from './routes/identity.js';
 import { issueRoutes } from './routes/issues.js';
 import { memberSettingsRoutes } from './routes/members.js';
@@ -62,6 +63,8 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
   searchRoutes(api, services.search);
+  collectionRoutes(api, services.collections);
+  articleRoutes(api, services.articles);
   suggestionRoutes(api, services.triage, services.conversations);
   triageCalibrationRoutes(api, services.triage);
   notificationRoutes(api, services.notifications);

@@ -5,7 +5,9 @@ import type { JsonSchema, Operation } from './openapi-operations.js';
 
 export type Resource =
   | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
-  | 'suggestion' | 'saved_reply' | 'contact' | 'attachment' | 'calendar' | 'sla_policy' | 'notification'
+  | 'suggestion' | 'saved_reply' | 'contact' | 'attachment' | 'calendar' | 'sla_policy' | 'notification' | 'collection' | 'article'
+  // An article that may be named as an original: of another locale than the articles, without translations.
+  | 'originalArticle'
   | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
@@ -29,6 +31,8 @@ const COLLECTIONS: Record<string, Resource> = {
   contacts: 'contact',
   attachments: 'attachment',
   notifications: 'notification',
+  collections: 'collection',
+  articles: 'article',
 };
 
 /** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */
@@ -56,6 +60,9 @@ const FIELDS: Record<string, Resource> = {
   saved_reply_id: 'saved_reply',
   contact_id: 'contact',
   calendar_id: 'calendar',
+  collection_id: 'collection',
+  // An article's original (docs/help-center.md, "Translating").
+  translation_of: 'originalArticle',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {

@@ -123,6 +123,8 @@ export interface SeededReferences {
   webhookId: string;
   deliveryId: string;
   attachmentId: string;
+  collectionId: string;
+  articleId: string;
 }
 
 /** A mail with one attachment, as a provider forwards it to POST /inbound/email. */
@@ -146,6 +148,8 @@ export async function seedReferences(baseUrl: string, key: string): Promise<Seed
   const me = await get('/api/v1/me');
   const savedReply = await post('/api/v1/saved-replies', { title: 'Seeded reply', body: 'Thanks, {{contact.first_name}}.' });
   const calendar = await post('/api/v1/calendars', { name: 'Seeded hours', timezone: 'Europe/Berlin', hours: { mon: [['09:00', '17:00']] } });
+  const collection = await post('/api/v1/collections', { product_id: product.id, name: 'Seeded collection' });
+  const article = await post('/api/v1/articles', { product_id: product.id, title: 'Seeded article', body: 'How to' });
   const spare = await post('/api/v1/api-keys', { label: 'Schemathesis spare' });
   const invitationEmail = 'invited@example.com';
   const invitation = await post('/api/v1/members/invitations', { email: invitationEmail, role: 'agent' });
@@ -166,7 +170,7 @@ export async function seedReferences(baseUrl: string, key: string): Promise<Seed
   return {
     productId: product.id, issueId: issue.id, conversationId: conversation.id, memberId: me.member.id, savedReplyId: savedReply.id, calendarId: calendar.id,
     keyId: me.api_key_id, spareKeyId: spare.id, suggestionId: suggestion.id, invitationToken: new URL(invitation.url).pathname.split('/').at(-1)!, invitationEmail,
-    webhookId: webhook.id, deliveryId: deliveries[0]!.id, attachmentId: attachment.id,
+    webhookId: webhook.id, deliveryId: deliveries[0]!.id, attachmentId: attachment.id, collectionId: collection.id, articleId: article.id,
   };
 }
 

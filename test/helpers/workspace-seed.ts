@@ -1,7 +1,7 @@
 // A small, complete set of resources in one workspace, created through the public API: products,
 // issues (one done, one released), conversations with a message and a link, a release, webhook
 // endpoints with a delivery; members joined through invitations, pending invitations, API keys and
-// saved replies; calendars and SLA policies; contacts; the owner's notifications; and in each product's widget, a visitor with a conversation and an idea, and another visitor with
+// saved replies; calendars and SLA policies; contacts; the owner's notifications; a help center's collections and articles; and in each product's widget, a visitor with a conversation and an idea, and another visitor with
 // a conversation of their own. The reliability suites address these by resource kind (see
 // id-references.ts).
 import assert from 'node:assert/strict';
@@ -69,6 +69,26 @@ async function seedServiceLevels(api: Client, prefix: string, productId: string,
     assert.equal(res.status, 201, res.text);
     ids.sla_policy.push(res.body.data.id);
   }
+}
+
+/**
+ * The product's help center: collections and published articles (in French), one of each and one
+ * per control that deletes, and an original in German that an article (PATCHed) or a new one (in
+ * English, the default) may translate.
+ */
+async function seedHelpCenter(api: Client, productId: string, prefix: string, ids: SeededIds): Promise<void> {
+  const article = async (title: string, locale: string) => {
+    const res = await api.post('/api/v1/articles', { product_id: productId, title, body: 'How to', status: 'published', locale });
+    assert.equal(res.status, 201, res.text);
+    return res.body.data.id as string;
+  };
+  for (let h = 0; h <= SPARES; h++) {
+    const collection = await api.post('/api/v1/collections', { product_id: productId, name: `${prefix} collection ${h}` });
+    assert.equal(collection.status, 201, collection.text);
+    ids.collection.push(collection.body.data.id);
+    ids.article.push(await article(`${prefix} article ${h}`, 'fr'));
+  }
+  ids.originalArticle.push(await article(`${prefix} original`, 'de'));
 }
 
 /** Contacts, each writing in through an imported conversation: one, and one per control that erases. */
@@ -165,6 +185,7 @@ export async function seedWorkspace(
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
     invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [], saved_reply: [], contact: [], attachment: [], calendar: [], sla_policy: [], notification: [],
+    collection: [], article: [], originalArticle: [],
     widget: [], visitorConversation: [], idea: [], visitorToken: [], siblingConversation: [],
   };
   for (let p = 1; p <= products; p++) {
@@ -194,5 +215,6 @@ export async function seedWorkspace(
   await seedSavedReplies(api, prefix, ids);
   await seedServiceLevels(api, prefix, ids.product[0]!, ids);
   await seedContacts(api, ids.product[0]!, prefix, ids);
+  await seedHelpCenter(api, ids.product[0]!, prefix, ids);
   return ids;
 }

@@ -1,5 +1,5 @@
-// ldk search WORDS: issues, conversations and contacts of the whole workspace that match, one line
-// each, grouped by type (issues, then conversations, then contacts; best first within a group).
+// ldk search WORDS: issues, conversations, contacts and help center articles of the whole workspace
+// that match, one line each, grouped by type (in that order; best first within a group).
 import { type Command, Option } from 'commander';
 import { type HumanOutput, withApi } from '../action.js';
 import type { Api, Schemas } from '../api.js';
@@ -32,6 +32,12 @@ const GROUPS: Record<Result['type'], Column<Result>[]> = {
     { header: 'NAME', value: (result) => contactName(result.contact ?? null) },
     MATCH,
   ],
+  article: [
+    { header: 'ARTICLE', value: (result) => result.article?.slug ?? result.id },
+    { header: 'STATUS', value: (result) => result.article?.status ?? '' },
+    { header: 'TITLE', value: (result) => result.title },
+    MATCH,
+  ],
 };
 
 interface SearchOptions extends PageOptions {
@@ -53,7 +59,7 @@ async function search(api: Api, words: string[], options: SearchOptions): Promis
 }
 
 export function defineSearchCommand(program: Command): void {
-  const command = program.command('search').description('find issues, conversations and contacts by words, best match first')
+  const command = program.command('search').description('find issues, conversations, contacts and articles by words, best match first')
     .argument('<words...>', 'all must match, case and accents ignored; the last also as the start of a word; a shortcode (APP-12) puts its issue first')
     .addOption(new ListOption('--type <types>', 'only these kinds of records', SEARCH_TYPES))
     .addOption(new Option('--product <slug|id>', 'only issues and conversations of this product, and contacts with a conversation in it (default: every product)'))

@@ -57,7 +57,7 @@ const DEFINITIONS: Definition[] = [
   {
     name: 'search',
     operationId: 'search',
-    description: 'Find issues, conversations and contacts by words, best match first: every word must match (case and accents ignored, the last word also as a prefix); an exact shortcode (APP-12) puts its issue first. Each result has a snippet of what matched (highlights: code point ranges in it) and the record under the key its type names. Narrow with types (e.g. "issue") and product_id.',
+    description: 'Find issues, conversations, contacts and help center articles by words, best match first: every word must match (case and accents ignored, the last word also as a prefix); an exact shortcode (APP-12) puts its issue first. Each result has a snippet of what matched (highlights: code point ranges in it) and the record under the key its type names. Narrow with types (e.g. "issue") and product_id.',
     readOnly: true,
     call: async (api, args) => api.call(api.client.GET('/api/v1/search', { params: { query: args as Query<'search'> } })),
   },

@@ -34,6 +34,7 @@ import { memberSettings } from './0031_member_settings.js';
 import { conversationSnooze } from './0032_conversation_snooze.js';
 import { notifications } from './0033_notifications.js';
 import { serviceLevels } from './0034_service_levels.js';
+import { helpCenter } from './0035_help_center.js';
 import { conversationSla } from './0036_conversation_sla.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
@@ -73,6 +74,7 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0032_conversation_snooze': conversationSnooze(types),
     '0033_notifications': notifications(types),
     '0034_service_levels': serviceLevels(types),
+    '0035_help_center': helpCenter(types, dialect),
     '0036_conversation_sla': conversationSla(types),
   };
 }

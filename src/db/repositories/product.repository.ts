@@ -4,12 +4,12 @@ import type { ProductTable } from '../schema.js';
 
 const PRODUCT_COLUMNS = [
   'id', 'workspace_id', 'name', 'slug', 'issue_prefix', 'widget_key', 'product_key', 'widget_config', 'domain',
-  'triage', 'inbound_name', 'created_at', 'updated_at',
+  'triage', 'inbound_name', 'help_slug', 'help_center', 'help_version', 'created_at', 'updated_at',
 ] as const;
 
 /** A product as every reader sees it: the identity secret is read on its own, only where a token is checked. */
 export type ProductRow = Omit<ProductTable, 'identity_secret'>;
-export type ProductChanges = Partial<Pick<ProductTable, 'name' | 'slug' | 'issue_prefix' | 'widget_config' | 'domain' | 'triage' | 'updated_at'>>;
+export type ProductChanges = Partial<Pick<ProductTable, 'name' | 'slug' | 'issue_prefix' | 'widget_config' | 'domain' | 'triage' | 'help_slug' | 'help_center' | 'updated_at'>>;
 
 export function productRepository(db: Executor) {
   // Every widget request looks its product up by key.
@@ -37,6 +37,32 @@ export function productRepository(db: Executor) {
      */
     async findByInboundName(inboundName: string, tx: Executor = db): Promise<ProductRow | undefined> {
       return tx.selectFrom('products').select(PRODUCT_COLUMNS).where('inbound_name', '=', inboundName).executeTakeFirst();
+    },
+
+    /**
+     * The product a help slug names (the public help center). Not scoped by workspace: the public
+     * path alone names the tenant (help slugs are unique across workspaces).
+     */
+    async findByHelpSlug(helpSlug: string, tx: Executor = db): Promise<ProductRow | undefined> {
+      return tx.selectFrom('products').select(PRODUCT_COLUMNS).where('help_slug', '=', helpSlug).executeTakeFirst();
+    },
+
+    /** Help slugs of every workspace that start with `stem` (slugs hold no LIKE wildcards). */
+    async helpSlugsStartingWith(stem: string, tx: Executor = db): Promise<string[]> {
+      const rows = await tx.selectFrom('products').select('help_slug').where('help_slug', 'like', `${stem}%`).execute();
+      return rows.map((r) => r.help_slug);
+    },
+
+    /** Whether another product, of any workspace, holds the help slug. */
+    async isHelpSlugTaken(helpSlug: string, exceptId: string, tx: Executor = db): Promise<boolean> {
+      const row = await tx.selectFrom('products').select('id').where('help_slug', '=', helpSlug).where('id', '<>', exceptId).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Moves the product's help version: the public pages rendered before it are stale (in the write's transaction). */
+    async bumpHelpVersion(workspaceId: string, id: string, tx: Executor): Promise<void> {
+      await tx.updateTable('products').set((eb) => ({ help_version: eb('help_version', '+', 1) }))
+        .where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
 
     async list(workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<ProductRow>> {

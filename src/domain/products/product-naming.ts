@@ -5,11 +5,11 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SLUG_MAX = 64;
 export const PREFIX_PATTERN = /^[A-Z0-9]{1,3}$/;
 
-/** "Café Crème!" → "cafe-creme"; empty → "product". */
-export function slugFromName(name: string): string {
+/** "Café Crème!" → "cafe-creme"; empty → `fallback` ("product"). */
+export function slugFromName(name: string, fallback = 'product'): string {
   const folded = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   const slug = folded.replace(/[^a-z0-9]+/g, '-').slice(0, SLUG_MAX).replace(/^-+|-+$/g, '');
-  return slug || 'product';
+  return slug || fallback;
 }
 
 /** Room for a `-<n>` suffix of up to ten digits. */

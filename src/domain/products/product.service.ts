@@ -34,6 +34,10 @@ export interface Product {
   triage: TriageMode;
   /** [ext] The address whose mail becomes the product's conversations; null without LOOPDESK_INBOUND_DOMAIN. */
   inbound_email: string | null;
+  /** [ext] The public help center's path segment: /help/{help_slug} (docs/help-center.md). */
+  help_slug: string;
+  /** [ext] Whether the public help center is on. */
+  help_center: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -45,6 +49,8 @@ export interface ProductInput {
   widget_config?: Record<string, unknown> | null;
   domain?: string | null;
   triage?: TriageMode;
+  help_slug?: string;
+  help_center?: boolean;
 }
 
 export const WIDGET_CONFIG_MAX_BYTES = 16 * 1024;
@@ -73,6 +79,8 @@ export const productShape = (row: ProductRow, base: string, inboundDomain: strin
   embed_snippet: embedSnippet(base, row.widget_key),
   triage: row.triage as TriageMode,
   inbound_email: inboundDomain === null ? null : `${row.inbound_name}@${inboundDomain}`,
+  help_slug: row.help_slug,
+  help_center: row.help_center === 1,
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -83,6 +91,8 @@ export const productShape = (row: ProductRow, base: string, inboundDomain: strin
  * settings role sets them. Its other fields stay open to agents.
  */
 const SECURITY_SETTINGS = 'widget_config and domain';
+/** What the public help center shows and where: the settings role's too (docs/help-center.md). */
+const HELP_SETTINGS = 'help_slug and help_center';
 
 const serializeWidgetConfig = (config: Record<string, unknown> | null): string | null =>
   config === null ? null : boundedJson('widget_config', config, WIDGET_CONFIG_MAX_BYTES);
@@ -113,6 +123,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
   }
 
   const taken = (field: 'slug' | 'issue_prefix') => invalidField(field, 'is already taken in this workspace');
+  const helpSlugTaken = () => invalidField('help_slug', 'is already taken (help slugs are unique across the installation)');
 
   return {
     /** Throws not_found unless the product exists in the actor's workspace. */
@@ -146,6 +157,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
 
     async create(actor: Actor, input: ProductInput, base: string): Promise<Product> {
       if ((input.widget_config ?? null) !== null || (input.domain ?? null) !== null) requireSettingsRole(actor, SECURITY_SETTINGS);
+      if (input.help_slug !== undefined || input.help_center !== undefined) requireSettingsRole(actor, HELP_SETTINGS);
       const widgetConfig = serializeWidgetConfig(input.widget_config ?? null);
       const insertOnce = () =>
         inTransaction(db, async (work) => {
@@ -156,6 +168,9 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
           const slug = freeSlug(slugBase, new Set(await products.slugsStartingWith(actor.workspaceId, slugStem(slugBase), tx)));
           const prefixes = new Set(await products.prefixes(actor.workspaceId, tx));
           if (input.issue_prefix !== undefined && prefixes.has(input.issue_prefix)) throw taken('issue_prefix');
+          if (input.help_slug !== undefined && (await products.isHelpSlugTaken(input.help_slug, '', tx))) throw helpSlugTaken();
+          // Derived from the slug, and free across the installation: another workspace may hold the slug itself.
+          const helpSlug = input.help_slug ?? freeSlug(slug, new Set(await products.helpSlugsStartingWith(slugStem(slug), tx)));
           const now = clock.now();
           const row: ProductRow = {
             id: newId(),
@@ -169,6 +184,9 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
             domain: input.domain ?? null,
             triage: input.triage ?? 'suggest',
             inbound_name: inboundName(slug),
+            help_slug: helpSlug,
+            help_center: input.help_center === false ? 0 : 1,
+            help_version: 0,
             created_at: now,
             updated_at: now,
           };
@@ -197,6 +215,8 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
         widget_config: input.widget_config === undefined ? undefined : serializeWidgetConfig(input.widget_config),
         domain: input.domain,
         triage: input.triage,
+        help_slug: input.help_slug,
+        help_center: input.help_center === undefined ? undefined : Number(input.help_center),
       };
       const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
         lockKey: `product:${productId}`,
@@ -206,6 +226,8 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
           const { tx } = work;
           // Judged on the effective changes: sending back the stored values (a GET, edited, PATCHed whole) is no change.
           if (changes.widget_config !== undefined || changes.domain !== undefined) requireSettingsRole(actor, SECURITY_SETTINGS);
+          if (changes.help_slug !== undefined || changes.help_center !== undefined) requireSettingsRole(actor, HELP_SETTINGS);
+          if (changes.help_slug !== undefined && (await products.isHelpSlugTaken(changes.help_slug, current.id, tx))) throw helpSlugTaken();
           if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
           if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {
             throw taken('issue_prefix');
@@ -214,7 +236,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
             await products.update(actor.workspaceId, current.id, changes, tx);
           } catch (error) {
             // Lost a race for the slug or prefix to a concurrent create or another product's PATCH.
-            if (dialect.isUniqueViolation(error)) throw taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
+            if (dialect.isUniqueViolation(error)) throw changes.help_slug !== undefined ? helpSlugTaken() : taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
             throw error;
           }
           const previous = previousOf(toProduct(current, base), changes);

@@ -3,9 +3,13 @@
 import { MATCH_END, MATCH_START, SEARCH_TYPES, type SearchType } from '../../db/full-text.js';
 import type { ContactProfile } from '../contacts/contact.shapes.js';
 import type { Conversation } from '../conversations/conversation.shapes.js';
+import type { Article } from '../help-center/help-center.shapes.js';
 import type { IssueListItem } from '../issues/issue.shapes.js';
 
 export { SEARCH_TYPES };
+
+/** The longest query: a search is a few words, and every word is work for the index. */
+export const SEARCH_QUERY_MAX = 200;
 
 /** A match in a snippet: offsets in Unicode code points, `end` excluded. */
 export interface Highlight {
@@ -22,6 +26,7 @@ export interface SearchResult {
   issue?: IssueListItem;
   conversation?: Conversation;
   contact?: ContactProfile;
+  article?: Article;
 }
 
 /** A snippet whose matches the database marked, as plain text and the matches' offsets. */

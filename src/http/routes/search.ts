@@ -11,12 +11,12 @@ export function searchRoutes(app: TypedApp, search: SearchService): void {
     schema: {
       operationId: 'search',
       tags: ['Search'],
-      summary: 'Search issues, conversations and contacts',
+      summary: 'Search issues, conversations, contacts and articles',
       description:
         '[ext] Full-text search of the workspace: issue titles and descriptions, conversation titles and messages (internal ' +
-        'notes included), contact names and emails. Every word of q must match, ignoring case and accents; the last word also ' +
+        'notes included), contact names and emails, help center articles (title and text, drafts included). Every word of q must match, ignoring case and accents; the last word also ' +
         'matches as a prefix. Best match first; an exact shortcode puts its issue first. Each result carries its record under ' +
-        'the key its type names (the shapes GET /issues and GET /conversations list).',
+        'the key its type names (the shapes GET /issues, GET /conversations and GET /articles list).',
       querystring: SearchQuery,
       response: { 200: ListOf(SearchResult, 'A page of results, best first'), ...errorResponses() },
     },

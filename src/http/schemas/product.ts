@@ -23,6 +23,13 @@ const Triage = StringEnum(TRIAGE_MODES, {
     'default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once',
 });
 
+const HelpSlug = Type.String({
+  pattern: SLUG_PATTERN.source, maxLength: SLUG_MAX,
+  description: '[ext] The public help center\'s path segment, with the slug rules; unique across the installation; ' +
+    'derived from the slug when not given. Settings role only',
+});
+const HelpCenter = Type.Boolean({ description: '[ext] Whether the public help center is on (default true). Settings role only' });
+
 export const Product = Type.Object(
   {
     id: Uuid(),
@@ -44,6 +51,8 @@ export const Product = Type.Object(
       description: '[ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: ' +
         'sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN)',
     })),
+    help_slug: Type.String({ description: '[ext] The public help center\'s address: /help/{help_slug}; unique across the installation (docs/help-center.md)' }),
+    help_center: Type.Boolean({ description: '[ext] Whether the public help center is on (off: its pages answer 404)' }),
     created_at: Timestamp(),
     updated_at: Timestamp('[ext] when the product last changed'),
   },
@@ -56,7 +65,7 @@ export const Product = Type.Object(
       slug: 'acme-mobile-app', issue_prefix: 'AMA', widget_key: 'wk_3fG7hJ2kL9mN4pQ8rS1tU6vW', product_key: 'pk_8aB2cD4eF6gH1iJ3kL5mN7oP',
       widget_config: null, domain: null,
       embed_snippet: '<script src="https://support.example.com/widget.js" data-widget-key="wk_3fG7hJ2kL9mN4pQ8rS1tU6vW" async></script>',
-      triage: 'suggest', inbound_email: 'acme-mobile-app-k3x9q2@support.example.com',
+      triage: 'suggest', inbound_email: 'acme-mobile-app-k3x9q2@support.example.com', help_slug: 'acme-mobile-app', help_center: true,
       created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
     }],
   },
@@ -70,6 +79,8 @@ export const CreateProductBody = Type.Object(
     widget_config: Type.Optional(WidgetConfig),
     domain: Type.Optional(Domain),
     triage: Type.Optional(Triage),
+    help_slug: Type.Optional(HelpSlug),
+    help_center: Type.Optional(HelpCenter),
   },
   { additionalProperties: false, examples: [{ name: 'Acme Mobile App' }] },
 );
@@ -82,6 +93,8 @@ export const UpdateProductBody = Type.Object(
     widget_config: Type.Optional(WidgetConfig),
     domain: Type.Optional(Domain),
     triage: Type.Optional(Triage),
+    help_slug: Type.Optional(HelpSlug),
+    help_center: Type.Optional(HelpCenter),
   },
   { additionalProperties: false, examples: [{ issue_prefix: 'APP', widget_config: { color: '#3366ff' } }] },
 );

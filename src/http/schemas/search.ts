@@ -1,18 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import { SEARCH_TYPES } from '../../domain/search/search.shapes.js';
+import { SEARCH_QUERY_MAX, SEARCH_TYPES } from '../../domain/search/search.shapes.js';
 import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, Uuid } from './common.js';
 import { ContactProfile } from './contact.js';
 import { Conversation } from './conversation.js';
+import { Article } from './help-center.js';
 import { IssueListItem } from './issue.js';
 
-/** The longest query: a search is a few words, and every word is work for the index. */
-export const SEARCH_QUERY_MAX = 200;
+export { SEARCH_QUERY_MAX };
 
 export const SearchResult = Type.Object(
   {
     type: StringEnum(SEARCH_TYPES, { description: 'Which record this is; the record itself is under the key of that name' }),
     id: Uuid('The record\'s id'),
-    title: Type.String({ description: 'The issue\'s or conversation\'s title, the contact\'s name (or email)' }),
+    title: Type.String({ description: 'The issue\'s, conversation\'s or article\'s title, the contact\'s name (or email)' }),
     snippet: Type.String({
       description: 'Plain text: an excerpt of the text that matched best (a title, description, message, note, name or email); ' +
         'render it as text, never as HTML',
@@ -27,6 +27,7 @@ export const SearchResult = Type.Object(
     issue: Type.Optional(Ref(IssueListItem)),
     conversation: Type.Optional(Ref(Conversation)),
     contact: Type.Optional(Ref(ContactProfile)),
+    article: Type.Optional(Ref(Article)),
   },
   {
     $id: 'SearchResult', additionalProperties: false, description: '[ext] An issue, conversation or contact that matches a search',

@@ -6,6 +6,7 @@ import type { TObject } from '@sinclair/typebox';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { EVENT_TYPES, type EventType } from '../../events/event-types.js';
 import { ConversationDetail, ConversationSlaBreach, MessageEvent } from './conversation.js';
+import { Article } from './help-center.js';
 import { Issue } from './issue.js';
 import { Product } from './product.js';
 import { ReleaseDetail } from './release.js';
@@ -20,6 +21,7 @@ const RESOURCES: Record<string, { schema: TObject; noun: string; shown?: string 
   message: { schema: MessageEvent, noun: 'a message' },
   release: { schema: ReleaseDetail, noun: 'a release' },
   suggestion: { schema: Suggestion, noun: 'a triage suggestion', shown: 'GET /api/v1/conversations/{id}/suggestions lists it' },
+  article: { schema: Article, noun: 'a help center article' },
 };
 
 /** Events whose `data` is not the resource alone: what it is, and when the event is sent. */
@@ -37,12 +39,13 @@ export const UPDATED_RESOURCES = [
   withPrevious(ConversationDetail, { status: 'in_progress' }),
   withPrevious(ReleaseDetail, { released_at: null }),
   withPrevious(Suggestion, { status: 'open', updated_at: '2026-11-21T10:25:01.000Z' }),
+  withPrevious(Article, { status: 'draft', published_at: null }),
 ];
 
 const WHAT: Record<string, string> = {
   created: 'was created',
   updated: 'changed; `data.previous` holds the changed fields\' old values',
-  published: 'was published (created with released_at, or given one by PATCH)',
+  published: 'was published (a release created with released_at or given one by PATCH; an article created or PATCHed with status published)',
 };
 
 const reference = (name: string) => ({ $ref: `#/components/schemas/${name}` });
