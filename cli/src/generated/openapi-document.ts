@@ -362,6 +362,8 @@ export const openapiDocument = {
             "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "triage": "suggest",
             "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
+            "help_slug": "acme-mobile-app",
+            "help_center": true,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z"
           }
@@ -380,6 +382,8 @@ export const openapiDocument = {
           "embed_snippet",
           "triage",
           "inbound_email",
+          "help_slug",
+          "help_center",
           "created_at",
           "updated_at"
         ],
@@ -456,6 +460,14 @@ export const openapiDocument = {
               "string",
               "null"
             ]
+          },
+          "help_slug": {
+            "description": "[ext] The public help center's address: /help/{help_slug}; unique across the installation (docs/help-center.md)",
+            "type": "string"
+          },
+          "help_center": {
+            "description": "[ext] Whether the public help center is on (off: its pages answer 404)",
+            "type": "boolean"
           },
           "created_at": {
             "format": "date-time",
@@ -3718,6 +3730,246 @@ export const openapiDocument = {
           }
         }
       },
+      "Collection": {
+        "additionalProperties": false,
+        "description": "[ext] A collection (section) of a product's help center",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+            "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+            "name": "Billing",
+            "slug": "billing",
+            "description": "Invoices, payment methods and refunds",
+            "position": 0,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "product_id",
+          "name",
+          "slug",
+          "description",
+          "position",
+          "created_at",
+          "updated_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "product_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "slug": {
+            "type": "string"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "position": {
+            "description": "Collections are listed by position, then creation",
+            "type": "integer"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Changes on every effective change",
+            "type": "string"
+          }
+        }
+      },
+      "Article": {
+        "additionalProperties": false,
+        "description": "[ext] A help center article",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+            "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+            "collection_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+            "title": "How do I reset my password?",
+            "slug": "how-do-i-reset-my-password",
+            "body": "Open **Settings → Account** and choose *Reset password*. We email you a link that works for one hour.",
+            "excerpt": "Open Settings → Account and choose Reset password. We email you a link that works for one hour.",
+            "locale": "en",
+            "translation_of": null,
+            "status": "published",
+            "tags": [
+              "account"
+            ],
+            "views": 0,
+            "helpful": 0,
+            "not_helpful": 0,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z",
+            "published_at": "2026-11-21T10:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "product_id",
+          "collection_id",
+          "title",
+          "slug",
+          "body",
+          "excerpt",
+          "locale",
+          "translation_of",
+          "status",
+          "tags",
+          "views",
+          "helpful",
+          "not_helpful",
+          "created_at",
+          "updated_at",
+          "published_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "product_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "collection_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Its collection; null: none"
+          },
+          "title": {
+            "type": "string"
+          },
+          "slug": {
+            "description": "Unique among the product's articles in its locale",
+            "type": "string"
+          },
+          "body": {
+            "description": "Markdown, as written (raw HTML is shown as text on the public pages)",
+            "type": "string"
+          },
+          "excerpt": {
+            "description": "The first 200 characters of its text (the Markdown without its marks)",
+            "type": "string"
+          },
+          "locale": {
+            "description": "A BCP 47 language tag, in canonical form",
+            "type": "string"
+          },
+          "translation_of": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The original this article translates; null: an original"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "draft",
+              "published"
+            ],
+            "description": "Only published articles are public"
+          },
+          "tags": {
+            "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+            "examples": [
+              [
+                "billing",
+                "Android"
+              ]
+            ],
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "views": {
+            "minimum": 0,
+            "description": "Views counted on its public page and in the widget",
+            "type": "integer"
+          },
+          "helpful": {
+            "minimum": 0,
+            "description": "\"Was this helpful?\" answered yes",
+            "type": "integer"
+          },
+          "not_helpful": {
+            "minimum": 0,
+            "description": "\"Was this helpful?\" answered no",
+            "type": "integer"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Changes on every effective change",
+            "type": "string"
+          },
+          "published_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When it was last published; null while a draft",
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
       "SearchResult": {
         "additionalProperties": false,
         "description": "[ext] An issue, conversation or contact that matches a search",
@@ -3749,7 +4001,8 @@ export const openapiDocument = {
             "enum": [
               "issue",
               "conversation",
-              "contact"
+              "contact",
+              "article"
             ],
             "description": "Which record this is; the record itself is under the key of that name"
           },
@@ -3762,7 +4015,7 @@ export const openapiDocument = {
             "type": "string"
           },
           "title": {
-            "description": "The issue's or conversation's title, the contact's name (or email)",
+            "description": "The issue's, conversation's or article's title, the contact's name (or email)",
             "type": "string"
           },
           "snippet": {
@@ -3799,6 +4052,9 @@ export const openapiDocument = {
           },
           "contact": {
             "$ref": "#/components/schemas/ContactProfile"
+          },
+          "article": {
+            "$ref": "#/components/schemas/Article"
           }
         }
       },
@@ -3986,7 +4242,10 @@ export const openapiDocument = {
                 "release.updated",
                 "release.published",
                 "suggestion.created",
-                "suggestion.updated"
+                "suggestion.updated",
+                "article.created",
+                "article.updated",
+                "article.published"
               ]
             }
           },
@@ -4087,7 +4346,10 @@ export const openapiDocument = {
                 "release.updated",
                 "release.published",
                 "suggestion.created",
-                "suggestion.updated"
+                "suggestion.updated",
+                "article.created",
+                "article.updated",
+                "article.published"
               ]
             }
           },
@@ -4193,7 +4455,10 @@ export const openapiDocument = {
               "release.updated",
               "release.published",
               "suggestion.created",
-              "suggestion.updated"
+              "suggestion.updated",
+              "article.created",
+              "article.updated",
+              "article.published"
             ]
           },
           "status": {
@@ -4601,6 +4866,8 @@ export const openapiDocument = {
             "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
             "triage": "suggest",
             "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
+            "help_slug": "acme-mobile-app",
+            "help_center": true,
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "previous": {
@@ -4622,6 +4889,8 @@ export const openapiDocument = {
           "embed_snippet",
           "triage",
           "inbound_email",
+          "help_slug",
+          "help_center",
           "created_at",
           "updated_at",
           "previous"
@@ -4699,6 +4968,14 @@ export const openapiDocument = {
               "string",
               "null"
             ]
+          },
+          "help_slug": {
+            "description": "[ext] The public help center's address: /help/{help_slug}; unique across the installation (docs/help-center.md)",
+            "type": "string"
+          },
+          "help_center": {
+            "description": "[ext] Whether the public help center is on (off: its pages answer 404)",
+            "type": "boolean"
           },
           "created_at": {
             "format": "date-time",
@@ -4791,6 +5068,14 @@ export const openapiDocument = {
                   "string",
                   "null"
                 ]
+              },
+              "help_slug": {
+                "description": "[ext] The public help center's address: /help/{help_slug}; unique across the installation (docs/help-center.md)",
+                "type": "string"
+              },
+              "help_center": {
+                "description": "[ext] Whether the public help center is on (off: its pages answer 404)",
+                "type": "boolean"
               },
               "created_at": {
                 "format": "date-time",
@@ -6096,6 +6381,301 @@ export const openapiDocument = {
             "description": "The fields this change changed, with their values before it"
           }
         }
+      },
+      "ArticleWithPrevious": {
+        "additionalProperties": false,
+        "description": "[ext] A help center article, and what the change changed",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+            "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+            "collection_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+            "title": "How do I reset my password?",
+            "slug": "how-do-i-reset-my-password",
+            "body": "Open **Settings → Account** and choose *Reset password*. We email you a link that works for one hour.",
+            "excerpt": "Open Settings → Account and choose Reset password. We email you a link that works for one hour.",
+            "locale": "en",
+            "translation_of": null,
+            "status": "published",
+            "tags": [
+              "account"
+            ],
+            "views": 0,
+            "helpful": 0,
+            "not_helpful": 0,
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z",
+            "published_at": "2026-11-21T10:25:00.000Z",
+            "previous": {
+              "status": "draft",
+              "published_at": null
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "product_id",
+          "collection_id",
+          "title",
+          "slug",
+          "body",
+          "excerpt",
+          "locale",
+          "translation_of",
+          "status",
+          "tags",
+          "views",
+          "helpful",
+          "not_helpful",
+          "created_at",
+          "updated_at",
+          "published_at",
+          "previous"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "product_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "collection_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Its collection; null: none"
+          },
+          "title": {
+            "type": "string"
+          },
+          "slug": {
+            "description": "Unique among the product's articles in its locale",
+            "type": "string"
+          },
+          "body": {
+            "description": "Markdown, as written (raw HTML is shown as text on the public pages)",
+            "type": "string"
+          },
+          "excerpt": {
+            "description": "The first 200 characters of its text (the Markdown without its marks)",
+            "type": "string"
+          },
+          "locale": {
+            "description": "A BCP 47 language tag, in canonical form",
+            "type": "string"
+          },
+          "translation_of": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The original this article translates; null: an original"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "draft",
+              "published"
+            ],
+            "description": "Only published articles are public"
+          },
+          "tags": {
+            "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+            "examples": [
+              [
+                "billing",
+                "Android"
+              ]
+            ],
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "views": {
+            "minimum": 0,
+            "description": "Views counted on its public page and in the widget",
+            "type": "integer"
+          },
+          "helpful": {
+            "minimum": 0,
+            "description": "\"Was this helpful?\" answered yes",
+            "type": "integer"
+          },
+          "not_helpful": {
+            "minimum": 0,
+            "description": "\"Was this helpful?\" answered no",
+            "type": "integer"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "Changes on every effective change",
+            "type": "string"
+          },
+          "published_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When it was last published; null while a draft",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "previous": {
+            "additionalProperties": false,
+            "type": "object",
+            "properties": {
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "product_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "collection_id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "Its collection; null: none"
+              },
+              "title": {
+                "type": "string"
+              },
+              "slug": {
+                "description": "Unique among the product's articles in its locale",
+                "type": "string"
+              },
+              "body": {
+                "description": "Markdown, as written (raw HTML is shown as text on the public pages)",
+                "type": "string"
+              },
+              "excerpt": {
+                "description": "The first 200 characters of its text (the Markdown without its marks)",
+                "type": "string"
+              },
+              "locale": {
+                "description": "A BCP 47 language tag, in canonical form",
+                "type": "string"
+              },
+              "translation_of": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "The original this article translates; null: an original"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "draft",
+                  "published"
+                ],
+                "description": "Only published articles are public"
+              },
+              "tags": {
+                "description": "[ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none",
+                "examples": [
+                  [
+                    "billing",
+                    "Android"
+                  ]
+                ],
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "views": {
+                "minimum": 0,
+                "description": "Views counted on its public page and in the widget",
+                "type": "integer"
+              },
+              "helpful": {
+                "minimum": 0,
+                "description": "\"Was this helpful?\" answered yes",
+                "type": "integer"
+              },
+              "not_helpful": {
+                "minimum": 0,
+                "description": "\"Was this helpful?\" answered no",
+                "type": "integer"
+              },
+              "created_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "type": "string"
+              },
+              "updated_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "description": "Changes on every effective change",
+                "type": "string"
+              },
+              "published_at": {
+                "format": "date-time",
+                "examples": [
+                  "2026-11-21T10:25:00.000Z"
+                ],
+                "description": "When it was last published; null while a draft",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "description": "The fields this change changed, with their values before it"
+          }
+        }
       }
     }
   },
@@ -7009,6 +7589,16 @@ export const openapiDocument = {
                       "auto"
                     ],
                     "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
+                  },
+                  "help_slug": {
+                    "pattern": "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+                    "maxLength": 64,
+                    "description": "[ext] The public help center's path segment, with the slug rules; unique across the installation; derived from the slug when not given. Settings role only",
+                    "type": "string"
+                  },
+                  "help_center": {
+                    "description": "[ext] Whether the public help center is on (default true). Settings role only",
+                    "type": "boolean"
                   }
                 }
               },
@@ -7387,6 +7977,16 @@ export const openapiDocument = {
                       "auto"
                     ],
                     "description": "[ext] What triage does with a conversation when its first contact message arrives: `off` nothing, `suggest` (the default) suggests linking it to an open issue or creating one, `auto` also accepts that suggestion at once"
+                  },
+                  "help_slug": {
+                    "pattern": "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+                    "maxLength": 64,
+                    "description": "[ext] The public help center's path segment, with the slug rules; unique across the installation; derived from the slug when not given. Settings role only",
+                    "type": "string"
+                  },
+                  "help_center": {
+                    "description": "[ext] Whether the public help center is on (default true). Settings role only",
+                    "type": "boolean"
                   }
                 }
               },
@@ -15850,11 +16450,11 @@ export const openapiDocument = {
     "/api/v1/search": {
       "get": {
         "operationId": "search",
-        "summary": "Search issues, conversations and contacts",
+        "summary": "Search issues, conversations, contacts and articles",
         "tags": [
           "Search"
         ],
-        "description": "[ext] Full-text search of the workspace: issue titles and descriptions, conversation titles and messages (internal notes included), contact names and emails. Every word of q must match, ignoring case and accents; the last word also matches as a prefix. Best match first; an exact shortcode puts its issue first. Each result carries its record under the key its type names (the shapes GET /issues and GET /conversations list).",
+        "description": "[ext] Full-text search of the workspace: issue titles and descriptions, conversation titles and messages (internal notes included), contact names and emails, help center articles (title and text, drafts included). Every word of q must match, ignoring case and accents; the last word also matches as a prefix. Best match first; an exact shortcode puts its issue first. Each result carries its record under the key its type names (the shapes GET /issues, GET /conversations and GET /articles list).",
         "parameters": [
           {
             "schema": {
@@ -15870,14 +16470,14 @@ export const openapiDocument = {
           },
           {
             "schema": {
-              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:issue|conversation|contact)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:issue|conversation|contact)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:issue|conversation|contact|article)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:issue|conversation|contact|article)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
               "x-route-parsed": true,
               "type": "string"
             },
             "in": "query",
             "name": "types",
             "required": false,
-            "description": "Only these kinds of records. Comma-separated from: issue, conversation, contact"
+            "description": "Only these kinds of records. Comma-separated from: issue, conversation, contact, article"
           },
           {
             "schema": {
@@ -15955,6 +16555,1943 @@ export const openapiDocument = {
           },
           "401": {
             "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/collections": {
+      "get": {
+        "operationId": "listCollections",
+        "summary": "[ext] List help center collections",
+        "tags": [
+          "Help center"
+        ],
+        "description": "Collections ordered by position, then creation; optionally of one product.",
+        "parameters": [
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only collections of this product (UUID)"
+          },
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of collections",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of collections",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Collection"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "createCollection",
+        "summary": "[ext] Create a help center collection",
+        "tags": [
+          "Help center"
+        ],
+        "description": "A section of a product's help center. The slug is made from the name unless given (unique in the product).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "product_id",
+                  "name"
+                ],
+                "properties": {
+                  "product_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "description": "The collection's product; must be a product of this workspace",
+                    "type": "string"
+                  },
+                  "name": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "slug": {
+                    "pattern": "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+                    "maxLength": 64,
+                    "description": "Lowercase letters and digits in words joined by single hyphens, max 64; unique among the product's collections. Made from the name when not given; kept when the name changes",
+                    "type": "string"
+                  },
+                  "description": {
+                    "maxLength": 2000,
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "At most 2000 characters; null: none",
+                    "pattern": "^[^\\u0000]*$"
+                  },
+                  "position": {
+                    "minimum": 0,
+                    "maximum": 1000000,
+                    "description": "Order among the product's collections (0–1,000,000); after the last when not given",
+                    "type": "integer"
+                  }
+                }
+              },
+              "example": {
+                "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+                "name": "Billing"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The created collection",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The created collection",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Collection"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/collections/{id}": {
+      "get": {
+        "operationId": "getCollection",
+        "summary": "[ext] Get a help center collection",
+        "tags": [
+          "Help center"
+        ],
+        "description": "One collection.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Collection id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The collection",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The collection",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Collection"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateCollection",
+        "summary": "[ext] Update a help center collection",
+        "tags": [
+          "Help center"
+        ],
+        "description": "Changes name, slug, description or position; updated_at changes only when a value changes.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "slug": {
+                    "pattern": "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+                    "maxLength": 64,
+                    "description": "Lowercase letters and digits in words joined by single hyphens, max 64; unique among the product's collections. Made from the name when not given; kept when the name changes",
+                    "type": "string"
+                  },
+                  "description": {
+                    "maxLength": 2000,
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "At most 2000 characters; null: none",
+                    "pattern": "^[^\\u0000]*$"
+                  },
+                  "position": {
+                    "minimum": 0,
+                    "maximum": 1000000,
+                    "description": "Order among the product's collections (0–1,000,000); after the last when not given",
+                    "type": "integer"
+                  }
+                }
+              },
+              "example": {
+                "position": 2
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Collection id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The updated collection",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The updated collection",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Collection"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteCollection",
+        "summary": "[ext] Delete a help center collection",
+        "tags": [
+          "Help center"
+        ],
+        "description": "Deletes it; its articles stay, in no collection.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Collection id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/articles": {
+      "get": {
+        "operationId": "listArticles",
+        "summary": "[ext] List help center articles",
+        "tags": [
+          "Help center"
+        ],
+        "description": "Articles newest first, drafts included; filters product_id, collection_id, status, locale. With q: the articles whose title and text hold its words (as GET /search finds them, among the 1,000 best matches), best first.",
+        "parameters": [
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only articles of this product (UUID)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "collection_id",
+            "required": false,
+            "description": "Only articles of this collection (UUID)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:draft|published)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:draft|published)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "status",
+            "required": false,
+            "description": "Only articles of these statuses. Comma-separated from: draft, published"
+          },
+          {
+            "schema": {
+              "maxLength": 35,
+              "pattern": "^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?(?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))?$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "locale",
+            "required": false,
+            "description": "Only articles in this locale (a BCP 47 tag)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 200,
+              "pattern": "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+              "type": "string"
+            },
+            "in": "query",
+            "name": "q",
+            "required": false,
+            "description": "Words to find in the title and text, as GET /search finds them; best match first instead of newest first"
+          },
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of articles",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of articles",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Article"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "createArticle",
+        "summary": "[ext] Create a help center article",
+        "tags": [
+          "Help center"
+        ],
+        "description": "A draft unless status is published (article.created, and article.published when published). The slug is made from the title unless given (unique in the product and locale); translation_of makes it a translation of another article.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "product_id",
+                  "title",
+                  "body"
+                ],
+                "properties": {
+                  "product_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "description": "The article's product; must be a product of this workspace",
+                    "type": "string"
+                  },
+                  "collection_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "A collection of the article's product; null: none"
+                  },
+                  "title": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "slug": {
+                    "pattern": "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+                    "maxLength": 64,
+                    "description": "Lowercase letters and digits in words joined by single hyphens, max 64; unique among the product's articles in the locale. Made from the name when not given; kept when the name changes",
+                    "type": "string"
+                  },
+                  "body": {
+                    "maxLength": 100000,
+                    "description": "Markdown, at most 100,000 characters; stored as sent; not blank once published",
+                    "type": "string",
+                    "pattern": "^[^\\u0000]*$"
+                  },
+                  "locale": {
+                    "maxLength": 35,
+                    "pattern": "^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?(?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))?$",
+                    "x-route-parsed": true,
+                    "description": "A BCP 47 language tag (en, de, pt-BR, zh-Hant); stored in canonical form. Default en",
+                    "type": "string"
+                  },
+                  "translation_of": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "The original this article translates: another article of the product, no translation itself; every article of a translation group has its own locale. null: an original"
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "draft",
+                      "published"
+                    ],
+                    "description": "draft (the default) or published"
+                  },
+                  "tags": {
+                    "maxItems": 20,
+                    "description": "[ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept",
+                    "type": "array",
+                    "items": {
+                      "maxLength": 1000,
+                      "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000](?:[^,\u0000]{0,48}[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000])?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+                      "x-route-parsed": true,
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "example": {
+                "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+                "title": "How do I reset my password?",
+                "body": "Open **Settings → Account** and choose *Reset password*. We email you a link that works for one hour.",
+                "status": "published"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The created article",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The created article",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Article"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/articles/{id}": {
+      "get": {
+        "operationId": "getArticle",
+        "summary": "[ext] Get a help center article",
+        "tags": [
+          "Help center"
+        ],
+        "description": "One article, draft or published.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Article id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The article",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The article",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Article"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateArticle",
+        "summary": "[ext] Update a help center article",
+        "tags": [
+          "Help center"
+        ],
+        "description": "Changes any field but product_id; status published publishes it (article.published), draft takes it off the public pages. The slug stays when the title changes. updated_at changes only when a value changes.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "properties": {
+                  "collection_id": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "A collection of the article's product; null: none"
+                  },
+                  "title": {
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "1–200 characters after trimming",
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "x-trim": true,
+                    "type": "string"
+                  },
+                  "slug": {
+                    "pattern": "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+                    "maxLength": 64,
+                    "description": "Lowercase letters and digits in words joined by single hyphens, max 64; unique among the product's articles in the locale. Made from the name when not given; kept when the name changes",
+                    "type": "string"
+                  },
+                  "body": {
+                    "maxLength": 100000,
+                    "description": "Markdown, at most 100,000 characters; stored as sent; not blank once published",
+                    "type": "string",
+                    "pattern": "^[^\\u0000]*$"
+                  },
+                  "locale": {
+                    "maxLength": 35,
+                    "pattern": "^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?(?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))?$",
+                    "x-route-parsed": true,
+                    "description": "A BCP 47 language tag (en, de, pt-BR, zh-Hant); stored in canonical form. Default en",
+                    "type": "string"
+                  },
+                  "translation_of": {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "The original this article translates: another article of the product, no translation itself; every article of a translation group has its own locale. null: an original"
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "draft",
+                      "published"
+                    ],
+                    "description": "draft (the default) or published"
+                  },
+                  "tags": {
+                    "maxItems": 20,
+                    "description": "[ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept",
+                    "type": "array",
+                    "items": {
+                      "maxLength": 1000,
+                      "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000](?:[^,\u0000]{0,48}[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff,\u0000])?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+                      "x-route-parsed": true,
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "example": {
+                "status": "published"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Article id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The updated article",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The updated article",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Article"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteArticle",
+        "summary": "[ext] Delete a help center article",
+        "tags": [
+          "Help center"
+        ],
+        "description": "Deletes it; its translations stay, as originals.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Article id (UUID)"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
             "content": {
               "application/json": {
                 "schema": {
@@ -17547,14 +20084,14 @@ export const openapiDocument = {
         "parameters": [
           {
             "schema": {
-              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|article\\.created|article\\.updated|article\\.published|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|article\\.created|article\\.updated|article\\.published|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
               "x-route-parsed": true,
               "type": "string"
             },
             "in": "query",
             "name": "types",
             "required": false,
-            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, notification.created"
+            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, article.created, article.updated, article.published, notification.created"
           },
           {
             "schema": {
@@ -17604,6 +20141,9 @@ export const openapiDocument = {
                         "release.published",
                         "suggestion.created",
                         "suggestion.updated",
+                        "article.created",
+                        "article.updated",
+                        "article.published",
                         "notification.created"
                       ],
                       "description": "The event type"
@@ -17643,6 +20183,9 @@ export const openapiDocument = {
                               "release.published",
                               "suggestion.created",
                               "suggestion.updated",
+                              "article.created",
+                              "article.updated",
+                              "article.published",
                               "notification.created"
                             ]
                           },
@@ -20998,7 +23541,10 @@ export const openapiDocument = {
                             "release.updated",
                             "release.published",
                             "suggestion.created",
-                            "suggestion.updated"
+                            "suggestion.updated",
+                            "article.created",
+                            "article.updated",
+                            "article.published"
                           ]
                         }
                       }
@@ -21399,7 +23945,10 @@ export const openapiDocument = {
                             "release.updated",
                             "release.published",
                             "suggestion.created",
-                            "suggestion.updated"
+                            "suggestion.updated",
+                            "article.created",
+                            "article.updated",
+                            "article.published"
                           ]
                         }
                       }
@@ -25338,7 +27887,7 @@ export const openapiDocument = {
           "Webhook events"
         ],
         "summary": "release.published",
-        "description": "Sent to each enabled endpoint subscribed to `release.published` (or `*`) when a release was published (created with released_at, or given one by PATCH).",
+        "description": "Sent to each enabled endpoint subscribed to `release.published` (or `*`) when a release was published (a release created with released_at or given one by PATCH; an article created or PATCHed with status published).",
         "security": [],
         "parameters": [
           {
@@ -25567,6 +28116,258 @@ export const openapiDocument = {
                   "data": {
                     "$ref": "#/components/schemas/SuggestionWithPrevious",
                     "description": "The suggestion as GET /api/v1/conversations/{id}/suggestions lists it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "article.created": {
+      "post": {
+        "operationId": "articleCreatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "article.created",
+        "description": "Sent to each enabled endpoint subscribed to `article.created` (or `*`) when a help center article was created.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "article.created"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/Article",
+                    "description": "The article as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "article.updated": {
+      "post": {
+        "operationId": "articleUpdatedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "article.updated",
+        "description": "Sent to each enabled endpoint subscribed to `article.updated` (or `*`) when a help center article changed; `data.previous` holds the changed fields' old values.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "article.updated"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/ArticleWithPrevious",
+                    "description": "The article as its GET /api/v1 detail returned it after the change"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx within the timeout (10 s) acknowledges the delivery"
+          },
+          "400": {
+            "description": "Any other answer, or none in time, is a failure: the delivery is retried on the schedule"
+          }
+        }
+      }
+    },
+    "article.published": {
+      "post": {
+        "operationId": "articlePublishedEvent",
+        "tags": [
+          "Webhook events"
+        ],
+        "summary": "article.published",
+        "description": "Sent to each enabled endpoint subscribed to `article.published` (or `*`) when a help center article was published (a release created with released_at or given one by PATCH; an article created or PATCHed with status published).",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The delivery id: one per event and endpoint, the same on every retry (deduplicate on it)",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in Unix seconds",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/=]+$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "type",
+                  "timestamp",
+                  "data"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "article.published"
+                    ]
+                  },
+                  "timestamp": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the change was recorded"
+                  },
+                  "data": {
+                    "$ref": "#/components/schemas/Article",
+                    "description": "The article as its GET /api/v1 detail returned it after the change"
                   }
                 }
               }

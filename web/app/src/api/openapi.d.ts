@@ -668,8 +668,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search issues, conversations and contacts
-         * @description [ext] Full-text search of the workspace: issue titles and descriptions, conversation titles and messages (internal notes included), contact names and emails. Every word of q must match, ignoring case and accents; the last word also matches as a prefix. Best match first; an exact shortcode puts its issue first. Each result carries its record under the key its type names (the shapes GET /issues and GET /conversations list).
+         * Search issues, conversations, contacts and articles
+         * @description [ext] Full-text search of the workspace: issue titles and descriptions, conversation titles and messages (internal notes included), contact names and emails, help center articles (title and text, drafts included). Every word of q must match, ignoring case and accents; the last word also matches as a prefix. Best match first; an exact shortcode puts its issue first. Each result carries its record under the key its type names (the shapes GET /issues, GET /conversations and GET /articles list).
          */
         get: operations["search"];
         put?: never;
@@ -678,6 +678,110 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List help center collections
+         * @description Collections ordered by position, then creation; optionally of one product.
+         */
+        get: operations["listCollections"];
+        put?: never;
+        /**
+         * [ext] Create a help center collection
+         * @description A section of a product's help center. The slug is made from the name unless given (unique in the product).
+         */
+        post: operations["createCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get a help center collection
+         * @description One collection.
+         */
+        get: operations["getCollection"];
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Delete a help center collection
+         * @description Deletes it; its articles stay, in no collection.
+         */
+        delete: operations["deleteCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Update a help center collection
+         * @description Changes name, slug, description or position; updated_at changes only when a value changes.
+         */
+        patch: operations["updateCollection"];
+        trace?: never;
+    };
+    "/api/v1/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List help center articles
+         * @description Articles newest first, drafts included; filters product_id, collection_id, status, locale. With q: the articles whose title and text hold its words (as GET /search finds them, among the 1,000 best matches), best first.
+         */
+        get: operations["listArticles"];
+        put?: never;
+        /**
+         * [ext] Create a help center article
+         * @description A draft unless status is published (article.created, and article.published when published). The slug is made from the title unless given (unique in the product and locale); translation_of makes it a translation of another article.
+         */
+        post: operations["createArticle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/articles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get a help center article
+         * @description One article, draft or published.
+         */
+        get: operations["getArticle"];
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Delete a help center article
+         * @description Deletes it; its translations stay, as originals.
+         */
+        delete: operations["deleteArticle"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Update a help center article
+         * @description Changes any field but product_id; status published publishes it (article.published), draft takes it off the public pages. The slug stays when the title changes. updated_at changes only when a value changes.
+         */
+        patch: operations["updateArticle"];
         trace?: never;
     };
     "/api/v1/conversations/{id}/triage": {
@@ -1609,7 +1713,7 @@ export interface webhooks {
         put?: never;
         /**
          * release.published
-         * @description Sent to each enabled endpoint subscribed to `release.published` (or `*`) when a release was published (created with released_at, or given one by PATCH).
+         * @description Sent to each enabled endpoint subscribed to `release.published` (or `*`) when a release was published (a release created with released_at or given one by PATCH; an article created or PATCHed with status published).
          */
         post: operations["releasePublishedEvent"];
         delete?: never;
@@ -1652,6 +1756,66 @@ export interface webhooks {
          * @description Sent to each enabled endpoint subscribed to `suggestion.updated` (or `*`) when a triage suggestion changed; `data.previous` holds the changed fields' old values.
          */
         post: operations["suggestionUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "article.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * article.created
+         * @description Sent to each enabled endpoint subscribed to `article.created` (or `*`) when a help center article was created.
+         */
+        post: operations["articleCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "article.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * article.updated
+         * @description Sent to each enabled endpoint subscribed to `article.updated` (or `*`) when a help center article changed; `data.previous` holds the changed fields' old values.
+         */
+        post: operations["articleUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "article.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * article.published
+         * @description Sent to each enabled endpoint subscribed to `article.published` (or `*`) when a help center article was published (a release created with released_at or given one by PATCH; an article created or PATCHed with status published).
+         */
+        post: operations["articlePublishedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1816,6 +1980,8 @@ export interface components {
          *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "triage": "suggest",
          *       "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
+         *       "help_slug": "acme-mobile-app",
+         *       "help_center": true,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z"
          *     }
@@ -1858,6 +2024,10 @@ export interface components {
             triage: "off" | "suggest" | "auto";
             /** @description [ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN) */
             inbound_email: string | null;
+            /** @description [ext] The public help center's address: /help/{help_slug}; unique across the installation (docs/help-center.md) */
+            help_slug: string;
+            /** @description [ext] Whether the public help center is on (off: its pages answer 404) */
+            help_center: boolean;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -3469,6 +3639,140 @@ export interface components {
             } | null;
         };
         /**
+         * @description [ext] A collection (section) of a product's help center
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *       "name": "Billing",
+         *       "slug": "billing",
+         *       "description": "Invoices, payment methods and refunds",
+         *       "position": 0,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        Collection: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            product_id: string;
+            name: string;
+            slug: string;
+            description: string | null;
+            /** @description Collections are listed by position, then creation */
+            position: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Changes on every effective change
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description [ext] A help center article
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+         *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *       "collection_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *       "title": "How do I reset my password?",
+         *       "slug": "how-do-i-reset-my-password",
+         *       "body": "Open **Settings → Account** and choose *Reset password*. We email you a link that works for one hour.",
+         *       "excerpt": "Open Settings → Account and choose Reset password. We email you a link that works for one hour.",
+         *       "locale": "en",
+         *       "translation_of": null,
+         *       "status": "published",
+         *       "tags": [
+         *         "account"
+         *       ],
+         *       "views": 0,
+         *       "helpful": 0,
+         *       "not_helpful": 0,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z",
+         *       "published_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        Article: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            product_id: string;
+            /**
+             * Format: uuid
+             * @description Its collection; null: none
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            collection_id: string | null;
+            title: string;
+            /** @description Unique among the product's articles in its locale */
+            slug: string;
+            /** @description Markdown, as written (raw HTML is shown as text on the public pages) */
+            body: string;
+            /** @description The first 200 characters of its text (the Markdown without its marks) */
+            excerpt: string;
+            /** @description A BCP 47 language tag, in canonical form */
+            locale: string;
+            /**
+             * Format: uuid
+             * @description The original this article translates; null: an original
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            translation_of: string | null;
+            /**
+             * @description Only published articles are public
+             * @enum {string}
+             */
+            status: "draft" | "published";
+            /**
+             * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+             * @example [
+             *       "billing",
+             *       "Android"
+             *     ]
+             */
+            tags: string[];
+            /** @description Views counted on its public page and in the widget */
+            views: number;
+            /** @description "Was this helpful?" answered yes */
+            helpful: number;
+            /** @description "Was this helpful?" answered no */
+            not_helpful: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Changes on every effective change
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description When it was last published; null while a draft
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            published_at: string | null;
+        };
+        /**
          * @description [ext] An issue, conversation or contact that matches a search
          * @example {
          *       "type": "conversation",
@@ -3488,14 +3792,14 @@ export interface components {
              * @description Which record this is; the record itself is under the key of that name
              * @enum {string}
              */
-            type: "issue" | "conversation" | "contact";
+            type: "issue" | "conversation" | "contact" | "article";
             /**
              * Format: uuid
              * @description The record's id
              * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
              */
             id: string;
-            /** @description The issue's or conversation's title, the contact's name (or email) */
+            /** @description The issue's, conversation's or article's title, the contact's name (or email) */
             title: string;
             /** @description Plain text: an excerpt of the text that matched best (a title, description, message, note, name or email); render it as text, never as HTML */
             snippet: string;
@@ -3507,6 +3811,7 @@ export interface components {
             issue?: components["schemas"]["IssueListItem"];
             conversation?: components["schemas"]["Conversation"];
             contact?: components["schemas"]["ContactProfile"];
+            article?: components["schemas"]["Article"];
         };
         /**
          * @description [ext] Who caused a notification
@@ -3602,7 +3907,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
+            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "article.created" | "article.updated" | "article.published")[];
             description: string | null;
             /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
             enabled: boolean;
@@ -3647,7 +3952,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
+            events: ("*" | "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "article.created" | "article.updated" | "article.published")[];
             description: string | null;
             /** @description A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again */
             enabled: boolean;
@@ -3698,7 +4003,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            event_type: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated";
+            event_type: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "article.created" | "article.updated" | "article.published";
             /**
              * @description pending: an attempt is due or in flight; failed: every retry failed
              * @enum {string}
@@ -3917,6 +4222,8 @@ export interface components {
          *       "embed_snippet": "<script src=\"https://support.example.com/widget.js\" data-widget-key=\"wk_3fG7hJ2kL9mN4pQ8rS1tU6vW\" async></script>",
          *       "triage": "suggest",
          *       "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
+         *       "help_slug": "acme-mobile-app",
+         *       "help_center": true,
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "previous": {
@@ -3962,6 +4269,10 @@ export interface components {
             triage: "off" | "suggest" | "auto";
             /** @description [ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN) */
             inbound_email: string | null;
+            /** @description [ext] The public help center's address: /help/{help_slug}; unique across the installation (docs/help-center.md) */
+            help_slug: string;
+            /** @description [ext] Whether the public help center is on (off: its pages answer 404) */
+            help_center: boolean;
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -4012,6 +4323,10 @@ export interface components {
                 triage?: "off" | "suggest" | "auto";
                 /** @description [ext] Mail to this address becomes conversations of the product (docs/email.md); generated and read-only: sent in a POST or PATCH it is a validation_error. null while the server has no inbound domain (LOOPDESK_INBOUND_DOMAIN) */
                 inbound_email?: string | null;
+                /** @description [ext] The public help center's address: /help/{help_slug}; unique across the installation (docs/help-center.md) */
+                help_slug?: string;
+                /** @description [ext] Whether the public help center is on (off: its pages answer 404) */
+                help_center?: boolean;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -4643,6 +4958,173 @@ export interface components {
                 updated_at?: string;
             };
         };
+        /**
+         * @description [ext] A help center article, and what the change changed
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+         *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *       "collection_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *       "title": "How do I reset my password?",
+         *       "slug": "how-do-i-reset-my-password",
+         *       "body": "Open **Settings → Account** and choose *Reset password*. We email you a link that works for one hour.",
+         *       "excerpt": "Open Settings → Account and choose Reset password. We email you a link that works for one hour.",
+         *       "locale": "en",
+         *       "translation_of": null,
+         *       "status": "published",
+         *       "tags": [
+         *         "account"
+         *       ],
+         *       "views": 0,
+         *       "helpful": 0,
+         *       "not_helpful": 0,
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z",
+         *       "published_at": "2026-11-21T10:25:00.000Z",
+         *       "previous": {
+         *         "status": "draft",
+         *         "published_at": null
+         *       }
+         *     }
+         */
+        ArticleWithPrevious: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            product_id: string;
+            /**
+             * Format: uuid
+             * @description Its collection; null: none
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            collection_id: string | null;
+            title: string;
+            /** @description Unique among the product's articles in its locale */
+            slug: string;
+            /** @description Markdown, as written (raw HTML is shown as text on the public pages) */
+            body: string;
+            /** @description The first 200 characters of its text (the Markdown without its marks) */
+            excerpt: string;
+            /** @description A BCP 47 language tag, in canonical form */
+            locale: string;
+            /**
+             * Format: uuid
+             * @description The original this article translates; null: an original
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            translation_of: string | null;
+            /**
+             * @description Only published articles are public
+             * @enum {string}
+             */
+            status: "draft" | "published";
+            /**
+             * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+             * @example [
+             *       "billing",
+             *       "Android"
+             *     ]
+             */
+            tags: string[];
+            /** @description Views counted on its public page and in the widget */
+            views: number;
+            /** @description "Was this helpful?" answered yes */
+            helpful: number;
+            /** @description "Was this helpful?" answered no */
+            not_helpful: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Changes on every effective change
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description When it was last published; null while a draft
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            published_at: string | null;
+            /** @description The fields this change changed, with their values before it */
+            previous: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id?: string;
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                product_id?: string;
+                /**
+                 * Format: uuid
+                 * @description Its collection; null: none
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                collection_id?: string | null;
+                title?: string;
+                /** @description Unique among the product's articles in its locale */
+                slug?: string;
+                /** @description Markdown, as written (raw HTML is shown as text on the public pages) */
+                body?: string;
+                /** @description The first 200 characters of its text (the Markdown without its marks) */
+                excerpt?: string;
+                /** @description A BCP 47 language tag, in canonical form */
+                locale?: string;
+                /**
+                 * Format: uuid
+                 * @description The original this article translates; null: an original
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                translation_of?: string | null;
+                /**
+                 * @description Only published articles are public
+                 * @enum {string}
+                 */
+                status?: "draft" | "published";
+                /**
+                 * @description [ext] Its tags, in the order given (duplicates dropped, compared without case); [] when none
+                 * @example [
+                 *       "billing",
+                 *       "Android"
+                 *     ]
+                 */
+                tags?: string[];
+                /** @description Views counted on its public page and in the widget */
+                views?: number;
+                /** @description "Was this helpful?" answered yes */
+                helpful?: number;
+                /** @description "Was this helpful?" answered no */
+                not_helpful?: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                created_at?: string;
+                /**
+                 * Format: date-time
+                 * @description Changes on every effective change
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                updated_at?: string;
+                /**
+                 * Format: date-time
+                 * @description When it was last published; null while a draft
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                published_at?: string | null;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -5204,6 +5686,10 @@ export interface operations {
                      * @enum {string}
                      */
                     triage?: "off" | "suggest" | "auto";
+                    /** @description [ext] The public help center's path segment, with the slug rules; unique across the installation; derived from the slug when not given. Settings role only */
+                    help_slug?: string;
+                    /** @description [ext] Whether the public help center is on (default true). Settings role only */
+                    help_center?: boolean;
                 };
             };
         };
@@ -5431,6 +5917,10 @@ export interface operations {
                      * @enum {string}
                      */
                     triage?: "off" | "suggest" | "auto";
+                    /** @description [ext] The public help center's path segment, with the slug rules; unique across the installation; derived from the slug when not given. Settings role only */
+                    help_slug?: string;
+                    /** @description [ext] Whether the public help center is on (default true). Settings role only */
+                    help_center?: boolean;
                 };
             };
         };
@@ -10190,7 +10680,7 @@ export interface operations {
             query: {
                 /** @description The words to find (at most 200 characters, not blank): all of them, case and accents ignored, the last also as the start of a word; an exact shortcode (APP-12) puts its issue first */
                 q: string;
-                /** @description Only these kinds of records. Comma-separated from: issue, conversation, contact */
+                /** @description Only these kinds of records. Comma-separated from: issue, conversation, contact, article */
                 types?: string;
                 /** @description Only issues and conversations of this product, and contacts with a conversation in it (UUID) */
                 product_id?: string;
@@ -10228,6 +10718,1162 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCollections: {
+        parameters: {
+            query?: {
+                /** @description Only collections of this product (UUID) */
+                product_id?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of collections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Collection"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+                 *       "name": "Billing"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The collection's product; must be a product of this workspace
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    product_id: string;
+                    /** @description 1–200 characters after trimming */
+                    name: string;
+                    /** @description Lowercase letters and digits in words joined by single hyphens, max 64; unique among the product's collections. Made from the name when not given; kept when the name changes */
+                    slug?: string;
+                    /** @description At most 2000 characters; null: none */
+                    description?: string | null;
+                    /** @description Order among the product's collections (0–1,000,000); after the last when not given */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The created collection */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Collection"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Collection id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Collection"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Collection id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Collection id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "position": 2
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–200 characters after trimming */
+                    name?: string;
+                    /** @description Lowercase letters and digits in words joined by single hyphens, max 64; unique among the product's collections. Made from the name when not given; kept when the name changes */
+                    slug?: string;
+                    /** @description At most 2000 characters; null: none */
+                    description?: string | null;
+                    /** @description Order among the product's collections (0–1,000,000); after the last when not given */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated collection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Collection"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listArticles: {
+        parameters: {
+            query?: {
+                /** @description Only articles of this product (UUID) */
+                product_id?: string;
+                /** @description Only articles of this collection (UUID) */
+                collection_id?: string;
+                /** @description Only articles of these statuses. Comma-separated from: draft, published */
+                status?: string;
+                /** @description Only articles in this locale (a BCP 47 tag) */
+                locale?: string;
+                /** @description Words to find in the title and text, as GET /search finds them; best match first instead of newest first */
+                q?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of articles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Article"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createArticle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+                 *       "title": "How do I reset my password?",
+                 *       "body": "Open **Settings → Account** and choose *Reset password*. We email you a link that works for one hour.",
+                 *       "status": "published"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The article's product; must be a product of this workspace
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    product_id: string;
+                    /**
+                     * Format: uuid
+                     * @description A collection of the article's product; null: none
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    collection_id?: string | null;
+                    /** @description 1–200 characters after trimming */
+                    title: string;
+                    /** @description Lowercase letters and digits in words joined by single hyphens, max 64; unique among the product's articles in the locale. Made from the name when not given; kept when the name changes */
+                    slug?: string;
+                    /** @description Markdown, at most 100,000 characters; stored as sent; not blank once published */
+                    body: string;
+                    /** @description A BCP 47 language tag (en, de, pt-BR, zh-Hant); stored in canonical form. Default en */
+                    locale?: string;
+                    /**
+                     * Format: uuid
+                     * @description The original this article translates: another article of the product, no translation itself; every article of a translation group has its own locale. null: an original
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    translation_of?: string | null;
+                    /**
+                     * @description draft (the default) or published
+                     * @enum {string}
+                     */
+                    status?: "draft" | "published";
+                    /** @description [ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The created article */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Article"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Article id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The article */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Article"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Article id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Article id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "published"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description A collection of the article's product; null: none
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    collection_id?: string | null;
+                    /** @description 1–200 characters after trimming */
+                    title?: string;
+                    /** @description Lowercase letters and digits in words joined by single hyphens, max 64; unique among the product's articles in the locale. Made from the name when not given; kept when the name changes */
+                    slug?: string;
+                    /** @description Markdown, at most 100,000 characters; stored as sent; not blank once published */
+                    body?: string;
+                    /** @description A BCP 47 language tag (en, de, pt-BR, zh-Hant); stored in canonical form. Default en */
+                    locale?: string;
+                    /**
+                     * Format: uuid
+                     * @description The original this article translates: another article of the product, no translation itself; every article of a translation group has its own locale. null: an original
+                     * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                     */
+                    translation_of?: string | null;
+                    /**
+                     * @description draft (the default) or published
+                     * @enum {string}
+                     */
+                    status?: "draft" | "published";
+                    /** @description [ext] Replaces the tags: at most 20, each 1–50 characters after trimming and without a comma; compared without case, duplicates dropped (the first spelling kept), order kept */
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated article */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Article"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11131,7 +12777,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, notification.created */
+                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, article.created, article.updated, article.published, notification.created */
                 types?: string;
             };
             header?: {
@@ -11154,7 +12800,7 @@ export interface operations {
                          * @description The event type
                          * @enum {string}
                          */
-                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "notification.created";
+                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "article.created" | "article.updated" | "article.published" | "notification.created";
                         /**
                          * Format: uuid
                          * @description The event id: send the last one received as Last-Event-ID to resume after it
@@ -12984,7 +14630,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description The events to receive: ["*"] for all of them, or a list of event types */
-                    events: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
+                    events: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "article.created" | "article.updated" | "article.published")[];
                     /** @description A note for people, max 500 characters; null clears it */
                     description?: string | null;
                 };
@@ -13322,7 +14968,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description The events to receive: ["*"] for all of them, or a list of event types */
-                    events?: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated")[];
+                    events?: "*"[] | ("product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "article.created" | "article.updated" | "article.published")[];
                     /** @description A note for people, max 500 characters; null clears it */
                     description?: string | null;
                     /** @description false pauses the endpoint */
@@ -15799,6 +17445,144 @@ export interface operations {
                     timestamp: string;
                     /** @description The suggestion as GET /api/v1/conversations/{id}/suggestions lists it after the change */
                     data: components["schemas"]["SuggestionWithPrevious"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    articleCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "article.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The article as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["Article"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    articleUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "article.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The article as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["ArticleWithPrevious"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the timeout (10 s) acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none in time, is a failure: the delivery is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    articlePublishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: one per event and endpoint, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "article.published";
+                    /**
+                     * Format: date-time
+                     * @description When the change was recorded
+                     */
+                    timestamp: string;
+                    /** @description The article as its GET /api/v1 detail returned it after the change */
+                    data: components["schemas"]["Article"];
                 };
             };
         };
