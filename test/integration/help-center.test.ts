@@ -284,6 +284,13 @@ describeEachDialect('a product\'s help slug and help center [ext]', (ctx) => {
     assertInvalid(await ctx().a.api.patch(`/api/v1/products/${ours.id}`, { help_slug: 'Not a slug' }), 'help_slug');
   });
 
+  it('creates a product with the help slug it names, or a 400 when another product of any workspace holds it', async () => {
+    const helpSlug = `own-help-${process.pid}-${Date.now()}`;
+    const named = await createProduct(ctx().a.api, { help_slug: helpSlug, help_center: false });
+    assert.deepEqual([named.help_slug, named.help_center], [helpSlug, false]);
+    assertInvalid(await ctx().b.api.post('/api/v1/products', { name: unique('Product'), help_slug: helpSlug }), 'help_slug', 'taken');
+  });
+
   it('lets only the settings role change help_slug and help_center', async () => {
     const product = await createProduct(ctx().a.api);
     const agent = await newPerson(ctx(), ctx().a);

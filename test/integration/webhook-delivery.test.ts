@@ -49,6 +49,7 @@ async function oneEventOfEachType(context: TestContext): Promise<DomainEvent[]> 
   const release = await createRelease(api, product.id, { issue_ids: [issue.id] });
   const suggestion = (await api.post(`/api/v1/conversations/${conversation.id}/triage`)).body.data[0];
   const dismissed = (await api.post(`/api/v1/suggestions/${suggestion.id}/dismiss`)).body.data;
+  const article = (await api.post('/api/v1/articles', { product_id: product.id, title: 'Resetting a password', body: 'Open Settings.', status: 'published' })).body.data;
   // An endpoint receives the events recorded from the millisecond it was created on: the writes'
   // own events stay before it.
   await new Promise((resolve) => setTimeout(resolve, 2));
@@ -61,6 +62,7 @@ async function oneEventOfEachType(context: TestContext): Promise<DomainEvent[]> 
     event('message.created', { ...message, conversation_id: conversation.id }),
     event('release.created', release), event('release.updated', release, { title: 'Before' }), event('release.published', release),
     event('suggestion.created', suggestion), event('suggestion.updated', dismissed, { status: 'open' }),
+    event('article.created', article), event('article.updated', article, { title: 'Before' }), event('article.published', article),
   ];
 }
 

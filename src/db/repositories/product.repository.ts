@@ -53,10 +53,12 @@ export function productRepository(db: Executor) {
       return rows.map((r) => r.help_slug);
     },
 
-    /** Whether another product, of any workspace, holds the help slug. */
-    async isHelpSlugTaken(helpSlug: string, exceptId: string, tx: Executor = db): Promise<boolean> {
-      const row = await tx.selectFrom('products').select('id').where('help_slug', '=', helpSlug).where('id', '<>', exceptId).executeTakeFirst();
-      return row !== undefined;
+    /** Whether a product of any workspace, other than `exceptId` (none for a new one), holds the help slug. */
+    async isHelpSlugTaken(helpSlug: string, exceptId: string | null, tx: Executor = db): Promise<boolean> {
+      let query = tx.selectFrom('products').select('id').where('help_slug', '=', helpSlug);
+      // PostgreSQL's ids are uuids: no sentinel like '' may stand for "none".
+      if (exceptId !== null) query = query.where('id', '<>', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
     },
 
     /** Moves the product's help version: the public pages rendered before it are stale (in the write's transaction). */

@@ -168,7 +168,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
           const slug = freeSlug(slugBase, new Set(await products.slugsStartingWith(actor.workspaceId, slugStem(slugBase), tx)));
           const prefixes = new Set(await products.prefixes(actor.workspaceId, tx));
           if (input.issue_prefix !== undefined && prefixes.has(input.issue_prefix)) throw taken('issue_prefix');
-          if (input.help_slug !== undefined && (await products.isHelpSlugTaken(input.help_slug, '', tx))) throw helpSlugTaken();
+          if (input.help_slug !== undefined && (await products.isHelpSlugTaken(input.help_slug, null, tx))) throw helpSlugTaken();
           // Derived from the slug, and free across the installation: another workspace may hold the slug itself.
           const helpSlug = input.help_slug ?? freeSlug(slug, new Set(await products.helpSlugsStartingWith(slugStem(slug), tx)));
           const now = clock.now();
