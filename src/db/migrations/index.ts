@@ -33,6 +33,7 @@ import { searchLetters } from './0030_search_letters.js';
 import { memberSettings } from './0031_member_settings.js';
 import { notifications } from './0033_notifications.js';
 import { serviceLevels } from './0034_service_levels.js';
+import { automation } from './0037_automation.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -70,5 +71,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0031_member_settings': memberSettings(),
     '0033_notifications': notifications(types),
     '0034_service_levels': serviceLevels(types),
+    '0037_automation': automation(types),
   };
 }
