@@ -48,23 +48,29 @@ export type MatchResult = boolean | 'timed_out';
 
 /** Matches patterns off the event loop, one at a time, each under the time limit. */
 export function createRegexRunner({ timeLimitMs = MATCH_TIME_LIMIT_MS }: { timeLimitMs?: number } = {}) {
-  let worker: Worker | null = null;
+  let worker: { thread: Worker; online: Promise<void> } | null = null;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const started = (): Worker => {
-    worker ??= new Worker(WORKER_SOURCE, { eval: true });
-    // An idle worker must not keep the process alive.
-    worker.unref();
+  /** The worker, started when first needed; its start-up does not count against a match's time. */
+  const started = () => {
+    if (!worker) {
+      const thread = new Worker(WORKER_SOURCE, { eval: true });
+      // An idle worker must not keep the process alive.
+      thread.unref();
+      worker = { thread, online: new Promise((resolve, reject) => thread.once('online', resolve).once('error', reject)) };
+    }
     return worker;
   };
 
-  function matchNow(pattern: string, input: string): Promise<MatchResult> {
+  async function matchNow(pattern: string, input: string): Promise<MatchResult> {
     const running = started();
+    await running.online;
+    const { thread } = running;
     return new Promise<MatchResult>((resolve, reject) => {
       const timer = setTimeout(() => {
         cleanup();
         worker = null;
-        void running.terminate();
+        void thread.terminate();
         resolve('timed_out');
       }, timeLimitMs);
       const onMessage = (matched: boolean) => {
@@ -78,12 +84,12 @@ export function createRegexRunner({ timeLimitMs = MATCH_TIME_LIMIT_MS }: { timeL
       };
       const cleanup = () => {
         clearTimeout(timer);
-        running.off('message', onMessage);
-        running.off('error', onError);
+        thread.off('message', onMessage);
+        thread.off('error', onError);
       };
-      running.on('message', onMessage);
-      running.on('error', onError);
-      running.postMessage({ pattern, flags: FLAGS, input: input.slice(0, MATCH_INPUT_MAX) });
+      thread.on('message', onMessage);
+      thread.on('error', onError);
+      thread.postMessage({ pattern, flags: FLAGS, input: input.slice(0, MATCH_INPUT_MAX) });
     });
   }
 
@@ -97,7 +103,7 @@ export function createRegexRunner({ timeLimitMs = MATCH_TIME_LIMIT_MS }: { timeL
 
     async close(): Promise<void> {
       await queue;
-      await worker?.terminate();
+      await worker?.thread.terminate();
       worker = null;
     },
   };
