@@ -6,6 +6,7 @@ import type { JsonSchema, Operation } from './openapi-operations.js';
 export type Resource =
   | 'product' | 'issue' | 'conversation' | 'release' | 'member' | 'webhook' | 'delivery' | 'invitation' | 'api_key' | 'invitation_token'
   | 'suggestion' | 'saved_reply' | 'contact' | 'attachment' | 'calendar' | 'sla_policy'
+  | 'automation_rule' | 'macro'
   | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
@@ -26,6 +27,8 @@ const COLLECTIONS: Record<string, Resource> = {
   'saved-replies': 'saved_reply',
   calendars: 'calendar',
   'sla-policies': 'sla_policy',
+  'automation-rules': 'automation_rule',
+  macros: 'macro',
   contacts: 'contact',
   attachments: 'attachment',
 };
@@ -55,6 +58,7 @@ const FIELDS: Record<string, Resource> = {
   saved_reply_id: 'saved_reply',
   contact_id: 'contact',
   calendar_id: 'calendar',
+  macro_id: 'macro',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {
