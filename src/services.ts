@@ -20,6 +20,9 @@ import { savedReplyRepository } from './db/repositories/saved-reply.repository.j
 import { calendarRepository } from './db/repositories/service-levels/calendar.repository.js';
 import { slaPolicyRepository } from './db/repositories/service-levels/sla-policy.repository.js';
 import { slaClockRepository } from './db/repositories/service-levels/sla-clock.repository.js';
+import { automationJobRepository } from './db/repositories/automation/automation-job.repository.js';
+import { automationRuleRepository } from './db/repositories/automation/automation-rule.repository.js';
+import { macroRepository } from './db/repositories/automation/macro.repository.js';
 import { messageRepository } from './db/repositories/message.repository.js';
 import { notificationRepository } from './db/repositories/notification.repository.js';
 import { productRepository } from './db/repositories/product.repository.js';
@@ -72,6 +75,12 @@ import { createSavedReplyService } from './domain/saved-replies/saved-reply.serv
 import { createCalendarService } from './domain/service-levels/calendar.service.js';
 import { createSlaClocks } from './domain/service-levels/sla-clocks.js';
 import { createSlaPolicyService } from './domain/service-levels/sla-policy.service.js';
+import { createActionRunner } from './domain/automation/actions.js';
+import { createAutomationRuleService } from './domain/automation/automation-rule.service.js';
+import { createAutomationChecks } from './domain/automation/automation-vocabulary.js';
+import { createMacroService } from './domain/automation/macro.service.js';
+import { createRegexRunner } from './domain/automation/regex-safety.js';
+import { createAutomationRunner } from './events/automation-runner.js';
 import { createPasswordHasher, type ScryptParams } from './domain/accounts/passwords.js';
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
 import { mailFromAddress } from './domain/email/addresses.js';
@@ -186,6 +195,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     calendars: calendarRepository(db),
     slaPolicies: slaPolicyRepository(db),
     slaClocks: slaClockRepository(db),
+    automationRules: automationRuleRepository(db),
+    macros: macroRepository(db),
     attachments: attachmentRepository(db),
     emailJobs: emailJobRepository(db, dialect),
     notifications: notificationRepository(db, dialect),
@@ -262,6 +273,14 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       search: { leaseMs: jobLeaseMs, run: createSearchFoldJob({ db, jobs: conversationJobs, search }).run },
     },
   });
+  // Automation (docs/automation.md): rules run from the fanned-out events, macros on request; both act through the conversation write unit.
+  const replyMail = mail && { messageIdDomain: addressOf(mail.from).split('@')[1] };
+  const automationChecks = createAutomationChecks(repositories);
+  const actionRunner = createActionRunner({ writes: conversationWrites, replyMail, ...repositories });
+  const automationRunner = createAutomationRunner({
+    db, clock, onError: onBackgroundError, rules: repositories.automationRules, jobs: automationJobRepository(db, dialect), writes: conversationWrites,
+    actions: actionRunner, regex: createRegexRunner(), ...repositories,
+  });
   const proofOfWork = createProofOfWork({
     secrets: serverSecretRepository(db), usedChallenges: usedChallengeRepository(db), clock, maxNumber: options.proofOfWorkMaxNumber,
   });
@@ -301,7 +320,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock, inboundDomain: email.inboundDomain,
     }),
     conversations: createConversationService({
-      db, dialect, clock, writes: conversationWrites, ...repositories, replyMail: mail && { messageIdDomain: addressOf(mail.from).split('@')[1] },
+      db, dialect, clock, writes: conversationWrites, ...repositories, replyMail,
     }),
     contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), attachmentFiles: attachments, ...repositories }),
     tags: createTagService(repositories),
@@ -309,6 +328,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     savedReplies: createSavedReplyService({ db, dialect, clock, ...repositories }),
     calendars: createCalendarService({ db, dialect, clock, ...repositories }),
     slaPolicies: createSlaPolicyService({ db, dialect, clock, ...repositories }),
+    automationRules: createAutomationRuleService({ db, dialect, clock, checks: automationChecks, ...repositories }),
+    macros: createMacroService({ db, dialect, clock, checks: automationChecks, actions: actionRunner, writes: conversationWrites, ...repositories }),
+    /** Runs the rules' jobs; the dispatcher plans them and runs them in its cycle (tests call `run` themselves). */
+    automationRunner,
     inbound,
     attachments,
     attachmentStore,
@@ -347,7 +370,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     requestPressure,
     /** Webhook delivery, release announcements and conversation jobs (summaries); started by the server (src/main.ts) once it listens, idle everywhere else. */
     webhookDispatcher: createDispatcher({
-      db, clock, config: webhookConfig, onError: onBackgroundError, announcer, conversationJobRunner, slaBreaches, pressure: requestPressure, ...repositories,
+      db, clock, config: webhookConfig, onError: onBackgroundError, announcer, conversationJobRunner, slaBreaches, automation: automationRunner, pressure: requestPressure, ...repositories,
       // Mailers of their own: the announcer closes its own when it stops, each of these its own.
       mailers: [
         createReplyMailer({

@@ -337,6 +337,9 @@ export interface Database {
   notification_mails: NotificationMailTable;
   help_collections: HelpCollectionTable;
   articles: ArticleTable;
+  automation_rules: AutomationRuleTable;
+  macros: MacroTable;
+  automation_jobs: AutomationJobTable;
 }
 
 /** A collection of a product's help center (migration 0035). */
@@ -660,4 +663,47 @@ export interface RateLimitBucketTable {
   updated_ms: number;
   /** What the latest lease took. */
   last_granted: number;
+}
+
+/** An automation rule (migration 0037): `position` 1…n in its workspace, `active` 0/1, `conditions` and `actions` JSON. */
+export interface AutomationRuleTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  active: number;
+  position: number;
+  event: string;
+  conditions: string;
+  actions: string;
+  runs: number;
+  last_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A macro (migration 0037): `actions` JSON. */
+export interface MacroTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  actions: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The rules one event is to run (migration 0037): `rule_ids` JSON, `rules_done` of them run. */
+export interface AutomationJobTable {
+  id: string;
+  workspace_id: string;
+  conversation_id: string;
+  kind: 'rules';
+  event_type: string;
+  rule_ids: string;
+  rules_done: number;
+  status: 'pending' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
 }

@@ -26,6 +26,7 @@ import { newId } from '../lib/ids.js';
 import { isMemberEvent } from './event-types.js';
 import { settledWithin } from '../lib/settle.js';
 import type { Announcer } from './announcer.js';
+import type { AutomationRunner } from './automation-runner.js';
 import type { ConversationJobRunner } from './conversation-job-runner.js';
 import type { ReplyMailer } from './reply-mailer.js';
 import type { SlaBreachWatcher } from './sla-breach-watcher.js';
@@ -68,6 +69,8 @@ export interface DispatcherDeps {
   sender: WebhookSender;
   /** Release announcements: planned with the fan-out, run in each cycle. */
   announcer: Pick<Announcer, 'plan' | 'run' | 'stop'>;
+  /** Automation rules: their jobs planned with the fan-out, run after it (docs/automation.md). */
+  automation: Pick<AutomationRunner, 'plan' | 'run' | 'stop'>;
   /** Conversation jobs (summaries): asked for by writes, run in each cycle. */
   conversationJobRunner: Pick<ConversationJobRunner, 'run' | 'stop'>;
   /** Mail queued by writes (agents' replies, members' notifications), sent in each cycle. */
@@ -99,7 +102,7 @@ interface Finished {
 type CycleResult = 'more' | 'worked' | 'idle';
 
 export function createDispatcher(deps: DispatcherDeps) {
-  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, conversationJobRunner, mailers, slaBreaches, clock, config, onError, random } = deps;
+  const { db, webhookEndpoints, webhookDeliveries, sender, announcer, automation, conversationJobRunner, mailers, slaBreaches, clock, config, onError, random } = deps;
   const saturated = () => deps.pressure?.saturated() ?? false;
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<string, InFlight>();
@@ -113,6 +116,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   let idleCycles = Infinity;
   /** A fan-out created announcement jobs since the announcer last ran. */
   let announcementsPlanned = false;
+  /** A fan-out created rule jobs since the rules last ran. */
+  let rulesPlanned = false;
   let jobsRanAt = -Infinity;
 
   /** Fans out one batch of events in `tx`; how many there were. */
@@ -124,6 +129,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     await webhookDeliveries.insertMany(deliveriesFor(events, endpoints, now), tx);
     await webhookDeliveries.markFannedOut(events.map((event) => event.id), now, tx);
     if (await announcer.plan(events, tx)) announcementsPlanned = true;
+    if (await automation.plan(events, tx)) rulesPlanned = true;
     return events.length;
   }
 
@@ -214,6 +220,11 @@ export function createDispatcher(deps: DispatcherDeps) {
       return { fannedOut: events, claimed: free > 0 ? await webhookDeliveries.claimDue(iso(nowMs), iso(nowMs + leaseMs), free, tx) : [] };
     });
     for (const row of claimed) start(row);
+    // Rules run in the background, right after the fan-out that planned them (and at each poll, for retries).
+    if (rulesPlanned || performance.now() - jobsRanAt >= config.pollIntervalMs) {
+      rulesPlanned = false;
+      void automation.run();
+    }
     // Announcement jobs come from the fan-out or fall due on the retry schedule, conversation
     // jobs a debounce after their message: a busy dispatcher's many cycles need not each look
     // for them (a claim transaction each).
@@ -290,13 +301,13 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (state !== 'running') {
         state = 'stopped';
         sender.close();
-        await Promise.all([announcer.stop(0), conversationJobRunner.stop(0), slaBreaches.stop(0), ...mailers.map((mailer) => mailer.stop(0))]);
+        await Promise.all([announcer.stop(0), automation.stop(), conversationJobRunner.stop(0), slaBreaches.stop(0), ...mailers.map((mailer) => mailer.stop(0))]);
         return;
       }
       state = 'stopping';
       if (timer) clearTimeout(timer);
       await cycle;
-      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs), conversationJobRunner.stop(graceMs), slaBreaches.stop(graceMs), ...mailers.map((mailer) => mailer.stop(graceMs))]);
+      await Promise.all([settleAttempts(graceMs), announcer.stop(graceMs), automation.stop(), conversationJobRunner.stop(graceMs), slaBreaches.stop(graceMs), ...mailers.map((mailer) => mailer.stop(graceMs))]);
       if (finished.length > 0) await withFinishedWritten(async () => {}).catch(onError);
       sender.close();
       state = 'stopped';

@@ -33,9 +33,19 @@ export interface DomainEvent {
   previous?: Record<string, unknown>;
 }
 
-/** The Standard Webhooks payload: `{ type, timestamp, data }`, `previous` inside `data` on `*.updated`. */
+/**
+ * [ext] Who made a change, where the change says: an automation rule, or who ran a macro (a member,
+ * or an API key without one) (docs/automation.md). At the payload's top level, beside `type`.
+ */
+export interface EventActor {
+  type: 'rule' | 'member' | 'api_key';
+  id: string;
+}
+
+/** The Standard Webhooks payload: `{ type, timestamp, data }`, `previous` inside `data` on `*.updated`, and [ext] `actor` when known. */
 export interface EventPayload {
   type: StreamEventType;
   timestamp: string;
   data: Record<string, unknown>;
+  actor?: EventActor;
 }

@@ -27,6 +27,7 @@ export function createOutbox({ events, live, clock }: OutboxDeps) {
           type: event.type,
           timestamp,
           data: { ...event.data, ...(event.previous ? { previous: event.previous } : {}) },
+          ...(work.actor && { actor: work.actor }),
         };
         return { id: newId(), workspaceId: event.workspaceId, type: event.type, timestamp, payload };
       });

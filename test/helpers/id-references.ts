@@ -8,6 +8,7 @@ export type Resource =
   | 'suggestion' | 'saved_reply' | 'contact' | 'attachment' | 'calendar' | 'sla_policy' | 'notification' | 'collection' | 'article'
   // An article that may be named as an original: of another locale than the articles, without translations.
   | 'originalArticle'
+  | 'automation_rule' | 'macro'
   | 'workspace'
   // The widget API's: widget keys, and what a visitor addresses by id.
   | 'widget' | 'visitorConversation' | 'idea';
@@ -28,6 +29,8 @@ const COLLECTIONS: Record<string, Resource> = {
   'saved-replies': 'saved_reply',
   calendars: 'calendar',
   'sla-policies': 'sla_policy',
+  'automation-rules': 'automation_rule',
+  macros: 'macro',
   contacts: 'contact',
   attachments: 'attachment',
   notifications: 'notification',
@@ -63,6 +66,7 @@ const FIELDS: Record<string, Resource> = {
   collection_id: 'collection',
   // An article's original (docs/help-center.md, "Translating").
   translation_of: 'originalArticle',
+  macro_id: 'macro',
 };
 
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {

@@ -91,6 +91,21 @@ async function seedHelpCenter(api: Client, productId: string, prefix: string, id
   ids.originalArticle.push(await article(`${prefix} original`, 'de'));
 }
 
+/** Automation rules (inactive, so seeding runs none) and macros: one of each, and one per control that deletes. */
+async function seedAutomation(api: Client, prefix: string, ids: SeededIds): Promise<void> {
+  for (let r = 0; r <= SPARES; r++) {
+    const rule = await api.post('/api/v1/automation-rules', {
+      name: `${prefix} rule ${r}`, active: false, event: 'conversation.created',
+      conditions: [{ field: 'title', operator: 'contains', value: 'refund' }], actions: [{ type: 'add_tags', tags: ['refund'] }],
+    });
+    assert.equal(rule.status, 201, rule.text);
+    ids.automation_rule.push(rule.body.data.id);
+    const macro = await api.post('/api/v1/macros', { name: `${prefix} macro ${r}`, actions: [{ type: 'set_priority', priority: 'high' }] });
+    assert.equal(macro.status, 201, macro.text);
+    ids.macro.push(macro.body.data.id);
+  }
+}
+
 /** Contacts, each writing in through an imported conversation: one, and one per control that erases. */
 async function seedContacts(api: Client, productId: string, prefix: string, ids: SeededIds): Promise<void> {
   for (let c = 0; c <= SPARES; c++) {
@@ -185,7 +200,7 @@ export async function seedWorkspace(
   const ids: SeededIds = {
     product: [], issue: [], shortcode: [], conversation: [], release: [], member: [workspace.owner.id], webhook: [], delivery: [],
     invitation: [], api_key: [], invitation_token: [], workspace: [workspace.id], suggestion: [], saved_reply: [], contact: [], attachment: [], calendar: [], sla_policy: [], notification: [],
-    collection: [], article: [], originalArticle: [],
+    collection: [], article: [], originalArticle: [], automation_rule: [], macro: [],
     widget: [], visitorConversation: [], idea: [], visitorToken: [], siblingConversation: [],
   };
   for (let p = 1; p <= products; p++) {
@@ -214,6 +229,7 @@ export async function seedWorkspace(
   await seedPeople(workspace, context.client(null), ids);
   await seedSavedReplies(api, prefix, ids);
   await seedServiceLevels(api, prefix, ids.product[0]!, ids);
+  await seedAutomation(api, prefix, ids);
   await seedContacts(api, ids.product[0]!, prefix, ids);
   await seedHelpCenter(api, ids.product[0]!, prefix, ids);
   return ids;

@@ -106,6 +106,8 @@ const CREATES: Record<string, (body: any, status: number, request: FuzzRequest) 
   createSlaPolicy: (body) => [['sla_policies', body.data.id]],
   createCollection: (body) => [['help_collections', body.data.id]],
   createArticle: (body) => [['articles', body.data.id]],
+  createAutomationRule: (body) => [['automation_rules', body.data.id]],
+  createMacro: (body) => [['macros', body.data.id]],
   createRelease: (body) => [['releases', body.data.id]],
   createWebhook: (body) => [['webhook_endpoints', body.data.id]],
   createInvitation: (body) => [['invitations', body.data.id]],
@@ -126,7 +128,7 @@ function accepted(suggestion: { kind: string; issue: { id: string } }): Created 
 }
 const TABLES = [
   'products', 'issues', 'conversations', 'messages', 'releases', 'issue_api_sources', 'webhook_endpoints', 'invitations', 'api_keys', 'saved_replies',
-  'calendars', 'sla_policies', 'help_collections', 'articles',
+  'calendars', 'sla_policies', 'help_collections', 'articles', 'automation_rules', 'macros',
 ];
 const isWidget = (op: { path: string }) => op.path.startsWith('/widget/');
 

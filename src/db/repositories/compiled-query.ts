@@ -33,7 +33,7 @@ export function compileOnce<Args extends object, Row>(
  * `findById(workspaceId, id)` for a workspace-scoped table, compiled once: the lookup every
  * reference check makes (product_id, assignee_id, …).
  */
-export function findInWorkspace<Row>(db: Executor, table: 'members' | 'products' | 'webhook_endpoints' | 'saved_replies' | 'calendars' | 'sla_policies', columns: readonly (keyof Row & string)[]) {
+export function findInWorkspace<Row>(db: Executor, table: 'members' | 'products' | 'webhook_endpoints' | 'saved_replies' | 'calendars' | 'sla_policies' | 'automation_rules' | 'macros', columns: readonly (keyof Row & string)[]) {
   // Kysely cannot type a query over a union of tables; the columns argument keeps the row type honest.
   const loose = db as unknown as Kysely<any>;
   const byId = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>

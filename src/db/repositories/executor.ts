@@ -21,7 +21,7 @@ export interface PageOf<T> {
  */
 export async function oldestFirstPage<Row>(
   tx: Executor,
-  table: 'members' | 'products' | 'webhook_endpoints' | 'saved_replies' | 'calendars',
+  table: 'members' | 'products' | 'webhook_endpoints' | 'saved_replies' | 'calendars' | 'macros',
   columns: readonly (keyof Row & string)[],
   workspaceId: string,
   page: Page,

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import type { Executor } from './executor.js';
 
-type JobTable = 'announcement_jobs' | 'conversation_jobs' | 'email_jobs' | 'notification_mails';
+type JobTable = 'announcement_jobs' | 'conversation_jobs' | 'email_jobs' | 'notification_mails' | 'automation_jobs';
 
 export interface ClaimWindow {
   kind: string;

@@ -95,11 +95,30 @@ export interface ConversationServiceDeps {
 }
 
 /** An agent's reply in an email conversation goes to the contact by mail: queued, or failed at once when it cannot go. */
-function mailOf(conversation: ConversationWithContactRow, replyMail: ConversationServiceDeps['replyMail']): MailDelivery | undefined {
+export function mailOf(conversation: ConversationWithContactRow, replyMail: ConversationServiceDeps['replyMail']): MailDelivery | undefined {
   if (conversation.source !== 'email') return undefined;
   if (!replyMail) return { status: 'failed', error: 'no SMTP server is configured (LOOPDESK_SMTP_URL), so the reply was not mailed' };
   if (!conversation.contact_email) return { status: 'failed', error: 'the conversation\'s contact has no email address' };
   return { status: 'pending' };
+}
+
+/** Who posts an agent's message: a member, an API key, or [ext] an automation rule (docs/automation.md). */
+export interface AgentSender {
+  workspaceId: string;
+  id: string;
+  name: string | null;
+}
+
+/** An agent's message row, stamped `at` (its conversation's lock time); one that is mailed gets a Message-ID of its own. */
+export function agentMessage(
+  sender: AgentSender, conversationId: string, body: string,
+  { internal, mail, at, replyMail }: { internal: boolean; mail?: MailDelivery; at: string; replyMail: ConversationServiceDeps['replyMail'] },
+): MessageRow {
+  const id = newId();
+  return {
+    id, workspace_id: sender.workspaceId, conversation_id: conversationId, sender_type: 'agent', sender_id: sender.id, sender_name: sender.name, body,
+    email_message_id: mail ? `${id}@${replyMail?.messageIdDomain ?? 'loopdesk.invalid'}` : null, created_at: at, internal: internal ? 1 : 0,
+  };
 }
 
 export function createConversationService({
@@ -137,20 +156,9 @@ export function createConversationService({
 
   /** A message of the actor's (its member, or the key itself when it has none): a reply, or an internal note. */
   async function postAsAgent(actor: Actor, conversationId: string, body: string, { internal, mail }: { internal: boolean; mail?: MailDelivery }): Promise<Message> {
-    const id = newId();
     return inTransaction(db, async (work) => {
-      const row: MessageRow = {
-        id,
-        workspace_id: actor.workspaceId,
-        conversation_id: conversationId,
-        sender_type: 'agent',
-        sender_id: actingId(actor),
-        sender_name: actor.member?.display_name ?? null,
-        body,
-        email_message_id: mail ? `${id}@${replyMail?.messageIdDomain ?? 'loopdesk.invalid'}` : null,
-        created_at: await writes.lock(work, conversationId),
-        internal: internal ? 1 : 0,
-      };
+      const sender = { workspaceId: actor.workspaceId, id: actingId(actor), name: actor.member?.display_name ?? null };
+      const row = agentMessage(sender, conversationId, body, { internal, mail, at: await writes.lock(work, conversationId), replyMail });
       return writes.addMessage(work, { row, mail });
     });
   }

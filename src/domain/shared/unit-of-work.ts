@@ -5,12 +5,15 @@
 import type { Db } from '../../db/database.js';
 import { isDeadlockVictim, type Dialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/repositories/executor.js';
+import type { EventActor } from '../../events/event-types.js';
 
 export interface Work {
   readonly tx: Executor;
   /** The keys of the locks `holdLock` took: held until the transaction ends. */
   readonly locks: Set<string>;
   afterCommit(task: () => void): void;
+  /** [ext] Who the events of this transaction say made the change, when it was not a request's own write (a rule, a macro). */
+  readonly actor?: EventActor;
 }
 
 /**
@@ -24,12 +27,12 @@ const DEADLOCK_ATTEMPTS = 3;
  * runs again from the start (a new transaction and Work): nothing of a rolled-back run is kept, so
  * a body does only database work, leaving the rest to `afterCommit`.
  */
-export async function inTransaction<T>(db: Db, body: (work: Work) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(db: Db, body: (work: Work) => Promise<T>, { actor }: { actor?: EventActor } = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const committed: (() => void)[] = [];
     let result: T;
     try {
-      result = await db.transaction().execute((tx) => body({ tx, locks: new Set(), afterCommit: (task) => committed.push(task) }));
+      result = await db.transaction().execute((tx) => body({ tx, locks: new Set(), afterCommit: (task) => committed.push(task), ...(actor && { actor }) }));
     } catch (error) {
       if (attempt < DEADLOCK_ATTEMPTS && isDeadlockVictim(error)) continue;
       throw error;

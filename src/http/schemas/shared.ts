@@ -1,5 +1,6 @@
 // The named schemas: each is `components.schemas.<$id>` in the OpenAPI document, and every route
 // refers to it by `$ref` (Ref in common.ts) instead of repeating it inline.
+import { AutomationAction, AutomationCondition, AutomationRule, Macro } from './automation.js';
 import { ApiKey, CreatedApiKey, Invitation, InvitationPreview, IssuedInvitation, SignedIn } from './account.js';
 import { ErrorBody, Pagination } from './common.js';
 import { ContactDetail, ContactExport, ContactProfile } from './contact.js';
@@ -27,6 +28,7 @@ export const SHARED_SCHEMAS = [
   Contact, Attachment, MessageDelivery, Message, MessageEvent, InboundResult, ConversationSummary, LastMessage, ConversationSla, Conversation, LinkedIssue, ConversationDetail, ConversationSlaBreach, SavedReply,
   ContactProfile, ContactDetail, ContactExport, Tag,
   Calendar, CalendarDue, SlaPolicy,
+  AutomationCondition, AutomationAction, AutomationRule, Macro,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   IssueBase, Suggestion, TriageCalibration,

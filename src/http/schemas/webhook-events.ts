@@ -87,6 +87,11 @@ function eventEntry(type: EventType): OpenAPIV3_1.PathItemObject {
                 type: { type: 'string', enum: [type] },
                 timestamp: { type: 'string', format: 'date-time', description: 'When the change was recorded' },
                 data: { ...reference(data), description: own ? own.schema.description : `The ${resource} as ${shown} after the change` },
+                actor: {
+                  type: 'object', additionalProperties: false, required: ['type', 'id'],
+                  description: '[ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md)',
+                  properties: { type: { type: 'string', enum: ['rule', 'member', 'api_key'] }, id: { type: 'string', format: 'uuid' } },
+                },
               },
             },
           },

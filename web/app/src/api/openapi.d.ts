@@ -380,6 +380,130 @@ export interface paths {
         patch: operations["updateSavedReply"];
         trace?: never;
     };
+    "/api/v1/automation-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List automation rules
+         * @description The workspace's rules in the order they run: position (then created_at, then id).
+         */
+        get: operations["listAutomationRules"];
+        put?: never;
+        /**
+         * [ext] Create an automation rule
+         * @description Actions to run on a conversation when an event of `event` happens to it and every condition holds. It goes to the end of the order, or to `position` (the rules from there on move down one). A problem with a condition or action is named by its place (`actions[2].member_id`). Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        post: operations["createAutomationRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get an automation rule
+         * @description One rule, with how many times it ran and when last.
+         */
+        get: operations["getAutomationRule"];
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Delete an automation rule
+         * @description Deletes it; the rules after it move up one place; events still waiting for it skip it. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        delete: operations["deleteAutomationRule"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Update an automation rule
+         * @description Changes the fields given (`conditions` and `actions` replaced whole); a new `position` moves it there and shifts the rules between its old and new places by one. updated_at changes only when a value changes. Needs an owner or admin key or session, or a key without a member (403 otherwise).
+         */
+        patch: operations["updateAutomationRule"];
+        trace?: never;
+    };
+    "/api/v1/macros": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List macros
+         * @description The workspace's macros, oldest first.
+         */
+        get: operations["listMacros"];
+        put?: never;
+        /**
+         * [ext] Create a macro
+         * @description A named list of actions (the rules' vocabulary); a problem with an action is named by its place (`actions[0].member_id`).
+         */
+        post: operations["createMacro"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/macros/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get a macro
+         * @description One macro.
+         */
+        get: operations["getMacro"];
+        put?: never;
+        post?: never;
+        /**
+         * [ext] Delete a macro
+         * @description Deletes it.
+         */
+        delete: operations["deleteMacro"];
+        options?: never;
+        head?: never;
+        /**
+         * [ext] Update a macro
+         * @description Changes the fields given (`actions` replaced whole); updated_at changes only when a value changes.
+         */
+        patch: operations["updateMacro"];
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/macros/{macro_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Run a macro on a conversation
+         * @description Runs the macro's actions in order, in one transaction (all or nothing), as the caller: notes and replies are sent as the member, and the events carry `actor` `{ type: "member", id }` (`api_key` for a key without a member). A member or saved reply deleted since the macro was saved is a 400 naming the action (`actions[1].member_id`).
+         */
+        post: operations["runMacro"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/calendars": {
         parameters: {
             query?: never;
@@ -3114,6 +3238,187 @@ export interface components {
             /**
              * Format: date-time
              * @description Changes on every effective change (not when another policy's move shifts it)
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description [ext] One condition of a rule: all must hold
+         * @example {
+         *       "field": "message.body",
+         *       "operator": "contains",
+         *       "value": "refund"
+         *     }
+         */
+        AutomationCondition: {
+            /**
+             * @description What of the conversation it reads; `message.body` is the contact's message the event is about (else their latest)
+             * @enum {string}
+             */
+            field: "product_id" | "type" | "source" | "status" | "priority" | "tags" | "assignee_id" | "title" | "contact.email" | "message.body" | "ai_summary";
+            /**
+             * @description `contains` and `equals` compare text without case or accents; on `tags`, `equals` means "has the tag" and `contains` "has a tag containing"; `matches` is a regular expression (case-insensitive), refused when it may backtrack catastrophically, and run with a time limit
+             * @enum {string}
+             */
+            operator: "equals" | "not_equals" | "in" | "contains" | "matches";
+            /** @description A list of 1–100 for `in`; otherwise a string (at most 1000 characters, a pattern 500), or null with equals/not_equals: the field is empty */
+            value: string | string[] | null;
+        };
+        /**
+         * @description [ext] One action of a rule or macro: `type` (assign, add_tags, remove_tags, set_priority, set_status, add_note, reply) and its parameter
+         * @example {
+         *       "type": "add_tags",
+         *       "tags": [
+         *         "billing"
+         *       ]
+         *     }
+         */
+        AutomationAction: {
+            /** @enum {string} */
+            type: "assign";
+            /**
+             * Format: uuid
+             * @description A member of this workspace
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            member_id: string;
+        } | {
+            /** @enum {string} */
+            type: "add_tags";
+            tags: string[];
+        } | {
+            /** @enum {string} */
+            type: "remove_tags";
+            tags: string[];
+        } | {
+            /** @enum {string} */
+            type: "set_priority";
+            /** @enum {string} */
+            priority: "low" | "normal" | "high" | "urgent";
+        } | {
+            /** @enum {string} */
+            type: "set_status";
+            /** @enum {string} */
+            status: "open" | "in_progress" | "resolved" | "dismissed";
+        } | {
+            /** @enum {string} */
+            type: "add_note";
+            /** @description An internal note, posted as the rule (its name) or the member running the macro */
+            body: string;
+        } | {
+            /** @enum {string} */
+            type: "reply";
+            /**
+             * Format: uuid
+             * @description A saved reply of this workspace, its placeholders filled
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            saved_reply_id: string;
+        };
+        /**
+         * @description [ext] An automation rule: after an event of `event` commits, if every condition holds, its actions run (once per event; never on a rule's own changes)
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8101",
+         *       "name": "Refunds to billing",
+         *       "active": true,
+         *       "position": 1,
+         *       "event": "message.created",
+         *       "conditions": [
+         *         {
+         *           "field": "message.body",
+         *           "operator": "contains",
+         *           "value": "refund"
+         *         }
+         *       ],
+         *       "actions": [
+         *         {
+         *           "type": "add_tags",
+         *           "tags": [
+         *             "billing"
+         *           ]
+         *         },
+         *         {
+         *           "type": "set_priority",
+         *           "priority": "high"
+         *         }
+         *       ],
+         *       "runs": 12,
+         *       "last_run_at": "2026-11-21T11:02:00.000Z",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        AutomationRule: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            name: string;
+            active: boolean;
+            /** @description 1 … the number of rules: the order they run in */
+            position: number;
+            /** @enum {string} */
+            event: "conversation.created" | "message.created" | "conversation.updated" | "conversation.sla_breached";
+            conditions: components["schemas"]["AutomationCondition"][];
+            actions: components["schemas"]["AutomationAction"][];
+            /** @description How many times its conditions held and its actions ran */
+            runs: number;
+            /**
+             * Format: date-time
+             * @description When its actions last ran
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            last_run_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Changes on every effective change (not when it runs, nor when another rule's move shifts it)
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description [ext] A saved list of actions an agent runs on a conversation in one go
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8102",
+         *       "name": "Close as duplicate",
+         *       "actions": [
+         *         {
+         *           "type": "add_tags",
+         *           "tags": [
+         *             "duplicate"
+         *           ]
+         *         },
+         *         {
+         *           "type": "set_status",
+         *           "status": "resolved"
+         *         }
+         *       ],
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        Macro: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            name: string;
+            actions: components["schemas"]["AutomationAction"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Changes on every effective change
              * @example 2026-11-21T10:25:00.000Z
              */
             updated_at: string;
@@ -7937,6 +8242,1264 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SavedReply"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAutomationRules: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of automation rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AutomationRule"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAutomationRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Refunds to billing",
+                 *       "event": "message.created",
+                 *       "conditions": [
+                 *         {
+                 *           "field": "message.body",
+                 *           "operator": "contains",
+                 *           "value": "refund"
+                 *         }
+                 *       ],
+                 *       "actions": [
+                 *         {
+                 *           "type": "add_tags",
+                 *           "tags": [
+                 *             "billing"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "type": "set_priority",
+                 *           "priority": "high"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–200 characters after trimming; a rule's notes and replies are sent under it */
+                    name: string;
+                    /** @description Inactive rules never run; default true */
+                    active?: boolean;
+                    /** @description Its place in the order (1 first); default the end; past the end means the end */
+                    position?: number;
+                    /**
+                     * @description `message.created` runs on contacts' messages only
+                     * @enum {string}
+                     */
+                    event: "conversation.created" | "message.created" | "conversation.updated" | "conversation.sla_breached";
+                    /** @description 0–20 conditions, all of which must hold (AutomationCondition); a problem is named by its place: `conditions[2].value` */
+                    conditions?: {
+                        [key: string]: unknown;
+                    }[];
+                    /** @description 1–20 actions, run in order (AutomationAction); a problem is named by its place: `actions[0].member_id` */
+                    actions: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The created rule */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AutomationRule"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAutomationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Automation rule id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AutomationRule"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAutomationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Automation rule id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAutomationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Automation rule id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–200 characters after trimming; a rule's notes and replies are sent under it */
+                    name?: string;
+                    /** @description Inactive rules never run; default true */
+                    active?: boolean;
+                    /** @description Its place in the order (1 first); default the end; past the end means the end */
+                    position?: number;
+                    /**
+                     * @description `message.created` runs on contacts' messages only
+                     * @enum {string}
+                     */
+                    event?: "conversation.created" | "message.created" | "conversation.updated" | "conversation.sla_breached";
+                    /** @description 0–20 conditions, all of which must hold (AutomationCondition); a problem is named by its place: `conditions[2].value` */
+                    conditions?: {
+                        [key: string]: unknown;
+                    }[];
+                    /** @description 1–20 actions, run in order (AutomationAction); a problem is named by its place: `actions[0].member_id` */
+                    actions?: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AutomationRule"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMacros: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of macros */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Macro"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMacro: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Close as duplicate",
+                 *       "actions": [
+                 *         {
+                 *           "type": "add_tags",
+                 *           "tags": [
+                 *             "duplicate"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "type": "set_status",
+                 *           "status": "resolved"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–200 characters after trimming */
+                    name: string;
+                    /** @description 1–20 actions, run in order (AutomationAction); a problem is named by its place: `actions[0].member_id` */
+                    actions: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The created macro */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Macro"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMacro: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Macro id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The macro */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Macro"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMacro: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Macro id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMacro: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Macro id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Close as a duplicate"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–200 characters after trimming */
+                    name?: string;
+                    /** @description 1–20 actions, run in order (AutomationAction); a problem is named by its place: `actions[0].member_id` */
+                    actions?: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated macro */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Macro"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runMacro: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+                /** @description Macro id (UUID) */
+                macro_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation after every action */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConversationDetail"];
                     };
                 };
             };
@@ -16893,6 +18456,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The product as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["Product"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -16939,6 +18509,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The product as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["ProductWithPrevious"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -16985,6 +18562,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The issue as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["Issue"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -17031,6 +18615,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The issue as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["IssueWithPrevious"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -17077,6 +18668,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The conversation as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["ConversationDetail"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -17123,6 +18721,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The conversation as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["ConversationDetailWithPrevious"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -17215,6 +18820,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The message as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["MessageEvent"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -17261,6 +18873,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The release as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["ReleaseDetail"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -17307,6 +18926,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The release as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["ReleaseDetailWithPrevious"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -17353,6 +18979,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The release as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["ReleaseDetail"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -17399,6 +19032,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The suggestion as GET /api/v1/conversations/{id}/suggestions lists it after the change */
                     data: components["schemas"]["Suggestion"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -17445,6 +19085,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The suggestion as GET /api/v1/conversations/{id}/suggestions lists it after the change */
                     data: components["schemas"]["SuggestionWithPrevious"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };

@@ -1,0 +1,149 @@
+// Automation rules (docs/automation.md): what happens to a conversation when an event of its
+// happens. The settings role writes them; everyone reads them. They run in `position` order,
+// 1 … n in the workspace with no gaps: a new rule goes to the end unless it asks for a place, a
+// move shifts the rules between its old and new places by one, a delete closes the gap; every
+// write takes the workspace's rule lock, so positions stay a permutation.
+import type { Db } from '../../db/database.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { AutomationRuleChanges, AutomationRuleRepository, AutomationRuleRow } from '../../db/repositories/automation/automation-rule.repository.js';
+import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
+import { checkAll, notFound } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId, parseUuid } from '../../lib/ids.js';
+import type { Actor } from '../accounts/actor.js';
+import { requireSettingsRole } from '../accounts/roles.js';
+import { effectiveChanges } from '../shared/changes.js';
+import { holdLock, inTransaction } from '../shared/unit-of-work.js';
+import type { Action, AutomationChecks, Condition, RuleEvent } from './automation-vocabulary.js';
+
+export const RULE_NAME_MAX = 200;
+
+export interface AutomationRule {
+  id: string;
+  name: string;
+  active: boolean;
+  position: number;
+  event: RuleEvent;
+  conditions: Condition[];
+  actions: Action[];
+  runs: number;
+  last_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Conditions and actions arrive as plain objects: the vocabulary checks them item by item. */
+export interface AutomationRuleInput {
+  name: string;
+  active?: boolean;
+  position?: number;
+  event: RuleEvent;
+  conditions?: unknown[];
+  actions: unknown[];
+}
+
+export const toAutomationRule = (row: AutomationRuleRow): AutomationRule => ({
+  id: row.id, name: row.name, active: Number(row.active) === 1, position: row.position, event: row.event as RuleEvent,
+  conditions: JSON.parse(row.conditions) as Condition[], actions: JSON.parse(row.actions) as Action[],
+  runs: row.runs, last_run_at: row.last_run_at, created_at: row.created_at, updated_at: row.updated_at,
+});
+
+const rulesLock = (workspaceId: string) => `automation_rules:${workspaceId}`;
+
+/** A place within 1 … last; a number past the end means the end. */
+const placeWithin = (position: number, last: number) => Math.min(Math.max(position, 1), last);
+
+export interface AutomationRuleServiceDeps {
+  db: Db;
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
+  automationRules: AutomationRuleRepository;
+  checks: AutomationChecks;
+  clock: Clock;
+}
+
+export function createAutomationRuleService({ db, dialect, automationRules: rules, checks, clock }: AutomationRuleServiceDeps) {
+  async function find(actor: Actor, id: string, tx: Executor = db): Promise<AutomationRuleRow> {
+    const ruleId = parseUuid(id);
+    const row = ruleId ? await rules.findById(actor.workspaceId, ruleId, tx) : undefined;
+    if (!row) throw notFound('automation rule');
+    return row;
+  }
+
+  /** The checked conditions and actions as stored (each undefined when not given). */
+  const checked = (actor: Actor, input: Partial<AutomationRuleInput>) =>
+    checkAll([
+      async () => (input.conditions === undefined ? undefined : JSON.stringify(await checks.conditions(actor.workspaceId, input.conditions))),
+      async () => (input.actions === undefined ? undefined : JSON.stringify(await checks.actions(actor.workspaceId, input.actions))),
+    ] as const);
+
+  return {
+    /** Creating, changing and deleting rules: owners, admins and keys without a member (403 otherwise). */
+    authorizeWrite(actor: Actor): void {
+      requireSettingsRole(actor, 'changes to automation rules');
+    },
+
+    async ensureExists(actor: Actor, id: string): Promise<void> {
+      await find(actor, id);
+    },
+
+    get: async (actor: Actor, id: string): Promise<AutomationRule> => toAutomationRule(await find(actor, id)),
+
+    async list(actor: Actor, page: Page): Promise<PageOf<AutomationRule>> {
+      const { rows, total } = await rules.list(actor.workspaceId, page);
+      return { rows: rows.map(toAutomationRule), total };
+    },
+
+    async create(actor: Actor, input: AutomationRuleInput): Promise<AutomationRule> {
+      const [conditions, actions] = await checked(actor, { conditions: input.conditions ?? [], actions: input.actions });
+      return inTransaction(db, async (work) => {
+        await holdLock(dialect, work, rulesLock(actor.workspaceId));
+        const count = await rules.count(actor.workspaceId, work.tx);
+        const position = placeWithin(input.position ?? count + 1, count + 1);
+        if (position <= count) await rules.shift(actor.workspaceId, { from: position, to: count }, 1, work.tx);
+        const now = clock.now();
+        const row: AutomationRuleRow = {
+          id: newId(), workspace_id: actor.workspaceId, name: input.name, active: input.active === false ? 0 : 1, position, event: input.event,
+          conditions: conditions!, actions: actions!, runs: 0, last_run_at: null, created_at: now, updated_at: now,
+        };
+        await rules.insert(row, work.tx);
+        return toAutomationRule(row);
+      });
+    },
+
+    /** Only the fields given (`conditions` and `actions` replaced whole); updated_at moves only when something changes. */
+    async update(actor: Actor, id: string, input: Partial<AutomationRuleInput>): Promise<AutomationRule> {
+      const { id: ruleId } = await find(actor, id);
+      const [conditions, actions] = await checked(actor, input);
+      return inTransaction(db, async (work) => {
+        await holdLock(dialect, work, rulesLock(actor.workspaceId));
+        const current = await find(actor, ruleId, work.tx);
+        const count = await rules.count(actor.workspaceId, work.tx);
+        const changes: AutomationRuleChanges | null = effectiveChanges<AutomationRuleChanges>(current, {
+          name: input.name, event: input.event, conditions, actions,
+          position: input.position === undefined ? undefined : placeWithin(input.position, count),
+          active: input.active === undefined ? undefined : input.active ? 1 : 0,
+        });
+        if (!changes) return toAutomationRule(current);
+        const [from, to] = [current.position, changes.position];
+        if (to !== undefined && to < from) await rules.shift(actor.workspaceId, { from: to, to: from - 1 }, 1, work.tx);
+        if (to !== undefined && to > from) await rules.shift(actor.workspaceId, { from: from + 1, to }, -1, work.tx);
+        changes.updated_at = clock.now();
+        await rules.update(actor.workspaceId, ruleId, changes, work.tx);
+        return toAutomationRule({ ...current, ...changes });
+      });
+    },
+
+    /** Deletes it; the rules after it move up one place. Events already waiting skip it. */
+    async remove(actor: Actor, id: string): Promise<void> {
+      await inTransaction(db, async (work) => {
+        await holdLock(dialect, work, rulesLock(actor.workspaceId));
+        const { id: ruleId, position } = await find(actor, id, work.tx);
+        const count = await rules.count(actor.workspaceId, work.tx);
+        await rules.delete(actor.workspaceId, ruleId, work.tx);
+        if (position < count) await rules.shift(actor.workspaceId, { from: position + 1, to: count }, -1, work.tx);
+      });
+    },
+  };
+}
+
+export type AutomationRuleService = ReturnType<typeof createAutomationRuleService>;
