@@ -30228,6 +30228,29 @@ export const openapiDocument = {
                   "data": {
                     "$ref": "#/components/schemas/ConversationSlaBreach",
                     "description": "[ext] An SLA breach: the conversation as its GET detail returns it after the breach, the target, its due time"
+                  },
+                  "actor": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "type",
+                      "id"
+                    ],
+                    "description": "[ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md)",
+                    "properties": {
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "rule",
+                          "member",
+                          "api_key"
+                        ]
+                      },
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      }
+                    }
                   }
                 }
               }
@@ -30954,6 +30977,29 @@ export const openapiDocument = {
                   "data": {
                     "$ref": "#/components/schemas/Article",
                     "description": "The article as its GET /api/v1 detail returned it after the change"
+                  },
+                  "actor": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "type",
+                      "id"
+                    ],
+                    "description": "[ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md)",
+                    "properties": {
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "rule",
+                          "member",
+                          "api_key"
+                        ]
+                      },
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      }
+                    }
                   }
                 }
               }
@@ -31038,6 +31084,29 @@ export const openapiDocument = {
                   "data": {
                     "$ref": "#/components/schemas/ArticleWithPrevious",
                     "description": "The article as its GET /api/v1 detail returned it after the change"
+                  },
+                  "actor": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "type",
+                      "id"
+                    ],
+                    "description": "[ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md)",
+                    "properties": {
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "rule",
+                          "member",
+                          "api_key"
+                        ]
+                      },
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      }
+                    }
                   }
                 }
               }
@@ -31122,6 +31191,29 @@ export const openapiDocument = {
                   "data": {
                     "$ref": "#/components/schemas/Article",
                     "description": "The article as its GET /api/v1 detail returned it after the change"
+                  },
+                  "actor": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "type",
+                      "id"
+                    ],
+                    "description": "[ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md)",
+                    "properties": {
+                      "type": {
+                        "type": "string",
+                        "enum": [
+                          "rule",
+                          "member",
+                          "api_key"
+                        ]
+                      },
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      }
+                    }
                   }
                 }
               }

@@ -18774,6 +18774,13 @@ export interface operations {
                     timestamp: string;
                     /** @description [ext] An SLA breach: the conversation as its GET detail returns it after the breach, the target, its due time */
                     data: components["schemas"]["ConversationSlaBreach"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -19138,6 +19145,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The article as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["Article"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -19184,6 +19198,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The article as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["ArticleWithPrevious"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
@@ -19230,6 +19251,13 @@ export interface operations {
                     timestamp: string;
                     /** @description The article as its GET /api/v1 detail returned it after the change */
                     data: components["schemas"]["Article"];
+                    /** @description [ext] Who made the change, where known: an automation rule, or who ran a macro (docs/automation.md) */
+                    actor?: {
+                        /** @enum {string} */
+                        type: "rule" | "member" | "api_key";
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
         };
