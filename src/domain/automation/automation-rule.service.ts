@@ -13,6 +13,7 @@ import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
 import { requireSettingsRole } from '../accounts/roles.js';
 import { effectiveChanges } from '../shared/changes.js';
+import { orderedPositions } from '../shared/positions.js';
 import { holdLock, inTransaction } from '../shared/unit-of-work.js';
 import type { Action, AutomationChecks, Condition, RuleEvent } from './automation-vocabulary.js';
 
@@ -50,8 +51,6 @@ export const toAutomationRule = (row: AutomationRuleRow): AutomationRule => ({
 
 const rulesLock = (workspaceId: string) => `automation_rules:${workspaceId}`;
 
-/** A place within 1 … last; a number past the end means the end. */
-const placeWithin = (position: number, last: number) => Math.min(Math.max(position, 1), last);
 
 export interface AutomationRuleServiceDeps {
   db: Db;
@@ -62,6 +61,7 @@ export interface AutomationRuleServiceDeps {
 }
 
 export function createAutomationRuleService({ db, dialect, automationRules: rules, checks, clock }: AutomationRuleServiceDeps) {
+  const positions = orderedPositions(rules);
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<AutomationRuleRow> {
     const ruleId = parseUuid(id);
     const row = ruleId ? await rules.findById(actor.workspaceId, ruleId, tx) : undefined;
@@ -97,9 +97,7 @@ export function createAutomationRuleService({ db, dialect, automationRules: rule
       const [conditions, actions] = await checked(actor, { conditions: input.conditions ?? [], actions: input.actions });
       return inTransaction(db, async (work) => {
         await holdLock(dialect, work, rulesLock(actor.workspaceId));
-        const count = await rules.count(actor.workspaceId, work.tx);
-        const position = placeWithin(input.position ?? count + 1, count + 1);
-        if (position <= count) await rules.shift(actor.workspaceId, { from: position, to: count }, 1, work.tx);
+        const position = await positions.makeRoom(actor.workspaceId, input.position, work.tx);
         const now = clock.now();
         const row: AutomationRuleRow = {
           id: newId(), workspace_id: actor.workspaceId, name: input.name, active: input.active === false ? 0 : 1, position, event: input.event,
@@ -117,16 +115,13 @@ export function createAutomationRuleService({ db, dialect, automationRules: rule
       return inTransaction(db, async (work) => {
         await holdLock(dialect, work, rulesLock(actor.workspaceId));
         const current = await find(actor, ruleId, work.tx);
-        const count = await rules.count(actor.workspaceId, work.tx);
         const changes: AutomationRuleChanges | null = effectiveChanges<AutomationRuleChanges>(current, {
           name: input.name, event: input.event, conditions, actions,
-          position: input.position === undefined ? undefined : placeWithin(input.position, count),
+          position: await positions.target(actor.workspaceId, input.position, work.tx),
           active: input.active === undefined ? undefined : input.active ? 1 : 0,
         });
         if (!changes) return toAutomationRule(current);
-        const [from, to] = [current.position, changes.position];
-        if (to !== undefined && to < from) await rules.shift(actor.workspaceId, { from: to, to: from - 1 }, 1, work.tx);
-        if (to !== undefined && to > from) await rules.shift(actor.workspaceId, { from: from + 1, to }, -1, work.tx);
+        await positions.move(actor.workspaceId, current.position, changes.position, work.tx);
         changes.updated_at = clock.now();
         await rules.update(actor.workspaceId, ruleId, changes, work.tx);
         return toAutomationRule({ ...current, ...changes });
@@ -140,7 +135,7 @@ export function createAutomationRuleService({ db, dialect, automationRules: rule
         const { id: ruleId, position } = await find(actor, id, work.tx);
         const count = await rules.count(actor.workspaceId, work.tx);
         await rules.delete(actor.workspaceId, ruleId, work.tx);
-        if (position < count) await rules.shift(actor.workspaceId, { from: position + 1, to: count }, -1, work.tx);
+        await positions.closeGap(actor.workspaceId, position, count, work.tx);
       });
     },
   };

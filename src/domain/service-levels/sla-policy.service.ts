@@ -15,6 +15,7 @@ import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
 import { requireSettingsRole } from '../accounts/roles.js';
 import { effectiveChanges } from '../shared/changes.js';
+import { orderedPositions } from '../shared/positions.js';
 import { holdLock, inTransaction, type Work } from '../shared/unit-of-work.js';
 import { normalizeTags } from '../tags/tags.js';
 import { calendarLock } from './calendar.service.js';
@@ -59,8 +60,6 @@ const policiesLock = (workspaceId: string) => `sla_policies:${workspaceId}`;
 
 const distinct = <T>(items: readonly T[]): T[] => [...new Set(items)];
 
-/** A place within 1 … last; a number past the end means the end. */
-const placeWithin = (position: number, last: number) => Math.min(Math.max(position, 1), last);
 
 export interface SlaPolicyServiceDeps {
   db: Db;
@@ -72,6 +71,7 @@ export interface SlaPolicyServiceDeps {
 }
 
 export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, products, clock }: SlaPolicyServiceDeps) {
+  const positions = orderedPositions(slaPolicies);
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<SlaPolicyRow> {
     const policyId = parseUuid(id);
     const row = policyId ? await slaPolicies.findById(actor.workspaceId, policyId, tx) : undefined;
@@ -143,9 +143,7 @@ export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, pr
       return inTransaction(db, async (work) => {
         await holdLock(dialect, work, policiesLock(actor.workspaceId));
         await checkCalendar(actor, work, calendarId);
-        const count = await slaPolicies.count(actor.workspaceId, work.tx);
-        const position = placeWithin(input.position ?? count + 1, count + 1);
-        if (position <= count) await slaPolicies.shift(actor.workspaceId, { from: position, to: count }, 1, work.tx);
+        const position = await positions.makeRoom(actor.workspaceId, input.position, work.tx);
         const now = clock.now();
         const row: SlaPolicyRow = {
           id: newId(), workspace_id: actor.workspaceId, name: input.name, position, active: input.active === false ? 0 : 1, conditions,
@@ -166,19 +164,16 @@ export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, pr
       return inTransaction(db, async (work) => {
         await holdLock(dialect, work, policiesLock(actor.workspaceId));
         const current = await find(actor, policyId, work.tx);
-        const count = await slaPolicies.count(actor.workspaceId, work.tx);
         const changes: SlaPolicyChanges | null = effectiveChanges<SlaPolicyChanges>(current, {
           name: input.name, conditions, calendar_id: calendarId,
-          position: input.position === undefined ? undefined : placeWithin(input.position, count),
+          position: await positions.target(actor.workspaceId, input.position, work.tx),
           active: input.active === undefined ? undefined : input.active ? 1 : 0,
           first_response_seconds: input.first_response_seconds, next_response_seconds: input.next_response_seconds, resolution_seconds: input.resolution_seconds,
         });
         if (!changes) return toSlaPolicy(current);
         requireTarget({ ...current, ...changes });
         if (changes.calendar_id !== undefined) await checkCalendar(actor, work, changes.calendar_id);
-        const [from, to] = [current.position, changes.position];
-        if (to !== undefined && to < from) await slaPolicies.shift(actor.workspaceId, { from: to, to: from - 1 }, 1, work.tx);
-        if (to !== undefined && to > from) await slaPolicies.shift(actor.workspaceId, { from: from + 1, to }, -1, work.tx);
+        await positions.move(actor.workspaceId, current.position, changes.position, work.tx);
         changes.updated_at = clock.now();
         await slaPolicies.update(actor.workspaceId, policyId, changes, work.tx);
         return toSlaPolicy({ ...current, ...changes });
@@ -192,7 +187,7 @@ export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, pr
         const { id: policyId, position } = await find(actor, id, work.tx);
         const count = await slaPolicies.count(actor.workspaceId, work.tx);
         await slaPolicies.delete(actor.workspaceId, policyId, work.tx);
-        if (position < count) await slaPolicies.shift(actor.workspaceId, { from: position + 1, to: count }, -1, work.tx);
+        await positions.closeGap(actor.workspaceId, position, count, work.tx);
       });
     },
   };

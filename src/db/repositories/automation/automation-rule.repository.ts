@@ -2,6 +2,7 @@
 import { findInWorkspace } from '../compiled-query.js';
 import type { Executor, Page, PageOf } from '../executor.js';
 import { countRows, readPage, type ListOrder } from '../paging.js';
+import { positionShifter } from '../positions.js';
 import type { AutomationRuleTable } from '../../schema.js';
 
 const RULE_COLUMNS = [
@@ -34,12 +35,7 @@ export function automationRuleRepository(db: Executor) {
     count: (workspaceId: string, tx: Executor = db): Promise<number> => countRows(inWorkspace(tx, workspaceId)),
 
     /** Moves the rules at positions `from`…`to` (inclusive) by `by` places. */
-    async shift(workspaceId: string, range: { from: number; to: number }, by: 1 | -1, tx: Executor = db): Promise<void> {
-      await tx.updateTable('automation_rules')
-        .set((eb) => ({ position: eb('position', '+', by) }))
-        .where('workspace_id', '=', workspaceId).where('position', '>=', range.from).where('position', '<=', range.to)
-        .execute();
-    },
+    shift: positionShifter('automation_rules', db),
 
     async update(workspaceId: string, id: string, changes: AutomationRuleChanges, tx: Executor = db): Promise<void> {
       await tx.updateTable('automation_rules').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();

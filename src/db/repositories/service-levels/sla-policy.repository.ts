@@ -2,6 +2,7 @@
 import { findInWorkspace } from '../compiled-query.js';
 import type { Executor, Page, PageOf } from '../executor.js';
 import { countRows, readPage, type ListOrder } from '../paging.js';
+import { positionShifter } from '../positions.js';
 import type { SlaPolicyTable } from '../../schema.js';
 
 const SLA_POLICY_COLUMNS = [
@@ -38,12 +39,7 @@ export function slaPolicyRepository(db: Executor) {
     count: (workspaceId: string, tx: Executor = db): Promise<number> => countRows(inWorkspace(tx, workspaceId)),
 
     /** Moves the policies at positions `from`…`to` (inclusive) by `by` places. */
-    async shift(workspaceId: string, range: { from: number; to: number }, by: 1 | -1, tx: Executor = db): Promise<void> {
-      await tx.updateTable('sla_policies')
-        .set((eb) => ({ position: eb('position', '+', by) }))
-        .where('workspace_id', '=', workspaceId).where('position', '>=', range.from).where('position', '<=', range.to)
-        .execute();
-    },
+    shift: positionShifter('sla_policies', db),
 
     async update(workspaceId: string, id: string, changes: SlaPolicyChanges, tx: Executor = db): Promise<void> {
       await tx.updateTable('sla_policies').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
