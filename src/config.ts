@@ -161,7 +161,13 @@ export interface LlmConfig {
   readonly apiKey: string | null;
   /** LOOPDESK_LLM_TIMEOUT_MS: how long one request may take. */
   readonly timeoutMs: number;
+  /** LOOPDESK_LLM_RESPONSE_FORMAT: how the JSON schema of the answer is asked for (src/summaries/chat-model.ts); `json_schema` when not given. */
+  readonly responseFormat?: LlmResponseFormat;
 }
+
+/** OpenAI's structured outputs, or JSON mode with a schema (llama-cpp-python's server knows only this one). */
+export const LLM_RESPONSE_FORMATS = ['json_schema', 'json_object'] as const;
+export type LlmResponseFormat = (typeof LLM_RESPONSE_FORMATS)[number];
 
 export const SUMMARY_DEFAULTS: SummaryConfig = Object.freeze({ debounceMs: 2_000, llm: null });
 
@@ -356,6 +362,7 @@ function summaryConfig(env: NodeJS.ProcessEnv): SummaryConfig {
     debounceMs: integer(env, 'LOOPDESK_SUMMARY_DEBOUNCE_MS', SUMMARY_DEFAULTS.debounceMs, 0, 8_000),
     llm: baseUrl === null || model === null ? null : Object.freeze({
       baseUrl, model, apiKey: env.LOOPDESK_LLM_API_KEY || null, timeoutMs: integer(env, 'LOOPDESK_LLM_TIMEOUT_MS', 20_000, 100, 600_000),
+      responseFormat: oneOf(env, 'LOOPDESK_LLM_RESPONSE_FORMAT', LLM_RESPONSE_FORMATS, 'json_schema'),
     }),
   });
 }

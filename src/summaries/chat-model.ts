@@ -8,7 +8,7 @@
 // header.
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { LlmConfig } from '../config.js';
+import type { LlmConfig, LlmResponseFormat } from '../config.js';
 import { jittered } from '../events/retry-schedule.js';
 import { lengthOf } from './sentences.js';
 import { SUMMARY_MAX_LENGTH } from './extractive.js';
@@ -52,23 +52,38 @@ const INSTRUCTIONS = [
   `"headline", at most ${HEADLINE_MAX_LENGTH} characters, is a short title for an issue in the team's backlog, in the same language.`,
 ].join(' ');
 
-/** The structured output asked for: OpenAI's strict mode takes no length keywords, so the lengths are in the instructions and checked here. */
-const RESPONSE_FORMAT = {
-  type: 'json_schema',
-  json_schema: {
-    name: 'conversation_summary',
-    strict: true,
+/** The answer asked for: `{ summary, headline }`, two strings and nothing else. */
+const ANSWER_SCHEMA = {
+  type: 'object',
+  properties: {
+    summary: { type: 'string', description: `What the customer reports or asks for, at most ${SUMMARY_MAX_LENGTH} characters, in their language.` },
+    headline: { type: 'string', description: `An issue title, at most ${HEADLINE_MAX_LENGTH} characters, in the customer's language.` },
+  },
+  required: ['summary', 'headline'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * How the structured output is asked for (LOOPDESK_LLM_RESPONSE_FORMAT). `json_schema`: OpenAI's
+ * structured outputs, which its strict mode takes without length keywords, so the lengths are in
+ * the instructions and checked here. `json_object`: JSON mode with the schema beside it, which
+ * llama-cpp-python's server (it refuses `json_schema`, with a 500) turns into a grammar; there the
+ * lengths go into the schema too, so the grammar closes each string in time and a small model
+ * cannot write on to the end of its context.
+ */
+const RESPONSE_FORMATS: Record<LlmResponseFormat, object> = {
+  json_schema: { type: 'json_schema', json_schema: { name: 'conversation_summary', strict: true, schema: ANSWER_SCHEMA } },
+  json_object: {
+    type: 'json_object',
     schema: {
-      type: 'object',
+      ...ANSWER_SCHEMA,
       properties: {
-        summary: { type: 'string', description: `What the customer reports or asks for, at most ${SUMMARY_MAX_LENGTH} characters, in their language.` },
-        headline: { type: 'string', description: `An issue title, at most ${HEADLINE_MAX_LENGTH} characters, in the customer's language.` },
+        summary: { ...ANSWER_SCHEMA.properties.summary, minLength: 1, maxLength: SUMMARY_MAX_LENGTH },
+        headline: { ...ANSWER_SCHEMA.properties.headline, minLength: 1, maxLength: HEADLINE_MAX_LENGTH },
       },
-      required: ['summary', 'headline'],
-      additionalProperties: false,
     },
   },
-} as const;
+};
 
 const ChatAnswer = Type.Object({
   choices: Type.Array(
@@ -156,7 +171,7 @@ export function createChatModel(config: LlmConfig, deps: ChatModelDeps = {}) {
         model: config.model,
         temperature: 0,
         messages: [{ role: 'system', content: INSTRUCTIONS }, { role: 'user', content: userContent(conversation) }],
-        response_format: RESPONSE_FORMAT,
+        response_format: RESPONSE_FORMATS[config.responseFormat ?? 'json_schema'],
       });
       for (let attempts = 1; ; attempts++) {
         const result = await attempt(body);

