@@ -127,8 +127,14 @@ export const conversationFields = (row: Row): string => {
   const lastMessage = row.last_message_at === null
     ? 'null'
     : `{"sender_type":${json.text(row.last_message_sender_type)},"excerpt":${json.text(row.last_message_excerpt ?? '')},"created_at":${json.text(row.last_message_at)}}`;
+  // The SLA applied: its breaches are stored as the JSON array the API shows.
+  const sla = row.sla_policy_id === null
+    ? 'null'
+    : `{"policy_id":${json.text(row.sla_policy_id)},"first_response_due_at":${nullableText(row.sla_first_response_due_at)},` +
+      `"next_response_due_at":${nullableText(row.sla_next_response_due_at)},"resolution_due_at":${nullableText(row.sla_resolution_due_at)},` +
+      `"breaches":${row.sla_breaches},"status":${json.text(row.sla_status)}}`;
   return `${CONVERSATION.fields(row)},"contact":${contact},"assignee_id":${nullableText(row.assignee_id)},"last_message":${lastMessage},` +
-    `"waiting_since":${nullableText(row.waiting_since)},"snoozed_until":${nullableText(row.snoozed_until)}`;
+    `"waiting_since":${nullableText(row.waiting_since)},"snoozed_until":${nullableText(row.snoozed_until)},"sla":${sla}`;
 };
 
 const CONVERSATION_STATUSES = new Set(['open', 'in_progress', 'resolved', 'dismissed']);
