@@ -5,15 +5,14 @@
 // and marked sent right after the SMTP server accepts: a process that dies in between (kill -9)
 // leaves the job to fall due again when its lease runs out, so an email is sent twice only if the
 // process dies in the instant between the server's acceptance and that one-row update.
-import type { Db } from '../db/database.js';
 import type { AnnouncementJobRepository, AnnouncementKind, ClaimedJob, JobOutcome } from '../db/repositories/announcement-job.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { FanOutEventRow } from '../db/repositories/webhook-delivery.repository.js';
 import type { AnnouncementService, EmailContent } from '../domain/releases/announcement.service.js';
-import type { Clock } from '../lib/clock.js';
 import { settledWithin } from '../lib/settle.js';
 import { retryOutcome } from './retry-schedule.js';
-import type { Mailer, SendResult } from './mailer.js';
+import type { MailCycleDeps } from './job-mailer.js';
+import type { SendResult } from './mailer.js';
 
 /** Message jobs claimed per transaction. */
 const MESSAGE_BATCH = 100;
@@ -27,18 +26,10 @@ const LEASE_MARGIN_MS = 5_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300);
 
-export interface AnnouncerDeps {
-  db: Db;
+/** What every kind of queued mail is sent with (without SMTP no email jobs are created), and the announcements. */
+export interface AnnouncerDeps extends MailCycleDeps {
   announcementJobs: AnnouncementJobRepository;
   announcements: AnnouncementService;
-  /** null: no SMTP configured; no email jobs are created and none are sent. */
-  mailer: Mailer | null;
-  /** How long one email may take (the mailer's timeout). */
-  mailTimeoutMs: number;
-  retryScheduleMs: readonly number[];
-  clock: Clock;
-  onError: (error: unknown) => void;
-  random?: () => number;
 }
 
 export function createAnnouncer({ db, announcementJobs, announcements, mailer, mailTimeoutMs, retryScheduleMs, clock, onError, random }: AnnouncerDeps) {

@@ -1,6 +1,7 @@
 // The real server (processes.ts) as the reliability suite runs it: on a loopback port the OS
 // picks, with the lexical duplicate detector and no rate limit, its API key read from the
 // first-start banner, and killed when the test process exits, whatever happened.
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ServerProcess } from './processes.js';
 
@@ -27,6 +28,15 @@ export interface RunningServer {
   /** The API key the first-start banner printed so far, or null. */
   bootstrapKey(): string | null;
   kill(signal: NodeJS.Signals): void;
+}
+
+/** A JSON request to a server process with `key`, which must succeed: the answer's `data`. */
+export async function apiData(server: RunningServer, key: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${server.baseUrl}${path}`, {
+    method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
+  return (await res.json()).data;
 }
 
 export async function startServer({ databaseUrl, env = {}, firstStart = false }: ServerOptions): Promise<RunningServer> {

@@ -6,19 +6,11 @@ import { describe, it, type TestContext } from 'node:test';
 import { createDatabase } from '../../src/db/database.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
 import { eventually } from '../helpers/events.js';
-import { startServer, type RunningServer } from '../helpers/server-process.js';
+import { apiData as api, startServer, type RunningServer } from '../helpers/server-process.js';
 
 const ENV = { LOOPDESK_WEBHOOK_POLL_MS: '50' };
 /** Every conversation's first response is due a second after the contact wrote. */
 const TARGET_SECONDS = 1;
-
-async function api(server: RunningServer, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
-  return (await res.json()).data;
-}
 
 /** The breach events recorded per conversation id. */
 async function breachEvents(databaseUrl: string): Promise<Map<string, string[]>> {

@@ -7,18 +7,10 @@ import { describe, it, type TestContext } from 'node:test';
 import { createDatabase } from '../../src/db/database.js';
 import { freshDatabaseUrl } from '../helpers/databases.js';
 import { eventually } from '../helpers/events.js';
-import { startServer, type RunningServer } from '../helpers/server-process.js';
+import { apiData as api, startServer, type RunningServer } from '../helpers/server-process.js';
 
 const ENV = { LOOPDESK_WEBHOOK_POLL_MS: '100' };
 const CONVERSATIONS = 20;
-
-async function api(server: RunningServer, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
-  return (await res.json()).data;
-}
 
 /** Per conversation, the timestamps of the conversation.updated events that woke it. */
 async function wakesIn(databaseUrl: string): Promise<Map<string, string[]>> {

@@ -9,18 +9,10 @@ import { createDatabase } from '../../src/db/database.js';
 import { createServices } from '../../src/services.js';
 import { DIALECTS, freshDatabaseUrl, type DialectName } from '../helpers/databases.js';
 import { eventually, numberedEvents, recordEvents } from '../helpers/events.js';
-import { startServer, type RunningServer } from '../helpers/server-process.js';
+import { apiData as api, startServer, type RunningServer } from '../helpers/server-process.js';
 import { after as answerAfter, byWebhookId, startReceiver, verified, type Receiver } from '../helpers/webhook-receiver.js';
 
 const WEBHOOK_ENV = { LOOPDESK_WEBHOOKS_ALLOW_PRIVATE: '1', LOOPDESK_WEBHOOK_POLL_MS: '50' };
-
-async function api(server: RunningServer, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
-  return (await res.json()).data;
-}
 
 /** A first server on a fresh database, a receiver, and an endpoint of the default workspace at it. */
 async function setUp(dialect: DialectName, env: Record<string, string>) {

@@ -265,9 +265,11 @@ export function createConversationWrites({
       const snoozedUntil = await conversations.markMessage(row.workspace_id, row.conversation_id, {
         at: row.created_at, senderType: row.sender_type, excerpt: messageExcerpt(row.body), wait,
       }, work.tx);
-      if (wait !== 'none') await serviceLevels.messageAdded(work, (await conversations.findById(row.workspace_id, row.conversation_id, work.tx))!, row, wait);
+      // The conversation as the message left it, read once for its SLA clocks and its assignee's notification.
+      const marked = wait === 'none' ? null : (await conversations.findById(row.workspace_id, row.conversation_id, work.tx))!;
+      if (marked) await serviceLevels.messageAdded(work, marked, row, wait);
       await recordMessage(work, row, shown);
-      await notify.messageAdded(work, row);
+      await notify.messageAdded(work, row, marked?.assignee_id ?? null);
       if (row.sender_type === 'contact' && snoozedUntil !== null) {
         // Read after the mark, so the event shows the conversation with this message.
         await writes.update(work, (await conversations.findById(row.workspace_id, row.conversation_id, work.tx))!, { snoozed_until: null });

@@ -5,7 +5,6 @@
 // conversation started within the last 10 minutes (that mail's window takes it in, or it was sent).
 // Nobody is told of their own doing: assigning oneself, mentioning oneself.
 import type { ContactRepository } from '../../db/repositories/contact.repository.js';
-import type { ConversationRepository } from '../../db/repositories/conversation.repository.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type { MessageRow } from '../../db/repositories/message.repository.js';
 import type { NotificationRepository, NotificationRow } from '../../db/repositories/notification.repository.js';
@@ -28,7 +27,6 @@ export interface ActorIds {
 export interface NotificationWritesDeps {
   notifications: Pick<NotificationRepository, 'insert' | 'findShown' | 'mailedSince' | 'insertMail'>;
   members: Pick<MemberRepository, 'listAll' | 'settingsOf'>;
-  conversations: Pick<ConversationRepository, 'findById'>;
   contacts: Pick<ContactRepository, 'findById'>;
   outbox: Outbox;
   clock: Clock;
@@ -36,7 +34,7 @@ export interface NotificationWritesDeps {
   mailEnabled: boolean;
 }
 
-export function createNotificationWrites({ notifications, members, conversations, contacts, outbox, clock, mailEnabled }: NotificationWritesDeps) {
+export function createNotificationWrites({ notifications, members, contacts, outbox, clock, mailEnabled }: NotificationWritesDeps) {
   /** A mail for the member about the conversation, unless they want none or one started in the window. */
   async function startMail(work: Work, row: NotificationRow): Promise<void> {
     if (!mailEnabled || !(await members.settingsOf(row.workspace_id, row.member_id, work.tx))?.notify_email) return;
@@ -67,15 +65,17 @@ export function createNotificationWrites({ notifications, members, conversations
     assigned: (work: Work, workspaceId: string, conversationId: string, assigneeId: string, by: string | null): Promise<void> =>
       notify(work, workspaceId, conversationId, 'assigned', [assigneeId], { memberId: by }),
 
-    /** A message was added: a contact's tells the assignee; a note tells the members it mentions. */
-    async messageAdded(work: Work, row: MessageRow): Promise<void> {
+    /**
+     * A message was added: a contact's tells the conversation's assignee (`assigneeId`, as the
+     * conversation write unit read it); a note tells the members it mentions.
+     */
+    async messageAdded(work: Work, row: MessageRow, assigneeId: string | null): Promise<void> {
       const { workspace_id: workspaceId, conversation_id: conversationId } = row;
       if (row.sender_type === 'contact') {
-        const conversation = await conversations.findById(workspaceId, conversationId, work.tx);
-        if (!conversation?.assignee_id) return;
+        if (!assigneeId) return;
         // A conversation imported without a contact names its API key as the sender: nobody to show.
         const contact = await contacts.findById(workspaceId, row.sender_id, work.tx);
-        await notify(work, workspaceId, conversationId, 'message', [conversation.assignee_id], { contactId: contact?.id ?? null });
+        await notify(work, workspaceId, conversationId, 'message', [assigneeId], { contactId: contact?.id ?? null });
       } else if (row.internal === 1 && row.body.includes('@')) {
         const team = await members.listAll(workspaceId, work.tx);
         const author = team.find((member) => member.id === row.sender_id);
