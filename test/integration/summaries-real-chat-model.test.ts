@@ -2,7 +2,8 @@
 // llama-cpp-python's server with SmolLM2-135M-Instruct (test/helpers/llama-server.ts), loaded once
 // for the file. On each database the chat path writes the model's summary (its JSON-schema-
 // constrained answer parsed, the API key sent), a timeout lower than the model's answer falls
-// back to the extractive summary, and so does a server stopped mid-way; the writes never notice.
+// back to the extractive summary, and so does a server stopped mid-way; the writes never notice; triage's
+// draft title is the model's headline.
 // A model this small summarizes poorly: the summary's wording is not checked, who wrote it is.
 // Without the server's environment this fails under CI and warns loudly elsewhere.
 import assert from 'node:assert/strict';
@@ -15,6 +16,7 @@ import { eventually } from '../helpers/events.js';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { createTestContext } from '../helpers/harness.js';
 import { findLlamaServer, LLAMA_MODEL, startLlamaServer, type LlamaServer } from '../helpers/llama-server.js';
+import { triage } from '../helpers/triage.js';
 
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
 const found = findLlamaServer();
@@ -113,6 +115,22 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+// After both databases' summaries: a triage run's background work (the product's own run after the
+// summary) would otherwise add a chat completion to the next block's count.
+describe('triage\'s draft title by a real chat model', { skip: problem ?? false }, () => {
+  for (const dialect of DIALECTS) {
+    it(`asks the model for the headline: one more chat completion answered, an issue title of at most 80 characters [${dialect}]`, async () => {
+      const { api } = modelContexts.get(dialect)!.ctx.a;
+      const conversation = await importConversation(api, (await createProduct(api, { triage: 'suggest' })).id, { title: 'Report', body: REPORT });
+      const answered = llama!.answered(200);
+      const suggestion = await triage(api, conversation.id);
+      assert.equal(suggestion.kind, 'create');
+      assert.ok(llama!.answered(200) > answered, 'the server answered the headline\'s chat completion');
+      assert.ok(typeof suggestion.title === 'string' && suggestion.title.trim() !== '' && [...suggestion.title].length <= 80, suggestion.title);
+    });
+  }
+});
 
 describe('llama-cpp-python\'s server and the two ways of asking for JSON', { skip: problem ?? false }, () => {
   it('refuses OpenAI\'s json_schema response format (a validation error answered as a 500), which is why LOOPDESK_LLM_RESPONSE_FORMAT=json_object exists', async () => {

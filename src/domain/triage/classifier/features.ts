@@ -28,6 +28,7 @@ export interface RankedScore {
 export const FEATURE_NAMES = [
   'score', 'cosine', 'top', 'rank', 'margin', 'same_text', 'word_jaccard', 'word_containment', 'bigram_jaccard', 'order_gap', 'in_order', 'score_in_order',
   'numbers_differ', 'numbers_match', 'negation_differs', 'length_ratio', 'cross_script', 'cjk', 'same_language', 'cross_language',
+  'cosine_across', 'margin_across',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type Features = Record<FeatureName, number>;
@@ -143,6 +144,9 @@ export function featuresOf(report: TextSignals, candidate: TextSignals, shortlis
   const order = inOrder(report.words, candidate.words, new Set([...report.wordSet].filter((word) => candidate.wordSet.has(word))));
   const known = report.language !== 'und' && candidate.language !== 'und';
   const smaller = Math.min(report.wordSet.size, candidate.wordSet.size);
+  // A translation shares no words: across languages or scripts only the embedding can vouch for a
+  // pair, so its cosine (and the lead over the runner-up) get weights of their own there.
+  const across = (known && report.language !== candidate.language) || report.script !== candidate.script ? 1 : 0;
   return {
     score,
     cosine: cosine ?? 0,
@@ -164,5 +168,7 @@ export function featuresOf(report: TextSignals, candidate: TextSignals, shortlis
     cjk: report.script === 'cjk' || candidate.script === 'cjk' ? 1 : 0,
     same_language: known && report.language === candidate.language ? 1 : 0,
     cross_language: known && report.language !== candidate.language ? 1 : 0,
+    cosine_across: (cosine ?? 0) * across,
+    margin_across: (score - best) * across,
   };
 }
