@@ -2,8 +2,7 @@
 // "overdue 5 min"): pure functions of web/app/src/ui, tested without a browser.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatDuration, parseDuration } from '../../web/app/src/ui/durations.js';
-import { timeLeft } from '../../web/app/src/ui/labels.js';
+import { formatDuration, parseDuration, timeLeft } from '../../web/app/src/ui/durations.js';
 
 describe('parseDuration', () => {
   it('reads days, hours, minutes and seconds, with or without spaces and long unit names', () => {

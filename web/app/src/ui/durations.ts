@@ -1,5 +1,6 @@
 // Durations as people type them for SLA targets: "1h 30m", "2d", "45 min", "1 day 4 hours"; a bare
-// number is minutes. Shown back the same way ("1d 4h 30m"), so what is saved reads as typed.
+// number is minutes. Shown back the same way ("1d 4h 30m"), so what is saved reads as typed. And
+// spans as lists show them, compactly: a wait ("4 min"), the time left on a clock ("3 h").
 
 const UNIT_SECONDS: [RegExp, number][] = [
   [/^(d|days?)$/, 86_400], [/^(h|hrs?|hours?)$/, 3600], [/^(m|mins?|minutes?)$/, 60], [/^(s|secs?|seconds?)$/, 1],
@@ -35,4 +36,21 @@ export function formatDuration(seconds: number | null): string {
     if (amount > 0) parts.push(`${amount}${unit}`);
   }
   return parts.join(' ') || '0s';
+}
+
+/** A span of whole minutes, compactly: "4 min", "3 h", "2 d" (each unit rounded down). */
+export function compactMinutes(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h`;
+  return `${Math.floor(minutes / (24 * 60))} d`;
+}
+
+/**
+ * The time left until `iso`, compactly ("12 min", "3 h"; under a minute reads "1 min", so a
+ * clock says 0 only once it has passed), or how long ago it passed ("overdue 5 min").
+ */
+export function timeLeft(iso: string, now = Date.now()): { text: string; overdue: boolean } {
+  const ms = new Date(iso).getTime() - now;
+  if (ms > 0) return { text: compactMinutes(Math.max(1, Math.floor(ms / 60_000))), overdue: false };
+  return { text: `overdue ${compactMinutes(Math.floor(-ms / 60_000))}`, overdue: true };
 }

@@ -1,5 +1,6 @@
 // How the API's enum values and timestamps read on screen.
 import type { Schemas } from '../api/client.js';
+import { compactMinutes } from './durations.js';
 
 export type IssueStatus = Schemas['Issue']['status'];
 export type ConversationStatus = Schemas['Conversation']['status'];
@@ -48,26 +49,9 @@ export function ago(iso: string, now = Date.now()): string {
   return dateOnly.format(new Date(iso));
 }
 
-/** A span of whole minutes, compactly: "4 min", "3 h", "2 d" (each unit rounded down). */
-function compactMinutes(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h`;
-  return `${Math.floor(minutes / (24 * 60))} d`;
-}
-
 /** How long since `iso`, compactly, for a waiting customer: "4 min", "3 h", "2 d". */
 export function waited(iso: string, now = Date.now()): string {
   return compactMinutes(Math.max(0, Math.floor((now - new Date(iso).getTime()) / 60_000)));
-}
-
-/**
- * The time left until `iso`, compactly ("12 min", "3 h"; under a minute reads "1 min", so a
- * clock says 0 only once it has passed), or how long ago it passed ("overdue 5 min").
- */
-export function timeLeft(iso: string, now = Date.now()): { text: string; overdue: boolean } {
-  const ms = new Date(iso).getTime() - now;
-  if (ms > 0) return { text: compactMinutes(Math.max(1, Math.floor(ms / 60_000))), overdue: false };
-  return { text: `overdue ${compactMinutes(Math.floor(-ms / 60_000))}`, overdue: true };
 }
 
 export const fullDate = (iso: string) => absolute.format(new Date(iso));

@@ -5,7 +5,8 @@
 // records arrive as live events with the conversation.
 import { useId } from 'preact/hooks';
 import { api, ok, type Schemas } from '../../api/client.js';
-import { fullDate, timeLeft } from '../../ui/labels.js';
+import { timeLeft } from '../../ui/durations.js';
+import { fullDate } from '../../ui/labels.js';
 import { useNow } from '../../ui/use-now.js';
 import { useResource } from '../../use-resource.js';
 
