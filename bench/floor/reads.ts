@@ -132,7 +132,7 @@ export const conversationFields = (row: Row): string => {
     ? 'null'
     : `{"policy_id":${json.text(row.sla_policy_id)},"first_response_due_at":${nullableText(row.sla_first_response_due_at)},` +
       `"next_response_due_at":${nullableText(row.sla_next_response_due_at)},"resolution_due_at":${nullableText(row.sla_resolution_due_at)},` +
-      `"breaches":${row.sla_breaches},"status":${json.text(row.sla_status)}}`;
+      `"breaches":${row.sla_breaches},"status":${json.text(row.sla_status)},"due_at":${nullableText(row.sla_due_at)}}`;
   return `${CONVERSATION.fields(row)},"contact":${contact},"assignee_id":${nullableText(row.assignee_id)},"last_message":${lastMessage},` +
     `"waiting_since":${nullableText(row.waiting_since)},"snoozed_until":${nullableText(row.snoozed_until)},"sla":${sla}`;
 };

@@ -65,7 +65,7 @@ export const MESSAGE = shape([
 /** The conversation's list fields, written after its contact. */
 export const CONVERSATION_INBOX_COLUMNS = [
   'assignee_id', 'last_message_sender_type', 'last_message_excerpt', 'last_message_at', 'waiting_since', 'snoozed_until',
-  'sla_policy_id', 'sla_first_response_due_at', 'sla_next_response_due_at', 'sla_resolution_due_at', 'sla_breaches', 'sla_status',
+  'sla_policy_id', 'sla_first_response_due_at', 'sla_next_response_due_at', 'sla_resolution_due_at', 'sla_breaches', 'sla_status', 'sla_due_at',
 ];
 
 export const ATTACHMENT = shape([['id', text], ['filename', text], ['content_type', text], ['size', number]]);

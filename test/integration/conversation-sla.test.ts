@@ -67,14 +67,14 @@ describeEachDialect('SLA applied to conversations [ext]', (ctx) => {
     const data = await importConversation(api, product.id, { body: 'Export fails' });
     assert.deepEqual(data.sla, {
       policy_id: policy.id, first_response_due_at: plus(now, HOUR), next_response_due_at: null, resolution_due_at: plus(now, 24 * HOUR),
-      breaches: [], status: 'active',
+      breaches: [], status: 'active', due_at: plus(now, HOUR),
     });
     assert.deepEqual((await read(api, data.id)).sla, data.sla);
     const [summary] = (await api.get(`${BASE}?product_id=${product.id}`)).body.data;
     assert.deepEqual(summary.sla, data.sla);
     const silent = await importConversation(api, product.id);
     assert.deepEqual(silent.sla, {
-      policy_id: policy.id, first_response_due_at: null, next_response_due_at: null, resolution_due_at: null, breaches: [], status: 'active',
+      policy_id: policy.id, first_response_due_at: null, next_response_due_at: null, resolution_due_at: null, breaches: [], status: 'active', due_at: null,
     });
     assert.equal((await importConversation(api, (await createProduct(api)).id, { body: 'Hi' })).sla, null, 'no policy matches');
   });

@@ -1002,7 +1002,8 @@ export const openapiDocument = {
             "next_response_due_at": null,
             "resolution_due_at": "2026-11-22T10:25:00.000Z",
             "breaches": [],
-            "status": "active"
+            "status": "active",
+            "due_at": "2026-11-21T11:25:00.000Z"
           }
         ],
         "description": "[ext] The SLA applied to a conversation (docs/service-levels.md): the due times of its clocks, its breaches, its status",
@@ -1013,7 +1014,8 @@ export const openapiDocument = {
           "next_response_due_at",
           "resolution_due_at",
           "breaches",
-          "status"
+          "status",
+          "due_at"
         ],
         "properties": {
           "policy_id": {
@@ -1077,6 +1079,17 @@ export const openapiDocument = {
               "missed"
             ],
             "description": "active while a clock with a target runs (or none has started yet), then missed if any was, else hit"
+          },
+          "due_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "The earliest due time of a running clock (what sort=due orders by, and what the app counts down to); null while none runs",
+            "type": [
+              "string",
+              "null"
+            ]
           }
         }
       },
@@ -1121,7 +1134,8 @@ export const openapiDocument = {
               "next_response_due_at": null,
               "resolution_due_at": "2026-11-22T10:25:00.000Z",
               "breaches": [],
-              "status": "active"
+              "status": "active",
+              "due_at": "2026-11-21T11:25:00.000Z"
             }
           }
         ],
@@ -1431,7 +1445,8 @@ export const openapiDocument = {
               "next_response_due_at": null,
               "resolution_due_at": "2026-11-22T10:25:00.000Z",
               "breaches": [],
-              "status": "active"
+              "status": "active",
+              "due_at": "2026-11-21T11:25:00.000Z"
             },
             "messages": [
               {
@@ -1730,7 +1745,8 @@ export const openapiDocument = {
                 "breaches": [
                   "first_response"
                 ],
-                "status": "active"
+                "status": "active",
+                "due_at": "2026-11-21T11:25:00.000Z"
               },
               "messages": [
                 {
@@ -5834,7 +5850,8 @@ export const openapiDocument = {
               "next_response_due_at": null,
               "resolution_due_at": "2026-11-22T10:25:00.000Z",
               "breaches": [],
-              "status": "active"
+              "status": "active",
+              "due_at": "2026-11-21T11:25:00.000Z"
             },
             "messages": [
               {

@@ -63,6 +63,8 @@ export interface ConversationSla {
   resolution_due_at: string | null;
   breaches: SlaTarget[];
   status: SlaStatus;
+  /** The earliest due time of a running clock; null while none runs. */
+  due_at: string | null;
 }
 
 export interface Message {
@@ -140,6 +142,7 @@ export const toConversation = (row: ConversationWithContactRow): Conversation =>
     resolution_due_at: row.sla_resolution_due_at,
     breaches: JSON.parse(row.sla_breaches) as SlaTarget[],
     status: row.sla_status as SlaStatus,
+    due_at: row.sla_due_at,
   },
 });
 

@@ -34,7 +34,7 @@ const EXAMPLE_MESSAGE = {
 const EXAMPLE_LAST_MESSAGE = { sender_type: 'contact', excerpt: 'The export button does nothing on Android.', created_at: '2026-11-21T10:25:00.000Z' };
 const EXAMPLE_SLA = {
   policy_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1', first_response_due_at: '2026-11-21T11:25:00.000Z', next_response_due_at: null,
-  resolution_due_at: '2026-11-22T10:25:00.000Z', breaches: [], status: 'active',
+  resolution_due_at: '2026-11-22T10:25:00.000Z', breaches: [], status: 'active', due_at: '2026-11-21T11:25:00.000Z',
 };
 
 const EXAMPLE_CONVERSATION = {
@@ -138,6 +138,7 @@ export const ConversationSla = Type.Object(
     resolution_due_at: Nullable(Timestamp('When the resolution is due, likewise (after a reopening: from the reopening)')),
     breaches: Type.Array(StringEnum(SLA_TARGETS), { description: 'The targets whose due time passed while their clock ran, ever, in the order they breached' }),
     status: StringEnum(SLA_STATUSES, { description: 'active while a clock with a target runs (or none has started yet), then missed if any was, else hit' }),
+    due_at: Nullable(Timestamp('The earliest due time of a running clock (what sort=due orders by, and what the app counts down to); null while none runs')),
   },
   {
     $id: 'ConversationSla', additionalProperties: false, examples: [EXAMPLE_SLA],

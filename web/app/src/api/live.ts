@@ -16,7 +16,7 @@ export interface LiveEvent {
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 
 const EVENT_TYPES: LiveEventType[] = [
-  'product.created', 'product.updated', 'issue.created', 'issue.updated', 'conversation.created', 'conversation.updated',
+  'product.created', 'product.updated', 'issue.created', 'issue.updated', 'conversation.created', 'conversation.updated', 'conversation.sla_breached',
   'message.created', 'release.created', 'release.updated', 'release.published', 'suggestion.created', 'suggestion.updated',
   'notification.created',
 ];

@@ -2409,7 +2409,8 @@ export interface components {
          *       "next_response_due_at": null,
          *       "resolution_due_at": "2026-11-22T10:25:00.000Z",
          *       "breaches": [],
-         *       "status": "active"
+         *       "status": "active",
+         *       "due_at": "2026-11-21T11:25:00.000Z"
          *     }
          */
         ConversationSla: {
@@ -2444,6 +2445,12 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "hit" | "missed";
+            /**
+             * Format: date-time
+             * @description The earliest due time of a running clock (what sort=due orders by, and what the app counts down to); null while none runs
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            due_at: string | null;
         };
         /**
          * @description A conversation with a customer
@@ -2484,7 +2491,8 @@ export interface components {
          *         "next_response_due_at": null,
          *         "resolution_due_at": "2026-11-22T10:25:00.000Z",
          *         "breaches": [],
-         *         "status": "active"
+         *         "status": "active",
+         *         "due_at": "2026-11-21T11:25:00.000Z"
          *       }
          *     }
          */
@@ -2632,7 +2640,8 @@ export interface components {
          *         "next_response_due_at": null,
          *         "resolution_due_at": "2026-11-22T10:25:00.000Z",
          *         "breaches": [],
-         *         "status": "active"
+         *         "status": "active",
+         *         "due_at": "2026-11-21T11:25:00.000Z"
          *       },
          *       "messages": [
          *         {
@@ -2782,7 +2791,8 @@ export interface components {
          *           "breaches": [
          *             "first_response"
          *           ],
-         *           "status": "active"
+         *           "status": "active",
+         *           "due_at": "2026-11-21T11:25:00.000Z"
          *         },
          *         "messages": [
          *           {
@@ -4816,7 +4826,8 @@ export interface components {
          *         "next_response_due_at": null,
          *         "resolution_due_at": "2026-11-22T10:25:00.000Z",
          *         "breaches": [],
-         *         "status": "active"
+         *         "status": "active",
+         *         "due_at": "2026-11-21T11:25:00.000Z"
          *       },
          *       "messages": [
          *         {

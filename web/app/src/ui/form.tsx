@@ -38,9 +38,12 @@ interface TextControl<E extends HTMLElement> {
   disabled?: boolean;
   readOnly?: boolean;
   autocomplete?: string;
+  /** The id of a <datalist> of suggestions. */
+  list?: string;
+  inputMode?: 'text' | 'numeric';
 }
 
-type InputProps = FieldFrame & TextControl<HTMLInputElement> & { type?: 'text' | 'email' | 'password' | 'url' | 'search' };
+type InputProps = FieldFrame & TextControl<HTMLInputElement> & { type?: 'text' | 'email' | 'password' | 'url' | 'search' | 'date' };
 
 export function TextField({ label, error, hint, hideLabel, class: className, type = 'text', ...input }: InputProps) {
   const id = useId();

@@ -1,5 +1,6 @@
 // How the API's enum values and timestamps read on screen.
 import type { Schemas } from '../api/client.js';
+import { compactMinutes } from './durations.js';
 
 export type IssueStatus = Schemas['Issue']['status'];
 export type ConversationStatus = Schemas['Conversation']['status'];
@@ -50,10 +51,7 @@ export function ago(iso: string, now = Date.now()): string {
 
 /** How long since `iso`, compactly, for a waiting customer: "4 min", "3 h", "2 d". */
 export function waited(iso: string, now = Date.now()): string {
-  const minutes = Math.max(0, Math.floor((now - new Date(iso).getTime()) / 60_000));
-  if (minutes < 60) return `${minutes} min`;
-  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h`;
-  return `${Math.floor(minutes / (24 * 60))} d`;
+  return compactMinutes(Math.max(0, Math.floor((now - new Date(iso).getTime()) / 60_000)));
 }
 
 export const fullDate = (iso: string) => absolute.format(new Date(iso));

@@ -11,6 +11,7 @@ import { CONVERSATION_STATUSES, PRIORITIES, entries } from '../../ui/labels.js';
 import { TagEditor } from '../../ui/tag-editor.js';
 import { ContactPanel } from '../contacts/contact-panel.js';
 import { ConversationTriage } from '../triage/conversation-triage.js';
+import { ConversationSlaPanel } from './conversation-sla.js';
 import { SnoozeControl } from './snooze-control.js';
 import type { ConversationChanges } from './conversation-view.js';
 
@@ -43,6 +44,7 @@ export function ConversationDetails({ id, conversation: data, update, assign, cr
           onChange={(assignee) => void assign(assignee || null)} />
         <SnoozeControl conversation={data} update={update} />
       </div>
+      <ConversationSlaPanel conversation={data} />
       <div class="details-section">
         <h3 class="small-heading">Tags</h3>
         <TagEditor label="Conversation tags" tags={data.tags} save={(tags) => update({ tags }, 'Tags saved')} />

@@ -9,6 +9,7 @@ import { ago, arrivalLabel, fullDate, waited } from '../../ui/labels.js';
 import { EmptyState, ErrorState, Loading, Pager } from '../../ui/page.js';
 import type { Resource } from '../../use-resource.js';
 import { InboxFilters, type ListFilters } from './inbox-filters.js';
+import { SlaTimeLeft } from './conversation-sla.js';
 import { WakesAt } from './snooze-control.js';
 
 export { INBOX_DEFAULT_STATUS } from './inbox-filters.js';
@@ -68,6 +69,7 @@ export function ConversationList({ list, filters, live, openId, hrefOf, setFilte
                 <span class="row-meta">
                   <StatusBadge status={conversation.status} />
                   <PriorityBadge priority={conversation.priority} quiet />
+                  <SlaTimeLeft sla={conversation.sla} />
                   <span class="muted">{arrivalLabel(conversation)}{products.length > 1 ? ` · ${productName(conversation.product_id)}` : ''}</span>
                   {conversation.waiting_since && (
                     <span class="waiting" title={`Waiting for an answer since ${fullDate(conversation.waiting_since)}`}>

@@ -49,6 +49,10 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
     } else if (event.type === 'conversation.updated' && event.data.id === id) {
       const { previous: _, ...next } = event.data as unknown as Conversation & { previous?: unknown };
       conversation.set({ ...current, ...next, messages: next.messages ?? current.messages });
+    } else if (event.type === 'conversation.sla_breached') {
+      // The breach carries the conversation as it is now: its SLA, with the breach, is all that changed.
+      const breached = (event.data as unknown as Schemas['ConversationSlaBreach']).conversation;
+      if (breached.id === id) conversation.set({ ...current, sla: breached.sla });
     } else if (event.type === 'issue.created' || event.type === 'issue.updated') {
       // The issue as its detail shows it: linked here or not (linked or unlinked anywhere), and its current state.
       const issue = event.data as unknown as Schemas['LinkedIssue'] & { linked_conversations: { id: string }[] };
@@ -84,6 +88,8 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
   const sent = (message: Schemas['Message']) => {
     const latest = conversation.data ?? data;
     if (!latest.messages.some((m) => m.id === message.id)) conversation.set({ ...latest, messages: [...latest.messages, message] });
+    // A reply stops SLA clocks, which no event reports: read the conversation's SLA again.
+    if (latest.sla && !message.internal) void conversation.reload();
     changed();
   };
 

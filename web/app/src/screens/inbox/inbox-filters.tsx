@@ -9,21 +9,22 @@ import { CONVERSATION_TYPES, PRIORITIES, entries } from '../../ui/labels.js';
 
 export const INBOX_DEFAULT_STATUS = 'open,in_progress';
 
-const SORTS: [string, string][] = [['', 'Newest first'], ['waiting', 'Waiting longest']];
+const SORTS: [string, string][] = [['', 'Newest first'], ['waiting', 'Waiting longest'], ['due', 'Due first']];
+const SLA_FILTERS: [string, string][] = [['', 'Any SLA'], ['running', 'SLA running'], ['breached', 'SLA breached']];
 
 const STATUS_FILTERS: [string, string][] = [
   [INBOX_DEFAULT_STATUS, 'Open and in progress'], ['open', 'Open'], ['in_progress', 'In progress'],
   ['resolved', 'Resolved'], ['dismissed', 'Dismissed'], ['all', 'All'],
 ];
 
-export interface ListFilters { status: string; priority: string; type: string; product_id: string; sort: string }
+export interface ListFilters { status: string; priority: string; type: string; product_id: string; sla: string; sort: string }
 
 export function InboxFilters({ filters, setFilter }: { filters: ListFilters; setFilter: (changes: Record<string, string | null>) => void }) {
   const { products } = useSession();
   const [open, setOpen] = useState(false);
   const menu = useRef<HTMLDivElement>(null);
   const panelId = useId();
-  const changed = [filters.status !== INBOX_DEFAULT_STATUS, filters.priority, filters.type, filters.product_id, filters.sort].filter(Boolean).length;
+  const changed = [filters.status !== INBOX_DEFAULT_STATUS, filters.priority, filters.type, filters.product_id, filters.sla, filters.sort].filter(Boolean).length;
 
   useEffect(() => {
     if (!open) return;
@@ -54,9 +55,10 @@ export function InboxFilters({ filters, setFilter }: { filters: ListFilters; set
           <Select label="Product" value={filters.product_id} options={[['', 'All products'], ...products.map((p): [string, string] => [p.id, p.name])]}
             onChange={(product) => setFilter({ product })} />
         )}
+        <Select label="SLA" value={filters.sla} options={SLA_FILTERS} onChange={(sla) => setFilter({ sla })} />
         <Select label="Sort" value={filters.sort} options={SORTS} onChange={(sort) => setFilter({ sort })} />
         {changed > 0 && (
-          <button type="button" class="button button-ghost button-small" onClick={() => setFilter({ status: null, priority: null, type: null, product: null, sort: null })}>
+          <button type="button" class="button button-ghost button-small" onClick={() => setFilter({ status: null, priority: null, type: null, product: null, sla: null, sort: null })}>
             Reset filters
           </button>
         )}

@@ -23,6 +23,7 @@ export function Inbox({ path }: { path: string }) {
     type: query.get('type') ?? '',
     product_id: query.get('product') ?? '',
     view: (query.get('view') ?? 'all') as InboxView,
+    sla: query.get('sla') ?? '',
     sort: query.get('sort') ?? '',
     offset: Number(query.get('offset') ?? 0) || 0,
   };
@@ -36,7 +37,8 @@ export function Inbox({ path }: { path: string }) {
         ...(filters.type && { type: filters.type }),
         ...(filters.product_id && { product_id: filters.product_id }),
         ...viewQuery(filters.view),
-        ...(filters.sort === 'waiting' && { sort: 'waiting' as const }),
+        ...((filters.sla === 'breached' || filters.sla === 'running') && { sla: filters.sla }),
+        ...((filters.sort === 'waiting' || filters.sort === 'due') && { sort: filters.sort }),
       },
     },
   })), [key]);
