@@ -1,5 +1,6 @@
 // Settings (owners and admins; the server answers 403 to anyone else anyway): products and their
-// widget, members and invitations, API keys, webhooks and their deliveries, saved replies.
+// widget, members and invitations, API keys, webhooks and their deliveries, saved replies,
+// automation rules and macros. Macros are any member's, so agents reach that section alone.
 import { useEffect } from 'preact/hooks';
 import { Link, match, navigate } from '../../router.js';
 import { useSession } from '../../session.js';
@@ -9,6 +10,9 @@ import { Members } from './members.js';
 import { ProductSettings } from './product-settings.js';
 import { Products } from './products.js';
 import { SavedReplies } from './saved-replies.js';
+import { MacroEditor, Macros, MACROS_PATH } from '../automation/macros.js';
+import { RuleEditor, RULES_PATH } from '../automation/rule-editor.js';
+import { Rules } from '../automation/rules.js';
 import { WebhookView } from './webhook-view.js';
 import { Webhooks } from './webhooks.js';
 
@@ -18,6 +22,8 @@ const TABS = [
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/webhooks', label: 'Webhooks' },
   { href: '/settings/saved-replies', label: 'Saved replies' },
+  { href: RULES_PATH, label: 'Automation' },
+  { href: MACROS_PATH, label: 'Macros' },
 ];
 
 export function Settings({ path }: { path: string }) {
@@ -25,6 +31,9 @@ export function Settings({ path }: { path: string }) {
   useEffect(() => {
     if (path === '/settings') navigate('/settings/products', { replace: true });
   }, [path]);
+  if (!canManageSettings && path.startsWith(MACROS_PATH)) {
+    return <div class="page"><PageHeader title="Macros" /><Section path={path} /></div>;
+  }
   if (!canManageSettings) {
     return (
       <div class="page">
@@ -55,5 +64,12 @@ function Section({ path }: { path: string }) {
   if (path === '/settings/api-keys') return <ApiKeys />;
   if (path === '/settings/webhooks') return <Webhooks />;
   if (path === '/settings/saved-replies') return <SavedReplies />;
+  const editing = (base: string) => (path === `${base}/new` ? null : match(`${base}/:id`, path)?.id);
+  if (path === RULES_PATH) return <Rules />;
+  const rule = editing(RULES_PATH);
+  if (rule !== undefined) return <RuleEditor id={rule} />;
+  if (path === MACROS_PATH) return <Macros />;
+  const macro = editing(MACROS_PATH);
+  if (macro !== undefined) return <MacroEditor id={macro} />;
   return <Products />;
 }
