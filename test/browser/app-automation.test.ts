@@ -2,12 +2,12 @@
 // server on each database: a rule built through the form (two conditions, two actions; the
 // server's errors shown in the rows they name) fires on a new conversation and its run shows in
 // the list, which also toggles and reorders; a macro built in Settings runs from the conversation's
-// Macros menu and by its key, updating the conversation in place, and a failing one says why;
-// axe-clean at 1280×800 and 390×844.
+// Macros menu and by its key, updating the conversation in place, and a failing one says why; an
+// agent reaches the macros alone; axe-clean at 1280×800 and 390×844.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { closeAppPage, openAppPage, settled, signIn, type AppPage } from '../helpers/app-server.js';
+import { acceptInvitation, closeAppPage, openAppPage, settled, signIn, type AppPage } from '../helpers/app-server.js';
 import { appContext, assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -163,6 +163,20 @@ for (const dialect of DIALECTS) {
       await expect(page.getByRole('dialog', { name: 'Run a macro' }).getByRole('alert').getByText('The macro did not run: action 2 is no longer a saved reply of this workspace'));
       assert.equal(await statusShown(), 'open');
       assert.equal((await api('GET', `/api/v1/conversations/${target.id}`)).data.status, 'open');
+    });
+
+    step('an agent, who has no Settings, reaches Settings → Macros alone', async () => {
+      const context = await appContext(opened.browser, opened.app.baseUrl);
+      contexts.push(context);
+      const agent = await context.newPage();
+      agent.setDefaultTimeout(10_000);
+      const invitation = await api('POST', '/api/v1/members/invitations', { email: 'ada@example.com', role: 'agent' });
+      await acceptInvitation(agent, invitation.data.url, 'Ada Agent');
+      await agent.goto('/app/settings/macros');
+      await expect(agent.getByRole('table', { name: 'Macros' }).getByRole('link', { name: 'Close as duplicate' }));
+      assert.equal(await agent.getByRole('link', { name: 'Automation' }).count(), 0);
+      await agent.goto('/app/settings/automation');
+      await expect(agent.getByText('Settings are for owners and admins'));
     });
 
     step('the rule form, the lists and the Macros menu pass axe at 390×844', async () => {
