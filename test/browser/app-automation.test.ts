@@ -72,6 +72,11 @@ for (const dialect of DIALECTS) {
       await expect(row('Action 2').getByText('must be a text that is not blank'));
       assert.equal(await row('Action 1').locator('.field-error').count(), 0);
       await assertAccessible(page, 'the rule form with errors at 1280×800');
+      // An error stays with its row when the row moves.
+      await page.getByRole('button', { name: 'Up (Action 2)' }).click();
+      await expect(row('Action 1').getByText('must be a text that is not blank'));
+      assert.equal(await row('Action 2').locator('.field-error').count(), 0);
+      await page.getByRole('button', { name: 'Down (Action 1)' }).click();
 
       await select(row('Condition 1'), 'Operator', 'contains');
       await row('Condition 1').getByLabel('Text').fill('refund');

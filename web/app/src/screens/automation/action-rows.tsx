@@ -7,19 +7,21 @@ import { Button, Select, TextArea } from '../../ui/form.js';
 import { CONVERSATION_STATUSES, PRIORITIES, entries } from '../../ui/labels.js';
 import { useResource } from '../../use-resource.js';
 import { PickOne, PickTags, useChoices } from './pickers.js';
-import { ACTION_PARAMETER, ACTIONS, errorsAt, newAction, type ActionDraft } from './vocabulary.js';
+import { ACTION_PARAMETER, ACTIONS, newAction, rowErrors, type ActionDraft } from './vocabulary.js';
 import './automation.css';
 
 export const ACTIONS_MAX = 20;
 
-interface ListProps<T> {
+export interface ListProps<T> {
   rows: T[];
   onChange: (rows: T[]) => void;
   /** The server's field errors of the last save (`{}` when none). */
   fields: Record<string, string>;
+  /** The rows' keys as that save sent them. */
+  sent: readonly number[];
 }
 
-export function ActionRows({ rows, onChange, fields }: ListProps<ActionDraft>) {
+export function ActionRows({ rows, onChange, fields, sent }: ListProps<ActionDraft>) {
   const savedReplies = useResource(() => ok(api.GET('/api/v1/saved-replies', { params: { query: { limit: 200 } } })).then((answer) => answer.data), []);
   const replyChoices = (savedReplies.data ?? []).map((reply): [string, string] => [reply.id, reply.title]);
   const change = (index: number, next: ActionDraft) => onChange(rows.map((row, i) => (i === index ? next : row)));
@@ -30,7 +32,7 @@ export function ActionRows({ rows, onChange, fields }: ListProps<ActionDraft>) {
       <ol class="plain-list automation-list">
         {rows.map((row, index) => (
           <ActionRow key={row.key} row={row} index={index} count={rows.length} replyChoices={replyChoices}
-            errors={errorsAt(fields, `actions[${index}]`)} change={(next) => change(index, next)} onMove={(to) => onChange(moved(rows, index, to))}
+            errors={rowErrors(fields, 'actions', sent, row.key)} change={(next) => change(index, next)} onMove={(to) => onChange(moved(rows, index, to))}
             remove={() => onChange(rows.filter((_, i) => i !== index))} />
         ))}
       </ol>

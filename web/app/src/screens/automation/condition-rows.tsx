@@ -2,13 +2,13 @@
 // value input suited to it (a select for products, members and the enums, checkboxes for "is any
 // of", the tag editor for tags, text otherwise); the server's errors shown in the row they name.
 import { Button, Select, TextArea, TextField } from '../../ui/form.js';
-import { AutomationRow } from './action-rows.js';
+import { AutomationRow, type ListProps } from './action-rows.js';
 import { PickMany, PickOne, PickTags, useChoices } from './pickers.js';
-import { errorsAt, FIELDS, newCondition, operatorsFor, type ConditionDraft, type ConditionField } from './vocabulary.js';
+import { FIELDS, newCondition, operatorsFor, rowErrors, type ConditionDraft, type ConditionField } from './vocabulary.js';
 
 export const CONDITIONS_MAX = 20;
 
-export function ConditionRows({ rows, onChange, fields }: { rows: ConditionDraft[]; onChange: (rows: ConditionDraft[]) => void; fields: Record<string, string> }) {
+export function ConditionRows({ rows, onChange, fields, sent }: ListProps<ConditionDraft>) {
   const change = (index: number, next: ConditionDraft) => onChange(rows.map((row, i) => (i === index ? next : row)));
   return (
     <section class="automation-rows" aria-labelledby="conditions-heading">
@@ -17,7 +17,7 @@ export function ConditionRows({ rows, onChange, fields }: { rows: ConditionDraft
       {rows.length === 0 && <p class="muted">No conditions: the rule runs on every such event.</p>}
       <ol class="plain-list automation-list">
         {rows.map((row, index) => (
-          <ConditionRow key={row.key} row={row} index={index} errors={errorsAt(fields, `conditions[${index}]`)}
+          <ConditionRow key={row.key} row={row} index={index} errors={rowErrors(fields, 'conditions', sent, row.key)}
             change={(next) => change(index, next)} remove={() => onChange(rows.filter((_, i) => i !== index))} />
         ))}
       </ol>

@@ -1,7 +1,7 @@
 // Settings → Macros: saved lists of actions an agent runs on a conversation in one go (from the
 // conversation's Macros menu); the list, and the form that builds one with the same action rows as
 // rules. Any member may write macros, so this section is open to agents too (settings.tsx).
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { Link, navigate } from '../../router.js';
 import { Button, TextField } from '../../ui/form.js';
@@ -78,7 +78,9 @@ function MacroForm({ macro }: { macro: Macro | null }) {
   const [name, setName] = useState(macro?.name ?? '');
   const [actions, setActions] = useState(() => (macro ? macro.actions.map(actionDraft) : [newAction()]));
   const action = useAction();
+  const sent = useRef<number[]>([]);
   const save = async () => {
+    sent.current = actions.map((row) => row.key);
     const body = { name, actions: actions.map(actionOf) };
     if (macro) await ok(api.PATCH('/api/v1/macros/{id}', { params: { path: { id: macro.id } }, body }));
     else await ok(api.POST('/api/v1/macros', { body }));
@@ -89,7 +91,7 @@ function MacroForm({ macro }: { macro: Macro | null }) {
       <div class="card card-body">
         <TextField label="Name" value={name} error={action.fields.name} placeholder="Close as duplicate" onInput={(event) => setName(event.currentTarget.value)} />
       </div>
-      <div class="card card-body"><ActionRows rows={actions} onChange={setActions} fields={action.fields} /></div>
+      <div class="card card-body"><ActionRows rows={actions} onChange={setActions} fields={action.fields} sent={sent.current} /></div>
     </EditorFrame>
   );
 }

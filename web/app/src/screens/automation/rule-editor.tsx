@@ -1,7 +1,7 @@
 // A rule's form (new, or an existing one loaded by id): its name, whether it is active, the event
 // it listens to, its conditions and its actions, all built from selects and pickers; the server's
 // validation shown under the field or in the row it names.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, ok } from '../../api/client.js';
 import { Checkbox, Select, TextField } from '../../ui/form.js';
 import { entries } from '../../ui/labels.js';
@@ -29,8 +29,10 @@ function RuleForm({ rule }: { rule: Rule | null }) {
   const [actions, setActions] = useState(() => (rule ? rule.actions.map(actionDraft) : [newAction()]));
   const action = useAction();
   const { fields } = action;
+  const sent = useRef({ conditions: [] as number[], actions: [] as number[] });
 
   const save = async () => {
+    sent.current = { conditions: conditions.map((row) => row.key), actions: actions.map((row) => row.key) };
     const body = { name, active, event, conditions: conditions.map(conditionOf), actions: actions.map(actionOf) };
     if (rule) await ok(api.PATCH('/api/v1/automation-rules/{id}', { params: { path: { id: rule.id } }, body }));
     else await ok(api.POST('/api/v1/automation-rules', { body }));
@@ -45,8 +47,8 @@ function RuleForm({ rule }: { rule: Rule | null }) {
         <Select label="When" value={event} error={fields.event} options={entries(EVENTS)} onChange={setEvent} />
         <Checkbox label="Active" checked={active} onChange={setActive} hint="Inactive rules never run" />
       </div>
-      <div class="card card-body"><ConditionRows rows={conditions} onChange={setConditions} fields={fields} /></div>
-      <div class="card card-body"><ActionRows rows={actions} onChange={setActions} fields={fields} /></div>
+      <div class="card card-body"><ConditionRows rows={conditions} onChange={setConditions} fields={fields} sent={sent.current.conditions} /></div>
+      <div class="card card-body"><ActionRows rows={actions} onChange={setActions} fields={fields} sent={sent.current.actions} /></div>
     </EditorFrame>
   );
 }

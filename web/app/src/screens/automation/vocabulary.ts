@@ -140,10 +140,19 @@ export function actionOf(draft: ActionDraft): Action {
 }
 
 /**
+ * The server's field errors about a row: its index in the list as it was sent (`sent`, the rows'
+ * keys then), so they stay with their row when rows are moved or removed afterwards.
+ */
+export function rowErrors(fields: Record<string, string>, list: 'conditions' | 'actions', sent: readonly number[], key: number): Record<string, string> {
+  const index = sent.indexOf(key);
+  return index < 0 ? {} : errorsAt(fields, `${list}[${index}]`);
+}
+
+/**
  * The server's field errors about the item at `place` (`actions[2]`), by the part they name
  * (`member_id`, `value` for `value[1]` too); the item's own (an unknown field, the item itself) under `''`.
  */
-export function errorsAt(fields: Record<string, string>, place: string): Record<string, string> {
+function errorsAt(fields: Record<string, string>, place: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const [name, message] of Object.entries(fields)) {
     if (name !== place && !name.startsWith(`${place}.`)) continue;
