@@ -10,6 +10,7 @@ import { Button, Select } from '../../ui/form.js';
 import { CONVERSATION_STATUSES, PRIORITIES, entries } from '../../ui/labels.js';
 import { TagEditor } from '../../ui/tag-editor.js';
 import { ContactPanel } from '../contacts/contact-panel.js';
+import { MacroMenu } from '../automation/macro-menu.js';
 import { ConversationTriage } from '../triage/conversation-triage.js';
 import { ConversationSlaPanel } from './conversation-sla.js';
 import { SnoozeControl } from './snooze-control.js';
@@ -22,9 +23,11 @@ interface Props {
   assign: (assignee: string | null) => Promise<void>;
   createIssue: () => void;
   reload: () => void;
+  /** Shows the conversation as a macro's run left it. */
+  replace: (conversation: Schemas['ConversationDetail']) => void;
 }
 
-export function ConversationDetails({ id, conversation: data, update, assign, createIssue, reload }: Props) {
+export function ConversationDetails({ id, conversation: data, update, assign, createIssue, reload, replace }: Props) {
   const session = useSession();
   const myId = session.me.member?.id ?? null;
   return (
@@ -35,6 +38,7 @@ export function ConversationDetails({ id, conversation: data, update, assign, cr
           <Button small onClick={() => void assign(myId)} title="Assign to me (M)">Assign to me <kbd>M</kbd></Button>
         )}
         <Button small onClick={createIssue}>Create issue</Button>
+        <MacroMenu conversationId={id} ran={replace} />
       </div>
       <div class="details-section details-properties">
         <Select label="Status" value={data.status} options={entries(CONVERSATION_STATUSES)} onChange={(status) => void update({ status }, `Status set to ${CONVERSATION_STATUSES[status]}`)} />

@@ -126,7 +126,8 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
         <MessageThread messages={data.messages} myMemberId={myId} contactName={contact?.name ?? null} />
         <ReplyBox conversationId={id} sent={sent} emailTo={data.source === 'email' ? (contact?.email ?? null) : null} />
       </div>
-      <ConversationDetails id={id} conversation={data} update={update} assign={assign} createIssue={() => setCreatingIssue(true)} reload={() => void conversation.reload()} />
+      <ConversationDetails id={id} conversation={data} update={update} assign={assign} createIssue={() => setCreatingIssue(true)} reload={() => void conversation.reload()}
+        replace={(next) => { conversation.set(next); changed(); }} />
       {creatingIssue && (
         <CreateIssueDialog
           conversation={data}

@@ -1,5 +1,6 @@
 // Settings (owners and admins; the server answers 403 to anyone else anyway): products and their
-// widget, members and invitations, API keys, webhooks and their deliveries, saved replies, service levels.
+// widget, members and invitations, API keys, webhooks and their deliveries, saved replies, service
+// levels, automation rules and macros. Macros are any member's, so agents reach that section alone.
 import { useEffect } from 'preact/hooks';
 import { Link, match, navigate } from '../../router.js';
 import { useSession } from '../../session.js';
@@ -10,6 +11,9 @@ import { ProductSettings } from './product-settings.js';
 import { Products } from './products.js';
 import { SavedReplies } from './saved-replies.js';
 import { ServiceLevels } from './service-levels.js';
+import { MacroEditor, Macros, MACROS_PATH } from '../automation/macros.js';
+import { RuleEditor, RULES_PATH } from '../automation/rule-editor.js';
+import { Rules } from '../automation/rules.js';
 import { WebhookView } from './webhook-view.js';
 import { Webhooks } from './webhooks.js';
 
@@ -20,6 +24,8 @@ const TABS = [
   { href: '/settings/webhooks', label: 'Webhooks' },
   { href: '/settings/saved-replies', label: 'Saved replies' },
   { href: '/settings/service-levels', label: 'Service levels' },
+  { href: RULES_PATH, label: 'Automation' },
+  { href: MACROS_PATH, label: 'Macros' },
 ];
 
 export function Settings({ path }: { path: string }) {
@@ -27,6 +33,9 @@ export function Settings({ path }: { path: string }) {
   useEffect(() => {
     if (path === '/settings') navigate('/settings/products', { replace: true });
   }, [path]);
+  if (!canManageSettings && path.startsWith(MACROS_PATH)) {
+    return <div class="page"><PageHeader title="Macros" /><Section path={path} /></div>;
+  }
   if (!canManageSettings) {
     return (
       <div class="page">
@@ -58,5 +67,12 @@ function Section({ path }: { path: string }) {
   if (path === '/settings/webhooks') return <Webhooks />;
   if (path === '/settings/saved-replies') return <SavedReplies />;
   if (path === '/settings/service-levels') return <ServiceLevels />;
+  const editing = (base: string) => (path === `${base}/new` ? null : match(`${base}/:id`, path)?.id);
+  if (path === RULES_PATH) return <Rules />;
+  const rule = editing(RULES_PATH);
+  if (rule !== undefined) return <RuleEditor id={rule} />;
+  if (path === MACROS_PATH) return <Macros />;
+  const macro = editing(MACROS_PATH);
+  if (macro !== undefined) return <MacroEditor id={macro} />;
   return <Products />;
 }
