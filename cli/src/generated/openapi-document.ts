@@ -4077,11 +4077,11 @@ export const openapiDocument = {
             "classifier": {
               "model": "lexical",
               "auto_link_probability": 0.87,
-              "review_probability": 0.215,
-              "link_precision": 0.941,
-              "link_recall": 0.018,
-              "review_precision": 0.369,
-              "review_recall": 0.352,
+              "review_probability": 0.2,
+              "link_precision": 0.929,
+              "link_recall": 0.019,
+              "review_precision": 0.371,
+              "review_recall": 0.357,
               "conversations": 10174,
               "folds": 5
             }
