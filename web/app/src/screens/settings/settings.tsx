@@ -1,10 +1,11 @@
 // Settings (owners and admins; the server answers 403 to anyone else anyway): products and their
-// widget, members and invitations, API keys, webhooks and their deliveries, saved replies.
+// widget, members and invitations, API keys, webhooks and their deliveries, saved replies, the audit log.
 import { useEffect } from 'preact/hooks';
 import { Link, match, navigate } from '../../router.js';
 import { useSession } from '../../session.js';
 import { EmptyState, PageHeader } from '../../ui/page.js';
 import { ApiKeys } from './api-keys.js';
+import { AuditLog } from './audit-log.js';
 import { Members } from './members.js';
 import { ProductSettings } from './product-settings.js';
 import { Products } from './products.js';
@@ -18,6 +19,7 @@ const TABS = [
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/webhooks', label: 'Webhooks' },
   { href: '/settings/saved-replies', label: 'Saved replies' },
+  { href: '/settings/audit-log', label: 'Audit log' },
 ];
 
 export function Settings({ path }: { path: string }) {
@@ -55,5 +57,6 @@ function Section({ path }: { path: string }) {
   if (path === '/settings/api-keys') return <ApiKeys />;
   if (path === '/settings/webhooks') return <Webhooks />;
   if (path === '/settings/saved-replies') return <SavedReplies />;
+  if (path === '/settings/audit-log') return <AuditLog />;
   return <Products />;
 }
