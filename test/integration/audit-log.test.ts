@@ -42,7 +42,35 @@ const created = async (res: Promise<any>) => {
 
 const ownerKeyActor = async (ctx: TestContext) => ({ type: 'api_key', id: await apiKeyIdOf(ctx.a.api), name: null });
 
+/**
+ * The writes of settings resources (and single sign-on's, once it exists) and the action each
+ * records, as the tests below check them: a new settings write fails the first test until it
+ * records its entry and is listed here.
+ */
+const AUDITED_OPERATIONS: Record<string, string> = {
+  createProduct: 'product.created', updateProduct: 'product.updated', rotateProductIdentitySecret: 'product.identity_secret_rotated',
+  createAutomationRule: 'automation_rule.created', updateAutomationRule: 'automation_rule.updated', deleteAutomationRule: 'automation_rule.deleted',
+  createCalendar: 'calendar.created', updateCalendar: 'calendar.updated', deleteCalendar: 'calendar.deleted',
+  createSlaPolicy: 'sla_policy.created', updateSlaPolicy: 'sla_policy.updated', deleteSlaPolicy: 'sla_policy.deleted',
+  createWebhook: 'webhook.created', updateWebhook: 'webhook.updated', deleteWebhook: 'webhook.deleted', rotateWebhookSecret: 'webhook.secret_rotated',
+  createInvitation: 'invitation.created', deleteInvitation: 'invitation.withdrawn', updateMember: 'member.role_changed', deleteMember: 'member.removed',
+  createApiKey: 'api_key.created', revokeApiKey: 'api_key.revoked', eraseContact: 'contact.erased',
+};
+/** Writes under those paths that change no setting. */
+const NOT_AUDITED = new Set(['retryWebhookDelivery']);
+const SETTINGS_PATH = /^\/api\/v1\/(products|automation-rules|calendars|sla-policies|webhooks|members|api-keys|sso)(\/|$)/;
+
 describeEachDialect('the audit log records every settings write', (ctx) => {
+  it('covers every write of a settings resource in the served document', async () => {
+    const document = (await ctx().a.api.get('/api/v1/openapi.json')).body;
+    const writes = Object.entries(document.paths as Record<string, Record<string, { operationId: string }>>)
+      .flatMap(([path, operations]) => Object.entries(operations)
+        .filter(([method]) => ['post', 'put', 'patch', 'delete'].includes(method) && SETTINGS_PATH.test(path))
+        .map(([, operation]) => operation.operationId))
+      .filter((operationId) => !NOT_AUDITED.has(operationId));
+    assert.deepEqual([...writes, 'eraseContact'].sort(), Object.keys(AUDITED_OPERATIONS).sort());
+  });
+
   it('API keys: created and revoked by a session, named as its member, with the request\'s ip and user agent', async () => {
     const admin = await newPerson(ctx(), ctx().a, 'admin');
     const key = await created(admin.app.post('/api/v1/api-keys', { label: 'CI' }, { headers: { 'user-agent': 'audit-test/1' } }));
