@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     const durations: number[] = [];
     const housekeeping = createHousekeeping({
       clock: clockAhead(RETENTION_DAYS + 1), retention: timed(retentionRepository(database.db), durations),
-      signInFailures: { purgeBefore: async () => {} }, eventRetentionDays: RETENTION_DAYS, onError: (error) => { throw error; },
+      signInFailures: { purgeBefore: async () => {} }, auditEntries: { deleteBefore: async () => 0 }, auditRetentionDays: 0, eventRetentionDays: RETENTION_DAYS, onError: (error) => { throw error; },
       refreshStatistics: () => database.dialect.refreshStatistics(database.db),
     });
     const loop = monitorEventLoopDelay({ resolution: 1 });

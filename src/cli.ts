@@ -10,6 +10,10 @@ import { copyDatabase, CopyRefusedError, type CopyReport } from './db/copy.js';
 import { createDatabase, MissingDatabaseError, NewerDatabaseError, type DatabaseHandle, type OpenOptions } from './db/database.js';
 import { MEMBER_ROLES, type MemberRole } from './domain/accounts/actor.js';
 import type { AdminService } from './domain/accounts/admin.service.js';
+import { auditLogRepository } from './db/repositories/audit/audit-log.repository.js';
+import { workspaceRepository } from './db/repositories/workspace.repository.js';
+import { createAuditLog, recordBackup } from './domain/audit/audit-log.js';
+import { systemClock } from './lib/clock.js';
 import type { InvitationService } from './domain/accounts/invitation.service.js';
 import { AppError } from './errors.js';
 import { parseUuid } from './lib/ids.js';
@@ -137,6 +141,11 @@ async function withServices<T>(fn: (services: { admin: AdminService; invitations
   }
 }
 
+/** The backup's `backup.created` in every workspace's audit log, by the system (docs/audit-log.md). */
+async function recordBackupOf({ db }: DatabaseHandle): Promise<void> {
+  await recordBackup({ db, audit: createAuditLog({ auditEntries: auditLogRepository(db), clock: systemClock }), workspaces: workspaceRepository(db) });
+}
+
 const withAdmin = <T>(fn: (admin: AdminService) => Promise<T>): Promise<T> => withServices(({ admin }) => fn(admin));
 
 /** fn on DATABASE_URL's database, closed afterwards. */
@@ -202,6 +211,7 @@ const COMMANDS: Command[] = [
     },
     async run({ file, json }) {
       const report = await withDatabase({ readOnly: true }, (database) => backUp(database, file));
+      await withDatabase({}, (database) => recordBackupOf(database));
       const megabytes = (report.bytes / 1024 / 1024).toFixed(1);
       print(json, report, `backup written to ${report.file} (${megabytes} MB, integrity ok, ${report.duration_ms} ms)`);
     },

@@ -34,6 +34,8 @@ export interface Config {
   readonly streams: StreamConfig;
   /** LOOPDESK_EVENT_RETENTION_DAYS: how long events and finished webhook deliveries are kept (docs/events.md "Retention"); 0: forever. */
   readonly eventRetentionDays: number;
+  /** LOOPDESK_AUDIT_RETENTION_DAYS: how long audit log entries are kept (docs/audit-log.md); 0: forever. */
+  readonly auditRetentionDays: number;
   readonly summaries: SummaryConfig;
   /**
    * LOOPDESK_SEARCH_FOLD_MS: how long a conversation stays quiet before its new messages are folded
@@ -186,6 +188,7 @@ export const WEBHOOK_DEFAULTS: WebhookConfig = Object.freeze({
 });
 
 export const EVENT_RETENTION_DAYS_DEFAULT = 30;
+export const AUDIT_RETENTION_DAYS_DEFAULT = 365;
 
 export const STREAM_DEFAULTS: StreamConfig = Object.freeze({ heartbeatMs: 20_000, maxStreamMs: HOUR });
 
@@ -443,6 +446,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
       maxStreamMs: integer(env, 'LOOPDESK_SSE_MAX_MS', STREAM_DEFAULTS.maxStreamMs, 0, 24 * HOUR),
     }),
     eventRetentionDays: integer(env, 'LOOPDESK_EVENT_RETENTION_DAYS', EVENT_RETENTION_DAYS_DEFAULT, 0, 36_500),
+    auditRetentionDays: integer(env, 'LOOPDESK_AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_DEFAULT, 0, 36_500),
     summaries: summaryConfig(env),
     searchFoldMs: integer(env, 'LOOPDESK_SEARCH_FOLD_MS', SEARCH_FOLD_MS_DEFAULT, 0, 24 * HOUR),
     metricsToken: env.LOOPDESK_METRICS_TOKEN || null,

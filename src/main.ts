@@ -114,6 +114,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     email: config.email,
     streams: config.streams,
     eventRetentionDays: config.eventRetentionDays,
+    auditRetentionDays: config.auditRetentionDays,
     searchFoldMs: config.searchFoldMs,
     appBase: serverBase(config),
     onHousekeeping: (deleted) => logger.info({ deleted }, 'housekeeping: deleted what outlived its use'),

@@ -36,6 +36,9 @@ import { sessionRepository } from './db/repositories/session.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { suggestionRepository } from './db/repositories/suggestion.repository.js';
 import { tagRepository } from './db/repositories/tag.repository.js';
+import { auditLogRepository } from './db/repositories/audit/audit-log.repository.js';
+import { createAuditLog } from './domain/audit/audit-log.js';
+import { createAuditLogService } from './domain/audit/audit-log.service.js';
 import { articleRepository } from './db/repositories/help-center/article.repository.js';
 import { collectionRepository } from './db/repositories/help-center/collection.repository.js';
 import { createArticleService } from './domain/help-center/article.service.js';
@@ -109,7 +112,7 @@ import { createHousekeeping, type HousekeepingReport } from './domain/housekeepi
 import type { DuplicateDetector } from './dedup/detector.js';
 import { createLexicalDetector } from './dedup/lexical.js';
 import {
-  EMAIL_DEFAULTS, EVENT_RETENTION_DAYS_DEFAULT, SEARCH_FOLD_MS_DEFAULT, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS,
+  AUDIT_RETENTION_DAYS_DEFAULT, EMAIL_DEFAULTS, EVENT_RETENTION_DAYS_DEFAULT, SEARCH_FOLD_MS_DEFAULT, SUMMARY_DEFAULTS, WEBHOOK_DEFAULTS,
   type EmailConfig, type MailConfig, type StreamConfig, type SummaryConfig, type WebhookConfig,
 } from './config.js';
 import { createAnnouncer } from './events/announcer.js';
@@ -152,6 +155,8 @@ export interface ServiceOptions {
   streams?: StreamConfig;
   /** LOOPDESK_EVENT_RETENTION_DAYS; EVENT_RETENTION_DAYS_DEFAULT when not given. */
   eventRetentionDays?: number;
+  /** LOOPDESK_AUDIT_RETENTION_DAYS; AUDIT_RETENTION_DAYS_DEFAULT when not given. */
+  auditRetentionDays?: number;
   /** Hears of each housekeeping run that deleted something (the server logs it). */
   onHousekeeping?: (report: HousekeepingReport) => void;
   /** Conversation summaries (LOOPDESK_SUMMARY_DEBOUNCE_MS, LOOPDESK_LLM_*), and who hears of each (latency, writer); SUMMARY_DEFAULTS when not given. */
@@ -202,12 +207,15 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     notifications: notificationRepository(db, dialect),
     collections: collectionRepository(db),
     articles: articleRepository(db),
+    auditEntries: auditLogRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
   // Opens its LISTEN connection (PostgreSQL) with the first stream; closed by the server's shutdown, which ends the streams.
   const live = createLiveChannel({ dialect, events: repositories.events, onError: onBackgroundError, settings: options.streams });
   const outbox = createOutbox({ events: repositories.events, live, clock });
+  // The audit log's one writer (docs/audit-log.md): every settings write records its entry through it, in its own transaction.
+  const audit = createAuditLog({ auditEntries: repositories.auditEntries, clock });
   const detector = options.detector ?? createLexicalDetector();
   // The one write path of each resource written from several services.
   const suggestionWrites = createSuggestionWrites({ dialect, clock, outbox, ...repositories });
@@ -295,21 +303,24 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const lockout = createSignInLockout({ db, dialect, signInFailures: repositories.signInFailures, clock });
   const accountsLock = createAccountsLock({ db, dialect, clock, ...repositories });
   const helpWrites = createHelpCenterWrites({ dialect, products: repositories.products });
-  const sessions = createSessionService({ db, accountsLock, clock, hasher, lockout, ...repositories });
-  const invitations = createInvitationService({ db, accountsLock, clock, hasher, lockout, sessionService: sessions, ...repositories });
+  const sessions = createSessionService({ db, accountsLock, clock, hasher, lockout, audit, ...repositories });
+  const invitations = createInvitationService({ db, accountsLock, clock, hasher, lockout, audit, sessionService: sessions, ...repositories });
   return {
     /** The clock every service reads; the HTTP layer dates what it serves by it too (a changelog's Last-Modified). */
     clock,
     outbox,
+    audit,
+    /** Reading the audit log: GET /api/v1/audit-log and its CSV. */
+    auditLogReader: createAuditLogService(repositories),
     live,
     issueWrites,
     /** SLA breaches: recorded by the dispatcher's cycle; a test may run it itself. */
     slaBreaches,
-    admin: createAdminService({ db, accountsLock, clock, ownerLinks: invitations, ...repositories }),
+    admin: createAdminService({ db, accountsLock, clock, audit, ownerLinks: invitations, ...repositories }),
     sessions,
     invitations,
-    members: createMemberService({ dialect, accountsLock, clock, issueWrites, conversationWrites, ...repositories }),
-    apiKeys: createApiKeyService({ accountsLock, clock, ...repositories }),
+    members: createMemberService({ dialect, accountsLock, clock, audit, issueWrites, conversationWrites, ...repositories }),
+    apiKeys: createApiKeyService({ accountsLock, clock, audit, ...repositories }),
     identity: createIdentityService({
       apiKeys: repositories.apiKeys,
       members: repositories.members,
@@ -317,18 +328,18 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       onBackgroundError,
     }),
     products: createProductService({
-      db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, clock, inboundDomain: email.inboundDomain,
+      db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, audit, clock, inboundDomain: email.inboundDomain,
     }),
     conversations: createConversationService({
       db, dialect, clock, writes: conversationWrites, ...repositories, replyMail,
     }),
-    contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), attachmentFiles: attachments, ...repositories }),
+    contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), attachmentFiles: attachments, audit, ...repositories }),
     tags: createTagService(repositories),
     notifications: createNotificationService({ clock, ...repositories }),
     savedReplies: createSavedReplyService({ db, dialect, clock, ...repositories }),
-    calendars: createCalendarService({ db, dialect, clock, ...repositories }),
-    slaPolicies: createSlaPolicyService({ db, dialect, clock, ...repositories }),
-    automationRules: createAutomationRuleService({ db, dialect, clock, checks: automationChecks, ...repositories }),
+    calendars: createCalendarService({ db, dialect, clock, audit, ...repositories }),
+    slaPolicies: createSlaPolicyService({ db, dialect, clock, audit, ...repositories }),
+    automationRules: createAutomationRuleService({ db, dialect, clock, audit, checks: automationChecks, ...repositories }),
     macros: createMacroService({ db, dialect, clock, checks: automationChecks, actions: actionRunner, writes: conversationWrites, ...repositories }),
     /** Runs the rules' jobs; the dispatcher plans them and runs them in its cycle (tests call `run` themselves). */
     automationRunner,
@@ -356,7 +367,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     ideas: createIdeaService({ db, writes: conversationWrites, ...repositories }),
     forms: createFormService({ db, clock, writes: conversationWrites, visitorContacts, proofOfWork }),
     widgetDemo: createWidgetDemoService({ widgets: widget, workspaces: repositories.workspaces }),
-    webhooks: createWebhookService({ db, dialect, clock, urlGuard, ...repositories }),
+    webhooks: createWebhookService({ db, dialect, clock, urlGuard, audit, ...repositories }),
     /** The budgets of /api/v1 and the widget API: in memory on SQLite, shared through the database where processes share it. */
     rateLimits: createRateLimits({ clock, sharedBuckets: dialect.sharedByProcesses ? rateLimitRepository(db) : null }),
     /** Observed here and by the HTTP layer; served by GET /metrics when it is on (src/http/plugins/metrics.ts). */
@@ -382,9 +393,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     /** Deletes what has outlived its use, hourly; started by the server (src/main.ts) like the dispatcher. */
     housekeeping: createHousekeeping({
-      clock, retention: retentionRepository(db), signInFailures: repositories.signInFailures, onError: onBackgroundError,
+      clock, retention: retentionRepository(db), signInFailures: repositories.signInFailures, auditEntries: repositories.auditEntries, onError: onBackgroundError,
       refreshStatistics: () => dialect.refreshStatistics(db),
-      eventRetentionDays: options.eventRetentionDays ?? EVENT_RETENTION_DAYS_DEFAULT, onReport: options.onHousekeeping,
+      eventRetentionDays: options.eventRetentionDays ?? EVENT_RETENTION_DAYS_DEFAULT, auditRetentionDays: options.auditRetentionDays ?? AUDIT_RETENTION_DAYS_DEFAULT,
+      onReport: options.onHousekeeping,
     }),
   };
 }

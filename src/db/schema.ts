@@ -340,6 +340,7 @@ export interface Database {
   automation_rules: AutomationRuleTable;
   macros: MacroTable;
   automation_jobs: AutomationJobTable;
+  audit_log: AuditLogTable;
 }
 
 /** A collection of a product's help center (migration 0035). */
@@ -706,4 +707,21 @@ export interface AutomationJobTable {
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One entry of a workspace's audit log (migration 0042): only ever inserted, and purged by housekeeping. */
+export interface AuditLogTable {
+  id: string;
+  workspace_id: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  /** JSON `{ field: [before, after] }`, or null. */
+  changes: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
 }

@@ -10,6 +10,7 @@ import { discoveryDocuments } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import type { TypedApp } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { auditLogRoutes } from './routes/audit-log.js';
 import { automationRuleRoutes } from './routes/automation-rules.js';
 import { calendarRoutes } from './routes/calendars.js';
 import { contactRoutes } from './routes/contacts.js';
@@ -79,4 +80,5 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   await api.register(async (scoped) => webhookRoutes(scoped as TypedApp, services.webhooks));
   await api.register(async (scoped) => memberSettingsRoutes(scoped as TypedApp, { ...services, publicUrl }));
   await api.register(async (scoped) => apiKeyRoutes(scoped as TypedApp, services.apiKeys));
+  await api.register(async (scoped) => auditLogRoutes(scoped as TypedApp, services.auditLogReader));
 }

@@ -1,8 +1,23 @@
+import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 
 // Time-ordered UUIDs keep primary-key indexes append-mostly and make ties on created_at sort
 // in creation order.
 export const newId = (): string => uuidv7();
+
+const idsAt = { msecs: -Infinity, seq: 0 };
+
+/**
+ * A UUIDv7 of the millisecond `iso` names, for rows whose id must sort with their own
+ * (clock-given) time; ids made for one millisecond in a row sort in the order they were made.
+ */
+export function newIdAt(iso: string): string {
+  const msecs = Date.parse(iso);
+  // A fresh counter starts in the lower half of its 32 bits, leaving room to count up.
+  idsAt.seq = msecs === idsAt.msecs ? (idsAt.seq + 1) >>> 0 : randomInt(2 ** 31);
+  idsAt.msecs = msecs;
+  return uuidv7({ msecs, seq: idsAt.seq });
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -25,12 +25,13 @@ const DAY_MS = 24 * 3600_000;
 let aheadMs = 0;
 const clock: Clock = { now: () => new Date(Date.now() + aheadMs).toISOString() };
 
-const NOTHING: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0, rate_limit_buckets: 0 };
+const NOTHING: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0, rate_limit_buckets: 0, audit_log: 0 };
 
 /** A housekeeping of the context's database keeping events for `days`, on the test's clock. */
 const housekeepingOf = (context: TestContext, days: number, more: Partial<HousekeepingDeps> = {}) =>
   createHousekeeping({
     clock, retention: retentionRepository(context.database.db), signInFailures: { purgeBefore: async () => {} },
+    auditEntries: { deleteBefore: async () => 0 }, auditRetentionDays: 0,
     refreshStatistics: () => context.database.dialect.refreshStatistics(context.database.db),
     eventRetentionDays: days, onError: (error) => assert.fail(String(error)), ...more,
   });

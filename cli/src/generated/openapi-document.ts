@@ -5289,6 +5289,142 @@ export const openapiDocument = {
           }
         }
       },
+      "AuditLogEntry": {
+        "additionalProperties": false,
+        "description": "One entry of the audit log",
+        "examples": [
+          {
+            "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+            "actor": {
+              "type": "member",
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+              "name": "Ada"
+            },
+            "action": "member.role_changed",
+            "target_type": "member",
+            "target_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+            "changes": {
+              "role": [
+                "agent",
+                "admin"
+              ]
+            },
+            "ip": "203.0.113.7",
+            "user_agent": "Mozilla/5.0",
+            "created_at": "2026-11-21T10:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "id",
+          "actor",
+          "action",
+          "target_type",
+          "target_id",
+          "changes",
+          "ip",
+          "user_agent",
+          "created_at"
+        ],
+        "properties": {
+          "id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "actor": {
+            "additionalProperties": false,
+            "description": "Who acted",
+            "type": "object",
+            "required": [
+              "type",
+              "id",
+              "name"
+            ],
+            "properties": {
+              "type": {
+                "type": "string",
+                "enum": [
+                  "member",
+                  "api_key",
+                  "system",
+                  "rule"
+                ],
+                "description": "member: a session; api_key: a key; rule: an automation rule; system: the server itself (the admin CLI, a backup)"
+              },
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "description": "The member, key or rule; null for the system",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "name": {
+                "description": "The member's display name or the key's label, as they were then",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            }
+          },
+          "action": {
+            "description": "A `resource.verb` name, one of: member.created, member.joined, member.role_changed, member.removed, invitation.created, invitation.withdrawn, api_key.created, api_key.revoked, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, product.created, product.updated, product.identity_secret_rotated, sla_policy.created, sla_policy.updated, sla_policy.deleted, calendar.created, calendar.updated, calendar.deleted, automation_rule.created, automation_rule.updated, automation_rule.deleted, sso.updated, sso.deleted, contact.exported, contact.erased, backup.created, auth.signed_in, auth.sign_in_failed, auth.locked_out, auth.password_changed",
+            "type": "string"
+          },
+          "target_type": {
+            "description": "What the entry is about, one of: member, invitation, api_key, webhook, product, sla_policy, calendar, automation_rule, sso, contact, backup",
+            "type": "string"
+          },
+          "target_id": {
+            "description": "The id of the record concerned; null when there is none (a backup)",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "changes": {
+            "description": "The changed fields only, each as [before, after]; a secret's as [\"[redacted]\", \"[redacted]\"]. Null for a creation, a removal and what changes no field",
+            "type": [
+              "object",
+              "null"
+            ],
+            "additionalProperties": {
+              "minItems": 2,
+              "maxItems": 2,
+              "type": "array",
+              "items": {}
+            }
+          },
+          "ip": {
+            "description": "The client's address, when a request made the change",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "user_agent": {
+            "description": "The client's User-Agent, when a request made the change",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          }
+        }
+      },
       "ProductWithPrevious": {
         "additionalProperties": false,
         "description": "A product of the workspace, and what the change changed",
@@ -28722,6 +28858,411 @@ export const openapiDocument = {
           },
           "415": {
             "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/audit-log": {
+      "get": {
+        "operationId": "listAuditLog",
+        "summary": "[ext] List the audit log",
+        "tags": [
+          "Audit log"
+        ],
+        "description": "Who changed the workspace's settings, signed in or failed to, exported or erased a contact, or took a backup; newest first (created_at, then id). actor_id names one member, key or rule; action and target_type take comma-separated values; from (inclusive) and to (exclusive) bound created_at. Needs an owner or admin (a read-only key of one included), or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "actor_id",
+            "required": false,
+            "description": "Only entries made by this member, key or rule (UUID)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:member\\.created|member\\.joined|member\\.role_changed|member\\.removed|invitation\\.created|invitation\\.withdrawn|api_key\\.created|api_key\\.revoked|webhook\\.created|webhook\\.updated|webhook\\.deleted|webhook\\.secret_rotated|product\\.created|product\\.updated|product\\.identity_secret_rotated|sla_policy\\.created|sla_policy\\.updated|sla_policy\\.deleted|calendar\\.created|calendar\\.updated|calendar\\.deleted|automation_rule\\.created|automation_rule\\.updated|automation_rule\\.deleted|sso\\.updated|sso\\.deleted|contact\\.exported|contact\\.erased|backup\\.created|auth\\.signed_in|auth\\.sign_in_failed|auth\\.locked_out|auth\\.password_changed)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:member\\.created|member\\.joined|member\\.role_changed|member\\.removed|invitation\\.created|invitation\\.withdrawn|api_key\\.created|api_key\\.revoked|webhook\\.created|webhook\\.updated|webhook\\.deleted|webhook\\.secret_rotated|product\\.created|product\\.updated|product\\.identity_secret_rotated|sla_policy\\.created|sla_policy\\.updated|sla_policy\\.deleted|calendar\\.created|calendar\\.updated|calendar\\.deleted|automation_rule\\.created|automation_rule\\.updated|automation_rule\\.deleted|sso\\.updated|sso\\.deleted|contact\\.exported|contact\\.erased|backup\\.created|auth\\.signed_in|auth\\.sign_in_failed|auth\\.locked_out|auth\\.password_changed)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "action",
+            "required": false,
+            "description": "Only these actions. Comma-separated from: member.created, member.joined, member.role_changed, member.removed, invitation.created, invitation.withdrawn, api_key.created, api_key.revoked, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, product.created, product.updated, product.identity_secret_rotated, sla_policy.created, sla_policy.updated, sla_policy.deleted, calendar.created, calendar.updated, calendar.deleted, automation_rule.created, automation_rule.updated, automation_rule.deleted, sso.updated, sso.deleted, contact.exported, contact.erased, backup.created, auth.signed_in, auth.sign_in_failed, auth.locked_out, auth.password_changed"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:member|invitation|api_key|webhook|product|sla_policy|calendar|automation_rule|sso|contact|backup)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:member|invitation|api_key|webhook|product|sla_policy|calendar|automation_rule|sso|contact|backup)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "target_type",
+            "required": false,
+            "description": "Only entries about these kinds of record. Comma-separated from: member, invitation, api_key, webhook, product, sla_policy, calendar, automation_rule, sso, contact, backup"
+          },
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "from",
+            "required": false,
+            "description": "Only entries made at or after this instant"
+          },
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "to",
+            "required": false,
+            "description": "Only entries made before this instant"
+          },
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "Page size, 1–200"
+          },
+          {
+            "schema": {
+              "minimum": 0,
+              "maximum": 9007199254740991,
+              "default": 0,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "offset",
+            "required": false,
+            "description": "Records to skip"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of audit log entries",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "A page of audit log entries",
+                  "type": "object",
+                  "required": [
+                    "data",
+                    "pagination"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/AuditLogEntry"
+                      }
+                    },
+                    "pagination": {
+                      "$ref": "#/components/schemas/Pagination"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/audit-log.csv": {
+      "get": {
+        "operationId": "exportAuditLogCsv",
+        "summary": "[ext] Download the audit log as CSV",
+        "tags": [
+          "Audit log"
+        ],
+        "description": "Every entry matching the filters, newest first, streamed as CSV (RFC 4180, UTF-8, a header row): id, created_at, actor_type, actor_id, actor_name, action, target_type, target_id, changes (JSON), ip, user_agent. A cell that a spreadsheet would read as a formula starts with an apostrophe. actor_id names one member, key or rule; action and target_type take comma-separated values; from (inclusive) and to (exclusive) bound created_at. Needs an owner or admin (a read-only key of one included), or a key without a member (403 otherwise).",
+        "parameters": [
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "actor_id",
+            "required": false,
+            "description": "Only entries made by this member, key or rule (UUID)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:member\\.created|member\\.joined|member\\.role_changed|member\\.removed|invitation\\.created|invitation\\.withdrawn|api_key\\.created|api_key\\.revoked|webhook\\.created|webhook\\.updated|webhook\\.deleted|webhook\\.secret_rotated|product\\.created|product\\.updated|product\\.identity_secret_rotated|sla_policy\\.created|sla_policy\\.updated|sla_policy\\.deleted|calendar\\.created|calendar\\.updated|calendar\\.deleted|automation_rule\\.created|automation_rule\\.updated|automation_rule\\.deleted|sso\\.updated|sso\\.deleted|contact\\.exported|contact\\.erased|backup\\.created|auth\\.signed_in|auth\\.sign_in_failed|auth\\.locked_out|auth\\.password_changed)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:member\\.created|member\\.joined|member\\.role_changed|member\\.removed|invitation\\.created|invitation\\.withdrawn|api_key\\.created|api_key\\.revoked|webhook\\.created|webhook\\.updated|webhook\\.deleted|webhook\\.secret_rotated|product\\.created|product\\.updated|product\\.identity_secret_rotated|sla_policy\\.created|sla_policy\\.updated|sla_policy\\.deleted|calendar\\.created|calendar\\.updated|calendar\\.deleted|automation_rule\\.created|automation_rule\\.updated|automation_rule\\.deleted|sso\\.updated|sso\\.deleted|contact\\.exported|contact\\.erased|backup\\.created|auth\\.signed_in|auth\\.sign_in_failed|auth\\.locked_out|auth\\.password_changed)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "action",
+            "required": false,
+            "description": "Only these actions. Comma-separated from: member.created, member.joined, member.role_changed, member.removed, invitation.created, invitation.withdrawn, api_key.created, api_key.revoked, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, product.created, product.updated, product.identity_secret_rotated, sla_policy.created, sla_policy.updated, sla_policy.deleted, calendar.created, calendar.updated, calendar.deleted, automation_rule.created, automation_rule.updated, automation_rule.deleted, sso.updated, sso.deleted, contact.exported, contact.erased, backup.created, auth.signed_in, auth.sign_in_failed, auth.locked_out, auth.password_changed"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:member|invitation|api_key|webhook|product|sla_policy|calendar|automation_rule|sso|contact|backup)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:member|invitation|api_key|webhook|product|sla_policy|calendar|automation_rule|sso|contact|backup)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "target_type",
+            "required": false,
+            "description": "Only entries about these kinds of record. Comma-separated from: member, invitation, api_key, webhook, product, sla_policy, calendar, automation_rule, sso, contact, backup"
+          },
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "from",
+            "required": false,
+            "description": "Only entries made at or after this instant"
+          },
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "to",
+            "required": false,
+            "description": "Only entries made before this instant"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The entries as CSV",
+            "headers": {
+              "Content-Disposition": {
+                "schema": {
+                  "type": "string"
+                },
+                "description": "attachment; filename=\"audit-log.csv\""
+              }
+            },
+            "content": {
+              "text/csv": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
             "content": {
               "application/json": {
                 "schema": {

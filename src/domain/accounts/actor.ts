@@ -8,6 +8,16 @@ export interface Actor {
   readOnly: boolean;
   /** Always set with a session; with a key, its member or null (an integration key). */
   member: Member | null;
+  /** [ext] The presented API key's label: how the audit log names a key. Absent with a session. */
+  apiKeyLabel?: string | null;
+  /** [ext] Where the request came from, for the audit log (docs/audit-log.md); absent outside a request. */
+  origin?: RequestOrigin;
+}
+
+/** The client address and User-Agent of a request, as the audit log records them. */
+export interface RequestOrigin {
+  ip: string | null;
+  user_agent: string | null;
 }
 
 /** Who a write is made as where a member may be missing: the member, else the API key itself. */

@@ -6,6 +6,7 @@ import type { MemberRepository } from '../../db/repositories/member.repository.j
 import type { WorkspaceRepository } from '../../db/repositories/workspace.repository.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { SYSTEM_ACTOR, type AuditLog } from '../audit/audit-log.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountsLock } from './accounts-lock.js';
 import type { Member, MemberRole } from './actor.js';
@@ -20,6 +21,7 @@ export interface AdminServiceDeps {
   members: MemberRepository;
   apiKeys: ApiKeyRepository;
   ownerLinks: Pick<InvitationService, 'createOwnerLink'>;
+  audit: AuditLog;
   clock: Clock;
 }
 
@@ -49,7 +51,10 @@ export const toKeyListing = (row: ApiKeyRecord) => ({
   last_used_at: row.last_used_at,
 });
 
-export function createAdminService({ db, accountsLock, workspaces, members, apiKeys, ownerLinks, clock }: AdminServiceDeps) {
+export function createAdminService({ db, accountsLock, workspaces, members, apiKeys, ownerLinks, audit, clock }: AdminServiceDeps) {
+  /** What the administrator of the database does is the system's doing in the audit log. */
+  const bySystem = (workspaceId: string) => ({ actor: SYSTEM_ACTOR, workspaceId, request: null });
+
   async function requireWorkspace(workspaceId: string, tx: Executor = db): Promise<void> {
     if (!(await workspaces.exists(workspaceId, tx))) throw new AppError('not_found', `workspace ${workspaceId} not found`);
   }
@@ -94,6 +99,7 @@ export function createAdminService({ db, accountsLock, workspaces, members, apiK
           display_name: input.name, avatar_url: null, created_at: clock.now(),
         };
         await members.insert(row, tx);
+        await audit.record({ tx }, { ...bySystem(row.workspace_id), action: 'member.created', target_type: 'member', target_id: row.id });
         return toMember(row);
       });
     },
@@ -113,6 +119,7 @@ export function createAdminService({ db, accountsLock, workspaces, members, apiK
           { workspaceId: input.workspaceId, memberId: input.memberId ?? null, readOnly: input.readOnly ?? false, label: input.label ?? null }, clock.now(),
         );
         await apiKeys.insert(row, tx);
+        await audit.record({ tx }, { ...bySystem(row.workspace_id), action: 'api_key.created', target_type: 'api_key', target_id: row.id });
         return { id: row.id, key, workspace_id: row.workspace_id, member_id: row.member_id, read_only: row.read_only === 1, created_at: row.created_at };
       });
     },

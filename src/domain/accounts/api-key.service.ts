@@ -9,6 +9,7 @@ import type { MemberRepository } from '../../db/repositories/member.repository.j
 import type { ApiKeyTable } from '../../db/schema.js';
 import { invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import type { AccountsLock } from './accounts-lock.js';
@@ -44,10 +45,11 @@ export interface ApiKeyServiceDeps {
   accountsLock: Pick<AccountsLock, 'settingsWrite'>;
   apiKeys: ApiKeyRepository;
   members: MemberRepository;
+  audit: AuditLog;
   clock: Clock;
 }
 
-export function createApiKeyService({ accountsLock, apiKeys, members, clock }: ApiKeyServiceDeps) {
+export function createApiKeyService({ accountsLock, apiKeys, members, audit, clock }: ApiKeyServiceDeps) {
   /** The role of the member a key acts as; null for a key without a member. */
   async function roleOf(workspaceId: string, memberId: string | null, tx?: Executor): Promise<MemberRole | null> {
     if (memberId === null) return null;
@@ -71,7 +73,8 @@ export function createApiKeyService({ accountsLock, apiKeys, members, clock }: A
      * the key is committed.
      */
     async create(asked: Actor, input: { label?: string | null; read_only?: boolean; member_id?: string | null }): Promise<CreatedApiKey> {
-      return accountsLock.settingsWrite(asked, async ({ tx }, actor) => {
+      return accountsLock.settingsWrite(asked, async (work, actor) => {
+        const { tx } = work;
         const requested = input.member_id === undefined ? (actor.member?.id ?? null) : input.member_id;
         const memberId = requested === null ? null : parseUuid(requested);
         const role = await roleOf(actor.workspaceId, memberId, tx);
@@ -79,6 +82,7 @@ export function createApiKeyService({ accountsLock, apiKeys, members, clock }: A
         requireOwnerRankFor(actor, role, memberId === null ? 'create a key without a member' : 'create a key for an owner');
         const { key, row } = newApiKey({ workspaceId: actor.workspaceId, memberId, readOnly: input.read_only ?? false, label: input.label ?? null }, clock.now());
         await apiKeys.insert(row, tx);
+        await audit.record(work, { actor, action: 'api_key.created', target_type: 'api_key', target_id: row.id });
         return { id: row.id, key, label: row.label, read_only: row.read_only === 1, member_id: row.member_id, created_at: row.created_at };
       });
     },
@@ -91,10 +95,12 @@ export function createApiKeyService({ accountsLock, apiKeys, members, clock }: A
     },
 
     async revoke(asked: Actor, id: string): Promise<void> {
-      await accountsLock.settingsWrite(asked, async ({ tx }, actor) => {
+      await accountsLock.settingsWrite(asked, async (work, actor) => {
+        const { tx } = work;
         const row = await findActive(actor, id, tx);
         requireOwnerRankFor(actor, await roleOf(actor.workspaceId, row.member_id, tx), row.member_id ? 'revoke an owner\'s key' : 'revoke a key without a member');
         await apiKeys.revoke(row.id, clock.now(), tx);
+        await audit.record(work, { actor, action: 'api_key.revoked', target_type: 'api_key', target_id: row.id });
       });
     },
   };

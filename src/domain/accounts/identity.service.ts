@@ -86,6 +86,7 @@ export function createIdentityService({ apiKeys, members, clock, onBackgroundErr
         credentialId: found.key.id,
         readOnly: found.key.read_only === 1,
         member: found.member ? toMember(found.member) : null,
+        apiKeyLabel: found.key.label,
       };
     },
 

@@ -11,13 +11,14 @@ import type { WorkspaceRepository } from '../../db/repositories/workspace.reposi
 import type { InvitationTable, UserTable } from '../../db/schema.js';
 import { AppError, invalidField, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import type { AccountsLock } from './accounts-lock.js';
-import type { Actor, MemberRole } from './actor.js';
+import type { Actor, MemberRole, RequestOrigin } from './actor.js';
 import type { PasswordHasher } from './passwords.js';
 import { requireOwnerRankFor, requireSettingsRole } from './roles.js';
-import { canonicalEmail, type SessionService, type StartedSession } from './session.service.js';
+import { canonicalEmail, signInActor, type SessionService, type StartedSession } from './session.service.js';
 import type { SignInLockout } from './sign-in-lockout.js';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3600_000;
@@ -57,11 +58,12 @@ export interface InvitationServiceDeps {
   sessionService: Pick<SessionService, 'start'>;
   lockout: SignInLockout;
   hasher: PasswordHasher;
+  audit: AuditLog;
   clock: Clock;
 }
 
 export function createInvitationService(deps: InvitationServiceDeps) {
-  const { db, accountsLock, workspaces, members, invitations, sessionService, lockout, hasher, clock } = deps;
+  const { db, accountsLock, workspaces, members, invitations, sessionService, lockout, hasher, audit, clock } = deps;
   const nowPlus = (ms: number) => new Date(Date.parse(clock.now()) + ms).toISOString();
 
   /** An invitation that can be taken, by its token; 404 when unknown, used or expired. */
@@ -140,9 +142,11 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     /** [ext] POST /api/v1/members/invitations: settings role; only owner rank may invite an owner. */
     async create(asked: Actor, input: { email: string; role: MemberRole }, base: string): Promise<IssuedInvitation> {
       const email = canonicalEmail(input.email);
-      const invitation = await accountsLock.settingsWrite(asked, ({ tx }, actor) => {
+      const invitation = await accountsLock.settingsWrite(asked, async (work, actor) => {
         requireOwnerRankFor(actor, input.role, 'invite an owner');
-        return issue({ workspaceId: actor.workspaceId, email, role: input.role, invitedBy: actor.member?.id ?? null }, tx);
+        const issuedNow = await issue({ workspaceId: actor.workspaceId, email, role: input.role, invitedBy: actor.member?.id ?? null }, work.tx);
+        await audit.record(work, { actor, action: 'invitation.created', target_type: 'invitation', target_id: issuedNow.row.id });
+        return issuedNow;
       });
       return issued(invitation, base);
     },
@@ -179,10 +183,11 @@ export function createInvitationService(deps: InvitationServiceDeps) {
 
     /** Withdraws a pending invitation; only owner rank may withdraw an owner's. */
     async remove(asked: Actor, id: string): Promise<void> {
-      await accountsLock.settingsWrite(asked, async ({ tx }, actor) => {
-        const row = await findPending(actor, id, tx);
+      await accountsLock.settingsWrite(asked, async (work, actor) => {
+        const row = await findPending(actor, id, work.tx);
         requireOwnerRankFor(actor, row.role as MemberRole, 'withdraw an owner\'s invitation');
-        await invitations.delete(actor.workspaceId, row.id, tx);
+        await invitations.delete(actor.workspaceId, row.id, work.tx);
+        await audit.record(work, { actor, action: 'invitation.withdrawn', target_type: 'invitation', target_id: row.id });
       });
     },
 
@@ -194,7 +199,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     },
 
     /** POST /auth/invitations/{token}: joins the workspace (or takes the owner over) and signs in. */
-    async accept(token: string, input: { name: string; password: string; email?: string }): Promise<StartedSession> {
+    async accept(token: string, input: { name: string; password: string; email?: string }, request: RequestOrigin | null = null): Promise<StartedSession> {
       const invitation = await takeable(token);
       if (invitation.email !== null && input.email !== undefined && canonicalEmail(input.email) !== invitation.email) {
         throw invalidField('email', `this invitation is for ${invitation.email}`);
@@ -204,7 +209,8 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       await requireJoinable(invitation, await members.findUserByEmail(email));
       const prepared = await prepareAccount(email, input.password);
 
-      return accountsLock.transaction(invitation.workspace_id, async ({ tx }) => {
+      return accountsLock.transaction(invitation.workspace_id, async (work) => {
+        const { tx } = work;
         if (!(await invitations.markAccepted(invitation.id, clock.now(), tx))) throw notFound('invitation');
         const user = await members.findUserByEmail(email, tx);
         if (user?.password_hash !== prepared.user?.password_hash || (!user?.password_hash && prepared.newHash === null)) {
@@ -222,6 +228,9 @@ export function createInvitationService(deps: InvitationServiceDeps) {
           : { id: newId(), workspace_id: invitation.workspace_id, avatar_url: null, created_at: clock.now(), ...changes };
         if (handedOver) await members.update(member.workspace_id, member.id, changes, tx);
         else await members.insert(member, tx);
+        await audit.record(work, {
+          actor: signInActor(member), workspaceId: member.workspace_id, request, action: 'member.joined', target_type: 'member', target_id: member.id,
+        });
         return sessionService.start(member, tx);
       });
     },

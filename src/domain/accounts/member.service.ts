@@ -15,6 +15,7 @@ import type { SessionRepository } from '../../db/repositories/session.repository
 import type { MemberTable } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import { parseUuid } from '../../lib/ids.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import type { IssueWrites } from '../issues/issue.writes.js';
@@ -35,6 +36,7 @@ export interface MemberServiceDeps {
   issueWrites: Pick<IssueWrites, 'lock' | 'update'>;
   conversations: Pick<ConversationRepository, 'assignedTo' | 'findById'>;
   conversationWrites: Pick<ConversationWrites, 'lock' | 'update'>;
+  audit: AuditLog;
   clock: Clock;
 }
 
@@ -42,7 +44,7 @@ export interface MemberServiceDeps {
 const lastOwner = () => new AppError('forbidden', 'a workspace keeps at least one owner, and this is its last: make another member an owner first');
 
 export function createMemberService({
-  dialect, accountsLock, members, apiKeys, sessions, issues, issueWrites, conversations, conversationWrites, clock,
+  dialect, accountsLock, members, apiKeys, sessions, issues, issueWrites, conversations, conversationWrites, audit, clock,
 }: MemberServiceDeps) {
   async function find(actor: Actor, id: string, tx?: Executor): Promise<MemberTable> {
     requireSettingsRole(actor);
@@ -59,12 +61,16 @@ export function createMemberService({
     find,
 
     async changeRole(asked: Actor, id: string, role: MemberRole): Promise<Member> {
-      return accountsLock.settingsWrite(asked, async ({ tx }, actor) => {
+      return accountsLock.settingsWrite(asked, async (work, actor) => {
+        const { tx } = work;
         const current = await find(actor, id, tx);
         requireOwnerRankFor(actor, current.role as MemberRole, 'change an owner\'s role');
         requireOwnerRankFor(actor, role, 'make an owner');
         if (role !== 'owner' && (await isLastOwner(current, tx))) throw lastOwner();
-        if (role !== current.role) await members.update(actor.workspaceId, current.id, { role }, tx);
+        if (role !== current.role) {
+          await members.update(actor.workspaceId, current.id, { role }, tx);
+          await audit.record(work, { actor, action: 'member.role_changed', target_type: 'member', target_id: current.id, changes: { role: [current.role, role] } });
+        }
         return toMember({ ...current, role });
       });
     },
@@ -96,6 +102,7 @@ export function createMemberService({
         await apiKeys.revokeForMember(actor.workspaceId, current.id, now, tx);
         await sessions.revokeForMember(current.id, now, tx);
         await members.delete(actor.workspaceId, current.id, tx);
+        await audit.record(work, { actor, action: 'member.removed', target_type: 'member', target_id: current.id });
       });
     },
   };

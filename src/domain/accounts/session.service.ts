@@ -11,7 +11,8 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import type { AccountsLock } from './accounts-lock.js';
-import type { Actor, Member } from './actor.js';
+import { redactedChanges, type AuditLog } from '../audit/audit-log.js';
+import type { Actor, Member, RequestOrigin } from './actor.js';
 import { toMember } from './identity.service.js';
 import type { PasswordHasher } from './passwords.js';
 import type { SignInLockout } from './sign-in-lockout.js';
@@ -45,10 +46,14 @@ export interface SessionServiceDeps {
   sessions: SessionRepository;
   lockout: SignInLockout;
   hasher: PasswordHasher;
+  audit: AuditLog;
   clock: Clock;
 }
 
-export function createSessionService({ db, accountsLock, members, sessions, lockout, hasher, clock }: SessionServiceDeps) {
+/** How a sign-in's entries name the person: the member whose email was given (the attempt was made as them). */
+export const signInActor = (member: Pick<MemberTable, 'id' | 'display_name'>) => ({ type: 'member' as const, id: member.id, name: member.display_name });
+
+export function createSessionService({ db, accountsLock, members, sessions, lockout, hasher, audit, clock }: SessionServiceDeps) {
   const later = (from: string, ms: number) => new Date(Date.parse(from) + ms).toISOString();
   const unauthorized = () => new AppError('unauthorized', WRONG_CREDENTIALS);
 
@@ -70,6 +75,19 @@ export function createSessionService({ db, accountsLock, members, sessions, lock
     return workspaceId === undefined ? memberships[0] : memberships.find((m) => m.workspace_id === workspaceId.toLowerCase());
   }
 
+  /**
+   * A failed sign-in in the log of each workspace the person belongs to (the asked one alone when
+   * given), and the lock it started if it did. An email of nobody has no workspace to hold it.
+   */
+  async function recordFailure(userId: string | undefined, workspaceId: string | undefined, locked: boolean, request: RequestOrigin | null): Promise<void> {
+    if (userId === undefined) return;
+    const memberships = (await members.membershipsOf(userId)).filter((m) => workspaceId === undefined || m.workspace_id === workspaceId.toLowerCase());
+    const actions = locked ? (['auth.sign_in_failed', 'auth.locked_out'] as const) : (['auth.sign_in_failed'] as const);
+    await audit.record({ tx: db }, ...memberships.flatMap((member) => actions.map((action) => ({
+      actor: signInActor(member), workspaceId: member.workspace_id, request, action, target_type: 'member' as const, target_id: member.id,
+    }))));
+  }
+
   return {
     start,
 
@@ -78,22 +96,28 @@ export function createSessionService({ db, accountsLock, members, sessions, lock
      * the same 401, after the same scrypt work. Every attempt counts toward the email's lockout
      * before the password is checked, and is withdrawn when it proves right.
      */
-    async signIn(input: { email: string; password: string; workspace_id?: string }): Promise<StartedSession> {
+    async signIn(input: { email: string; password: string; workspace_id?: string }, request: RequestOrigin | null = null): Promise<StartedSession> {
       const email = canonicalEmail(input.email);
       const attempt = await lockout.attempt(email);
       const user = await members.findUserByEmail(email);
       let verified = false;
       if (user?.password_hash) verified = await hasher.verify(input.password, user.password_hash);
       else await hasher.verifyNothing(input.password);
-      if (!verified) throw unauthorized();
+      if (!verified) {
+        await recordFailure(user?.id, input.workspace_id, attempt.locksOnFailure, request);
+        throw unauthorized();
+      }
       await lockout.succeeded(attempt);
       const member = await membershipFor(user!.id, input.workspace_id);
       if (!member) throw unauthorized();
       // Under the accounts lock, so that the session is never started for a member being removed.
-      return accountsLock.transaction(member.workspace_id, async ({ tx }) => {
-        const current = await members.findById(member.workspace_id, member.id, tx);
+      return accountsLock.transaction(member.workspace_id, async (work) => {
+        const current = await members.findById(member.workspace_id, member.id, work.tx);
         if (!current) throw unauthorized();
-        return start(current, tx);
+        await audit.record(work, {
+          actor: signInActor(current), workspaceId: current.workspace_id, request, action: 'auth.signed_in', target_type: 'member', target_id: current.id,
+        });
+        return start(current, work.tx);
       });
     },
 
@@ -136,6 +160,9 @@ export function createSessionService({ db, accountsLock, members, sessions, lock
       await db.transaction().execute(async (tx) => {
         await members.setPasswordHash(user.id, passwordHash, tx);
         await sessions.revokeForUser(user.id, actor.credentialId, clock.now(), tx);
+        await audit.record({ tx }, {
+          actor, action: 'auth.password_changed', target_type: 'member', target_id: actor.member!.id, changes: redactedChanges('password'),
+        });
       });
     },
   };

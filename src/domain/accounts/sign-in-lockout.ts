@@ -42,6 +42,13 @@ export function lockedUntil(failures: readonly string[]): number {
   return until;
 }
 
+/** An attempt counted before its password is checked. */
+export interface SignInAttempt {
+  id: string;
+  /** Whether this attempt, should its password be wrong, is the failure that locks the email (the audit log's `auth.locked_out`). */
+  locksOnFailure: boolean;
+}
+
 export interface SignInLockoutDeps {
   db: Db;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
@@ -53,24 +60,26 @@ export function createSignInLockout({ db, dialect, signInFailures, clock }: Sign
   return {
     /**
      * Counts an attempt for the email before its password is checked: a 429 while the email is
-     * locked (the attempt is not recorded), else the id of the attempt, recorded as a failure
-     * until `succeeded` withdraws it.
+     * locked (the attempt is not recorded), else the attempt, recorded as a failure until
+     * `succeeded` withdraws it. Attempts of an email are counted one at a time, so exactly one
+     * attempt is the one whose failure starts a lock.
      */
-    async attempt(email: string): Promise<string> {
+    async attempt(email: string): Promise<SignInAttempt> {
       return db.transaction().execute(async (tx) => {
         await dialect.lockKeyInTransaction(tx, `sign-in:${email}`);
         const now = clock.now();
         const nowMs = Date.parse(now);
-        const until = lockedUntil(await signInFailures.since(email, new Date(nowMs - LOCKOUT_MEMORY_MS).toISOString(), tx));
+        const failures = await signInFailures.since(email, new Date(nowMs - LOCKOUT_MEMORY_MS).toISOString(), tx);
+        const until = lockedUntil(failures);
         if (until > nowMs) throw locked(Math.ceil((until - nowMs) / 1000));
         const id = newId();
         await signInFailures.record({ id, email, failed_at: now }, tx);
-        return id;
+        return { id, locksOnFailure: lockedUntil([...failures, now]) > nowMs };
       });
     },
 
     /** The attempt's password was right: it was no failure. */
-    succeeded: (attemptId: string) => signInFailures.withdraw(attemptId),
+    succeeded: (attempt: SignInAttempt) => signInFailures.withdraw(attempt.id),
   };
 }
 

@@ -12,6 +12,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
 import { requireSettingsRole } from '../accounts/roles.js';
+import { changesBetween, type AuditLog } from '../audit/audit-log.js';
 import { effectiveChanges } from '../shared/changes.js';
 import { orderedPositions } from '../shared/positions.js';
 import { holdLock, inTransaction } from '../shared/unit-of-work.js';
@@ -57,10 +58,11 @@ export interface AutomationRuleServiceDeps {
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   automationRules: AutomationRuleRepository;
   checks: AutomationChecks;
+  audit: AuditLog;
   clock: Clock;
 }
 
-export function createAutomationRuleService({ db, dialect, automationRules: rules, checks, clock }: AutomationRuleServiceDeps) {
+export function createAutomationRuleService({ db, dialect, automationRules: rules, checks, audit, clock }: AutomationRuleServiceDeps) {
   const positions = orderedPositions(rules);
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<AutomationRuleRow> {
     const ruleId = parseUuid(id);
@@ -104,6 +106,7 @@ export function createAutomationRuleService({ db, dialect, automationRules: rule
           conditions: conditions!, actions: actions!, runs: 0, last_run_at: null, created_at: now, updated_at: now,
         };
         await rules.insert(row, work.tx);
+        await audit.record(work, { actor, action: 'automation_rule.created', target_type: 'automation_rule', target_id: row.id });
         return toAutomationRule(row);
       });
     },
@@ -124,7 +127,11 @@ export function createAutomationRuleService({ db, dialect, automationRules: rule
         await positions.move(actor.workspaceId, current.position, changes.position, work.tx);
         changes.updated_at = clock.now();
         await rules.update(actor.workspaceId, ruleId, changes, work.tx);
-        return toAutomationRule({ ...current, ...changes });
+        const updated = toAutomationRule({ ...current, ...changes });
+        await audit.record(work, {
+          actor, action: 'automation_rule.updated', target_type: 'automation_rule', target_id: ruleId, changes: changesBetween(toAutomationRule(current), updated),
+        });
+        return updated;
       });
     },
 
@@ -136,6 +143,7 @@ export function createAutomationRuleService({ db, dialect, automationRules: rule
         const count = await rules.count(actor.workspaceId, work.tx);
         await rules.delete(actor.workspaceId, ruleId, work.tx);
         await positions.closeGap(actor.workspaceId, position, count, work.tx);
+        await audit.record(work, { actor, action: 'automation_rule.deleted', target_type: 'automation_rule', target_id: ruleId });
       });
     },
   };

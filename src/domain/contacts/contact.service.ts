@@ -13,6 +13,7 @@ import type { Clock } from '../../lib/clock.js';
 import { parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
 import { requireSettingsRole } from '../accounts/roles.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import { toConversation, toMessage } from '../conversations/conversation.shapes.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
@@ -35,11 +36,12 @@ export interface ContactServiceDeps {
   erasure: ErasureRepository;
   writes: ConversationWrites;
   attachmentFiles: ContactErasureDeps['attachmentFiles'];
+  audit: AuditLog;
   clock: Clock;
 }
 
 export function createContactService(deps: ContactServiceDeps) {
-  const { db, dialect, contacts, conversations, messages, attachments, erasure, clock } = deps;
+  const { db, dialect, contacts, conversations, messages, attachments, erasure, audit, clock } = deps;
 
   async function profileOf(actor: Actor, id: string): Promise<ContactProfile> {
     const contactId = parseUuid(id);
@@ -101,6 +103,7 @@ export function createContactService(deps: ContactServiceDeps) {
       const attachmentRows = (await Promise.all(conversationIds.map((conversationId) => attachments.listByConversation(actor.workspaceId, conversationId)))).flat();
       const messagesIn = (conversationId: string) => messageRows.filter((message) => message.conversation_id === conversationId);
       const owned = new Set(rows.map((row) => row.id));
+      await audit.record({ tx: db }, { actor, action: 'contact.exported', target_type: 'contact', target_id: contact.id });
       return {
         exported_at: clock.now(),
         contact,
@@ -120,7 +123,10 @@ export function createContactService(deps: ContactServiceDeps) {
     async erase(actor: Actor, id: string): Promise<void> {
       requireSettingsRole(actor, 'erasing a contact');
       const { id: contactId } = await profileOf(actor, id);
-      await inTransaction(db, (work) => eraseContact(deps, work, actor.workspaceId, contactId));
+      await inTransaction(db, async (work) => {
+        await eraseContact(deps, work, actor.workspaceId, contactId);
+        await audit.record(work, { actor, action: 'contact.erased', target_type: 'contact', target_id: contactId });
+      });
       await dialect.purgeErased(db);
     },
   };

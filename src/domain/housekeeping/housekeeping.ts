@@ -4,6 +4,7 @@
 // they may overlap, which costs nothing but the work (a row deleted twice is deleted once). Rows
 // go in batches with a turn of the event loop between them, so requests never wait long.
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { AuditLogRepository } from '../../db/repositories/audit/audit-log.repository.js';
 import type { RetentionRepository } from '../../db/repositories/retention.repository.js';
 import type { SignInFailureRepository } from '../../db/repositories/sign-in-failure.repository.js';
 import type { Clock } from '../../lib/clock.js';
@@ -29,16 +30,21 @@ export interface HousekeepingReport {
   previous_secrets: number;
   /** Shared rate-limit budgets idle long enough to be full again. */
   rate_limit_buckets: number;
+  /** Audit log entries older than LOOPDESK_AUDIT_RETENTION_DAYS. */
+  audit_log: number;
 }
 
 export interface HousekeepingDeps {
   clock: Clock;
   retention: RetentionRepository;
   signInFailures: Pick<SignInFailureRepository, 'purgeBefore'>;
+  auditEntries: Pick<AuditLogRepository, 'deleteBefore'>;
   /** Keeps the planner's statistics current (the dialect's refreshStatistics), after the deletions. */
   refreshStatistics: () => Promise<void>;
   /** LOOPDESK_EVENT_RETENTION_DAYS: how long events and finished webhook deliveries are kept; 0: forever. */
   eventRetentionDays: number;
+  /** LOOPDESK_AUDIT_RETENTION_DAYS: how long audit log entries are kept; 0: forever. */
+  auditRetentionDays: number;
   onError: (error: unknown) => void;
   /** Hears of every run that deleted something. */
   onReport?: (report: HousekeepingReport) => void;
@@ -47,7 +53,7 @@ export interface HousekeepingDeps {
 }
 
 export function createHousekeeping({
-  clock, retention, signInFailures, refreshStatistics, eventRetentionDays, onError, onReport, firstRunWithinMs = FIRST_RUN_WITHIN_MS,
+  clock, retention, signInFailures, auditEntries, refreshStatistics, eventRetentionDays, auditRetentionDays, onError, onReport, firstRunWithinMs = FIRST_RUN_WITHIN_MS,
 }: HousekeepingDeps) {
   const iso = (ms: number) => new Date(ms).toISOString();
   let timer: NodeJS.Timeout | null = null;
@@ -68,7 +74,7 @@ export function createHousekeeping({
   async function runOnce(): Promise<HousekeepingReport> {
     const nowMs = Date.parse(clock.now());
     const now = iso(nowMs);
-    const report: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0, rate_limit_buckets: 0 };
+    const report: HousekeepingReport = { webhook_deliveries: 0, events: 0, sessions: 0, widget_sessions: 0, invitations: 0, previous_secrets: 0, rate_limit_buckets: 0, audit_log: 0 };
     if (eventRetentionDays > 0) {
       const cutoff = iso(nowMs - eventRetentionDays * DAY_MS);
       // Deliveries first: an event goes once no delivery needs it.
@@ -80,6 +86,10 @@ export function createHousekeeping({
     report.invitations = await drain((limit) => retention.deleteExpiredInvitations(now, limit));
     report.previous_secrets = await drain((limit) => retention.forgetExpiredSecrets(now, limit));
     report.rate_limit_buckets = await drain((limit) => retention.deleteIdleRateLimitBuckets(nowMs - RATE_WINDOW_MS, limit));
+    if (auditRetentionDays > 0) {
+      const cutoff = iso(nowMs - auditRetentionDays * DAY_MS);
+      report.audit_log = await drain((limit) => auditEntries.deleteBefore(cutoff, limit));
+    }
     await signInFailures.purgeBefore(iso(nowMs - LOCKOUT_MEMORY_MS));
     await refreshStatistics();
     if (Object.values(report).some((count) => count > 0)) onReport?.(report);

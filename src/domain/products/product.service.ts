@@ -10,6 +10,7 @@ import { newId, parseUuid } from '../../lib/ids.js';
 import { randomToken } from '../../lib/tokens.js';
 import type { Actor } from '../accounts/actor.js';
 import type { Outbox } from '../../events/outbox.js';
+import { changesBetween, redactedChanges, type AuditLog } from '../audit/audit-log.js';
 import { previousOf, updateUnderLock } from '../shared/changes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 import { newIdentitySecret } from '../widget/identity-token.js';
@@ -103,6 +104,7 @@ export interface ProductServiceDeps {
   products: ProductRepository;
   widgetSessions: Pick<WidgetSessionRepository, 'deleteVerified'>;
   outbox: Outbox;
+  audit: AuditLog;
   clock: Clock;
   /** LOOPDESK_INBOUND_DOMAIN; null: products show no inbound address. */
   inboundDomain: string | null;
@@ -112,7 +114,7 @@ export interface ProductServiceDeps {
  * The one writer of products: each create and effective update records its event here. Products
  * are shown with their embed snippet, whose `base` URL each caller gives (the request's).
  */
-export function createProductService({ db, dialect, products, widgetSessions, outbox, clock, inboundDomain }: ProductServiceDeps) {
+export function createProductService({ db, dialect, products, widgetSessions, outbox, audit, clock, inboundDomain }: ProductServiceDeps) {
   const toProduct = (row: ProductRow, base: string) => productShape(row, base, inboundDomain);
 
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ProductRow> {
@@ -148,9 +150,12 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
       requireSettingsRole(actor);
       const { id: productId } = await find(actor, id);
       const secret = newIdentitySecret();
-      await inTransaction(db, async ({ tx }) => {
-        await products.setIdentitySecret(actor.workspaceId, productId, secret, tx);
-        await widgetSessions.deleteVerified(actor.workspaceId, productId, tx);
+      await inTransaction(db, async (work) => {
+        await products.setIdentitySecret(actor.workspaceId, productId, secret, work.tx);
+        await widgetSessions.deleteVerified(actor.workspaceId, productId, work.tx);
+        await audit.record(work, {
+          actor, action: 'product.identity_secret_rotated', target_type: 'product', target_id: productId, changes: redactedChanges('identity_secret'),
+        });
       });
       return { identity_secret: secret };
     },
@@ -193,6 +198,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
           await products.insert(row, tx);
           const product = toProduct(row, base);
           await outbox.record(work, { type: 'product.created', workspaceId: actor.workspaceId, data: product });
+          await audit.record(work, { actor, action: 'product.created', target_type: 'product', target_id: row.id });
           return product;
         });
       // A concurrent PATCH may still take the slug or prefix between our read and our insert (or
@@ -239,8 +245,9 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
             if (dialect.isUniqueViolation(error)) throw changes.help_slug !== undefined ? helpSlugTaken() : taken(changes.issue_prefix !== undefined ? 'issue_prefix' : 'slug');
             throw error;
           }
-          const previous = previousOf(toProduct(current, base), changes);
-          await outbox.record(work, { type: 'product.updated', workspaceId: actor.workspaceId, data: toProduct({ ...current, ...changes }, base), previous });
+          const [before, after] = [toProduct(current, base), toProduct({ ...current, ...changes }, base)];
+          await outbox.record(work, { type: 'product.updated', workspaceId: actor.workspaceId, data: after, previous: previousOf(before, changes) });
+          await audit.record(work, { actor, action: 'product.updated', target_type: 'product', target_id: current.id, changes: changesBetween(before, after) });
         },
       });
       return toProduct(changes ? { ...current, ...changes } : current, base);

@@ -12,6 +12,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
 import { requireSettingsRole } from '../accounts/roles.js';
+import { changesBetween, type AuditLog } from '../audit/audit-log.js';
 import { updateUnderLock } from '../shared/changes.js';
 import { holdLock, inTransaction } from '../shared/unit-of-work.js';
 import { DUE_HORIZON_YEARS, addBusinessSeconds, scheduleOf, type CalendarRules, type WeeklyHours } from './business-time.js';
@@ -47,10 +48,11 @@ export interface CalendarServiceDeps {
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   calendars: CalendarRepository;
   slaPolicies: Pick<SlaPolicyRepository, 'namesUsingCalendar'>;
+  audit: AuditLog;
   clock: Clock;
 }
 
-export function createCalendarService({ db, dialect, calendars, slaPolicies, clock }: CalendarServiceDeps) {
+export function createCalendarService({ db, dialect, calendars, slaPolicies, audit, clock }: CalendarServiceDeps) {
   async function find(actor: Actor, id: string, tx = db): Promise<CalendarRow> {
     const calendarId = parseUuid(id);
     const row = calendarId ? await calendars.findById(actor.workspaceId, calendarId, tx) : undefined;
@@ -83,7 +85,10 @@ export function createCalendarService({ db, dialect, calendars, slaPolicies, clo
         id: newId(), workspace_id: actor.workspaceId, name: input.name, timezone: rules.timezone!,
         hours: JSON.stringify(rules.hours), holidays: JSON.stringify(rules.holidays), created_at: now, updated_at: now,
       };
-      await calendars.insert(row);
+      await inTransaction(db, async (work) => {
+        await calendars.insert(row, work.tx);
+        await audit.record(work, { actor, action: 'calendar.created', target_type: 'calendar', target_id: row.id });
+      });
       return toCalendar(row);
     },
 
@@ -98,7 +103,12 @@ export function createCalendarService({ db, dialect, calendars, slaPolicies, clo
           name: input.name, timezone: rules.timezone,
           hours: rules.hours && JSON.stringify(rules.hours), holidays: rules.holidays && JSON.stringify(rules.holidays),
         },
-        write: (work, _current, changes) => calendars.update(actor.workspaceId, calendarId, changes, work.tx),
+        async write(work, current, changes) {
+          await calendars.update(actor.workspaceId, calendarId, changes, work.tx);
+          await audit.record(work, {
+            actor, action: 'calendar.updated', target_type: 'calendar', target_id: calendarId, changes: changesBetween(toCalendar(current), toCalendar({ ...current, ...changes })),
+          });
+        },
       });
       return toCalendar({ ...current, ...changes });
     },
@@ -115,6 +125,7 @@ export function createCalendarService({ db, dialect, calendars, slaPolicies, clo
             `${users.map((policy) => `"${policy}"`).join(', ')}: give ${users.length === 1 ? 'it' : 'them'} another calendar (or none) first`);
         }
         await calendars.delete(actor.workspaceId, calendarId, work.tx);
+        await audit.record(work, { actor, action: 'calendar.deleted', target_type: 'calendar', target_id: calendarId });
       });
     },
 

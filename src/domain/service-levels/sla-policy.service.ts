@@ -14,6 +14,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
 import { requireSettingsRole } from '../accounts/roles.js';
+import { changesBetween, type AuditLog } from '../audit/audit-log.js';
 import { effectiveChanges } from '../shared/changes.js';
 import { orderedPositions } from '../shared/positions.js';
 import { holdLock, inTransaction, type Work } from '../shared/unit-of-work.js';
@@ -67,10 +68,11 @@ export interface SlaPolicyServiceDeps {
   slaPolicies: SlaPolicyRepository;
   calendars: Pick<CalendarRepository, 'findById'>;
   products: Pick<ProductRepository, 'findById'>;
+  audit: AuditLog;
   clock: Clock;
 }
 
-export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, products, clock }: SlaPolicyServiceDeps) {
+export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, products, audit, clock }: SlaPolicyServiceDeps) {
   const positions = orderedPositions(slaPolicies);
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<SlaPolicyRow> {
     const policyId = parseUuid(id);
@@ -150,6 +152,7 @@ export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, pr
           ...targetsOf(input), calendar_id: calendarId, created_at: now, updated_at: now,
         };
         await slaPolicies.insert(row, work.tx);
+        await audit.record(work, { actor, action: 'sla_policy.created', target_type: 'sla_policy', target_id: row.id });
         return toSlaPolicy(row);
       });
     },
@@ -176,7 +179,9 @@ export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, pr
         await positions.move(actor.workspaceId, current.position, changes.position, work.tx);
         changes.updated_at = clock.now();
         await slaPolicies.update(actor.workspaceId, policyId, changes, work.tx);
-        return toSlaPolicy({ ...current, ...changes });
+        const updated = toSlaPolicy({ ...current, ...changes });
+        await audit.record(work, { actor, action: 'sla_policy.updated', target_type: 'sla_policy', target_id: policyId, changes: changesBetween(toSlaPolicy(current), updated) });
+        return updated;
       });
     },
 
@@ -188,6 +193,7 @@ export function createSlaPolicyService({ db, dialect, slaPolicies, calendars, pr
         const count = await slaPolicies.count(actor.workspaceId, work.tx);
         await slaPolicies.delete(actor.workspaceId, policyId, work.tx);
         await positions.closeGap(actor.workspaceId, position, count, work.tx);
+        await audit.record(work, { actor, action: 'sla_policy.deleted', target_type: 'sla_policy', target_id: policyId });
       });
     },
   };

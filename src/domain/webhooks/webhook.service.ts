@@ -16,7 +16,9 @@ import { previousSecretSignsUntil, SECRET_PREFIX } from '../../events/webhook-se
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
+import { changesBetween, redactedChanges, type AuditLog } from '../audit/audit-log.js';
 import { updateUnderLock } from '../shared/changes.js';
+import { inTransaction } from '../shared/unit-of-work.js';
 import { requireSettingsRole } from '../accounts/roles.js';
 
 /** An event type, or `*` for all of them. */
@@ -99,10 +101,11 @@ export interface WebhookServiceDeps {
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: Pick<WebhookDeliveryRepository, 'list' | 'findById' | 'requeue'>;
   urlGuard: Pick<UrlGuard, 'check'>;
+  audit: AuditLog;
   clock: Clock;
 }
 
-export function createWebhookService({ db, dialect, webhookEndpoints, webhookDeliveries, urlGuard, clock }: WebhookServiceDeps) {
+export function createWebhookService({ db, dialect, webhookEndpoints, webhookDeliveries, urlGuard, audit, clock }: WebhookServiceDeps) {
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<WebhookEndpointRow> {
     requireSettingsRole(actor);
     const endpointId = parseUuid(id);
@@ -155,7 +158,10 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
         id: newId(), workspace_id: actor.workspaceId, url, events: serializeEvents(input.events), description: input.description ?? null, enabled: 1,
         secret: newSecret(), previous_secret: null, previous_secret_expires_at: null, created_at: now, updated_at: now,
       };
-      await webhookEndpoints.insert(row);
+      await inTransaction(db, async (work) => {
+        await webhookEndpoints.insert(row, work.tx);
+        await audit.record(work, { actor, action: 'webhook.created', target_type: 'webhook', target_id: row.id });
+      });
       return withSecret(row);
     },
 
@@ -171,15 +177,24 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
         lockKey: `webhook:${endpointId}`,
         read: (tx) => find(actor, endpointId, tx),
         wanted,
-        write: ({ tx }, current, changes) => webhookEndpoints.update(actor.workspaceId, current.id, changes, tx),
+        async write(work, current, changes) {
+          await webhookEndpoints.update(actor.workspaceId, current.id, changes, work.tx);
+          await audit.record(work, {
+            actor, action: 'webhook.updated', target_type: 'webhook', target_id: current.id, changes: changesBetween(shown(current), shown({ ...current, ...changes })),
+          });
+        },
       });
       return shown(changes ? { ...current, ...changes } : current);
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
       const { id: endpointId } = await find(actor, id);
-      // Gone already when a concurrent DELETE won: the same outcome.
-      await webhookEndpoints.delete(actor.workspaceId, endpointId);
+      // Gone already when a concurrent DELETE won: the same outcome, recorded once.
+      await inTransaction(db, async (work) => {
+        if (await webhookEndpoints.delete(actor.workspaceId, endpointId, work.tx)) {
+          await audit.record(work, { actor, action: 'webhook.deleted', target_type: 'webhook', target_id: endpointId });
+        }
+      });
     },
 
     /**
@@ -197,7 +212,10 @@ export function createWebhookService({ db, dialect, webhookEndpoints, webhookDel
         previous_secret_expires_at: keep ? new Date(Date.parse(now) + previousSecretSeconds * 1000).toISOString() : null,
         updated_at: now,
       };
-      await webhookEndpoints.update(actor.workspaceId, current.id, changes);
+      await inTransaction(db, async (work) => {
+        await webhookEndpoints.update(actor.workspaceId, current.id, changes, work.tx);
+        await audit.record(work, { actor, action: 'webhook.secret_rotated', target_type: 'webhook', target_id: current.id, changes: redactedChanges('secret') });
+      });
       return withSecret({ ...current, ...changes });
     },
 

@@ -4,7 +4,7 @@
 // never overridden by a browser's cookie. Then the CSRF rule for cookies and the read-only rule
 // (403) — the order docs/api.md sets.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../../domain/accounts/actor.js';
+import type { Actor, RequestOrigin } from '../../domain/accounts/actor.js';
 import type { IdentityService } from '../../domain/accounts/identity.service.js';
 import type { SessionService } from '../../domain/accounts/session.service.js';
 import { AppError } from '../../errors.js';
@@ -15,6 +15,12 @@ declare module 'fastify' {
     actor: Actor;
   }
 }
+
+/** The request's client address (as the proxy settings resolve it) and User-Agent. */
+export const requestOrigin = (request: FastifyRequest): RequestOrigin => ({
+  ip: request.ip || null,
+  user_agent: request.headers['user-agent'] ?? null,
+});
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -61,7 +67,8 @@ export function registerAuth(app: FastifyInstance, { identity, sessions, publicU
     if (actor.readOnly && !READ_METHODS.has(request.method)) {
       throw new AppError('forbidden', 'this API key is read-only: only GET requests are allowed');
     }
-    request.actor = actor;
+    // Carried with the actor into every write, so the audit log's entries name where they came from.
+    request.actor = { ...actor, origin: requestOrigin(request) };
     request.stillAuthenticated = cookie === null
       ? async () => (await identity.authenticate(bearerToken(header!)!)) !== null
       : async () => (await sessions.authenticate(cookie)) !== null;

@@ -4,6 +4,7 @@ import type { Actor } from '../../domain/accounts/actor.js';
 import type { StartedSession } from '../../domain/accounts/session.service.js';
 import { AppError } from '../../errors.js';
 import type { AuthRoutesOptions } from '../auth-routes.js';
+import { requestOrigin } from '../plugins/auth.js';
 import type { TypedApp } from '../route.js';
 import { AcceptInvitationBody, ChangePasswordBody, InvitationPreview, SignedIn, SignInBody, TokenParams } from '../schemas/account.js';
 import { DataOf, ErrorBody, Ref, errorResponses, writeErrors } from '../schemas/common.js';
@@ -56,7 +57,7 @@ export function authRoutes(app: TypedApp, { sessions, invitations, publicUrl }: 
       response: { 200: DataOf(SignedIn, 'Signed in'), ...authErrors(writeErrors()), 429: lockedResponse },
     },
     onRequest: async (request) => refuseForeignOrigin(request, publicUrl),
-    handler: async (request, reply) => signedIn(reply, await sessions.signIn(request.body), publicUrl),
+    handler: async (request, reply) => signedIn(reply, await sessions.signIn(request.body, requestOrigin(request)), publicUrl),
   });
 
   app.post('/sign-out', {
@@ -102,7 +103,7 @@ export function authRoutes(app: TypedApp, { sessions, invitations, publicUrl }: 
     },
     onRequest: async (request) => refuseForeignOrigin(request, publicUrl),
     config: { ensureExists: (request) => invitations.describe((request.params as { token: string }).token) },
-    handler: async (request, reply) => signedIn(reply, await invitations.accept(request.params.token, request.body), publicUrl),
+    handler: async (request, reply) => signedIn(reply, await invitations.accept(request.params.token, request.body, requestOrigin(request)), publicUrl),
   });
 
   app.post('/password', {
@@ -117,7 +118,7 @@ export function authRoutes(app: TypedApp, { sessions, invitations, publicUrl }: 
     },
     onRequest: requireSession,
     handler: async (request, reply) => {
-      await sessions.changePassword(sessionOf.get(request)!, request.body);
+      await sessions.changePassword({ ...sessionOf.get(request)!, origin: requestOrigin(request) }, request.body);
       reply.code(204);
       return null;
     },

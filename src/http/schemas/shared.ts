@@ -2,6 +2,7 @@
 // refers to it by `$ref` (Ref in common.ts) instead of repeating it inline.
 import { AutomationAction, AutomationCondition, AutomationRule, Macro } from './automation.js';
 import { ApiKey, CreatedApiKey, Invitation, InvitationPreview, IssuedInvitation, SignedIn } from './account.js';
+import { AuditLogEntry } from './audit-log.js';
 import { ErrorBody, Pagination } from './common.js';
 import { ContactDetail, ContactExport, ContactProfile } from './contact.js';
 import { Attachment, Contact, Conversation, ConversationDetail, ConversationSla, ConversationSlaBreach, ConversationSummary, LastMessage, LinkedIssue, Message, MessageDelivery, MessageEvent } from './conversation.js';
@@ -37,5 +38,6 @@ export const SHARED_SCHEMAS = [
   NotificationActor, Notification,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
   SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
+  AuditLogEntry,
   ...UPDATED_RESOURCES,
 ];

@@ -1540,6 +1540,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] List the audit log
+         * @description Who changed the workspace's settings, signed in or failed to, exported or erased a contact, or took a backup; newest first (created_at, then id). actor_id names one member, key or rule; action and target_type take comma-separated values; from (inclusive) and to (exclusive) bound created_at. Needs an owner or admin (a read-only key of one included), or a key without a member (403 otherwise).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-log.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Download the audit log as CSV
+         * @description Every entry matching the filters, newest first, streamed as CSV (RFC 4180, UTF-8, a header row): id, created_at, actor_type, actor_id, actor_name, action, target_type, target_id, changes (JSON), ip, user_agent. A cell that a spreadsheet would read as a formula starts with an apostrophe. actor_id names one member, key or rule; action and target_type take comma-separated values; from (inclusive) and to (exclusive) bound created_at. Needs an owner or admin (a read-only key of one included), or a key without a member (403 otherwise).
+         */
+        get: operations["exportAuditLogCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/sign-in": {
         parameters: {
             query?: never;
@@ -4521,6 +4561,71 @@ export interface components {
             created_at: string;
             /** @description `ldk_` + 40 base62 characters, shown only here (only its hash is stored) */
             key: string;
+        };
+        /**
+         * @description One entry of the audit log
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e1",
+         *       "actor": {
+         *         "type": "member",
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+         *         "name": "Ada"
+         *       },
+         *       "action": "member.role_changed",
+         *       "target_type": "member",
+         *       "target_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *       "changes": {
+         *         "role": [
+         *           "agent",
+         *           "admin"
+         *         ]
+         *       },
+         *       "ip": "203.0.113.7",
+         *       "user_agent": "Mozilla/5.0",
+         *       "created_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        AuditLogEntry: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            /** @description Who acted */
+            actor: {
+                /**
+                 * @description member: a session; api_key: a key; rule: an automation rule; system: the server itself (the admin CLI, a backup)
+                 * @enum {string}
+                 */
+                type: "member" | "api_key" | "system" | "rule";
+                /**
+                 * Format: uuid
+                 * @description The member, key or rule; null for the system
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id: string | null;
+                /** @description The member's display name or the key's label, as they were then */
+                name: string | null;
+            };
+            /** @description A `resource.verb` name, one of: member.created, member.joined, member.role_changed, member.removed, invitation.created, invitation.withdrawn, api_key.created, api_key.revoked, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, product.created, product.updated, product.identity_secret_rotated, sla_policy.created, sla_policy.updated, sla_policy.deleted, calendar.created, calendar.updated, calendar.deleted, automation_rule.created, automation_rule.updated, automation_rule.deleted, sso.updated, sso.deleted, contact.exported, contact.erased, backup.created, auth.signed_in, auth.sign_in_failed, auth.locked_out, auth.password_changed */
+            action: string;
+            /** @description What the entry is about, one of: member, invitation, api_key, webhook, product, sla_policy, calendar, automation_rule, sso, contact, backup */
+            target_type: string;
+            /** @description The id of the record concerned; null when there is none (a backup) */
+            target_id: string | null;
+            /** @description The changed fields only, each as [before, after]; a secret's as ["[redacted]", "[redacted]"]. Null for a creation, a removal and what changes no field */
+            changes: {
+                [key: string]: unknown[];
+            } | null;
+            /** @description The client's address, when a request made the change */
+            ip: string | null;
+            /** @description The client's User-Agent, when a request made the change */
+            user_agent: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
         };
         /**
          * @description A product of the workspace, and what the change changed
@@ -17871,6 +17976,217 @@ export interface operations {
             };
             /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only entries made by this member, key or rule (UUID) */
+                actor_id?: string;
+                /** @description Only these actions. Comma-separated from: member.created, member.joined, member.role_changed, member.removed, invitation.created, invitation.withdrawn, api_key.created, api_key.revoked, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, product.created, product.updated, product.identity_secret_rotated, sla_policy.created, sla_policy.updated, sla_policy.deleted, calendar.created, calendar.updated, calendar.deleted, automation_rule.created, automation_rule.updated, automation_rule.deleted, sso.updated, sso.deleted, contact.exported, contact.erased, backup.created, auth.signed_in, auth.sign_in_failed, auth.locked_out, auth.password_changed */
+                action?: string;
+                /** @description Only entries about these kinds of record. Comma-separated from: member, invitation, api_key, webhook, product, sla_policy, calendar, automation_rule, sso, contact, backup */
+                target_type?: string;
+                /**
+                 * @description Only entries made at or after this instant
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description Only entries made before this instant
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                to?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit log entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogEntry"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAuditLogCsv: {
+        parameters: {
+            query?: {
+                /** @description Only entries made by this member, key or rule (UUID) */
+                actor_id?: string;
+                /** @description Only these actions. Comma-separated from: member.created, member.joined, member.role_changed, member.removed, invitation.created, invitation.withdrawn, api_key.created, api_key.revoked, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, product.created, product.updated, product.identity_secret_rotated, sla_policy.created, sla_policy.updated, sla_policy.deleted, calendar.created, calendar.updated, calendar.deleted, automation_rule.created, automation_rule.updated, automation_rule.deleted, sso.updated, sso.deleted, contact.exported, contact.erased, backup.created, auth.signed_in, auth.sign_in_failed, auth.locked_out, auth.password_changed */
+                action?: string;
+                /** @description Only entries about these kinds of record. Comma-separated from: member, invitation, api_key, webhook, product, sla_policy, calendar, automation_rule, sso, contact, backup */
+                target_type?: string;
+                /**
+                 * @description Only entries made at or after this instant
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description Only entries made before this instant
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries as CSV */
+            200: {
+                headers: {
+                    /** @description attachment; filename="audit-log.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,11 +1,13 @@
 // Settings (owners and admins; the server answers 403 to anyone else anyway): products and their
 // widget, members and invitations, API keys, webhooks and their deliveries, saved replies, service
-// levels, automation rules and macros. Macros are any member's, so agents reach that section alone.
+// levels, automation rules and macros, the audit log. Macros are any member's, so agents reach that
+// section alone.
 import { useEffect } from 'preact/hooks';
 import { Link, match, navigate } from '../../router.js';
 import { useSession } from '../../session.js';
 import { EmptyState, PageHeader } from '../../ui/page.js';
 import { ApiKeys } from './api-keys.js';
+import { AuditLog } from './audit-log.js';
 import { Members } from './members.js';
 import { ProductSettings } from './product-settings.js';
 import { Products } from './products.js';
@@ -26,6 +28,7 @@ const TABS = [
   { href: '/settings/service-levels', label: 'Service levels' },
   { href: RULES_PATH, label: 'Automation' },
   { href: MACROS_PATH, label: 'Macros' },
+  { href: '/settings/audit-log', label: 'Audit log' },
 ];
 
 export function Settings({ path }: { path: string }) {
@@ -74,5 +77,6 @@ function Section({ path }: { path: string }) {
   if (path === MACROS_PATH) return <Macros />;
   const macro = editing(MACROS_PATH);
   if (macro !== undefined) return <MacroEditor id={macro} />;
+  if (path === '/settings/audit-log') return <AuditLog />;
   return <Products />;
 }
