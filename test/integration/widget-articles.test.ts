@@ -46,14 +46,16 @@ describeEachDialect('widget help center articles [ext]', (ctx) => {
     assert.deepEqual(inGerman.body.data.map((a: any) => a.id), [invoices.id, german.id]);
   });
 
-  it('finds the articles matching what the visitor types, best first, drafts never', async () => {
+  it('finds the articles matching what the visitor types, best first, then those holding most of its words; drafts never', async () => {
     const product = await widgetProduct(ctx());
     const reset = await article(ctx().a.api, product.id, { title: 'Reset your password', body: 'Forgot it? Reset the password from the sign-in page.' });
-    await article(ctx().a.api, product.id, { title: 'Change your email', body: 'Your password is needed to change it.' });
+    const email = await article(ctx().a.api, product.id, { title: 'Change your email', body: 'Your password is needed to change it.' });
     await article(ctx().a.api, product.id, { title: 'Password rules draft', body: 'password password', status: 'draft' });
     const found = await list(product.widget_key, `?q=${encodeURIComponent('reset passw')}`);
     assert.equal(found.status, 200);
-    assert.deepEqual(found.body.data.map((a: any) => a.id), [reset.id]);
+    assert.deepEqual(found.body.data.map((a: any) => a.id), [reset.id, email.id], 'every word first, then some of them');
+    const sentence = await list(product.widget_key, `?q=${encodeURIComponent('I cannot remember my password, please reset it')}`);
+    assert.deepEqual(sentence.body.data.map((a: any) => a.id), [reset.id, email.id], 'a message\'s words: the most held first');
     const both = await list(product.widget_key, '?q=password');
     assert.equal(both.body.data.length, 2);
     assert.equal(both.body.data[0].id, reset.id);

@@ -18,8 +18,10 @@ import type { ArticleTallies } from './article-tallies.js';
 import { groupOf, oneEach } from './help-pages.service.js';
 import { DEFAULT_LOCALE, bestLocale } from './locales.js';
 
-/** How many of the search's best matches the widget's list considers. */
+/** How many of the search's best matches the widget's list considers (per search). */
 const WIDGET_SEARCH_HITS = 200;
+/** A message's words looked up one by one (deflection): the first distinct ones of three letters or more. */
+const LOOSE_WORDS = 8;
 
 /** Builds an article's public page address (the routes know the server's origin). */
 export type ArticleUrl = (helpSlug: string, article: { slug: string; locale: string }) => string;
@@ -69,6 +71,26 @@ export function createWidgetArticles({ products, articles, articleVisits, search
     return { center, article };
   }
 
+  const find = async (product: WidgetProduct, words: string[]): Promise<string[]> => (await search.search({
+    workspaceId: product.workspace_id, words, types: ['article'], productId: product.id, limit: WIDGET_SEARCH_HITS, offset: 0,
+  })).hits.map((hit) => hit.id);
+
+  /**
+   * The articles holding every word, best first, then those holding the most of its longer words
+   * one by one: what a visitor types into a message is a sentence ("I cannot remember my
+   * password"), whose every word no article holds.
+   */
+  async function matching(product: WidgetProduct, words: string[]): Promise<string[]> {
+    if (words.length === 0) return [];
+    const every = await find(product, words);
+    const loose = [...new Set(words.map((word) => word.toLowerCase()))].filter((word) => [...word].length >= 3).slice(0, LOOSE_WORDS);
+    if (loose.length < 2) return every;
+    const counts = new Map<string, number>();
+    for (const ids of await Promise.all(loose.map((word) => find(product, [word])))) for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const found = new Set(every);
+    return [...every, ...[...counts.keys()].filter((id) => !found.has(id)).sort((a, b) => counts.get(b)! - counts.get(a)!)];
+  }
+
   const keyOf = (visitor: Visitor, article: ArticleRow): VisitKey =>
     ({ workspaceId: visitor.workspaceId, productId: article.product_id, articleId: article.id, sessionId: visitor.sessionId });
 
@@ -78,8 +100,8 @@ export function createWidgetArticles({ products, articles, articleVisits, search
 
   return {
     /**
-     * With `q`: the articles whose title and text hold its words, best first, each translation
-     * group once (its best-matching article). Without: each group once in the locale that best
+     * With `q`: the articles whose title and text hold its words, best first (then those holding
+     * the most of them), each translation group once (its best-matching article). Without: each group once in the locale that best
      * fits `locale`, most read first (the suggestions).
      */
     async list(product: WidgetProduct, { q, locale }: { q?: string; locale?: string }, page: Page, url: ArticleUrl): Promise<PageOf<WidgetArticleSummary>> {
@@ -90,13 +112,10 @@ export function createWidgetArticles({ products, articles, articleVisits, search
         const fit = bestLocale(locale ? [locale] : [], [...new Set(published.map((article) => article.locale))]) ?? locale ?? DEFAULT_LOCALE;
         shown = oneEach(published, fit).sort(mostRead);
       } else {
-        const words = wordsOf(q);
-        const { hits } = words.length === 0 ? { hits: [] }
-          : await search.search({ workspaceId: product.workspace_id, words, types: ['article'], productId: product.id, limit: WIDGET_SEARCH_HITS, offset: 0 });
         const byId = new Map(published.map((article) => [article.id, article]));
         const groups = new Set<string>();
-        shown = hits.flatMap((hit) => {
-          const article = byId.get(hit.id);
+        shown = (await matching(product, wordsOf(q))).flatMap((id) => {
+          const article = byId.get(id);
           if (!article || groups.has(groupOf(article))) return [];
           groups.add(groupOf(article));
           return [article];

@@ -27,17 +27,17 @@ export interface HelpArticleProps {
   onBack(): void;
 }
 
-/** The articles for `q` (the suggestions when blank), looked up once typing pauses; null when the help center is off or unreachable. */
-function useArticles(api: WidgetApi, q: string): ArticleSummary[] | null {
-  const [articles, setArticles] = useState<ArticleSummary[] | null>(null);
+/** The articles for `q` (the suggestions when blank), looked up once typing pauses; undefined until the first answer, null when the help center is off. */
+function useArticles(api: WidgetApi, q: string): { q: string; articles: ArticleSummary[] } | null | undefined {
+  const [found, setFound] = useState<{ q: string; articles: ArticleSummary[] } | null | undefined>(undefined);
   useEffect(() => {
     const controller = new AbortController();
     const timer = setTimeout(async () => {
       try {
         const { data } = await api.request<{ data: ArticleSummary[] }>('GET', `articles?limit=${SHOWN}&q=${encodeURIComponent(q.slice(0, 200))}${locale()}`, { signal: controller.signal });
-        setArticles(data);
+        setFound({ q, articles: data });
       } catch (error) {
-        if (!controller.signal.aborted) setArticles(error instanceof ApiError && error.status === 404 ? null : []);
+        if (!controller.signal.aborted) setFound(error instanceof ApiError && error.status === 404 ? null : { q, articles: [] });
       }
     }, q.trim() ? DEBOUNCE_MS : 0);
     return () => {
@@ -45,15 +45,17 @@ function useArticles(api: WidgetApi, q: string): ArticleSummary[] | null {
       controller.abort();
     };
   }, [api, q.trim()]);
-  return articles;
+  return found;
 }
 
 export function HelpSuggestions({ api, draft, onOpen }: HelpSuggestionsProps) {
   const [query, setQuery] = useState('');
-  const q = query.trim() || draft.trim();
-  const articles = useArticles(api, q);
-  if (articles === null) return null;
-  const heading = query.trim() ? 'Articles found' : draft.trim() ? 'Articles that may answer this' : 'Suggested articles';
+  const found = useArticles(api, query.trim() || draft.trim());
+  // Nothing to offer: the help center is off, or has no published article yet.
+  if (!found || (!found.q.trim() && found.articles.length === 0 && !query)) return null;
+  // Named after the words the articles shown were found for (typing goes on while they are looked up).
+  const { q, articles } = found;
+  const heading = !q.trim() ? 'Suggested articles' : q.trim() === query.trim() ? 'Articles found' : 'Articles that may answer this';
   return (
     <section class="help" aria-labelledby="help-heading">
       <form class="help-search" role="search" onSubmit={(event) => event.preventDefault()}>
@@ -62,7 +64,7 @@ export function HelpSuggestions({ api, draft, onOpen }: HelpSuggestionsProps) {
       </form>
       <h2 id="help-heading">{heading}</h2>
       {articles.length === 0 ? (
-        <p class="help-none" role="status">{q ? 'No article matches.' : 'No articles yet.'}</p>
+        <p class="help-none" role="status">No article matches.</p>
       ) : (
         <ul class="help-list">
           {articles.map((article) => (
