@@ -45,6 +45,9 @@ import { createArticleService } from './domain/help-center/article.service.js';
 import { createCollectionService } from './domain/help-center/collection.service.js';
 import { createHelpCenterWrites } from './domain/help-center/help-center-writes.js';
 import { createHelpPages } from './domain/help-center/help-pages.service.js';
+import { createArticleTallies } from './domain/help-center/article-tallies.js';
+import { createWidgetArticles } from './domain/help-center/widget-articles.service.js';
+import { articleVisitRepository } from './db/repositories/help-center/article-visit.repository.js';
 import { erasureRepository } from './db/repositories/erasure.repository.js';
 import { createContactService } from './domain/contacts/contact.service.js';
 import { createTagService } from './domain/tags/tag.service.js';
@@ -208,6 +211,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     collections: collectionRepository(db),
     articles: articleRepository(db),
     auditEntries: auditLogRepository(db),
+    articleVisits: articleVisitRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -357,6 +361,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     collections: createCollectionService({ db, clock, helpWrites, ...repositories }),
     articles: createArticleService({ db, clock, helpWrites, outbox, ...repositories, search }),
     helpPages: createHelpPages({ ...repositories, search }),
+    widgetArticles: createWidgetArticles({ ...repositories, search, tallies: createArticleTallies({ db, dialect, clock, ...repositories }) }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
     widget,

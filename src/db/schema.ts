@@ -337,6 +337,7 @@ export interface Database {
   notification_mails: NotificationMailTable;
   help_collections: HelpCollectionTable;
   articles: ArticleTable;
+  article_visits: ArticleVisitTable;
   automation_rules: AutomationRuleTable;
   macros: MacroTable;
   automation_jobs: AutomationJobTable;
@@ -377,6 +378,19 @@ export interface ArticleTable {
   created_at: string;
   updated_at: string;
   published_at: string | null;
+}
+
+/** A widget visitor session's view of and vote on an article (migration 0040): what the article's tallies count. */
+export interface ArticleVisitTable {
+  article_id: string;
+  widget_session_id: string;
+  workspace_id: string;
+  product_id: string;
+  /** When the session first opened the article; null when it voted without opening it. */
+  viewed_at: string | null;
+  /** 1: helpful, 0: not helpful, null: no vote. */
+  helpful: number | null;
+  voted_at: string | null;
 }
 
 export type TaggedRecordType = 'issue' | 'conversation';

@@ -13,6 +13,7 @@ import type { TypedApp } from './route.js';
 import { registerWidgetGuard } from './widget/guard.js';
 import { widgetDocumentErrors } from './widget/schemas.js';
 import { registerWidgetRateLimit } from './widget/rate-limit.js';
+import { widgetArticleRoutes } from './widget/routes/articles.js';
 import { changelogRoutes } from './widget/routes/changelog.js';
 import { conversationEventRoutes } from './widget/routes/conversation-events.js';
 import { visitorConversationRoutes } from './widget/routes/conversations.js';
@@ -65,5 +66,6 @@ export async function widgetV1(app: FastifyInstance, { services, rateLimitScale,
   formRoutes(widget, services.forms);
   // Its own plugin: the image body parsers apply to its route alone.
   await widget.register(async (scoped) => screenshotRoutes(scoped as TypedApp, services));
+  widgetArticleRoutes(widget, { articles: services.widgetArticles, publicUrl });
   changelogRoutes(widget, { changelog: services.changelog, clock: services.clock, publicUrl });
 }

@@ -3,7 +3,7 @@
 // product and locale. Any member writes them (read-only keys never). This service is the one writer
 // of articles: every write takes the product's help-center lock, moves its help version and records
 // its events here (article.published when an article becomes published: created so, or a draft
-// PATCHed to published).
+// PATCHed to published). Its tallies (views, votes) are the widget's: article-tallies.ts.
 import type { Db } from '../../db/database.js';
 import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
 import type { ArticleChanges, ArticleFilters, ArticleRepository, ArticleRow } from '../../db/repositories/help-center/article.repository.js';
@@ -13,7 +13,7 @@ import type { SearchRepository } from '../../db/repositories/search.repository.j
 import { checkAll, invalidField, notFound } from '../../errors.js';
 import type { DomainEvent } from '../../events/event-types.js';
 import type { Outbox } from '../../events/outbox.js';
-import { articleText } from '../../lib/article-markdown.js';
+import { articleText, excerptOf, renderArticleHtml } from '../../lib/article-markdown.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, parseUuid } from '../../lib/ids.js';
 import type { Actor } from '../accounts/actor.js';
@@ -124,6 +124,9 @@ export function createArticleService({ db, articles, collections, products, sear
     find,
 
     get: async (actor: Actor, id: string): Promise<Article> => toArticle(await find(actor, id)),
+
+    /** A body as a published article shows it, and the excerpt it would give (the editor's preview). */
+    preview: (body: string): { html: string; excerpt: string } => ({ html: renderArticleHtml(body), excerpt: excerptOf(articleText(body)) }),
 
     /** Newest first; with `q`, best match first (among the search's best ARTICLE_SEARCH_HITS). */
     async list(actor: Actor, { q, ...filters }: ArticleListFilters, page: Page): Promise<PageOf<Article>> {

@@ -46,10 +46,10 @@ function colourOf(product: ProductRow): string | null {
   return typeof color === 'string' && HEX_COLOUR.test(color) ? color : null;
 }
 
-const groupOf = (article: { id: string; translation_of: string | null }) => article.translation_of ?? article.id;
+export const groupOf = (article: { id: string; translation_of: string | null }) => article.translation_of ?? article.id;
 
 /** Each translation group once: its article in `locale`, else its original, else its oldest translation. */
-function oneEach(articles: readonly PublicArticle[], locale: string): PublicArticle[] {
+export function oneEach(articles: readonly PublicArticle[], locale: string): PublicArticle[] {
   const groups = new Map<string, PublicArticle[]>();
   for (const article of articles) groups.set(groupOf(article), [...(groups.get(groupOf(article)) ?? []), article]);
   return [...groups.entries()].map(([original, members]) =>

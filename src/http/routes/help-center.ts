@@ -11,7 +11,7 @@ import { enumFilter, singleIdFilter } from '../filters.js';
 import type { TypedApp } from '../route.js';
 import { DataOf, IdParams, ListOf, errorResponses, listBody, pageOf, writeErrors } from '../schemas/common.js';
 import {
-  Article, ArticleListQuery, Collection, CollectionListQuery, CreateArticleBody, CreateCollectionBody, UpdateArticleBody, UpdateCollectionBody,
+  Article, ArticleListQuery, ArticlePreview, ArticlePreviewBody, Collection, CollectionListQuery, CreateArticleBody, CreateCollectionBody, UpdateArticleBody, UpdateCollectionBody,
 } from '../schemas/help-center.js';
 
 const CollectionParams = IdParams('Collection id (UUID)');
@@ -123,6 +123,17 @@ export function articleRoutes(app: TypedApp, articles: ArticleService): void {
       reply.code(201);
       return { data: await articles.create(request.actor, request.body) };
     },
+  });
+
+  app.post('/articles/preview', {
+    schema: {
+      operationId: 'previewArticle', tags, summary: '[ext] Preview an article body',
+      description: 'Renders Markdown exactly as a published article\'s page and the widget show it (raw HTML as text, unsafe links ' +
+        'and images dropped), and the excerpt it would have. Stores nothing: the editor\'s preview.',
+      body: ArticlePreviewBody,
+      response: { 200: DataOf(ArticlePreview, 'The rendered body'), ...writeErrors() },
+    },
+    handler: async (request) => ({ data: articles.preview(request.body.body) }),
   });
 
   app.get('/articles/:id', {

@@ -151,3 +151,19 @@ export const ArticleListQuery = Type.Object({
   })),
   ...PageQuery,
 });
+
+export const ArticlePreviewBody = Type.Object(
+  { body: Body },
+  { additionalProperties: false, examples: [{ body: '## Steps\n\nOpen **Settings**, then [Security](https://example.com/security).' }] },
+);
+
+export const ArticlePreview = Type.Object(
+  {
+    html: Type.String({ description: 'The body as the public page and the widget render it: no raw HTML, script, event attribute or javascript: link' }),
+    excerpt: Type.String({ description: 'The excerpt the article would have: the first 200 characters of its text' }),
+  },
+  {
+    $id: 'ArticlePreview', additionalProperties: false, description: '[ext] A Markdown body rendered as a published article shows it',
+    examples: [{ html: '<h2>Steps</h2>\n<p>Open <strong>Settings</strong>, then <a href="https://example.com/security" rel="nofollow noopener">Security</a>.</p>\n', excerpt: 'Steps\nOpen Settings, then Security.' }],
+  },
+);

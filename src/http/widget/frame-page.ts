@@ -34,7 +34,8 @@ export function framePolicy(parentHost: string): string {
     "style-src 'self'",
     "connect-src 'self'",
     "worker-src 'self'",
-    "img-src 'self' data:",
+    // https: for the images of help center articles (docs/help-center.md), as their public pages allow.
+    "img-src 'self' data: https:",
     "base-uri 'none'",
     "form-action 'none'",
     `frame-ancestors ${frameAncestors(parentHost)}`,

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { MESSAGE_BODY_MAX } from '../../domain/conversations/conversation.service.js';
 import { CONVERSATION_STATUSES, CONVERSATION_TYPES, SENDER_TYPES } from '../../domain/shared/enums.js';
 import { FORM_FIELDS_MAX_BYTES, VISITOR_TITLE_MAX } from '../../domain/widget/visitor.shapes.js';
+import { WIDGET_ARTICLE_SCHEMAS } from './article-schemas.js';
 import { NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid, errorResponsesOf } from '../schemas/common.js';
 
 const T = '2026-11-21T10:25:00.000Z';
@@ -197,13 +198,14 @@ export const FormReceipt = Type.Object(
 
 export const WIDGET_SCHEMAS = [
   WidgetConfig, AltchaChallenge, SessionContact, WidgetSession, VisitorMessage, VisitorConversationSummary, VisitorConversation, Idea, UpvoteResult, FormReceipt,
+  ...WIDGET_ARTICLE_SCHEMAS,
 ];
 
 const WIDGET_ERROR_DESCRIPTIONS = {
   400: 'Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work)',
   401: 'No valid session (`unauthorized`): missing, malformed, expired or another product\'s token, or an invalid identity token',
   403: '`forbidden`: the widget is disabled, or the request\'s Origin is not the product\'s domain',
-  404: 'Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`)',
+  404: 'Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`)',
   413: 'Body larger than 1 MiB (`validation_error`)',
   415: 'Body sent with a Content-Type other than application/json (`validation_error`)',
   429: 'Too many requests from this address for this widget (`forbidden`, `detail` says so); retry after `Retry-After` seconds',

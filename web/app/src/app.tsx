@@ -2,6 +2,7 @@
 // signed-in the shell (navigation, who is signed in) around the screen the path names.
 import { useEffect } from 'preact/hooks';
 import { ContactPage } from './screens/contacts/contact-page.js';
+import { HelpCenter } from './screens/help-center/help-center.js';
 import { Inbox } from './screens/inbox/inbox.js';
 import { Board } from './screens/issues/board.js';
 import { Releases } from './screens/releases/releases.js';
@@ -27,6 +28,7 @@ function Screen({ path }: { path: string }) {
   if (section === 'triage') return <TriageQueue />;
   if (section === 'issues') return <Board path={path} />;
   if (section === 'releases') return <Releases path={path} />;
+  if (section === 'help-center') return <HelpCenter path={path} />;
   if (section === 'settings') return <Settings path={path} />;
   const contact = match('/contacts/:id', path);
   if (contact) return <ContactPage id={contact.id} />;

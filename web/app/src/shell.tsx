@@ -15,6 +15,7 @@ const SECTIONS: { href: string; label: string; icon: IconName; settings?: boolea
   { href: '/triage', label: 'Triage', icon: 'triage' },
   { href: '/issues', label: 'Issues', icon: 'issues' },
   { href: '/releases', label: 'Releases', icon: 'releases' },
+  { href: '/help-center', label: 'Help center', icon: 'help' },
   { href: '/settings', label: 'Settings', icon: 'settings', settings: true },
 ];
 

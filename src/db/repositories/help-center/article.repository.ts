@@ -17,6 +17,9 @@ export type ListedArticleRow = Omit<ArticleTable, 'body'>;
 export type ArticleChanges = Partial<Pick<ArticleTable,
   'collection_id' | 'title' | 'slug' | 'body' | 'body_text' | 'locale' | 'translation_of' | 'status' | 'tags' | 'updated_at' | 'published_at'>>;
 
+/** The counters the widget's visitors move (article-tallies.ts), never the article's other writes. */
+export type Tally = 'views' | 'helpful' | 'not_helpful';
+
 export interface ArticleFilters {
   productId?: string;
   collectionId?: string;
@@ -86,6 +89,15 @@ export function articleRepository(db: Executor) {
 
     async update(workspaceId: string, id: string, changes: ArticleChanges, tx: Executor = db): Promise<void> {
       await tx.updateTable('articles').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+
+    /** Adds to the article's views and votes, relative to what is committed (concurrent additions all count). */
+    async addToTallies(workspaceId: string, id: string, deltas: Partial<Record<Tally, number>>, tx: Executor = db): Promise<void> {
+      const changes = Object.entries(deltas).filter(([, delta]) => delta !== 0);
+      if (changes.length === 0) return;
+      await tx.updateTable('articles')
+        .set((eb) => Object.fromEntries(changes.map(([column, delta]) => [column, eb(column as Tally, '+', delta)])))
+        .where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
 
     async delete(workspaceId: string, id: string, tx: Executor = db): Promise<void> {

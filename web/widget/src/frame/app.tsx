@@ -84,7 +84,7 @@ export function App({ config, api, chat, sessions, online, identified, onClose }
       ) : (
         <>
           <section role="tabpanel" id="panel-chat" aria-labelledby="tab-chat" hidden={tab !== 'chat'} class="panel">
-            <ChatView chat={chat} greeting={config.greeting} online={isOnline} />
+            <ChatView chat={chat} greeting={config.greeting} online={isOnline} api={api} sessions={sessions} />
           </section>
           <section role="tabpanel" id="panel-ideas" aria-labelledby="tab-ideas" hidden={tab !== 'ideas'} class="panel">
             {ideasSeen && <IdeasView api={api} sessions={sessions} needsSession={!config.ideas_public} />}

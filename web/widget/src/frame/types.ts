@@ -23,3 +23,6 @@ export interface KeyValueStore {
   set(name: string, value: unknown): void;
   remove(name: string): void;
 }
+export type ArticleSummary = Schemas['WidgetArticleSummary'];
+export type Article = Schemas['WidgetArticle'];
+export type ArticleFeedback = Schemas['WidgetArticleFeedback'];

@@ -268,6 +268,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/{widget_key}/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find help center articles
+         * @description Published articles of the product, each translation group once. With q: those whose title and text hold its words, best first (as the public search finds them). Without: the suggestions, in the locale that best fits `locale`, most read first. No session needed; a help center that is off is a 404.
+         */
+        get: operations["listWidgetArticles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/{widget_key}/articles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a help center article
+         * @description The published article with its body rendered as its public page shows it. With a session, its first read by the session counts as a view (once per session, however often it is opened) and `helpful` is the session's vote. A draft, another product's article or a help center that is off (help_center false) is a 404.
+         */
+        get: operations["getWidgetArticle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/{widget_key}/articles/{id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer "Was this helpful?"
+         * @description One vote per session: a second vote changes the first (the article's helpful and not_helpful follow), the same vote again changes nothing. A draft, another product's article or a help center that is off (help_center false) is a 404.
+         */
+        post: operations["sendWidgetArticleFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/v1/{widget_key}/changelog": {
         parameters: {
             query?: never;
@@ -582,6 +642,91 @@ export interface components {
             /** @enum {string} */
             status: "open" | "in_progress" | "resolved" | "dismissed";
         };
+        /**
+         * @description A published help center article, in a list
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8101",
+         *       "title": "Reset your password",
+         *       "slug": "reset-your-password",
+         *       "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your email.",
+         *       "locale": "en",
+         *       "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+         *     }
+         */
+        WidgetArticleSummary: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            title: string;
+            slug: string;
+            /** @description The first 200 characters of its text */
+            excerpt: string;
+            /** @description A BCP 47 language tag */
+            locale: string;
+            /** @description Its public page (/help/{help slug}/articles/{slug}?locale=…) */
+            url: string;
+        };
+        /**
+         * @description A published help center article with its rendered body
+         * @example {
+         *       "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8101",
+         *       "title": "Reset your password",
+         *       "slug": "reset-your-password",
+         *       "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your email.",
+         *       "locale": "en",
+         *       "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en",
+         *       "html": "<p>Open <strong>Settings</strong>, then Security.</p>\n",
+         *       "translations": [],
+         *       "helpful": null,
+         *       "updated_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        WidgetArticle: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            id: string;
+            title: string;
+            slug: string;
+            /** @description The first 200 characters of its text */
+            excerpt: string;
+            /** @description A BCP 47 language tag */
+            locale: string;
+            /** @description Its public page (/help/{help slug}/articles/{slug}?locale=…) */
+            url: string;
+            /** @description The body rendered as the public page renders it: no raw HTML, script, event attribute or javascript: link; links rel="nofollow noopener" */
+            html: string;
+            /** @description The published translations of its group (the original among them when this is a translation) */
+            translations: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id: string;
+                locale: string;
+                title: string;
+            }[];
+            /** @description This session's answer to "Was this helpful?"; null without one or without a session */
+            helpful: boolean | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description The session's answer to "Was this helpful?"
+         * @example {
+         *       "helpful": true
+         *     }
+         */
+        WidgetArticleFeedback: {
+            /** @description The session's vote now */
+            helpful: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -675,7 +820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -785,7 +930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -909,7 +1054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1034,7 +1179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1154,7 +1299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1275,7 +1420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1395,7 +1540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1528,7 +1673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1650,7 +1795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1759,7 +1904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1867,7 +2012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1988,7 +2133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2138,7 +2283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2274,7 +2419,350 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address for this widget (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWidgetArticles: {
+        parameters: {
+            query?: {
+                /** @description Words to find in titles and texts (best match first); empty or absent: the suggestions, most read first */
+                q?: string;
+                /** @description The visitor's language (a BCP 47 tag): each translation group is shown in the locale that fits it best, else its original */
+                locale?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The product's widget_key (`wk_` + 24 base62 characters)
+                 * @example wk_3fG7hJ2kL9mN4pQ8rS1tU6vW
+                 */
+                widget_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of articles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WidgetArticleSummary"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the widget is disabled, or the request's Origin is not the product's domain */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address for this widget (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWidgetArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's widget_key (`wk_` + 24 base62 characters)
+                 * @example wk_3fG7hJ2kL9mN4pQ8rS1tU6vW
+                 */
+                widget_key: string;
+                /** @description Article id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The article */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WidgetArticle"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session (`unauthorized`): missing, malformed, expired or another product's token, or an invalid identity token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the widget is disabled, or the request's Origin is not the product's domain */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address for this widget (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendWidgetArticleFeedback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same visitor session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The product's widget_key (`wk_` + 24 base62 characters)
+                 * @example wk_3fG7hJ2kL9mN4pQ8rS1tU6vW
+                 */
+                widget_key: string;
+                /** @description Article id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "helpful": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description true: it helped; false: it did not */
+                    helpful: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The session's vote */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WidgetArticleFeedback"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session (`unauthorized`): missing, malformed, expired or another product's token, or an invalid identity token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the widget is disabled, or the request's Origin is not the product's domain */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2407,7 +2895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2522,7 +3010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,12 @@
 // The chat view: the conversation (with the messages still on their way), the rating once the
-// team resolved it, and the composer. Enter sends, Shift+Enter starts a new line.
+// team resolved it, and the composer. Enter sends, Shift+Enter starts a new line. Before a
+// conversation starts, the help center's articles (suggested, then matching the message being
+// written) sit above the composer, and an article opened takes the view's place until Back.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { WidgetApi } from '../api.js';
 import type { Chat } from '../chat.js';
+import { HelpArticle, HelpSuggestions } from '../help/help-views.js';
+import type { SessionKeeper } from '../session.js';
 import { useStore } from '../store.js';
 import type { VisitorMessage } from '../types.js';
 import { Rating } from './rating.js';
@@ -21,9 +26,19 @@ function Message({ message }: { message: VisitorMessage }) {
   );
 }
 
-export function ChatView({ chat, greeting, online }: { chat: Chat; greeting: string | null; online: boolean }) {
+export interface ChatViewProps {
+  chat: Chat;
+  greeting: string | null;
+  online: boolean;
+  /** For the help center's articles. */
+  api: WidgetApi;
+  sessions: SessionKeeper;
+}
+
+export function ChatView({ chat, greeting, online, api, sessions }: ChatViewProps) {
   const { loading, conversation, messages, queue, problem } = useStore(chat.store);
   const [draft, setDraft] = useState('');
+  const [reading, setReading] = useState<string | null>(null);
   const list = useRef<HTMLOListElement>(null);
   const pending = queue.filter((item) => item.conversationId === (conversation?.id ?? null));
 
@@ -42,8 +57,11 @@ export function ChatView({ chat, greeting, online }: { chat: Chat; greeting: str
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) submit(event);
   };
 
+  if (reading) return <HelpArticle api={api} sessions={sessions} id={reading} onBack={() => setReading(null)} />;
+  const fresh = !loading && conversation === null && pending.length === 0;
+
   return (
-    <div class="chat">
+    <div class={fresh ? 'chat fresh' : 'chat'}>
       <ol class="messages" ref={list} aria-label="Conversation" aria-busy={loading}>
         {greeting && <li class="message agent greeting"><p class="body">{greeting}</p></li>}
         {messages.map((message) => <Message key={message.id} message={message} />)}
@@ -67,6 +85,7 @@ export function ChatView({ chat, greeting, online }: { chat: Chat; greeting: str
           <button type="button" class="link" onClick={() => chat.startNew()}>Start a new conversation</button>
         </div>
       )}
+      {fresh && <HelpSuggestions api={api} draft={draft} onOpen={setReading} />}
       <form class="composer" onSubmit={submit}>
         <label for="message" class="visually-hidden">Message</label>
         <textarea
