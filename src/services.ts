@@ -38,6 +38,11 @@ import { suggestionRepository } from './db/repositories/suggestion.repository.js
 import { tagRepository } from './db/repositories/tag.repository.js';
 import { articleRepository } from './db/repositories/help-center/article.repository.js';
 import { collectionRepository } from './db/repositories/help-center/collection.repository.js';
+import { helpEventRepository } from './db/repositories/help-center/help-event.repository.js';
+import { passageRepository } from './db/repositories/help-center/passage.repository.js';
+import { createAnswerService } from './domain/help-center/answer.service.js';
+import { createAnswerWriter } from './domain/help-center/answer-writer.js';
+import { createHelpEvents } from './domain/help-center/help-events.js';
 import { createArticleService } from './domain/help-center/article.service.js';
 import { createCollectionService } from './domain/help-center/collection.service.js';
 import { createHelpCenterWrites } from './domain/help-center/help-center-writes.js';
@@ -202,6 +207,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     notifications: notificationRepository(db, dialect),
     collections: collectionRepository(db),
     articles: articleRepository(db),
+    passages: passageRepository(db),
+    helpEvents: helpEventRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -295,6 +302,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const lockout = createSignInLockout({ db, dialect, signInFailures: repositories.signInFailures, clock });
   const accountsLock = createAccountsLock({ db, dialect, clock, ...repositories });
   const helpWrites = createHelpCenterWrites({ dialect, products: repositories.products });
+  const helpEvents = createHelpEvents({ helpEvents: repositories.helpEvents, clock });
+  const answers = createAnswerService({
+    ...repositories, events: helpEvents, clock, embedder: () => detector.embedder, onError: onBackgroundError,
+    writer: chatModel ? createAnswerWriter(chatModel, onBackgroundError) : null,
+  });
   const sessions = createSessionService({ db, accountsLock, clock, hasher, lockout, ...repositories });
   const invitations = createInvitationService({ db, accountsLock, clock, hasher, lockout, sessionService: sessions, ...repositories });
   return {
@@ -344,7 +356,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     search: createSearchService({ search, ...repositories }),
     collections: createCollectionService({ db, clock, helpWrites, ...repositories }),
-    articles: createArticleService({ db, clock, helpWrites, outbox, ...repositories, search }),
+    articles: createArticleService({ db, clock, helpWrites, outbox, ...repositories, search, indexed: answers.indexArticle }),
+    /** Answers and suggested articles (docs/help-center.md, "Answers"). */
+    answers,
+    /** Visitors' searches, answers shown and article views, and the self-service counts of the reports. */
+    helpEvents,
     helpPages: createHelpPages({ ...repositories, search }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),

@@ -13,6 +13,7 @@ import type { TypedApp } from './route.js';
 import { registerWidgetGuard } from './widget/guard.js';
 import { widgetDocumentErrors } from './widget/schemas.js';
 import { registerWidgetRateLimit } from './widget/rate-limit.js';
+import { answerRoutes } from './widget/routes/answers.js';
 import { changelogRoutes } from './widget/routes/changelog.js';
 import { conversationEventRoutes } from './widget/routes/conversation-events.js';
 import { visitorConversationRoutes } from './widget/routes/conversations.js';
@@ -66,4 +67,5 @@ export async function widgetV1(app: FastifyInstance, { services, rateLimitScale,
   // Its own plugin: the image body parsers apply to its route alone.
   await widget.register(async (scoped) => screenshotRoutes(scoped as TypedApp, services));
   changelogRoutes(widget, { changelog: services.changelog, clock: services.clock, publicUrl });
+  answerRoutes(widget, services.answers, publicUrl);
 }
