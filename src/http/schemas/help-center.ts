@@ -4,7 +4,7 @@ import {
 } from '../../domain/help-center/help-center.shapes.js';
 import { LOCALE_MAX, LOCALE_PATTERN } from '../../domain/help-center/locales.js';
 import { SLUG_MAX, SLUG_PATTERN } from '../../domain/products/product-naming.js';
-import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { SEARCH_QUERY_MAX } from '../../domain/search/search.shapes.js';
 import { TagNames, TagsInput } from './tag.js';
 
@@ -174,10 +174,10 @@ export const FoundArticle = Type.Object(
     passage: Type.String({ maxLength: 400, description: 'The best-matching passage of its text (at most 400 characters)' }),
     score: Type.Number({ description: 'How well the passage matches: a cosine with a model, the share of the question\'s words without; at or above the calibrated threshold' }),
   },
-  { additionalProperties: false, description: '[ext] A published article that answers the question, with its best passage', examples: [FOUND_ARTICLE_EXAMPLE] },
+  { $id: 'FoundArticle', additionalProperties: false, description: '[ext] A published article that answers the question, with its best passage', examples: [FOUND_ARTICLE_EXAMPLE] },
 );
 
-export const FoundArticles = Type.Array(FoundArticle, { maxItems: 5, description: 'Best first, at most 5, one per translation group; empty when nothing clears the threshold' });
+export const FoundArticles = Type.Array(Ref(FoundArticle), { maxItems: 5, description: 'Best first, at most 5, one per translation group; empty when nothing clears the threshold' });
 
 export const AnswersQuery = Type.Object({
   q: TrimmedString({ minLength: 1, maxLength: ANSWER_QUESTION_MAX, description: `The visitor's question, 1–${ANSWER_QUESTION_MAX} characters, not blank` }),
