@@ -4394,6 +4394,74 @@ export const openapiDocument = {
           }
         }
       },
+      "FoundArticle": {
+        "additionalProperties": false,
+        "description": "[ext] A published article that answers the question, with its best passage",
+        "examples": [
+          {
+            "article": {
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+              "title": "Reset your password",
+              "slug": "reset-your-password",
+              "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+              "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+            },
+            "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+            "score": 0.9123
+          }
+        ],
+        "type": "object",
+        "required": [
+          "article",
+          "passage",
+          "score"
+        ],
+        "properties": {
+          "article": {
+            "additionalProperties": false,
+            "type": "object",
+            "required": [
+              "id",
+              "title",
+              "slug",
+              "excerpt",
+              "url"
+            ],
+            "properties": {
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "title": {
+                "type": "string"
+              },
+              "slug": {
+                "type": "string"
+              },
+              "excerpt": {
+                "description": "The first 200 characters of its text",
+                "type": "string"
+              },
+              "url": {
+                "description": "Its public page",
+                "type": "string"
+              }
+            }
+          },
+          "passage": {
+            "maxLength": 400,
+            "description": "The best-matching passage of its text (at most 400 characters)",
+            "type": "string"
+          },
+          "score": {
+            "description": "How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold",
+            "type": "number"
+          }
+        }
+      },
       "SearchResult": {
         "additionalProperties": false,
         "description": "[ext] An issue, conversation or contact that matches a search",
@@ -21086,72 +21154,7 @@ export const openapiDocument = {
                       "description": "Best first, at most 5, one per translation group; empty when nothing clears the threshold",
                       "type": "array",
                       "items": {
-                        "additionalProperties": false,
-                        "description": "[ext] A published article that answers the question, with its best passage",
-                        "examples": [
-                          {
-                            "article": {
-                              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
-                              "title": "Reset your password",
-                              "slug": "reset-your-password",
-                              "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
-                              "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
-                            },
-                            "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
-                            "score": 0.9123
-                          }
-                        ],
-                        "type": "object",
-                        "required": [
-                          "article",
-                          "passage",
-                          "score"
-                        ],
-                        "properties": {
-                          "article": {
-                            "additionalProperties": false,
-                            "type": "object",
-                            "required": [
-                              "id",
-                              "title",
-                              "slug",
-                              "excerpt",
-                              "url"
-                            ],
-                            "properties": {
-                              "id": {
-                                "format": "uuid",
-                                "examples": [
-                                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
-                                ],
-                                "type": "string"
-                              },
-                              "title": {
-                                "type": "string"
-                              },
-                              "slug": {
-                                "type": "string"
-                              },
-                              "excerpt": {
-                                "description": "The first 200 characters of its text",
-                                "type": "string"
-                              },
-                              "url": {
-                                "description": "Its public page",
-                                "type": "string"
-                              }
-                            }
-                          },
-                          "passage": {
-                            "maxLength": 400,
-                            "description": "The best-matching passage of its text (at most 400 characters)",
-                            "type": "string"
-                          },
-                          "score": {
-                            "description": "How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold",
-                            "type": "number"
-                          }
-                        }
+                        "$ref": "#/components/schemas/FoundArticle"
                       }
                     }
                   }
@@ -25346,72 +25349,7 @@ export const openapiDocument = {
                       "description": "Best first, at most 5, one per translation group; empty when nothing clears the threshold",
                       "type": "array",
                       "items": {
-                        "additionalProperties": false,
-                        "description": "[ext] A published article that answers the question, with its best passage",
-                        "examples": [
-                          {
-                            "article": {
-                              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
-                              "title": "Reset your password",
-                              "slug": "reset-your-password",
-                              "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
-                              "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
-                            },
-                            "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
-                            "score": 0.9123
-                          }
-                        ],
-                        "type": "object",
-                        "required": [
-                          "article",
-                          "passage",
-                          "score"
-                        ],
-                        "properties": {
-                          "article": {
-                            "additionalProperties": false,
-                            "type": "object",
-                            "required": [
-                              "id",
-                              "title",
-                              "slug",
-                              "excerpt",
-                              "url"
-                            ],
-                            "properties": {
-                              "id": {
-                                "format": "uuid",
-                                "examples": [
-                                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
-                                ],
-                                "type": "string"
-                              },
-                              "title": {
-                                "type": "string"
-                              },
-                              "slug": {
-                                "type": "string"
-                              },
-                              "excerpt": {
-                                "description": "The first 200 characters of its text",
-                                "type": "string"
-                              },
-                              "url": {
-                                "description": "Its public page",
-                                "type": "string"
-                              }
-                            }
-                          },
-                          "passage": {
-                            "maxLength": 400,
-                            "description": "The best-matching passage of its text (at most 400 characters)",
-                            "type": "string"
-                          },
-                          "score": {
-                            "description": "How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold",
-                            "type": "number"
-                          }
-                        }
+                        "$ref": "#/components/schemas/FoundArticle"
                       }
                     }
                   }

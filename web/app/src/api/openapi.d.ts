@@ -4119,6 +4119,39 @@ export interface components {
             published_at: string | null;
         };
         /**
+         * @description [ext] A published article that answers the question, with its best passage
+         * @example {
+         *       "article": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+         *         "title": "Reset your password",
+         *         "slug": "reset-your-password",
+         *         "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+         *         "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+         *       },
+         *       "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+         *       "score": 0.9123
+         *     }
+         */
+        FoundArticle: {
+            article: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id: string;
+                title: string;
+                slug: string;
+                /** @description The first 200 characters of its text */
+                excerpt: string;
+                /** @description Its public page */
+                url: string;
+            };
+            /** @description The best-matching passage of its text (at most 400 characters) */
+            passage: string;
+            /** @description How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold */
+            score: number;
+        };
+        /**
          * @description [ext] An issue, conversation or contact that matches a search
          * @example {
          *       "type": "conversation",
@@ -13561,25 +13594,7 @@ export interface operations {
                      */
                     "application/json": {
                         /** @description Best first, at most 5, one per translation group; empty when nothing clears the threshold */
-                        data: {
-                            article: {
-                                /**
-                                 * Format: uuid
-                                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
-                                 */
-                                id: string;
-                                title: string;
-                                slug: string;
-                                /** @description The first 200 characters of its text */
-                                excerpt: string;
-                                /** @description Its public page */
-                                url: string;
-                            };
-                            /** @description The best-matching passage of its text (at most 400 characters) */
-                            passage: string;
-                            /** @description How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold */
-                            score: number;
-                        }[];
+                        data: components["schemas"]["FoundArticle"][];
                     };
                 };
             };
@@ -15854,25 +15869,7 @@ export interface operations {
                      */
                     "application/json": {
                         /** @description Best first, at most 5, one per translation group; empty when nothing clears the threshold */
-                        data: {
-                            article: {
-                                /**
-                                 * Format: uuid
-                                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
-                                 */
-                                id: string;
-                                title: string;
-                                slug: string;
-                                /** @description The first 200 characters of its text */
-                                excerpt: string;
-                                /** @description Its public page */
-                                url: string;
-                            };
-                            /** @description The best-matching passage of its text (at most 400 characters) */
-                            passage: string;
-                            /** @description How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold */
-                            score: number;
-                        }[];
+                        data: components["schemas"]["FoundArticle"][];
                     };
                 };
             };
