@@ -41,6 +41,11 @@ import { createAuditLog } from './domain/audit/audit-log.js';
 import { createAuditLogService } from './domain/audit/audit-log.service.js';
 import { articleRepository } from './db/repositories/help-center/article.repository.js';
 import { collectionRepository } from './db/repositories/help-center/collection.repository.js';
+import { helpEventRepository } from './db/repositories/help-center/help-event.repository.js';
+import { passageRepository } from './db/repositories/help-center/passage.repository.js';
+import { createAnswerService } from './domain/help-center/answer.service.js';
+import { createAnswerWriter } from './domain/help-center/answer-writer.js';
+import { createHelpEvents } from './domain/help-center/help-events.js';
 import { createArticleService } from './domain/help-center/article.service.js';
 import { createCollectionService } from './domain/help-center/collection.service.js';
 import { createHelpCenterWrites } from './domain/help-center/help-center-writes.js';
@@ -212,6 +217,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     articles: articleRepository(db),
     auditEntries: auditLogRepository(db),
     articleVisits: articleVisitRepository(db),
+    passages: passageRepository(db),
+    helpEvents: helpEventRepository(db),
   };
   const onBackgroundError = options.onBackgroundError ?? (() => {});
   const metrics = createMetrics();
@@ -309,6 +316,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const helpWrites = createHelpCenterWrites({ dialect, products: repositories.products });
   const sessions = createSessionService({ db, accountsLock, clock, hasher, lockout, audit, ...repositories });
   const invitations = createInvitationService({ db, accountsLock, clock, hasher, lockout, audit, sessionService: sessions, ...repositories });
+  const helpEvents = createHelpEvents({ helpEvents: repositories.helpEvents, clock });
+  const answers = createAnswerService({
+    ...repositories, events: helpEvents, clock, embedder: () => detector.embedder, onError: onBackgroundError,
+    writer: chatModel ? createAnswerWriter(chatModel, onBackgroundError) : null,
+  });
   return {
     /** The clock every service reads; the HTTP layer dates what it serves by it too (a changelog's Last-Modified). */
     clock,
@@ -359,9 +371,13 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     releases: createReleaseService({ db, dialect, clock, issueWrites, outbox, ...repositories }),
     search: createSearchService({ search, ...repositories }),
     collections: createCollectionService({ db, clock, helpWrites, ...repositories }),
-    articles: createArticleService({ db, clock, helpWrites, outbox, ...repositories, search }),
+    articles: createArticleService({ db, clock, helpWrites, outbox, ...repositories, search, indexed: answers.indexArticle }),
+    /** Answers and suggested articles (docs/help-center.md, "Answers"). */
+    answers,
+    /** Visitors' searches, answers shown and article views, and the self-service counts of the reports. */
+    helpEvents,
     helpPages: createHelpPages({ ...repositories, search }),
-    widgetArticles: createWidgetArticles({ ...repositories, search, tallies: createArticleTallies({ db, dialect, clock, ...repositories }) }),
+    widgetArticles: createWidgetArticles({ ...repositories, search, tallies: createArticleTallies({ db, dialect, clock, ...repositories, viewEvents: helpEvents }) }),
     idempotency: createIdempotencyService({ records: idempotencyRepository(db), clock }),
     changelog: createChangelogService(repositories),
     widget,

@@ -338,6 +338,8 @@ export interface Database {
   help_collections: HelpCollectionTable;
   articles: ArticleTable;
   article_visits: ArticleVisitTable;
+  article_passages: ArticlePassageTable;
+  help_events: HelpEventTable;
   automation_rules: AutomationRuleTable;
   macros: MacroTable;
   automation_jobs: AutomationJobTable;
@@ -391,6 +393,34 @@ export interface ArticleVisitTable {
   /** 1: helpful, 0: not helpful, null: no vote. */
   helpful: number | null;
   voted_at: string | null;
+}
+
+/** A passage of an article's text (migration 0039), with the vector of the model that embedded it. */
+export interface ArticlePassageTable {
+  article_id: string;
+  position: number;
+  workspace_id: string;
+  product_id: string;
+  text: string;
+  /** SHA-256 of what is embedded (the title and the passage); the vector is of that text. */
+  text_hash: string;
+  model: string | null;
+  dimension: number | null;
+  vector: Buffer | null;
+}
+
+/** What a visitor did with the help center (migration 0039): `search`, `answer_shown` or `article_viewed`. */
+export interface HelpEventTable {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  kind: string;
+  session_id: string | null;
+  contact_id: string | null;
+  article_id: string | null;
+  created_at: string;
+  /** 30 minutes after created_at: a conversation started by then means the visitor was not self-served. */
+  decided_at: string;
 }
 
 export type TaggedRecordType = 'issue' | 'conversation';

@@ -19,6 +19,7 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { emailRoutes } from './routes/email.js';
 import { eventRoutes } from './routes/events.js';
 import { articleRoutes, collectionRoutes } from './routes/help-center.js';
+import { suggestedArticleRoutes } from './routes/suggested-articles.js';
 import { identityRoutes } from './routes/identity.js';
 import { issueRoutes } from './routes/issues.js';
 import { macroRoutes } from './routes/macros.js';
@@ -70,6 +71,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   searchRoutes(api, services.search);
   collectionRoutes(api, services.collections);
   articleRoutes(api, services.articles);
+  suggestedArticleRoutes(api, services.answers, services.conversations, publicUrl);
   suggestionRoutes(api, services.triage, services.conversations);
   triageCalibrationRoutes(api, services.triage);
   notificationRoutes(api, services.notifications);

@@ -13,6 +13,7 @@ import type { TypedApp } from './route.js';
 import { registerWidgetGuard } from './widget/guard.js';
 import { widgetDocumentErrors } from './widget/schemas.js';
 import { registerWidgetRateLimit } from './widget/rate-limit.js';
+import { answerRoutes } from './widget/routes/answers.js';
 import { widgetArticleRoutes } from './widget/routes/articles.js';
 import { changelogRoutes } from './widget/routes/changelog.js';
 import { conversationEventRoutes } from './widget/routes/conversation-events.js';
@@ -68,4 +69,5 @@ export async function widgetV1(app: FastifyInstance, { services, rateLimitScale,
   await widget.register(async (scoped) => screenshotRoutes(scoped as TypedApp, services));
   widgetArticleRoutes(widget, { articles: services.widgetArticles, publicUrl });
   changelogRoutes(widget, { changelog: services.changelog, clock: services.clock, publicUrl });
+  answerRoutes(widget, services.answers, publicUrl);
 }

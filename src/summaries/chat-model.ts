@@ -104,18 +104,22 @@ function userContent({ title, messages }: ConversationText): string {
   return `Title: ${title}\n\nCustomer messages:\n${text}`;
 }
 
-/** The summary and headline a well-formed answer carries; anything else is a ChatModelError. */
-export function summaryOf(answer: unknown): ChatSummary {
+/** The JSON a well-formed chat completion's one choice says; anything else is a ChatModelError. */
+export function jsonContentOf(answer: unknown): unknown {
   if (!Value.Check(ChatAnswer, answer)) throw new ChatModelError('the answer is not a chat completion');
   const [choice] = answer.choices;
   if (choice.message.refusal) throw new ChatModelError('the model refused');
   if (choice.finish_reason === 'length') throw new ChatModelError('the answer was cut off at the token limit');
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(choice.message.content ?? '');
+    return JSON.parse(choice.message.content ?? '');
   } catch (error) {
     throw new ChatModelError('the answer\'s content is not JSON', { cause: error });
   }
+}
+
+/** The summary and headline a well-formed answer carries; anything else is a ChatModelError. */
+export function summaryOf(answer: unknown): ChatSummary {
+  const parsed = jsonContentOf(answer);
   if (!Value.Check(Answered, parsed)) throw new ChatModelError('the answer\'s JSON is not { summary, headline }');
   const summary = parsed.summary.trim();
   const headline = parsed.headline.trim();
@@ -134,6 +138,19 @@ export function retryAfterMs(headers: Headers, nowMs = Date.now()): number | nul
   if (/^\d+$/.test(value)) return Number(value) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
+}
+
+/** One request to the model: instructions, the data they apply to, and the JSON asked for (a `response_format`). */
+export interface ChatRequest {
+  system: string;
+  user: string;
+  responseFormat: object;
+}
+
+/** How long a request may keep trying: a visitor waiting for an answer cannot wait as a background summary can. */
+export interface CompletionLimits {
+  attempts?: number;
+  maxRetryAfterMs?: number;
 }
 
 /** One request's result: an answer, or a failure worth retrying after `waitMs` (null: the backoff decides). */
@@ -162,25 +179,35 @@ export function createChatModel(config: LlmConfig, deps: ChatModelDeps = {}) {
     return { failure: `the server answered HTTP ${response.status}`, waitMs: retryAfterMs(response.headers) };
   }
 
+  /** The server's chat completion for a system and a user message, retried as above; a request that cannot be answered is a ChatModelError. */
+  async function complete(request: ChatRequest, { attempts: maxAttempts = MAX_ATTEMPTS, maxRetryAfterMs = MAX_RETRY_AFTER_MS }: CompletionLimits = {}): Promise<unknown> {
+    const body = JSON.stringify({
+      model: config.model,
+      temperature: 0,
+      messages: [{ role: 'system', content: request.system }, { role: 'user', content: request.user }],
+      response_format: request.responseFormat,
+    });
+    for (let attempts = 1; ; attempts++) {
+      const result = await attempt(body);
+      if ('answer' in result) return result.answer;
+      if (attempts === maxAttempts) throw new ChatModelError(`${result.failure} (${maxAttempts} attempts)`);
+      const waitMs = result.waitMs ?? jittered(FIRST_BACKOFF_MS * 2 ** (attempts - 1), deps.random);
+      if (waitMs > maxRetryAfterMs) throw new ChatModelError(`${result.failure}, and asked to wait ${waitMs} ms`);
+      await sleep(waitMs);
+    }
+  }
+
   return {
     name: `chat:${config.model}`,
+    /** How structured output is asked of this server (LOOPDESK_LLM_RESPONSE_FORMAT). */
+    responseFormat: config.responseFormat ?? 'json_schema',
+    complete,
 
     /** The model's summary and headline of the conversation; ChatModelError when it gives none that is valid. */
     async summarize(conversation: ConversationText): Promise<ChatSummary> {
-      const body = JSON.stringify({
-        model: config.model,
-        temperature: 0,
-        messages: [{ role: 'system', content: INSTRUCTIONS }, { role: 'user', content: userContent(conversation) }],
-        response_format: RESPONSE_FORMATS[config.responseFormat ?? 'json_schema'],
-      });
-      for (let attempts = 1; ; attempts++) {
-        const result = await attempt(body);
-        if ('answer' in result) return summaryOf(result.answer);
-        if (attempts === MAX_ATTEMPTS) throw new ChatModelError(`${result.failure} (${MAX_ATTEMPTS} attempts)`);
-        const waitMs = result.waitMs ?? jittered(FIRST_BACKOFF_MS * 2 ** (attempts - 1), deps.random);
-        if (waitMs > MAX_RETRY_AFTER_MS) throw new ChatModelError(`${result.failure}, and asked to wait ${waitMs} ms`);
-        await sleep(waitMs);
-      }
+      return summaryOf(await complete({
+        system: INSTRUCTIONS, user: userContent(conversation), responseFormat: RESPONSE_FORMATS[config.responseFormat ?? 'json_schema'],
+      }));
     },
   };
 }

@@ -95,6 +95,9 @@ describeEachDialect('widget help center articles [ext]', (ctx) => {
     assert.equal((await tallies(ctx(), original.id)).views, 2);
     await Promise.all(Array.from({ length: 20 }, () => open(product.widget_key, french.id, one.token)));
     assert.equal((await tallies(ctx(), french.id)).views, 1, '20 concurrent reads of one session count once');
+    // Each counted view is the reports' article_viewed, and only those.
+    const window = { workspaceId: ctx().a.id, productId: product.id, from: '2000-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z' };
+    assert.equal((await ctx().services.helpEvents.selfService(window)).articles_viewed, 3);
   });
 
   it('takes one vote per session, a second changes it, and keeps the tallies exact', async () => {

@@ -4410,6 +4410,7 @@ export const openapiDocument = {
           }
         }
       },
+<<<<<<< HEAD
       "ArticlePreview": {
         "additionalProperties": false,
         "description": "[ext] A Markdown body rendered as a published article shows it",
@@ -4417,10 +4418,27 @@ export const openapiDocument = {
           {
             "html": "<h2>Steps</h2>\n<p>Open <strong>Settings</strong>, then <a href=\"https://example.com/security\" rel=\"nofollow noopener\">Security</a>.</p>\n",
             "excerpt": "Steps\nOpen Settings, then Security."
+=======
+      "FoundArticle": {
+        "additionalProperties": false,
+        "description": "[ext] A published article that answers the question, with its best passage",
+        "examples": [
+          {
+            "article": {
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+              "title": "Reset your password",
+              "slug": "reset-your-password",
+              "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+              "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+            },
+            "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+            "score": 0.9123
+>>>>>>> h-answers
           }
         ],
         "type": "object",
         "required": [
+<<<<<<< HEAD
           "html",
           "excerpt"
         ],
@@ -4432,6 +4450,55 @@ export const openapiDocument = {
           "excerpt": {
             "description": "The excerpt the article would have: the first 200 characters of its text",
             "type": "string"
+=======
+          "article",
+          "passage",
+          "score"
+        ],
+        "properties": {
+          "article": {
+            "additionalProperties": false,
+            "type": "object",
+            "required": [
+              "id",
+              "title",
+              "slug",
+              "excerpt",
+              "url"
+            ],
+            "properties": {
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "type": "string"
+              },
+              "title": {
+                "type": "string"
+              },
+              "slug": {
+                "type": "string"
+              },
+              "excerpt": {
+                "description": "The first 200 characters of its text",
+                "type": "string"
+              },
+              "url": {
+                "description": "Its public page",
+                "type": "string"
+              }
+            }
+          },
+          "passage": {
+            "maxLength": 400,
+            "description": "The best-matching passage of its text (at most 400 characters)",
+            "type": "string"
+          },
+          "score": {
+            "description": "How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold",
+            "type": "number"
+>>>>>>> h-answers
           }
         }
       },
@@ -21427,6 +21494,167 @@ export const openapiDocument = {
         }
       }
     },
+    "/api/v1/conversations/{id}/suggested-articles": {
+      "get": {
+        "operationId": "listSuggestedArticles",
+        "summary": "[ext] Articles that answer a conversation",
+        "tags": [
+          "Help center"
+        ],
+        "description": "The published articles of the conversation's product whose passages answer its title and its contact's latest message, as GET /widget/v1/{widget_key}/answers finds them for a visitor (best first, at most 5, none below the calibrated threshold), with their public URL to insert as a link. Empty when the product's help center is off.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Conversation id (UUID)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Default Response",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "maxItems": 5,
+                      "description": "Best first, at most 5, one per translation group; empty when nothing clears the threshold",
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/FoundArticle"
+                      }
+                    }
+                  }
+                },
+                "example": {
+                  "data": [
+                    {
+                      "article": {
+                        "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+                        "title": "Reset your password",
+                        "slug": "reset-your-password",
+                        "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+                        "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+                      },
+                      "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+                      "score": 0.9123
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/v1/conversations/{id}/triage": {
       "post": {
         "operationId": "triageConversation",
@@ -25380,6 +25608,168 @@ export const openapiDocument = {
           },
           "415": {
             "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/items/{id}/suggested-articles": {
+      "get": {
+        "operationId": "listSuggestedArticlesViaDeprecatedAlias",
+        "summary": "[ext] Articles that answer a conversation (deprecated alias of /api/v1/conversations)",
+        "tags": [
+          "Deprecated aliases"
+        ],
+        "description": "The published articles of the conversation's product whose passages answer its title and its contact's latest message, as GET /widget/v1/{widget_key}/answers finds them for a visitor (best first, at most 5, none below the calibrated threshold), with their public URL to insert as a link. Empty when the product's help center is off.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Conversation id (UUID)"
+          }
+        ],
+        "deprecated": true,
+        "responses": {
+          "200": {
+            "description": "Default Response",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "maxItems": 5,
+                      "description": "Best first, at most 5, one per translation group; empty when nothing clears the threshold",
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/FoundArticle"
+                      }
+                    }
+                  }
+                },
+                "example": {
+                  "data": [
+                    {
+                      "article": {
+                        "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+                        "title": "Reset your password",
+                        "slug": "reset-your-password",
+                        "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+                        "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+                      },
+                      "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+                      "score": 0.9123
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
             "content": {
               "application/json": {
                 "schema": {

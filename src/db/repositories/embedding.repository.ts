@@ -37,14 +37,19 @@ const COLUMNS = ['issue_id', 'model', 'dimension', 'vector', 'text_hash'] as con
 // Keeps `in (...)` lists far below SQLite's and PostgreSQL's bound-parameter limits.
 const IDS_PER_QUERY = 500;
 
-function toStored(row: { issue_id: string; model: string; dimension: number; vector: Buffer; text_hash: string }): StoredEmbedding {
+/** A stored vector's bytes as floats. */
+export function float32Of(bytes: Buffer, dimension: number): Float32Array {
   // Copying into a fresh Float32Array also fixes alignment: a driver's Buffer may start at any byte.
-  const vector = new Float32Array(row.dimension);
-  new Uint8Array(vector.buffer).set(row.vector.subarray(0, row.dimension * 4));
-  return { issueId: row.issue_id, model: row.model, vector, textHash: row.text_hash };
+  const vector = new Float32Array(dimension);
+  new Uint8Array(vector.buffer).set(bytes.subarray(0, dimension * 4));
+  return vector;
 }
 
-const toBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+function toStored(row: { issue_id: string; model: string; dimension: number; vector: Buffer; text_hash: string }): StoredEmbedding {
+  return { issueId: row.issue_id, model: row.model, vector: float32Of(row.vector, row.dimension), textHash: row.text_hash };
+}
+
+export const toBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 
 export function embeddingRepository(db: Executor) {
   const bumpVersion = compileOnce(['workspaceId', 'productId'], ({ workspaceId, productId }: { workspaceId: string; productId: string }) =>

@@ -5,12 +5,15 @@
 // the other up). A session's votes on an article take turns under a lock, and every tally moves
 // relative to what is committed, so concurrent votes of many sessions all count, exactly, on both
 // databases. Tallies are no edit of the article: no event, no new help version (the public pages
-// do not show them), no updated_at.
+// do not show them), no updated_at. A counted view is also the reports' `article_viewed` (help-events.ts),
+// recorded in the same transaction.
 import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { ArticleRepository } from '../../db/repositories/help-center/article.repository.js';
 import type { ArticleVisitRepository, VisitKey } from '../../db/repositories/help-center/article-visit.repository.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Visitor } from '../widget/widget-session.service.js';
+import type { HelpEvents } from './help-events.js';
 import { holdLock, inTransaction } from '../shared/unit-of-work.js';
 
 export interface ArticleTalliesDeps {
@@ -19,15 +22,18 @@ export interface ArticleTalliesDeps {
   articles: Pick<ArticleRepository, 'addToTallies'>;
   articleVisits: ArticleVisitRepository;
   clock: Clock;
+  viewEvents: Pick<HelpEvents, 'record'>;
 }
 
 const counts = (vote: number | null) => ({ helpful: vote === 1 ? 1 : 0, not_helpful: vote === 0 ? 1 : 0 });
 
-export function createArticleTallies({ db, dialect, articles, articleVisits, clock }: ArticleTalliesDeps) {
+export function createArticleTallies({ db, dialect, articles, articleVisits, clock, viewEvents }: ArticleTalliesDeps) {
   return {
     /** Counts the session's view of the article, unless it was counted before. */
-    view: (key: VisitKey): Promise<void> => inTransaction(db, async ({ tx }) => {
-      if (await articleVisits.recordView(key, clock.now(), tx)) await articles.addToTallies(key.workspaceId, key.articleId, { views: 1 }, tx);
+    view: (key: VisitKey, visitor: Visitor): Promise<void> => inTransaction(db, async ({ tx }) => {
+      if (!(await articleVisits.recordView(key, clock.now(), tx))) return;
+      await articles.addToTallies(key.workspaceId, key.articleId, { views: 1 }, tx);
+      await viewEvents.record('article_viewed', key, visitor, key.articleId, tx);
     }),
 
     /** Sets the session's vote; the same vote again changes nothing. */

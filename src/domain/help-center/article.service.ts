@@ -3,11 +3,14 @@
 // product and locale. Any member writes them (read-only keys never). This service is the one writer
 // of articles: every write takes the product's help-center lock, moves its help version and records
 // its events here (article.published when an article becomes published: created so, or a draft
-// PATCHed to published). Its tallies (views, votes) are the widget's: article-tallies.ts.
+// PATCHed to published). Its tallies (views, votes) are the widget's: article-tallies.ts. It also keeps the article's passages (what answers match and show) in
+// step with its title and text, in the same transaction, and hands a committed article to
+// `indexed` (answers embed a published article's passages then).
 import type { Db } from '../../db/database.js';
 import type { Executor, Page, PageOf } from '../../db/repositories/executor.js';
 import type { ArticleChanges, ArticleFilters, ArticleRepository, ArticleRow } from '../../db/repositories/help-center/article.repository.js';
 import type { CollectionRepository } from '../../db/repositories/help-center/collection.repository.js';
+import type { PassageRepository } from '../../db/repositories/help-center/passage.repository.js';
 import type { ProductRepository } from '../../db/repositories/product.repository.js';
 import type { SearchRepository } from '../../db/repositories/search.repository.js';
 import { checkAll, invalidField, notFound } from '../../errors.js';
@@ -23,6 +26,7 @@ import { normalizeTags } from '../tags/tags.js';
 import { toArticle, type Article, type ArticleStatus } from './help-center.shapes.js';
 import type { HelpCenterWrites } from './help-center-writes.js';
 import { DEFAULT_LOCALE, requireLocale } from './locales.js';
+import { articlePassages } from './passages.js';
 import { freeSlugFor } from './slugs.js';
 import { wordsOf } from '../search/search.service.js';
 
@@ -53,12 +57,21 @@ export interface ArticleServiceDeps {
   collections: Pick<CollectionRepository, 'findById'>;
   products: Pick<ProductRepository, 'findById'>;
   search: Pick<SearchRepository, 'search'>;
+  passages: Pick<PassageRepository, 'replace'>;
   helpWrites: HelpCenterWrites;
   outbox: Outbox;
   clock: Clock;
+  /** After a create or an update committed (never rejects; not waited for). */
+  indexed?: (workspaceId: string, productId: string, articleId: string) => Promise<void>;
 }
 
-export function createArticleService({ db, articles, collections, products, search, helpWrites, outbox, clock }: ArticleServiceDeps) {
+export function createArticleService({ db, articles, collections, products, search, passages, helpWrites, outbox, clock, indexed }: ArticleServiceDeps) {
+  /** The write's answer, once committed: the article's passages are embedded in the background. */
+  const committed = (actor: Actor, article: Article): Article => {
+    void indexed?.(actor.workspaceId, article.product_id, article.id);
+    return article;
+  };
+
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ArticleRow> {
     const articleId = parseUuid(id);
     const row = articleId ? await articles.findById(actor.workspaceId, articleId, tx) : undefined;
@@ -154,7 +167,7 @@ export function createArticleService({ db, articles, collections, products, sear
         () => checkPublishable(input.status ?? 'draft', input.body),
       ] as const);
       const id = newId();
-      return inTransaction(db, async (work) => {
+      return committed(actor, await inTransaction(db, async (work) => {
         const { tx } = work;
         await helpWrites.lock(work, product!.id);
         await checkAll([
@@ -163,6 +176,7 @@ export function createArticleService({ db, articles, collections, products, sear
         ]);
         const now = clock.now();
         const status = input.status ?? 'draft';
+        const bodyText = articleText(input.body);
         await articles.insert({
           id,
           workspace_id: actor.workspaceId,
@@ -171,7 +185,7 @@ export function createArticleService({ db, articles, collections, products, sear
           title: input.title,
           slug: await slugFor(product!.id, locale, input.title, input.slug, null, tx),
           body: input.body,
-          body_text: articleText(input.body),
+          body_text: bodyText,
           locale,
           translation_of: input.translation_of ? parseUuid(input.translation_of) : null,
           status,
@@ -183,9 +197,10 @@ export function createArticleService({ db, articles, collections, products, sear
           updated_at: now,
           published_at: status === 'published' ? now : null,
         }, tx);
+        await passages.replace({ id, workspace_id: actor.workspaceId, product_id: product!.id }, articlePassages(input.title, bodyText), tx);
         await helpWrites.changed(work, actor.workspaceId, product!.id);
         return recordEvents(work, actor, id, null);
-      });
+      }));
     },
 
     /** updated_at moves only on an effective change; the slug stays when the title changes (links keep working). */
@@ -195,7 +210,7 @@ export function createArticleService({ db, articles, collections, products, sear
         () => (input.locale === undefined ? undefined : requireLocale(input.locale)),
         () => (input.tags === undefined ? undefined : normalizeTags(input.tags)),
       ] as const);
-      return inTransaction(db, async (work) => {
+      return committed(actor, await inTransaction(db, async (work) => {
         const { tx } = work;
         await helpWrites.lock(work, productId);
         const current = await find(actor, articleId, tx);
@@ -224,9 +239,10 @@ export function createArticleService({ db, articles, collections, products, sear
         changes.updated_at = now;
         if (changes.status !== undefined) changes.published_at = changes.status === 'published' ? now : null;
         await articles.update(actor.workspaceId, articleId, changes, tx);
+        if (changes.title !== undefined || changes.body_text !== undefined) await passages.replace(current, articlePassages(next.title, next.body_text), tx);
         await helpWrites.changed(work, actor.workspaceId, productId);
         return recordEvents(work, actor, articleId, { shown: toArticle(current), changes });
-      });
+      }));
     },
 
     /** Its translations stay, as originals of their own (docs/help-center.md). */

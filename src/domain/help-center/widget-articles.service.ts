@@ -128,7 +128,7 @@ export function createWidgetArticles({ products, articles, articleVisits, search
     async open(product: WidgetProduct, visitor: Visitor | null, id: string, url: ArticleUrl): Promise<WidgetArticle> {
       const { center, article } = await findPublished(product, id);
       const [vote, all] = await Promise.all([
-        visitor ? tallies.view(keyOf(visitor, article)).then(() => articleVisits.voteOf(keyOf(visitor, article))) : null,
+        visitor ? tallies.view(keyOf(visitor, article), visitor).then(() => articleVisits.voteOf(keyOf(visitor, article))) : null,
         articles.publishedOf(product.id),
       ]);
       const translations = all.filter((other) => other.id !== article.id && groupOf(other) === groupOf(article))

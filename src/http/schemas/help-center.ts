@@ -4,7 +4,7 @@ import {
 } from '../../domain/help-center/help-center.shapes.js';
 import { LOCALE_MAX, LOCALE_PATTERN } from '../../domain/help-center/locales.js';
 import { SLUG_MAX, SLUG_PATTERN } from '../../domain/products/product-naming.js';
-import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { CsvFilter, IdFilter, NOT_BLANK, Nullable, PageQuery, Ref, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
 import { SEARCH_QUERY_MAX } from '../../domain/search/search.shapes.js';
 import { TagNames, TagsInput } from './tag.js';
 
@@ -167,3 +167,50 @@ export const ArticlePreview = Type.Object(
     examples: [{ html: '<h2>Steps</h2>\n<p>Open <strong>Settings</strong>, then <a href="https://example.com/security" rel="nofollow noopener">Security</a>.</p>\n', excerpt: 'Steps\nOpen Settings, then Security.' }],
   },
 );
+
+// Answers and suggested articles (docs/help-center.md, "Answers").
+export const ANSWER_QUESTION_MAX = 500;
+
+const FOUND_ARTICLE_EXAMPLE = {
+  article: {
+    id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2', title: 'Reset your password', slug: 'reset-your-password',
+    excerpt: 'Open Settings, then Security, and choose Reset password. We send a link to your address.',
+    url: 'https://support.example.com/help/acme/articles/reset-your-password?locale=en',
+  },
+  passage: 'Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.',
+  score: 0.9123,
+};
+
+export const FoundArticle = Type.Object(
+  {
+    article: Type.Object({
+      id: Uuid(), title: Type.String(), slug: Type.String(), excerpt: Type.String({ description: 'The first 200 characters of its text' }),
+      url: Type.String({ description: 'Its public page' }),
+    }, { additionalProperties: false }),
+    passage: Type.String({ maxLength: 400, description: 'The best-matching passage of its text (at most 400 characters)' }),
+    score: Type.Number({ description: 'How well the passage matches: a cosine with a model, the share of the question\'s words without; at or above the calibrated threshold' }),
+  },
+  { $id: 'FoundArticle', additionalProperties: false, description: '[ext] A published article that answers the question, with its best passage', examples: [FOUND_ARTICLE_EXAMPLE] },
+);
+
+export const FoundArticles = Type.Array(Ref(FoundArticle), { maxItems: 5, description: 'Best first, at most 5, one per translation group; empty when nothing clears the threshold' });
+
+export const AnswersQuery = Type.Object({
+  q: TrimmedString({ minLength: 1, maxLength: ANSWER_QUESTION_MAX, description: `The visitor's question, 1–${ANSWER_QUESTION_MAX} characters, not blank` }),
+}, { additionalProperties: false });
+
+export const Answers = Type.Object(
+  {
+    data: FoundArticles,
+    answer: Nullable(Type.Object({
+      text: Type.String({ maxLength: 1000, description: 'Written by the chat model from the passages in `data` only' }),
+      citations: Type.Array(Uuid(), { minItems: 1, description: 'The articles (of `data`) the answer is drawn from' }),
+    }, { additionalProperties: false }), { description: 'Null without a chat model, without passages, or when the model gave no grounded answer' }),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ data: [FOUND_ARTICLE_EXAMPLE], answer: { text: 'Open Settings → Security → Reset password; the emailed link works for an hour.', citations: [FOUND_ARTICLE_EXAMPLE.article.id] } }],
+  },
+);
+
+export const SuggestedArticles = Type.Object({ data: FoundArticles }, { additionalProperties: false, examples: [{ data: [FOUND_ARTICLE_EXAMPLE] }] });

@@ -7,7 +7,7 @@ import { ErrorBody, Pagination } from './common.js';
 import { ContactDetail, ContactExport, ContactProfile } from './contact.js';
 import { Attachment, Contact, Conversation, ConversationDetail, ConversationSla, ConversationSlaBreach, ConversationSummary, LastMessage, LinkedIssue, Message, MessageDelivery, MessageEvent } from './conversation.js';
 import { InboundResult } from './email.js';
-import { Article, ArticlePreview, Collection } from './help-center.js';
+import { Article, ArticlePreview, Collection, FoundArticle } from './help-center.js';
 import { KeyMember, Me, Member } from './identity.js';
 import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { IdentitySecret, Product } from './product.js';
@@ -33,7 +33,7 @@ export const SHARED_SCHEMAS = [
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,
   IssueBase, Suggestion, TriageCalibration,
-  Collection, Article, ArticlePreview,
+  Collection, Article, ArticlePreview, FoundArticle,
   SearchResult,
   NotificationActor, Notification,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,

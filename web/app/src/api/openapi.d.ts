@@ -928,6 +928,26 @@ export interface paths {
         patch: operations["updateArticle"];
         trace?: never;
     };
+    "/api/v1/conversations/{id}/suggested-articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Articles that answer a conversation
+         * @description The published articles of the conversation's product whose passages answer its title and its contact's latest message, as GET /widget/v1/{widget_key}/answers finds them for a visitor (best first, at most 5, none below the calibrated threshold), with their public URL to insert as a link. Empty when the product's help center is off.
+         */
+        get: operations["listSuggestedArticles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations/{id}/triage": {
         parameters: {
             query?: never;
@@ -1252,6 +1272,27 @@ export interface paths {
          * @description Changes the given fields. Any status may be set from any status. assignee_id takes a member id, `me` or null; "" or null clears description and resolution_comment. updated_at changes only when something does.
          */
         patch: operations["updateIssueViaDeprecatedAlias"];
+        trace?: never;
+    };
+    "/api/v1/items/{id}/suggested-articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Articles that answer a conversation (deprecated alias of /api/v1/conversations)
+         * @deprecated
+         * @description The published articles of the conversation's product whose passages answer its title and its contact's latest message, as GET /widget/v1/{widget_key}/answers finds them for a visitor (best first, at most 5, none below the calibrated threshold), with their public URL to insert as a link. Empty when the product's help center is off.
+         */
+        get: operations["listSuggestedArticlesViaDeprecatedAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/items/{id}/triage": {
@@ -4148,6 +4189,7 @@ export interface components {
             published_at: string | null;
         };
         /**
+<<<<<<< HEAD
          * @description [ext] A Markdown body rendered as a published article shows it
          * @example {
          *       "html": "<h2>Steps</h2>\n<p>Open <strong>Settings</strong>, then <a href=\"https://example.com/security\" rel=\"nofollow noopener\">Security</a>.</p>\n",
@@ -4159,6 +4201,39 @@ export interface components {
             html: string;
             /** @description The excerpt the article would have: the first 200 characters of its text */
             excerpt: string;
+=======
+         * @description [ext] A published article that answers the question, with its best passage
+         * @example {
+         *       "article": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+         *         "title": "Reset your password",
+         *         "slug": "reset-your-password",
+         *         "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+         *         "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+         *       },
+         *       "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+         *       "score": 0.9123
+         *     }
+         */
+        FoundArticle: {
+            article: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id: string;
+                title: string;
+                slug: string;
+                /** @description The first 200 characters of its text */
+                excerpt: string;
+                /** @description Its public page */
+                url: string;
+            };
+            /** @description The best-matching passage of its text (at most 400 characters) */
+            passage: string;
+            /** @description How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold */
+            score: number;
+>>>>>>> h-answers
         };
         /**
          * @description [ext] An issue, conversation or contact that matches a search
@@ -13753,6 +13828,113 @@ export interface operations {
             };
         };
     };
+    listSuggestedArticles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "article": {
+                     *             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+                     *             "title": "Reset your password",
+                     *             "slug": "reset-your-password",
+                     *             "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+                     *             "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+                     *           },
+                     *           "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+                     *           "score": 0.9123
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Best first, at most 5, one per translation group; empty when nothing clears the threshold */
+                        data: components["schemas"]["FoundArticle"][];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     triageConversation: {
         parameters: {
             query?: never;
@@ -15875,6 +16057,113 @@ export interface operations {
             };
             /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSuggestedArticlesViaDeprecatedAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "article": {
+                     *             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+                     *             "title": "Reset your password",
+                     *             "slug": "reset-your-password",
+                     *             "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+                     *             "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+                     *           },
+                     *           "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+                     *           "score": 0.9123
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Best first, at most 5, one per translation group; empty when nothing clears the threshold */
+                        data: components["schemas"]["FoundArticle"][];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

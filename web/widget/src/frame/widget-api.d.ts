@@ -368,6 +368,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/{widget_key}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Answer a question from the help center
+         * @description The published articles whose passages answer `q`, best first (at most 5, one per translation group, none below the calibrated threshold): by meaning across languages when the duplicate detector has an embedding model, by words otherwise. With a chat model, `answer` is written from those passages only and cites them; without passages there is no answer. A session, when sent, counts the search and the answer shown for the self-service report. 404 when the product's help center is off.
+         */
+        get: operations["getWidgetAnswers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -410,6 +430,39 @@ export interface components {
             limit: number;
             /** @description Records skipped before this page */
             offset: number;
+        };
+        /**
+         * @description [ext] A published article that answers the question, with its best passage
+         * @example {
+         *       "article": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+         *         "title": "Reset your password",
+         *         "slug": "reset-your-password",
+         *         "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+         *         "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+         *       },
+         *       "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+         *       "score": 0.9123
+         *     }
+         */
+        FoundArticle: {
+            article: {
+                /**
+                 * Format: uuid
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id: string;
+                title: string;
+                slug: string;
+                /** @description The first 200 characters of its text */
+                excerpt: string;
+                /** @description Its public page */
+                url: string;
+            };
+            /** @description The best-matching passage of its text (at most 400 characters) */
+            passage: string;
+            /** @description How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold */
+            score: number;
         };
         /**
          * @description What the widget shows and asks for
@@ -3011,6 +3064,141 @@ export interface operations {
                 };
             };
             /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address for this widget (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWidgetAnswers: {
+        parameters: {
+            query: {
+                /** @description The visitor's question, 1–500 characters, not blank */
+                q: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The product's widget_key (`wk_` + 24 base62 characters)
+                 * @example wk_3fG7hJ2kL9mN4pQ8rS1tU6vW
+                 */
+                widget_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "article": {
+                     *             "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2",
+                     *             "title": "Reset your password",
+                     *             "slug": "reset-your-password",
+                     *             "excerpt": "Open Settings, then Security, and choose Reset password. We send a link to your address.",
+                     *             "url": "https://support.example.com/help/acme/articles/reset-your-password?locale=en"
+                     *           },
+                     *           "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
+                     *           "score": 0.9123
+                     *         }
+                     *       ],
+                     *       "answer": {
+                     *         "text": "Open Settings → Security → Reset password; the emailed link works for an hour.",
+                     *         "citations": [
+                     *           "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f80e2"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Best first, at most 5, one per translation group; empty when nothing clears the threshold */
+                        data: components["schemas"]["FoundArticle"][];
+                        /** @description Null without a chat model, without passages, or when the model gave no grounded answer */
+                        answer: {
+                            /** @description Written by the chat model from the passages in `data` only */
+                            text: string;
+                            /** @description The articles (of `data`) the answer is drawn from */
+                            citations: string[];
+                        } | null;
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field (`altcha` for a missing, wrong or reused proof of work) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session (`unauthorized`): missing, malformed, expired or another product's token, or an invalid identity token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the widget is disabled, or the request's Origin is not the product's domain */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
