@@ -5039,6 +5039,7 @@ export const openapiDocument = {
               "role": "owner",
               "display_name": "Grace Hopper",
               "avatar_url": null,
+              "availability": "online",
               "created_at": "2026-11-21T10:25:00.000Z"
             }
           }

@@ -4380,6 +4380,7 @@ export interface components {
          *         "role": "owner",
          *         "display_name": "Grace Hopper",
          *         "avatar_url": null,
+         *         "availability": "online",
          *         "created_at": "2026-11-21T10:25:00.000Z"
          *       }
          *     }
