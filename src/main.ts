@@ -161,6 +161,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
       // Attempts in flight get the same grace as requests; the rest are handed back before the database closes.
       await Promise.all([
         services.live.close(), app.close(), smtpReceiver?.close(), services.webhookDispatcher.stop(config.shutdownGraceMs), services.housekeeping.stop(),
+        services.assignmentQueue.idle(),
       ]);
       await detector.close();
       await database.close();
@@ -196,6 +197,8 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     logger.info({ port: smtpReceiver.port }, 'SMTP receiver listening');
   }
   services.webhookDispatcher.start();
+  // Conversations left waiting by a process that stopped before its pass.
+  void services.assignmentQueue.sweep(null);
   services.housekeeping.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

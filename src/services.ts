@@ -94,6 +94,9 @@ import { createRegexRunner } from './domain/automation/regex-safety.js';
 import { createAutomationRunner } from './events/automation-runner.js';
 import { createPasswordHasher, type ScryptParams } from './domain/accounts/passwords.js';
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
+import { createAssignment } from './domain/assignment/assignment.js';
+import { createAssignmentQueue } from './domain/assignment/assignment-queue.js';
+import { assignmentRepository } from './db/repositories/automation/assignment.repository.js';
 import { mailFromAddress } from './domain/email/addresses.js';
 import { createAttachmentService } from './domain/email/attachment.service.js';
 import { createInboundService } from './domain/email/inbound.service.js';
@@ -239,8 +242,15 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   const mail = options.mail ?? null;
   const notify = createNotificationWrites({ outbox, clock, mailEnabled: mail !== null, ...repositories });
+  // Fair assignment (docs/automation.md): new conversations are assigned in their write; the queue waits for a member to come free.
+  const assignmentState = assignmentRepository(db);
+  const assignment = createAssignment({ dialect, assignment: assignmentState, members: repositories.members });
   const conversationWrites = createConversationWrites({
     outbox, jobs: conversationJobs, notify, serviceLevels: createSlaClocks(repositories), dialect, clock, ...repositories,
+    assignment, onFreed: (workspaceId, productId) => void assignmentQueue.request(workspaceId, productId),
+  });
+  const assignmentQueue = createAssignmentQueue({
+    db, assignment, repo: assignmentState, conversations: repositories.conversations, writes: conversationWrites, onError: onBackgroundError,
   });
   const slaBreaches = createSlaBreachWatcher({ db, clock, onError: onBackgroundError, writes: conversationWrites, ...repositories });
   const email: EmailConfig = options.email ?? {
@@ -295,10 +305,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   // Automation (docs/automation.md): rules run from the fanned-out events, macros on request; both act through the conversation write unit.
   const replyMail = mail && { messageIdDomain: addressOf(mail.from).split('@')[1] };
   const automationChecks = createAutomationChecks(repositories);
-  const actionRunner = createActionRunner({ writes: conversationWrites, replyMail, ...repositories });
+  const actionRunner = createActionRunner({ writes: conversationWrites, replyMail, ...repositories, assignment });
   const automationRunner = createAutomationRunner({
     db, clock, onError: onBackgroundError, rules: repositories.automationRules, jobs: automationJobRepository(db, dialect), writes: conversationWrites,
-    actions: actionRunner, regex: createRegexRunner(), ...repositories,
+    actions: actionRunner, regex: createRegexRunner(), ...repositories, assignment,
   });
   const proofOfWork = createProofOfWork({
     secrets: serverSecretRepository(db), usedChallenges: usedChallengeRepository(db), clock, maxNumber: options.proofOfWorkMaxNumber,
@@ -341,10 +351,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       apiKeys: repositories.apiKeys,
       members: repositories.members,
       clock,
+      onOnline: (workspaceId) => void assignmentQueue.sweep(workspaceId),
       onBackgroundError,
     }),
     products: createProductService({
       db, dialect, products: repositories.products, widgetSessions: repositories.widgetSessions, outbox, audit, clock, inboundDomain: email.inboundDomain,
+      members: repositories.members, onAssignmentChanged: (workspaceId, productId) => void assignmentQueue.request(workspaceId, productId),
     }),
     conversations: createConversationService({
       db, dialect, clock, writes: conversationWrites, ...repositories, replyMail,
@@ -356,7 +368,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     calendars: createCalendarService({ db, dialect, clock, audit, ...repositories }),
     slaPolicies: createSlaPolicyService({ db, dialect, clock, audit, ...repositories }),
     automationRules: createAutomationRuleService({ db, dialect, clock, audit, checks: automationChecks, ...repositories }),
-    macros: createMacroService({ db, dialect, clock, checks: automationChecks, actions: actionRunner, writes: conversationWrites, ...repositories }),
+    macros: createMacroService({ db, dialect, clock, checks: automationChecks, actions: actionRunner, writes: conversationWrites, ...repositories, assignment }),
+    /** Assigns the conversations waiting for a free member (docs/automation.md, "Assignment"); swept by the server at start. */
+    assignmentQueue,
     /** Runs the rules' jobs; the dispatcher plans them and runs them in its cycle (tests call `run` themselves). */
     automationRunner,
     inbound,

@@ -24,6 +24,8 @@ export interface MemberTable {
   role: string;
   display_name: string | null;
   avatar_url: string | null;
+  /** `online` | `away` (migration 0041): whether assignment may give the member conversations. */
+  availability: string;
   created_at: string;
 }
 
@@ -72,6 +74,10 @@ export interface ProductTable {
   help_center: number;
   /** Moves with every write of the product's articles and collections (migration 0035): keys the public pages' cache. */
   help_version: number;
+  /** The assignment settings as JSON text (migration 0041): `{ mode, capacity, member_ids }`. */
+  assignment: string;
+  /** The member the round robin gave the last conversation to (migration 0041); null: none yet. */
+  assignment_cursor: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -344,6 +350,7 @@ export interface Database {
   macros: MacroTable;
   automation_jobs: AutomationJobTable;
   audit_log: AuditLogTable;
+  assignment_waits: AssignmentWaitTable;
 }
 
 /** A collection of a product's help center (migration 0035). */
@@ -767,5 +774,13 @@ export interface AuditLogTable {
   changes: string | null;
   ip: string | null;
   user_agent: string | null;
+  created_at: string;
+}
+
+/** A new conversation waiting for a free member of its product's assignment (migration 0041). */
+export interface AssignmentWaitTable {
+  conversation_id: string;
+  workspace_id: string;
+  product_id: string;
   created_at: string;
 }

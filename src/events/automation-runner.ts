@@ -15,7 +15,8 @@ import type { Executor } from '../db/repositories/executor.js';
 import type { MessageRepository } from '../db/repositories/message.repository.js';
 import type { FanOutEventRow } from '../db/repositories/webhook-delivery.repository.js';
 import type { ActionRunner } from '../domain/automation/actions.js';
-import { RULE_EVENTS, type Action, type Condition } from '../domain/automation/automation-vocabulary.js';
+import { assignsInTurn, RULE_EVENTS, type Action, type Condition } from '../domain/automation/automation-vocabulary.js';
+import type { Assignment } from '../domain/assignment/assignment.js';
 import { conditionsHold, type ConditionSubject } from '../domain/automation/conditions.js';
 import type { RegexRunner } from '../domain/automation/regex-safety.js';
 import type { ConversationWrites } from '../domain/conversations/conversation.writes.js';
@@ -57,6 +58,7 @@ export interface AutomationRunnerDeps {
   messages: Pick<MessageRepository, 'lastFromContact'>;
   writes: Pick<ConversationWrites, 'lock'>;
   actions: ActionRunner;
+  assignment: Pick<Assignment, 'holdFor'>;
   regex: Pick<RegexRunner, 'match' | 'close'>;
   clock: Clock;
   onError: (error: unknown) => void;
@@ -66,7 +68,7 @@ export interface AutomationRunnerDeps {
 type RuleOutcome = 'ran' | 'skipped' | 'lease_lost';
 
 export function createAutomationRunner(deps: AutomationRunnerDeps) {
-  const { db, rules, jobs, events, conversations, messages, writes, actions, regex, clock, onError, random } = deps;
+  const { db, rules, jobs, events, conversations, messages, writes, actions, assignment, regex, clock, onError, random } = deps;
   let draining: Promise<void> | null = null;
   let again = false;
   let stopping = false;
@@ -105,13 +107,17 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       if (!(await jobs.advance(job, index, clock.now(), work.tx))) return 'lease_lost';
       const rule = await rules.findById(job.workspace_id, ruleId, work.tx);
       if (!rule || rule.active !== 1) return 'skipped';
+      const ruleActions = JSON.parse(rule.actions) as Action[];
+      const unlocked = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
+      if (!unlocked) return 'skipped';
+      await assignment.holdFor(work, unlocked.product_id, assignsInTurn(ruleActions));
       const at = await writes.lock(work, job.conversation_id);
       const conversation = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
       if (!conversation) return 'skipped';
       const conditions = JSON.parse(rule.conditions) as Condition[];
       if (!(await conditionsHold(conditions, await subjectOf(conversation, job, work.tx), regex))) return 'skipped';
       const performer = { workspaceId: job.workspace_id, id: rule.id, name: rule.name, memberId: null };
-      await actions.run(work, conversation, JSON.parse(rule.actions) as Action[], performer);
+      await actions.run(work, conversation, ruleActions, performer);
       await rules.recordRun(job.workspace_id, rule.id, at, work.tx);
       return 'ran';
     };

@@ -112,7 +112,7 @@ describeEachDialect('automation rules CRUD [ext]', (ctx) => {
       actions: [
         { type: 'explode' },
         { type: 'assign', member_id: UNKNOWN_ID },
-        { type: 'assign', member_id: 'round_robin' },
+        { type: 'assign', member_id: 'round-robin' },
         { type: 'add_tags', tags: ['  '] },
         { type: 'remove_tags', tags: [] },
         { type: 'set_priority', priority: 'asap' },
@@ -130,7 +130,6 @@ describeEachDialect('automation rules CRUD [ext]', (ctx) => {
       'conditions[0].field', 'conditions[10].value', 'conditions[1].operator', 'conditions[2].value', 'conditions[3].value', 'conditions[4].value',
       'conditions[5].operator', 'conditions[6].value', 'conditions[7].extra', 'conditions[8].field', 'conditions[8].operator', 'conditions[9].value[0]',
     ]);
-    assert.match(res.body.fields['actions[2].member_id'], /round_robin/);
   });
 
   it('refuses a body without its required fields, an unknown event, no actions, or too many', async () => {

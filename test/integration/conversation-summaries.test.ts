@@ -248,6 +248,7 @@ describeEachDialect('summary jobs across processes', (ctx) => {
               conversations, messages, attachments: attachmentRepository(db), emailJobs: emailJobRepository(db, dialect), outbox: ctx().services.outbox,
               jobs: { request: async () => {}, requestAt: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, members: memberRepository(db), dialect, clock,
               notify: { assigned: async () => {}, messageAdded: async () => {} },
+              assignment: { forNew: async () => 'none', wait: async () => {}, unwait: async () => {} }, onFreed: () => {},
               serviceLevels: createSlaClocks({ slaClocks: slaClockRepository(db), slaPolicies: slaPolicyRepository(db), calendars: calendarRepository(db) }),
             }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },

@@ -15,7 +15,7 @@ describeEachDialect('GET /api/v1/me', (ctx) => {
     assert.equal(res.body.data.workspace_id, a.id);
     assert.match(res.body.data.api_key_id, /^[0-9a-f-]{36}$/);
     assert.deepEqual(res.body.data.member, {
-      id: a.owner.id, user_id: a.owner.user_id, role: 'owner', display_name: a.owner.display_name, avatar_url: null, ...NO_SETTINGS,
+      id: a.owner.id, user_id: a.owner.user_id, role: 'owner', display_name: a.owner.display_name, avatar_url: null, availability: 'online', ...NO_SETTINGS,
     });
   });
 

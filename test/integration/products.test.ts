@@ -30,7 +30,7 @@ describeEachDialect('POST /api/v1/products', (ctx) => {
     assert.equal(res.status, 201);
     const product: Product = res.body.data;
     assert.deepEqual(Object.keys(product).sort(), [
-      'created_at', 'domain', 'embed_snippet', 'help_center', 'help_slug', 'id', 'inbound_email', 'issue_prefix', 'name', 'product_key', 'slug', 'triage',
+      'assignment', 'created_at', 'domain', 'embed_snippet', 'help_center', 'help_slug', 'id', 'inbound_email', 'issue_prefix', 'name', 'product_key', 'slug', 'triage',
       'updated_at', 'widget_config', 'widget_key', 'workspace_id',
     ]);
     assert.match(product.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

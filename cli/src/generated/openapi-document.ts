@@ -109,6 +109,7 @@ export const openapiDocument = {
             "role": "owner",
             "display_name": "Grace Hopper",
             "avatar_url": null,
+            "availability": "online",
             "created_at": "2026-11-21T10:25:00.000Z"
           }
         ],
@@ -119,6 +120,7 @@ export const openapiDocument = {
           "role",
           "display_name",
           "avatar_url",
+          "availability",
           "created_at"
         ],
         "properties": {
@@ -175,6 +177,14 @@ export const openapiDocument = {
               "null"
             ]
           },
+          "availability": {
+            "type": "string",
+            "enum": [
+              "online",
+              "away"
+            ],
+            "description": "[ext] `online` (default) or `away`: fair assignment gives new conversations to online members only; set with PATCH /me"
+          },
           "created_at": {
             "format": "date-time",
             "examples": [
@@ -194,6 +204,7 @@ export const openapiDocument = {
             "role": "owner",
             "display_name": "Grace Hopper",
             "avatar_url": null,
+            "availability": "online",
             "signature": "Grace Hopper\nSupport, Acme",
             "time_zone": "Europe/Berlin",
             "notify_email": false
@@ -206,6 +217,7 @@ export const openapiDocument = {
           "role",
           "display_name",
           "avatar_url",
+          "availability",
           "signature",
           "time_zone",
           "notify_email"
@@ -264,6 +276,14 @@ export const openapiDocument = {
               "null"
             ]
           },
+          "availability": {
+            "type": "string",
+            "enum": [
+              "online",
+              "away"
+            ],
+            "description": "[ext] `online` (default) or `away`: fair assignment gives new conversations to online members only; set with PATCH /me"
+          },
           "signature": {
             "maxLength": 2000,
             "pattern": "^[^\\u0000]*$",
@@ -301,6 +321,7 @@ export const openapiDocument = {
               "role": "owner",
               "display_name": "Grace Hopper",
               "avatar_url": null,
+              "availability": "online",
               "signature": "Grace Hopper\nSupport, Acme",
               "time_zone": "Europe/Berlin",
               "notify_email": false
@@ -364,6 +385,11 @@ export const openapiDocument = {
             "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
             "help_slug": "acme-mobile-app",
             "help_center": true,
+            "assignment": {
+              "mode": "off",
+              "capacity": null,
+              "member_ids": []
+            },
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z"
           }
@@ -384,6 +410,7 @@ export const openapiDocument = {
           "inbound_email",
           "help_slug",
           "help_center",
+          "assignment",
           "created_at",
           "updated_at"
         ],
@@ -468,6 +495,56 @@ export const openapiDocument = {
           "help_center": {
             "description": "[ext] Whether the public help center is on (off: its pages answer 404)",
             "type": "boolean"
+          },
+          "assignment": {
+            "additionalProperties": false,
+            "description": "[ext] Fair assignment of the product's new conversations (settings role; replaced as a whole). With nobody free a conversation waits unassigned and is assigned, oldest first, when a member comes online or a place comes free",
+            "examples": [
+              {
+                "mode": "round_robin",
+                "capacity": 10,
+                "member_ids": []
+              }
+            ],
+            "type": "object",
+            "required": [
+              "mode",
+              "capacity",
+              "member_ids"
+            ],
+            "properties": {
+              "mode": {
+                "type": "string",
+                "enum": [
+                  "off",
+                  "round_robin",
+                  "balanced"
+                ],
+                "description": "`off`: new conversations stay unassigned; `round_robin`: to the next online member of the list in turn; `balanced`: to the online member with the fewest open (open or in_progress) conversations of the product"
+              },
+              "capacity": {
+                "minimum": 1,
+                "maximum": 10000,
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "description": "Open conversations of the product a member may hold; one at capacity is passed over. null: no limit"
+              },
+              "member_ids": {
+                "maxItems": 500,
+                "description": "The members it assigns to, in turn order, each once; []: every member",
+                "type": "array",
+                "items": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "description": "A member of this workspace",
+                  "type": "string"
+                }
+              }
+            }
           },
           "created_at": {
             "format": "date-time",
@@ -2788,12 +2865,23 @@ export const openapiDocument = {
                 ]
               },
               "member_id": {
-                "format": "uuid",
-                "examples": [
-                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
-                ],
-                "description": "A member of this workspace",
-                "type": "string"
+                "description": "A member of this workspace, or `round_robin`: the next free member of the product's assignment (docs: \"Assignment\")",
+                "anyOf": [
+                  {
+                    "format": "uuid",
+                    "examples": [
+                      "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                    ],
+                    "description": "A member of this workspace",
+                    "type": "string"
+                  },
+                  {
+                    "type": "string",
+                    "enum": [
+                      "round_robin"
+                    ]
+                  }
+                ]
               }
             }
           },
@@ -5059,6 +5147,7 @@ export const openapiDocument = {
               "role": "owner",
               "display_name": "Grace Hopper",
               "avatar_url": null,
+              "availability": "online",
               "created_at": "2026-11-21T10:25:00.000Z"
             }
           }
@@ -5536,6 +5625,11 @@ export const openapiDocument = {
             "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
             "help_slug": "acme-mobile-app",
             "help_center": true,
+            "assignment": {
+              "mode": "off",
+              "capacity": null,
+              "member_ids": []
+            },
             "created_at": "2026-11-21T10:25:00.000Z",
             "updated_at": "2026-11-21T10:25:00.000Z",
             "previous": {
@@ -5559,6 +5653,7 @@ export const openapiDocument = {
           "inbound_email",
           "help_slug",
           "help_center",
+          "assignment",
           "created_at",
           "updated_at",
           "previous"
@@ -5644,6 +5739,56 @@ export const openapiDocument = {
           "help_center": {
             "description": "[ext] Whether the public help center is on (off: its pages answer 404)",
             "type": "boolean"
+          },
+          "assignment": {
+            "additionalProperties": false,
+            "description": "[ext] Fair assignment of the product's new conversations (settings role; replaced as a whole). With nobody free a conversation waits unassigned and is assigned, oldest first, when a member comes online or a place comes free",
+            "examples": [
+              {
+                "mode": "round_robin",
+                "capacity": 10,
+                "member_ids": []
+              }
+            ],
+            "type": "object",
+            "required": [
+              "mode",
+              "capacity",
+              "member_ids"
+            ],
+            "properties": {
+              "mode": {
+                "type": "string",
+                "enum": [
+                  "off",
+                  "round_robin",
+                  "balanced"
+                ],
+                "description": "`off`: new conversations stay unassigned; `round_robin`: to the next online member of the list in turn; `balanced`: to the online member with the fewest open (open or in_progress) conversations of the product"
+              },
+              "capacity": {
+                "minimum": 1,
+                "maximum": 10000,
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "description": "Open conversations of the product a member may hold; one at capacity is passed over. null: no limit"
+              },
+              "member_ids": {
+                "maxItems": 500,
+                "description": "The members it assigns to, in turn order, each once; []: every member",
+                "type": "array",
+                "items": {
+                  "format": "uuid",
+                  "examples": [
+                    "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                  ],
+                  "description": "A member of this workspace",
+                  "type": "string"
+                }
+              }
+            }
           },
           "created_at": {
             "format": "date-time",
@@ -5744,6 +5889,56 @@ export const openapiDocument = {
               "help_center": {
                 "description": "[ext] Whether the public help center is on (off: its pages answer 404)",
                 "type": "boolean"
+              },
+              "assignment": {
+                "additionalProperties": false,
+                "description": "[ext] Fair assignment of the product's new conversations (settings role; replaced as a whole). With nobody free a conversation waits unassigned and is assigned, oldest first, when a member comes online or a place comes free",
+                "examples": [
+                  {
+                    "mode": "round_robin",
+                    "capacity": 10,
+                    "member_ids": []
+                  }
+                ],
+                "type": "object",
+                "required": [
+                  "mode",
+                  "capacity",
+                  "member_ids"
+                ],
+                "properties": {
+                  "mode": {
+                    "type": "string",
+                    "enum": [
+                      "off",
+                      "round_robin",
+                      "balanced"
+                    ],
+                    "description": "`off`: new conversations stay unassigned; `round_robin`: to the next online member of the list in turn; `balanced`: to the online member with the fewest open (open or in_progress) conversations of the product"
+                  },
+                  "capacity": {
+                    "minimum": 1,
+                    "maximum": 10000,
+                    "type": [
+                      "integer",
+                      "null"
+                    ],
+                    "description": "Open conversations of the product a member may hold; one at capacity is passed over. null: no limit"
+                  },
+                  "member_ids": {
+                    "maxItems": 500,
+                    "description": "The members it assigns to, in turn order, each once; []: every member",
+                    "type": "array",
+                    "items": {
+                      "format": "uuid",
+                      "examples": [
+                        "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                      ],
+                      "description": "A member of this workspace",
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "created_at": {
                 "format": "date-time",
@@ -7731,6 +7926,14 @@ export const openapiDocument = {
                   "notify_email": {
                     "description": "[ext] Whether the member wants notifications by email",
                     "type": "boolean"
+                  },
+                  "availability": {
+                    "type": "string",
+                    "enum": [
+                      "online",
+                      "away"
+                    ],
+                    "description": "[ext] `online` (default) or `away`: fair assignment gives new conversations to online members only; set with PATCH /me"
                   }
                 }
               },
@@ -8656,6 +8859,56 @@ export const openapiDocument = {
                   "help_center": {
                     "description": "[ext] Whether the public help center is on (default true). Settings role only",
                     "type": "boolean"
+                  },
+                  "assignment": {
+                    "additionalProperties": false,
+                    "description": "[ext] Fair assignment of the product's new conversations (settings role; replaced as a whole). With nobody free a conversation waits unassigned and is assigned, oldest first, when a member comes online or a place comes free",
+                    "examples": [
+                      {
+                        "mode": "round_robin",
+                        "capacity": 10,
+                        "member_ids": []
+                      }
+                    ],
+                    "type": "object",
+                    "required": [
+                      "mode",
+                      "capacity",
+                      "member_ids"
+                    ],
+                    "properties": {
+                      "mode": {
+                        "type": "string",
+                        "enum": [
+                          "off",
+                          "round_robin",
+                          "balanced"
+                        ],
+                        "description": "`off`: new conversations stay unassigned; `round_robin`: to the next online member of the list in turn; `balanced`: to the online member with the fewest open (open or in_progress) conversations of the product"
+                      },
+                      "capacity": {
+                        "minimum": 1,
+                        "maximum": 10000,
+                        "type": [
+                          "integer",
+                          "null"
+                        ],
+                        "description": "Open conversations of the product a member may hold; one at capacity is passed over. null: no limit"
+                      },
+                      "member_ids": {
+                        "maxItems": 500,
+                        "description": "The members it assigns to, in turn order, each once; []: every member",
+                        "type": "array",
+                        "items": {
+                          "format": "uuid",
+                          "examples": [
+                            "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                          ],
+                          "description": "A member of this workspace",
+                          "type": "string"
+                        }
+                      }
+                    }
                   }
                 }
               },

@@ -39,6 +39,7 @@ import { conversationSla } from './0036_conversation_sla.js';
 import { automation } from './0037_automation.js';
 import { helpAnswers } from './0039_help_answers.js';
 import { articleVisits } from './0040_article_visits.js';
+import { assignment } from './0041_assignment.js';
 import { auditLog } from './0042_audit_log.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
@@ -83,6 +84,7 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0037_automation': automation(types),
     '0039_help_answers': helpAnswers(types),
     '0040_article_visits': articleVisits(types),
+    '0041_assignment': assignment(types),
     '0042_audit_log': auditLog(types),
   };
 }

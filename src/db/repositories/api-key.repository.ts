@@ -22,7 +22,7 @@ export function apiKeyRepository(db: Executor) {
     .select([
       'k.id', 'k.workspace_id', 'k.member_id', 'k.label', 'k.read_only', 'k.integration', 'k.created_at', 'k.revoked_at', 'k.last_used_at',
       'm.id as m_id', 'm.user_id as m_user_id', 'm.role as m_role', 'm.display_name as m_display_name',
-      'm.avatar_url as m_avatar_url', 'm.created_at as m_created_at',
+      'm.avatar_url as m_avatar_url', 'm.availability as m_availability', 'm.created_at as m_created_at',
     ])
     .where('k.key_hash', '=', '')
     .compile();
@@ -37,11 +37,11 @@ export function apiKeyRepository(db: Executor) {
       const query: typeof byHash = { ...byHash, parameters: [keyHash] };
       const { rows: [row] } = await tx.executeQuery(query);
       if (!row) return undefined;
-      const { m_id, m_user_id, m_role, m_display_name, m_avatar_url, m_created_at, ...key } = row;
+      const { m_id, m_user_id, m_role, m_display_name, m_avatar_url, m_availability, m_created_at, ...key } = row;
       const member = m_id
         ? {
             id: m_id, workspace_id: key.workspace_id, user_id: m_user_id, role: m_role!, display_name: m_display_name,
-            avatar_url: m_avatar_url, created_at: m_created_at!,
+            avatar_url: m_avatar_url, availability: m_availability!, created_at: m_created_at!,
           }
         : null;
       return { key, member };

@@ -2,7 +2,7 @@ import { findInWorkspace } from './compiled-query.js';
 import { oldestFirstPage, type Executor, type Page, type PageOf } from './executor.js';
 import type { MemberTable, UserTable } from '../schema.js';
 
-const MEMBER_COLUMNS = ['id', 'workspace_id', 'user_id', 'role', 'display_name', 'avatar_url', 'created_at'] as const;
+const MEMBER_COLUMNS = ['id', 'workspace_id', 'user_id', 'role', 'display_name', 'avatar_url', 'availability', 'created_at'] as const;
 const USER_COLUMNS = ['id', 'email', 'name', 'created_at', 'password_hash'] as const;
 const LIST_ALL_PAGE_SIZE = 1000;
 
@@ -11,6 +11,8 @@ export interface MemberSettingsRow {
   signature: string | null;
   time_zone: string | null;
   notify_email: number;
+  /** `online` | `away` (docs/automation.md, "Assignment"). */
+  availability: string;
 }
 
 export function memberRepository(db: Executor) {
@@ -59,7 +61,7 @@ export function memberRepository(db: Executor) {
 
     /** A member's own settings (PATCH /api/v1/me), or undefined when the member is gone. */
     async settingsOf(workspaceId: string, id: string, tx: Executor = db): Promise<MemberSettingsRow | undefined> {
-      return tx.selectFrom('members').select(['signature', 'time_zone', 'notify_email'])
+      return tx.selectFrom('members').select(['signature', 'time_zone', 'notify_email', 'availability'])
         .where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
     },
 
@@ -69,7 +71,7 @@ export function memberRepository(db: Executor) {
         .where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
     },
 
-    async update(workspaceId: string, id: string, changes: Partial<Pick<MemberTable, 'role' | 'display_name' | 'user_id'> & MemberSettingsRow>, tx: Executor = db): Promise<void> {
+    async update(workspaceId: string, id: string, changes: Partial<Pick<MemberTable, 'role' | 'display_name' | 'user_id' | 'availability'> & MemberSettingsRow>, tx: Executor = db): Promise<void> {
       await tx.updateTable('members').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
 

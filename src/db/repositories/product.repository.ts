@@ -4,12 +4,15 @@ import type { ProductTable } from '../schema.js';
 
 const PRODUCT_COLUMNS = [
   'id', 'workspace_id', 'name', 'slug', 'issue_prefix', 'widget_key', 'product_key', 'widget_config', 'domain',
-  'triage', 'inbound_name', 'help_slug', 'help_center', 'help_version', 'created_at', 'updated_at',
+  'triage', 'inbound_name', 'help_slug', 'help_center', 'help_version', 'assignment', 'created_at', 'updated_at',
 ] as const;
 
-/** A product as every reader sees it: the identity secret is read on its own, only where a token is checked. */
-export type ProductRow = Omit<ProductTable, 'identity_secret'>;
-export type ProductChanges = Partial<Pick<ProductTable, 'name' | 'slug' | 'issue_prefix' | 'widget_config' | 'domain' | 'triage' | 'help_slug' | 'help_center' | 'updated_at'>>;
+/**
+ * A product as every reader sees it: the identity secret is read on its own, only where a token is
+ * checked, and the round robin's cursor only under the product's assignment lock.
+ */
+export type ProductRow = Omit<ProductTable, 'identity_secret' | 'assignment_cursor'>;
+export type ProductChanges = Partial<Pick<ProductTable, 'name' | 'slug' | 'issue_prefix' | 'widget_config' | 'domain' | 'triage' | 'help_slug' | 'help_center' | 'assignment' | 'updated_at'>>;
 
 export function productRepository(db: Executor) {
   // Every widget request looks its product up by key.

@@ -19,19 +19,19 @@ export function sessionRepository(db: Executor) {
         .innerJoin('members as m', (join) => join.onRef('m.id', '=', 's.member_id').onRef('m.workspace_id', '=', 's.workspace_id'))
         .select([
           's.id', 's.token_hash', 's.workspace_id', 's.member_id', 's.created_at', 's.last_used_at', 's.expires_at', 's.revoked_at',
-          'm.user_id as m_user_id', 'm.role as m_role', 'm.display_name as m_display_name', 'm.avatar_url as m_avatar_url',
+          'm.user_id as m_user_id', 'm.role as m_role', 'm.display_name as m_display_name', 'm.avatar_url as m_avatar_url', 'm.availability as m_availability',
           'm.created_at as m_created_at',
         ])
         .where('s.token_hash', '=', tokenHash)
         .where('s.revoked_at', 'is', null)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { m_user_id, m_role, m_display_name, m_avatar_url, m_created_at, ...session } = row;
+      const { m_user_id, m_role, m_display_name, m_avatar_url, m_availability, m_created_at, ...session } = row;
       return {
         session,
         member: {
           id: session.member_id, workspace_id: session.workspace_id, user_id: m_user_id, role: m_role, display_name: m_display_name,
-          avatar_url: m_avatar_url, created_at: m_created_at,
+          avatar_url: m_avatar_url, availability: m_availability, created_at: m_created_at,
         },
       };
     },

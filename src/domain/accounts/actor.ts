@@ -29,8 +29,13 @@ export interface Member {
   role: MemberRole;
   display_name: string | null;
   avatar_url: string | null;
+  /** [ext] Whether assignment may give the member conversations (docs/automation.md, "Assignment"). */
+  availability: Availability;
   created_at: string;
 }
+
+export const AVAILABILITIES = ['online', 'away'] as const;
+export type Availability = (typeof AVAILABILITIES)[number];
 
 export const MEMBER_ROLES = ['owner', 'admin', 'agent'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];

@@ -96,7 +96,7 @@ export function createAdminService({ db, accountsLock, workspaces, members, apiK
         }
         const row = {
           id: newId(), workspace_id: input.workspaceId, user_id: userId, role: input.role,
-          display_name: input.name, avatar_url: null, created_at: clock.now(),
+          display_name: input.name, avatar_url: null, availability: 'online', created_at: clock.now(),
         };
         await members.insert(row, tx);
         await audit.record({ tx }, { ...bySystem(row.workspace_id), action: 'member.created', target_type: 'member', target_id: row.id });

@@ -6,13 +6,15 @@ import type { MemberTable } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/tokens.js';
-import type { Actor, Member, MemberRole } from './actor.js';
+import type { Actor, Availability, Member, MemberRole } from './actor.js';
 import { ianaTimeZone, normalizeSignature, type MemberSettings } from './member-settings.js';
 
 const KEY_FORMAT = /^ldk_[0-9A-Za-z]{40}$/;
 const LAST_USED_REFRESH_MS = 60_000;
 
-const settingsOf = (row: MemberSettingsRow): MemberSettings => ({ signature: row.signature, time_zone: row.time_zone, notify_email: Number(row.notify_email) === 1 });
+const settingsOf = (row: MemberSettingsRow): MemberSettings & { availability: Availability } => ({
+  signature: row.signature, time_zone: row.time_zone, notify_email: Number(row.notify_email) === 1, availability: row.availability as Availability,
+});
 
 /** The member a request acts as, for the settings that are theirs alone; a key without a member has none (400). */
 function ownMember(actor: Actor): Member {
@@ -26,6 +28,7 @@ export const toMember = (row: MemberTable): Member => ({
   role: row.role as MemberRole,
   display_name: row.display_name,
   avatar_url: row.avatar_url,
+  availability: row.availability as Availability,
   created_at: row.created_at,
 });
 
@@ -42,9 +45,11 @@ export interface IdentityServiceDeps {
   clock: Clock;
   /** Reports a failed background write (last_used_at); it never fails the request. */
   onBackgroundError: (error: unknown) => void;
+  /** After a member of the workspace came online: the conversations waiting for a free member may move. */
+  onOnline: (workspaceId: string) => void;
 }
 
-export function createIdentityService({ apiKeys, members, clock, onBackgroundError }: IdentityServiceDeps) {
+export function createIdentityService({ apiKeys, members, clock, onBackgroundError, onOnline }: IdentityServiceDeps) {
   // When each key's last_used_at was last written by this process.
   const lastTouched = new Map<string, number>();
 
@@ -93,15 +98,17 @@ export function createIdentityService({ apiKeys, members, clock, onBackgroundErr
     me,
 
     /** Changes the actor's own settings (only those given); the identity as `me` answers it after. */
-    async updateMe(actor: Actor, changes: Partial<MemberSettings>) {
+    async updateMe(actor: Actor, changes: Partial<MemberSettings & { availability: Availability }>) {
       const member = ownMember(actor);
       const timeZone = changes.time_zone === undefined ? undefined : ianaTimeZone(changes.time_zone);
       const set = {
         ...(changes.signature !== undefined ? { signature: normalizeSignature(changes.signature) } : {}),
         ...(timeZone !== undefined ? { time_zone: timeZone } : {}),
         ...(changes.notify_email !== undefined ? { notify_email: changes.notify_email ? 1 : 0 } : {}),
+        ...(changes.availability !== undefined ? { availability: changes.availability } : {}),
       };
       if (Object.keys(set).length > 0) await members.update(actor.workspaceId, member.id, set);
+      if (changes.availability === 'online') onOnline(actor.workspaceId);
       return me(actor);
     },
 

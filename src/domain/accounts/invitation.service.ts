@@ -225,7 +225,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
         const changes = { user_id: userId, display_name: input.name, role: invitation.role };
         const member = handedOver
           ? { ...handedOver, ...changes }
-          : { id: newId(), workspace_id: invitation.workspace_id, avatar_url: null, created_at: clock.now(), ...changes };
+          : { id: newId(), workspace_id: invitation.workspace_id, avatar_url: null, availability: 'online', created_at: clock.now(), ...changes };
         if (handedOver) await members.update(member.workspace_id, member.id, changes, tx);
         else await members.insert(member, tx);
         await audit.record(work, {

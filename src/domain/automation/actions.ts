@@ -15,7 +15,8 @@ import { fillPlaceholders, placeholderValues } from '../saved-replies/placeholde
 import { effectiveChanges } from '../shared/changes.js';
 import type { Work } from '../shared/unit-of-work.js';
 import { normalizeTags, parseTags, tagKey, TAGS_MAX } from '../tags/tags.js';
-import type { Action } from './automation-vocabulary.js';
+import type { Assignment } from '../assignment/assignment.js';
+import { ROUND_ROBIN, type Action } from './automation-vocabulary.js';
 
 export interface ActionRunnerDeps {
   writes: Pick<ConversationWrites, 'lock' | 'addMessage' | 'update'>;
@@ -24,6 +25,7 @@ export interface ActionRunnerDeps {
   products: Pick<ProductRepository, 'findById'>;
   savedReplies: Pick<SavedReplyRepository, 'findById'>;
   replyMail: ConversationServiceDeps['replyMail'];
+  assignment: Pick<Assignment, 'pick' | 'wait'>;
 }
 
 /** Who runs the actions: the messages' sender, and the member told as the assigner (null for a rule). */
@@ -33,7 +35,7 @@ export interface Performer extends AgentSender {
 
 type FieldState = Required<Pick<ConversationChanges, 'status' | 'priority' | 'assignee_id'>> & { tags: string[] };
 
-export function createActionRunner({ writes, conversations, members, products, savedReplies, replyMail }: ActionRunnerDeps) {
+export function createActionRunner({ writes, conversations, members, products, savedReplies, replyMail, assignment }: ActionRunnerDeps) {
   /** A saved reply filled for this conversation, its sender's name as `{{agent.name}}`. */
   async function replyText(work: Work, conversation: ConversationWithContactRow, savedReplyId: string, performer: Performer, place: string): Promise<string> {
     const [reply, product] = await Promise.all([
@@ -54,6 +56,13 @@ export function createActionRunner({ writes, conversations, members, products, s
     };
     switch (action.type) {
       case 'assign':
+        if (action.member_id === ROUND_ROBIN) {
+          // The product's next free member (its lock was taken before the conversation's); nobody free: it waits in the queue.
+          const member = await assignment.pick(work, conversation.workspace_id, conversation.product_id);
+          if (member) state.assignee_id = member;
+          else if (state.assignee_id === null) await assignment.wait(work, conversation, at);
+          return;
+        }
         if (!(await members.findById(conversation.workspace_id, action.member_id, work.tx))) throw invalidField(`${place}.member_id`, 'is no longer a member of this workspace');
         state.assignee_id = action.member_id;
         return;

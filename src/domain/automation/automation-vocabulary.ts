@@ -12,6 +12,13 @@ import { CONVERSATION_SOURCES, CONVERSATION_STATUSES, CONVERSATION_TYPES, PRIORI
 import { normalizeTags, TAGS_MAX } from '../tags/tags.js';
 import { patternProblem } from './regex-safety.js';
 
+/** `assign`'s `member_id` that hands the conversation to its product's assignment (docs/automation.md, "Assignment"). */
+export const ROUND_ROBIN = 'round_robin';
+
+/** Whether `actions` may assign in turn: who runs them takes the product's assignment lock before the conversation's. */
+export const assignsInTurn = (actions: readonly { type: string; member_id?: string }[]): boolean =>
+  actions.some((action) => action.type === 'assign' && action.member_id === ROUND_ROBIN);
+
 export const RULE_EVENTS = ['conversation.created', 'message.created', 'conversation.updated', 'conversation.sla_breached'] as const;
 export type RuleEvent = (typeof RULE_EVENTS)[number];
 
@@ -170,7 +177,7 @@ export function createAutomationChecks({ products, members, savedReplies }: Auto
     };
     switch (type) {
       case 'assign':
-        if (value === 'round_robin') return fail('"round_robin" needs the products\' assignment settings, which this server does not have yet: name a member');
+        if (value === ROUND_ROBIN) return { type, member_id: ROUND_ROBIN };
         if (typeof value !== 'string' || !(await exists(members.findById, workspaceId, value))) return fail('is not a member of this workspace');
         return { type, member_id: value.toLowerCase() };
       case 'add_tags':

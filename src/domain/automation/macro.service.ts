@@ -17,7 +17,8 @@ import type { ConversationWrites } from '../conversations/conversation.writes.js
 import { updateUnderLock } from '../shared/changes.js';
 import { inTransaction } from '../shared/unit-of-work.js';
 import type { ActionRunner } from './actions.js';
-import type { Action, AutomationChecks } from './automation-vocabulary.js';
+import type { Assignment } from '../assignment/assignment.js';
+import { assignsInTurn, type Action, type AutomationChecks } from './automation-vocabulary.js';
 
 export const MACRO_NAME_MAX = 200;
 
@@ -47,12 +48,13 @@ export interface MacroServiceDeps {
   macros: MacroRepository;
   conversations: Pick<ConversationRepository, 'findById'>;
   writes: Pick<ConversationWrites, 'lock' | 'detail'>;
+  assignment: Pick<Assignment, 'holdFor'>;
   checks: AutomationChecks;
   actions: ActionRunner;
   clock: Clock;
 }
 
-export function createMacroService({ db, dialect, macros, conversations, writes, checks, actions, clock }: MacroServiceDeps) {
+export function createMacroService({ db, dialect, macros, conversations, writes, assignment, checks, actions, clock }: MacroServiceDeps) {
   async function find(actor: Actor, id: string, tx = db): Promise<MacroRow> {
     const macroId = parseUuid(id);
     const row = macroId ? await macros.findById(actor.workspaceId, macroId, tx) : undefined;
@@ -107,11 +109,13 @@ export function createMacroService({ db, dialect, macros, conversations, writes,
 
     /** Runs the macro's actions on the conversation in one transaction; the conversation after them all. */
     async run(actor: Actor, conversationId: string, macroId: string): Promise<ConversationDetail> {
-      const [{ id }, macro] = await Promise.all([findConversation(actor, conversationId), find(actor, macroId)]);
+      const [{ id, product_id }, macro] = await Promise.all([findConversation(actor, conversationId), find(actor, macroId)]);
       const performer = { workspaceId: actor.workspaceId, id: actingId(actor), name: actor.member?.display_name ?? null, memberId: actor.member?.id ?? null };
       return inTransaction(db, async (work) => {
+        const { actions: macroActions } = toMacro(macro);
+        await assignment.holdFor(work, product_id, assignsInTurn(macroActions));
         await writes.lock(work, id);
-        await actions.run(work, await findConversation(actor, id, work.tx), toMacro(macro).actions, performer);
+        await actions.run(work, await findConversation(actor, id, work.tx), macroActions, performer);
         return writes.detail(work.tx, await findConversation(actor, id, work.tx));
       }, { actor: eventActorOf(actor) });
     },

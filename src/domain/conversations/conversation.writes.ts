@@ -27,6 +27,8 @@ import type { TagRepository } from '../../db/repositories/tag.repository.js';
 import { ERASED, type MessageRepository, type MessageRow } from '../../db/repositories/message.repository.js';
 import type { Outbox } from '../../events/outbox.js';
 import { holdAssignee } from '../accounts/member-ref.js';
+import type { Assignment } from '../assignment/assignment.js';
+import { OPEN_STATUSES } from '../../db/repositories/automation/assignment.repository.js';
 import { addressToken } from '../email/addresses.js';
 import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
@@ -54,7 +56,13 @@ export interface ConversationWritesDeps {
   serviceLevels: SlaClocks;
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   clock: Clock;
+  /** Fair assignment (docs/automation.md, "Assignment"): a new conversation's assignee, the queue of those waiting. */
+  assignment: Pick<Assignment, 'forNew' | 'wait' | 'unwait'>;
+  /** After a commit that freed a member's place in the product (an assigned open conversation closed or reassigned). */
+  onFreed: (workspaceId: string, productId: string) => void;
 }
+
+const isOpen = (status: string): boolean => (OPEN_STATUSES as readonly string[]).includes(status);
 
 /** The lock of a conversation's writes (its messages, its row, its background jobs). */
 export const conversationLock = (conversationId: string): string => `conversation:${conversationId}`;
@@ -94,7 +102,7 @@ export interface NewMessage {
 const asNewMessage = (message: MessageRow | NewMessage): NewMessage => ('row' in message ? message : { row: message });
 
 export function createConversationWrites({
-  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, members, notify, serviceLevels, dialect, clock,
+  conversations, messages, attachments, emailJobs, outbox, jobs, tags, contacts, members, notify, serviceLevels, dialect, clock, assignment, onFreed,
 }: ConversationWritesDeps) {
   /** A write to a conversation without its lock is a bug in the caller, not a request to refuse. */
   const requireLock = (work: Work, conversationId: string) => {
@@ -149,6 +157,19 @@ export function createConversationWrites({
     await outbox.record(work, { type: 'conversation.updated', workspaceId: current.workspace_id, data: await detailIn(work.tx, erased), previous });
   };
 
+  /**
+   * What a change means for fair assignment: a conversation assigned or closed leaves its queue; an
+   * assigned open one closed or given to someone else frees its member's place (the queue may move).
+   */
+  const followAssignment = async (work: Work, current: ConversationRow, next: ConversationRow) => {
+    if ((current.assignee_id === null && next.assignee_id !== null) || (isOpen(current.status) && !isOpen(next.status))) {
+      await assignment.unwait(work, current.id);
+    }
+    if (current.assignee_id !== null && isOpen(current.status) && (next.assignee_id !== current.assignee_id || !isOpen(next.status))) {
+      work.afterCommit(() => onFreed(current.workspace_id, current.product_id));
+    }
+  };
+
   const writes = {
     /**
      * Records an SLA clock's breach (docs/service-levels.md, "Breaches") under its conversation's
@@ -175,13 +196,19 @@ export function createConversationWrites({
       return clock.now();
     },
 
-    /** A new conversation, with its contact's first message when there is one. */
+    /**
+     * A new conversation, with its contact's first message when there is one; assigned by its
+     * product's assignment, or waiting in its queue when nobody is free.
+     */
     async create(work: Work, newRow: NewConversationRow, contact: ContactRef | null, first: MessageRow | NewMessage | null): Promise<ConversationDetail> {
       const { tx } = work;
       const firstMessage = first && asNewMessage(first);
+      const assigned = isOpen(newRow.status) ? await assignment.forNew(work, newRow.workspace_id, newRow.product_id) : 'none';
+      const assigneeId = typeof assigned === 'object' ? assigned.member : null;
       const sla = await serviceLevels.opened(work, { ...newRow, sla_policy_id: null }, firstMessage?.row ?? null);
-      const row: ConversationRow = { ...newRow, ...inboxFieldsOf(firstMessage?.row ?? null), ...sla.columns };
+      const row: ConversationRow = { ...newRow, ...inboxFieldsOf(firstMessage?.row ?? null), assignee_id: assigneeId, ...sla.columns };
       await conversations.insert(row, tx);
+      if (assigned === 'wait') await assignment.wait(work, row, row.created_at);
       await sla.start();
       const message = firstMessage && (await insertMessage(work, firstMessage));
       if (firstMessage) await askForJobs(work, firstMessage.row, async () => true);
@@ -192,6 +219,7 @@ export function createConversationWrites({
       };
       await outbox.record(work, { type: 'conversation.created', workspaceId: row.workspace_id, data: detail });
       if (firstMessage && message) await recordMessage(work, firstMessage.row, message);
+      if (assigneeId) await notify.assigned(work, row.workspace_id, row.id, assigneeId, null);
       return detail;
     },
 
@@ -212,6 +240,7 @@ export function createConversationWrites({
       if (changes.snoozed_until) {
         await jobs.requestAt(work, 'wake', { workspace_id: current.workspace_id, conversation_id: current.id, created_at: changes.updated_at ?? clock.now() }, changes.snoozed_until);
       }
+      await followAssignment(work, current, { ...current, ...changes });
       const sla = await serviceLevels.changed(work, current, { ...current, ...changes }, changes.updated_at ?? clock.now());
       const next = { ...current, ...changes, ...sla };
       await outbox.record(work, {

@@ -18,6 +18,8 @@ import { boundedJson, JSON_OBJECT_MAX_DEPTH } from '../shared/json-limits.js';
 import { freePrefix, freeSlug, inboundName, prefixFromName, slugFromName, slugStem } from './product-naming.js';
 import { requireSettingsRole } from '../accounts/roles.js';
 import type { TriageMode } from '../shared/enums.js';
+import type { MemberRepository } from '../../db/repositories/member.repository.js';
+import { checkedAssignment, DEFAULT_ASSIGNMENT, parseAssignment, type AssignmentSettings } from '../assignment/assignment-settings.js';
 
 export interface Product {
   id: string;
@@ -39,6 +41,8 @@ export interface Product {
   help_slug: string;
   /** [ext] Whether the public help center is on. */
   help_center: boolean;
+  /** [ext] Fair assignment of its new conversations (docs/automation.md, "Assignment"). */
+  assignment: AssignmentSettings;
   created_at: string;
   updated_at: string;
 }
@@ -52,6 +56,11 @@ export interface ProductInput {
   triage?: TriageMode;
   help_slug?: string;
   help_center?: boolean;
+}
+
+/** What a PATCH may change besides a create's fields. */
+export interface ProductUpdate extends Partial<ProductInput> {
+  assignment?: AssignmentSettings;
 }
 
 export const WIDGET_CONFIG_MAX_BYTES = 16 * 1024;
@@ -82,6 +91,7 @@ export const productShape = (row: ProductRow, base: string, inboundDomain: strin
   inbound_email: inboundDomain === null ? null : `${row.inbound_name}@${inboundDomain}`,
   help_slug: row.help_slug,
   help_center: row.help_center === 1,
+  assignment: parseAssignment(row.assignment),
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
@@ -94,6 +104,8 @@ export const productShape = (row: ProductRow, base: string, inboundDomain: strin
 const SECURITY_SETTINGS = 'widget_config and domain';
 /** What the public help center shows and where: the settings role's too (docs/help-center.md). */
 const HELP_SETTINGS = 'help_slug and help_center';
+/** Who gets the product's conversations: the settings role's too. */
+const ASSIGNMENT_SETTINGS = 'assignment';
 
 const serializeWidgetConfig = (config: Record<string, unknown> | null): string | null =>
   config === null ? null : boundedJson('widget_config', config, WIDGET_CONFIG_MAX_BYTES);
@@ -108,13 +120,16 @@ export interface ProductServiceDeps {
   clock: Clock;
   /** LOOPDESK_INBOUND_DOMAIN; null: products show no inbound address. */
   inboundDomain: string | null;
+  members: Pick<MemberRepository, 'findById'>;
+  /** After a commit that changed a product's assignment: its waiting conversations may move. */
+  onAssignmentChanged: (workspaceId: string, productId: string) => void;
 }
 
 /**
  * The one writer of products: each create and effective update records its event here. Products
  * are shown with their embed snippet, whose `base` URL each caller gives (the request's).
  */
-export function createProductService({ db, dialect, products, widgetSessions, outbox, audit, clock, inboundDomain }: ProductServiceDeps) {
+export function createProductService({ db, dialect, products, widgetSessions, outbox, audit, clock, inboundDomain, members, onAssignmentChanged }: ProductServiceDeps) {
   const toProduct = (row: ProductRow, base: string) => productShape(row, base, inboundDomain);
 
   async function find(actor: Actor, id: string, tx: Executor = db): Promise<ProductRow> {
@@ -192,6 +207,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
             help_slug: helpSlug,
             help_center: input.help_center === false ? 0 : 1,
             help_version: 0,
+            assignment: JSON.stringify(DEFAULT_ASSIGNMENT),
             created_at: now,
             updated_at: now,
           };
@@ -212,8 +228,9 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
       }
     },
 
-    async update(actor: Actor, id: string, input: Partial<ProductInput>, base: string): Promise<Product> {
+    async update(actor: Actor, id: string, input: ProductUpdate, base: string): Promise<Product> {
       const { id: productId } = await find(actor, id);
+      const assignment = input.assignment && (await checkedAssignment(members, actor.workspaceId, input.assignment));
       const wanted: ProductChanges = {
         name: input.name,
         slug: input.slug,
@@ -223,6 +240,7 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
         triage: input.triage,
         help_slug: input.help_slug,
         help_center: input.help_center === undefined ? undefined : Number(input.help_center),
+        assignment,
       };
       const { current, changes } = await updateUnderLock({ db, dialect, clock }, {
         lockKey: `product:${productId}`,
@@ -233,6 +251,10 @@ export function createProductService({ db, dialect, products, widgetSessions, ou
           // Judged on the effective changes: sending back the stored values (a GET, edited, PATCHed whole) is no change.
           if (changes.widget_config !== undefined || changes.domain !== undefined) requireSettingsRole(actor, SECURITY_SETTINGS);
           if (changes.help_slug !== undefined || changes.help_center !== undefined) requireSettingsRole(actor, HELP_SETTINGS);
+          if (changes.assignment !== undefined) {
+            requireSettingsRole(actor, ASSIGNMENT_SETTINGS);
+            work.afterCommit(() => onAssignmentChanged(actor.workspaceId, current.id));
+          }
           if (changes.help_slug !== undefined && (await products.isHelpSlugTaken(changes.help_slug, current.id, tx))) throw helpSlugTaken();
           if (changes.slug !== undefined && (await products.isTaken(actor.workspaceId, 'slug', changes.slug, tx))) throw taken('slug');
           if (changes.issue_prefix !== undefined && (await products.isTaken(actor.workspaceId, 'issue_prefix', changes.issue_prefix, tx))) {

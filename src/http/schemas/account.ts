@@ -17,7 +17,7 @@ const GivenPassword = (description: string) => Type.String({ minLength: 1, maxLe
 
 const EXAMPLE_MEMBER = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093', user_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8090', role: 'owner',
-  display_name: 'Grace Hopper', avatar_url: null, created_at: '2026-11-21T10:25:00.000Z',
+  display_name: 'Grace Hopper', avatar_url: null, availability: 'online', created_at: '2026-11-21T10:25:00.000Z',
 };
 const EXAMPLE_TOKEN = 'ldi_4Yq2dJ0sXbN8rT1kLmP3vW7zC9aE5fG6hH2jK8nQ';
 

@@ -31,7 +31,11 @@ const action = (type: string, parameters: Record<string, TSchema>) =>
 
 export const AutomationAction = Type.Union(
   [
-    action('assign', { member_id: Uuid('A member of this workspace') }),
+    action('assign', {
+      member_id: Type.Union([Uuid('A member of this workspace'), Type.Literal('round_robin')], {
+        description: 'A member of this workspace, or `round_robin`: the next free member of the product\'s assignment (docs: "Assignment")',
+      }),
+    }),
     action('add_tags', { tags: Type.Array(Type.String()) }),
     action('remove_tags', { tags: Type.Array(Type.String()) }),
     action('set_priority', { priority: StringEnum(PRIORITIES) }),

@@ -1,13 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { MEMBER_ROLES } from '../../domain/accounts/actor.js';
+import { AVAILABILITIES, MEMBER_ROLES } from '../../domain/accounts/actor.js';
 import { SIGNATURE_MAX, TIME_ZONE_MAX, TIME_ZONE_PATTERN } from '../../domain/accounts/member-settings.js';
-import { NUL_FREE, Nullable, Ref, Timestamp, Uuid } from './common.js';
+import { NUL_FREE, Nullable, Ref, StringEnum, Timestamp, Uuid } from './common.js';
 
 const Role = Type.Union(MEMBER_ROLES.map((role) => Type.Literal(role)));
+const Availability = StringEnum(AVAILABILITIES, {
+  description: '[ext] `online` (default) or `away`: fair assignment gives new conversations to online members only; set with PATCH /me',
+});
 
 const EXAMPLE_MEMBER = {
   id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093', user_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8090', role: 'owner',
-  display_name: 'Grace Hopper', avatar_url: null,
+  display_name: 'Grace Hopper', avatar_url: null, availability: 'online',
 };
 
 const memberFields = {
@@ -16,6 +19,7 @@ const memberFields = {
   role: Role,
   display_name: Nullable(Type.String()),
   avatar_url: Nullable(Type.String()),
+  availability: Availability,
 };
 
 export const Member = Type.Object(
@@ -43,7 +47,7 @@ export const KeyMember = Type.Object({ ...memberFields, signature, time_zone: ti
 });
 
 export const UpdateMeBody = Type.Object(
-  { signature: Type.Optional(signature), time_zone: Type.Optional(timeZone), notify_email: Type.Optional(notifyEmail) },
+  { signature: Type.Optional(signature), time_zone: Type.Optional(timeZone), notify_email: Type.Optional(notifyEmail), availability: Type.Optional(Availability) },
   { additionalProperties: false, description: 'The settings to change; those left out keep their values', examples: [EXAMPLE_SETTINGS] },
 );
 

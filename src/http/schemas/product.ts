@@ -3,6 +3,28 @@ import { TRIAGE_MODES } from '../../domain/shared/enums.js';
 import { WIDGET_CONFIG_MAX_BYTES, WIDGET_CONFIG_MAX_DEPTH } from '../../domain/products/product.service.js';
 import { PREFIX_PATTERN, SLUG_MAX, SLUG_PATTERN } from '../../domain/products/product-naming.js';
 import { Nullable, StringEnum, Timestamp, TrimmedString, Uuid } from './common.js';
+import { ASSIGNMENT_MEMBERS_MAX, ASSIGNMENT_MODES, CAPACITY_MAX } from '../../domain/assignment/assignment-settings.js';
+
+const Assignment = Type.Object(
+  {
+    mode: StringEnum(ASSIGNMENT_MODES, {
+      description: '`off`: new conversations stay unassigned; `round_robin`: to the next online member of the list in turn; ' +
+        '`balanced`: to the online member with the fewest open (open or in_progress) conversations of the product',
+    }),
+    capacity: Nullable(Type.Integer({ minimum: 1, maximum: CAPACITY_MAX }), {
+      description: 'Open conversations of the product a member may hold; one at capacity is passed over. null: no limit',
+    }),
+    member_ids: Type.Array(Uuid('A member of this workspace'), {
+      maxItems: ASSIGNMENT_MEMBERS_MAX, description: 'The members it assigns to, in turn order, each once; []: every member',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: '[ext] Fair assignment of the product\'s new conversations (settings role; replaced as a whole). With nobody free a ' +
+      'conversation waits unassigned and is assigned, oldest first, when a member comes online or a place comes free',
+    examples: [{ mode: 'round_robin', capacity: 10, member_ids: [] }],
+  },
+);
 
 const Name = TrimmedString({ minLength: 1, maxLength: 200, description: 'Product name, 1–200 characters after trimming' });
 const Slug = Type.String({
@@ -53,6 +75,7 @@ export const Product = Type.Object(
     })),
     help_slug: Type.String({ description: '[ext] The public help center\'s address: /help/{help_slug}; unique across the installation (docs/help-center.md)' }),
     help_center: Type.Boolean({ description: '[ext] Whether the public help center is on (off: its pages answer 404)' }),
+    assignment: Assignment,
     created_at: Timestamp(),
     updated_at: Timestamp('[ext] when the product last changed'),
   },
@@ -66,6 +89,7 @@ export const Product = Type.Object(
       widget_config: null, domain: null,
       embed_snippet: '<script src="https://support.example.com/widget.js" data-widget-key="wk_3fG7hJ2kL9mN4pQ8rS1tU6vW" async></script>',
       triage: 'suggest', inbound_email: 'acme-mobile-app-k3x9q2@support.example.com', help_slug: 'acme-mobile-app', help_center: true,
+      assignment: { mode: 'off', capacity: null, member_ids: [] },
       created_at: '2026-11-21T10:25:00.000Z', updated_at: '2026-11-21T10:25:00.000Z',
     }],
   },
@@ -95,6 +119,7 @@ export const UpdateProductBody = Type.Object(
     triage: Type.Optional(Triage),
     help_slug: Type.Optional(HelpSlug),
     help_center: Type.Optional(HelpCenter),
+    assignment: Type.Optional(Assignment),
   },
   { additionalProperties: false, examples: [{ issue_prefix: 'APP', widget_config: { color: '#3366ff' } }] },
 );

@@ -2097,6 +2097,7 @@ export interface components {
          *       "role": "owner",
          *       "display_name": "Grace Hopper",
          *       "avatar_url": null,
+         *       "availability": "online",
          *       "created_at": "2026-11-21T10:25:00.000Z"
          *     }
          */
@@ -2117,6 +2118,11 @@ export interface components {
             display_name: string | null;
             avatar_url: string | null;
             /**
+             * @description [ext] `online` (default) or `away`: fair assignment gives new conversations to online members only; set with PATCH /me
+             * @enum {string}
+             */
+            availability: "online" | "away";
+            /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
              */
@@ -2130,6 +2136,7 @@ export interface components {
          *       "role": "owner",
          *       "display_name": "Grace Hopper",
          *       "avatar_url": null,
+         *       "availability": "online",
          *       "signature": "Grace Hopper\nSupport, Acme",
          *       "time_zone": "Europe/Berlin",
          *       "notify_email": false
@@ -2151,6 +2158,11 @@ export interface components {
             role: "owner" | "admin" | "agent";
             display_name: string | null;
             avatar_url: string | null;
+            /**
+             * @description [ext] `online` (default) or `away`: fair assignment gives new conversations to online members only; set with PATCH /me
+             * @enum {string}
+             */
+            availability: "online" | "away";
             /** @description [ext] Multi-line text below the member's mailed replies (after the `-- ` separator). Kept with its line breaks; other control characters, spaces at the ends of lines, blank lines around it and a `--` line of its own at the top are dropped. null, or nothing left: no signature */
             signature: string | null;
             /** @description [ext] The member's IANA time zone (e.g. `Europe/Berlin`), as written; null: UTC. A UTC offset is not a time zone */
@@ -2169,6 +2181,7 @@ export interface components {
          *         "role": "owner",
          *         "display_name": "Grace Hopper",
          *         "avatar_url": null,
+         *         "availability": "online",
          *         "signature": "Grace Hopper\nSupport, Acme",
          *         "time_zone": "Europe/Berlin",
          *         "notify_email": false
@@ -2207,6 +2220,11 @@ export interface components {
          *       "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
          *       "help_slug": "acme-mobile-app",
          *       "help_center": true,
+         *       "assignment": {
+         *         "mode": "off",
+         *         "capacity": null,
+         *         "member_ids": []
+         *       },
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z"
          *     }
@@ -2253,6 +2271,25 @@ export interface components {
             help_slug: string;
             /** @description [ext] Whether the public help center is on (off: its pages answer 404) */
             help_center: boolean;
+            /**
+             * @description [ext] Fair assignment of the product's new conversations (settings role; replaced as a whole). With nobody free a conversation waits unassigned and is assigned, oldest first, when a member comes online or a place comes free
+             * @example {
+             *       "mode": "round_robin",
+             *       "capacity": 10,
+             *       "member_ids": []
+             *     }
+             */
+            assignment: {
+                /**
+                 * @description `off`: new conversations stay unassigned; `round_robin`: to the next online member of the list in turn; `balanced`: to the online member with the fewest open (open or in_progress) conversations of the product
+                 * @enum {string}
+                 */
+                mode: "off" | "round_robin" | "balanced";
+                /** @description Open conversations of the product a member may hold; one at capacity is passed over. null: no limit */
+                capacity: number | null;
+                /** @description The members it assigns to, in turn order, each once; []: every member */
+                member_ids: string[];
+            };
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -3387,12 +3424,8 @@ export interface components {
         AutomationAction: {
             /** @enum {string} */
             type: "assign";
-            /**
-             * Format: uuid
-             * @description A member of this workspace
-             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
-             */
-            member_id: string;
+            /** @description A member of this workspace, or `round_robin`: the next free member of the product's assignment (docs: "Assignment") */
+            member_id: string | "round_robin";
         } | {
             /** @enum {string} */
             type: "add_tags";
@@ -4505,6 +4538,7 @@ export interface components {
          *         "role": "owner",
          *         "display_name": "Grace Hopper",
          *         "avatar_url": null,
+         *         "availability": "online",
          *         "created_at": "2026-11-21T10:25:00.000Z"
          *       }
          *     }
@@ -4752,6 +4786,11 @@ export interface components {
          *       "inbound_email": "acme-mobile-app-k3x9q2@support.example.com",
          *       "help_slug": "acme-mobile-app",
          *       "help_center": true,
+         *       "assignment": {
+         *         "mode": "off",
+         *         "capacity": null,
+         *         "member_ids": []
+         *       },
          *       "created_at": "2026-11-21T10:25:00.000Z",
          *       "updated_at": "2026-11-21T10:25:00.000Z",
          *       "previous": {
@@ -4801,6 +4840,25 @@ export interface components {
             help_slug: string;
             /** @description [ext] Whether the public help center is on (off: its pages answer 404) */
             help_center: boolean;
+            /**
+             * @description [ext] Fair assignment of the product's new conversations (settings role; replaced as a whole). With nobody free a conversation waits unassigned and is assigned, oldest first, when a member comes online or a place comes free
+             * @example {
+             *       "mode": "round_robin",
+             *       "capacity": 10,
+             *       "member_ids": []
+             *     }
+             */
+            assignment: {
+                /**
+                 * @description `off`: new conversations stay unassigned; `round_robin`: to the next online member of the list in turn; `balanced`: to the online member with the fewest open (open or in_progress) conversations of the product
+                 * @enum {string}
+                 */
+                mode: "off" | "round_robin" | "balanced";
+                /** @description Open conversations of the product a member may hold; one at capacity is passed over. null: no limit */
+                capacity: number | null;
+                /** @description The members it assigns to, in turn order, each once; []: every member */
+                member_ids: string[];
+            };
             /**
              * Format: date-time
              * @example 2026-11-21T10:25:00.000Z
@@ -4855,6 +4913,25 @@ export interface components {
                 help_slug?: string;
                 /** @description [ext] Whether the public help center is on (off: its pages answer 404) */
                 help_center?: boolean;
+                /**
+                 * @description [ext] Fair assignment of the product's new conversations (settings role; replaced as a whole). With nobody free a conversation waits unassigned and is assigned, oldest first, when a member comes online or a place comes free
+                 * @example {
+                 *       "mode": "round_robin",
+                 *       "capacity": 10,
+                 *       "member_ids": []
+                 *     }
+                 */
+                assignment?: {
+                    /**
+                     * @description `off`: new conversations stay unassigned; `round_robin`: to the next online member of the list in turn; `balanced`: to the online member with the fewest open (open or in_progress) conversations of the product
+                     * @enum {string}
+                     */
+                    mode: "off" | "round_robin" | "balanced";
+                    /** @description Open conversations of the product a member may hold; one at capacity is passed over. null: no limit */
+                    capacity: number | null;
+                    /** @description The members it assigns to, in turn order, each once; []: every member */
+                    member_ids: string[];
+                };
                 /**
                  * Format: date-time
                  * @example 2026-11-21T10:25:00.000Z
@@ -5916,6 +5993,11 @@ export interface operations {
                     time_zone?: string | null;
                     /** @description [ext] Whether the member wants notifications by email */
                     notify_email?: boolean;
+                    /**
+                     * @description [ext] `online` (default) or `away`: fair assignment gives new conversations to online members only; set with PATCH /me
+                     * @enum {string}
+                     */
+                    availability?: "online" | "away";
                 };
             };
         };
@@ -6450,6 +6532,25 @@ export interface operations {
                     help_slug?: string;
                     /** @description [ext] Whether the public help center is on (default true). Settings role only */
                     help_center?: boolean;
+                    /**
+                     * @description [ext] Fair assignment of the product's new conversations (settings role; replaced as a whole). With nobody free a conversation waits unassigned and is assigned, oldest first, when a member comes online or a place comes free
+                     * @example {
+                     *       "mode": "round_robin",
+                     *       "capacity": 10,
+                     *       "member_ids": []
+                     *     }
+                     */
+                    assignment?: {
+                        /**
+                         * @description `off`: new conversations stay unassigned; `round_robin`: to the next online member of the list in turn; `balanced`: to the online member with the fewest open (open or in_progress) conversations of the product
+                         * @enum {string}
+                         */
+                        mode: "off" | "round_robin" | "balanced";
+                        /** @description Open conversations of the product a member may hold; one at capacity is passed over. null: no limit */
+                        capacity: number | null;
+                        /** @description The members it assigns to, in turn order, each once; []: every member */
+                        member_ids: string[];
+                    };
                 };
             };
         };
