@@ -33,6 +33,7 @@ import { serverSecretRepository } from './db/repositories/server-secret.reposito
 import { usedChallengeRepository } from './db/repositories/used-challenge.repository.js';
 import { widgetSessionRepository } from './db/repositories/widget-session.repository.js';
 import { sessionRepository } from './db/repositories/session.repository.js';
+import { ssoRepository } from './db/repositories/sso.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { suggestionRepository } from './db/repositories/suggestion.repository.js';
 import { tagRepository } from './db/repositories/tag.repository.js';
@@ -99,6 +100,9 @@ import { createSearchFoldJob } from './domain/search/search-fold-job.js';
 import { createSearchService } from './domain/search/search.service.js';
 import { searchRepository } from './db/repositories/search.repository.js';
 import { createSessionService } from './domain/accounts/session.service.js';
+import { createOidcClient } from './domain/sso/oidc-client.js';
+import { createSsoSignIn } from './domain/sso/sso-sign-in.js';
+import { createSsoService } from './domain/sso/sso.service.js';
 import { createSignInLockout } from './domain/accounts/sign-in-lockout.js';
 import { createSuggestionWrites } from './domain/triage/suggestion.writes.js';
 import { createTriageJob, TRIAGE_AFTER_SUMMARY_MS } from './domain/triage/triage-job.js';
@@ -160,6 +164,8 @@ export interface ServiceOptions {
   searchFoldMs?: number;
   /** Where the team's app is, for links in mail (LOOPDESK_PUBLIC_URL, else the address the server listens on); http://127.0.0.1:3000 when not given. */
   appBase?: string;
+  /** How long an OpenID provider may take to answer one request (docs/sso.md); OIDC_TIMEOUT_MS_DEFAULT when not given. */
+  ssoTimeoutMs?: number;
 }
 
 /** The address of a `Name <address>` or bare From, lowercased. */
@@ -188,6 +194,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     ideaUpvotes: ideaUpvoteRepository(db),
     sessions: sessionRepository(db),
     invitations: invitationRepository(db),
+    sso: ssoRepository(db),
     signInFailures: signInFailureRepository(db),
     suggestions: suggestionRepository(db),
     tags: tagRepository(db),
@@ -297,6 +304,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const helpWrites = createHelpCenterWrites({ dialect, products: repositories.products });
   const sessions = createSessionService({ db, accountsLock, clock, hasher, lockout, ...repositories });
   const invitations = createInvitationService({ db, accountsLock, clock, hasher, lockout, sessionService: sessions, ...repositories });
+  const oidc = createOidcClient({ clock, timeoutMs: options.ssoTimeoutMs });
   return {
     /** The clock every service reads; the HTTP layer dates what it serves by it too (a changelog's Last-Modified). */
     clock,
@@ -308,6 +316,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     admin: createAdminService({ db, accountsLock, clock, ownerLinks: invitations, ...repositories }),
     sessions,
     invitations,
+    sso: createSsoService({ accountsLock, oidc, clock, ...repositories }),
+    ssoSignIn: createSsoSignIn({ accountsLock, oidc, clock, sessionService: sessions, ...repositories }),
     members: createMemberService({ dialect, accountsLock, clock, issueWrites, conversationWrites, ...repositories }),
     apiKeys: createApiKeyService({ accountsLock, clock, ...repositories }),
     identity: createIdentityService({

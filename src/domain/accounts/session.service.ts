@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type { SessionRepository } from '../../db/repositories/session.repository.js';
+import type { SsoRepository } from '../../db/repositories/sso.repository.js';
 import type { MemberTable } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -43,12 +44,14 @@ export interface SessionServiceDeps {
   accountsLock: Pick<AccountsLock, 'transaction'>;
   members: MemberRepository;
   sessions: SessionRepository;
+  /** Whether a workspace's single sign-on turns password sign-in off for non-owners (docs/sso.md). */
+  sso: Pick<SsoRepository, 'enforced'>;
   lockout: SignInLockout;
   hasher: PasswordHasher;
   clock: Clock;
 }
 
-export function createSessionService({ db, accountsLock, members, sessions, lockout, hasher, clock }: SessionServiceDeps) {
+export function createSessionService({ db, accountsLock, members, sessions, sso, lockout, hasher, clock }: SessionServiceDeps) {
   const later = (from: string, ms: number) => new Date(Date.parse(from) + ms).toISOString();
   const unauthorized = () => new AppError('unauthorized', WRONG_CREDENTIALS);
 
@@ -93,6 +96,9 @@ export function createSessionService({ db, accountsLock, members, sessions, lock
       return accountsLock.transaction(member.workspace_id, async ({ tx }) => {
         const current = await members.findById(member.workspace_id, member.id, tx);
         if (!current) throw unauthorized();
+        if (current.role !== 'owner' && (await sso.enforced(current.workspace_id, tx))) {
+          throw new AppError('forbidden', 'this workspace signs in with single sign-on: use "Sign in with SSO" (owners can still use their password)');
+        }
         return start(current, tx);
       });
     },

@@ -18,6 +18,7 @@ import { Calendar, CalendarDue, SlaPolicy } from './service-levels.js';
 import { IssueBase, Suggestion } from './suggestion.js';
 import { TriageCalibration } from './triage-calibration.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
+import { SsoAvailable, SsoSettings } from './sso.js';
 import { Tag } from './tag.js';
 import { UPDATED_RESOURCES } from './webhook-events.js';
 
@@ -37,5 +38,6 @@ export const SHARED_SCHEMAS = [
   NotificationActor, Notification,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
   SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
+  SsoSettings, SsoAvailable,
   ...UPDATED_RESOURCES,
 ];
