@@ -1,5 +1,5 @@
 // Settings (owners and admins; the server answers 403 to anyone else anyway): products and their
-// widget, members and invitations, API keys, webhooks and their deliveries, saved replies.
+// widget, members and invitations, API keys, webhooks and their deliveries, saved replies, single sign-on.
 import { useEffect } from 'preact/hooks';
 import { Link, match, navigate } from '../../router.js';
 import { useSession } from '../../session.js';
@@ -9,6 +9,7 @@ import { Members } from './members.js';
 import { ProductSettings } from './product-settings.js';
 import { Products } from './products.js';
 import { SavedReplies } from './saved-replies.js';
+import { SingleSignOn } from './single-sign-on.js';
 import { WebhookView } from './webhook-view.js';
 import { Webhooks } from './webhooks.js';
 
@@ -18,6 +19,7 @@ const TABS = [
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/webhooks', label: 'Webhooks' },
   { href: '/settings/saved-replies', label: 'Saved replies' },
+  { href: '/settings/single-sign-on', label: 'Single sign-on' },
 ];
 
 export function Settings({ path }: { path: string }) {
@@ -55,5 +57,6 @@ function Section({ path }: { path: string }) {
   if (path === '/settings/api-keys') return <ApiKeys />;
   if (path === '/settings/webhooks') return <Webhooks />;
   if (path === '/settings/saved-replies') return <SavedReplies />;
+  if (path === '/settings/single-sign-on') return <SingleSignOn />;
   return <Products />;
 }
