@@ -12,6 +12,8 @@ import Provider from 'oidc-provider';
 export interface TestAccount {
   email?: string;
   email_verified?: boolean;
+  /** Microsoft Entra's "email domain owner verified". */
+  xms_edov?: boolean;
   name?: string;
 }
 
@@ -62,7 +64,7 @@ export async function startOidcProvider({ redirectUris }: { redirectUris: string
     jwks: { keys: [jwk] },
     cookies: { keys: ['test-cookie-key'] },
     features: { devInteractions: { enabled: false } },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified', 'xms_edov'], profile: ['name'] },
     // The ID token carries the scopes' claims, as Keycloak, Google, Entra and Okta send them.
     conformIdTokenClaims: false,
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },

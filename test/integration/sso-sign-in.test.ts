@@ -93,6 +93,14 @@ describeEachDialect('GET /auth/sso/start and /auth/sso/callback', (ctx) => {
     }
   });
 
+  it('takes Entra\'s xms_edov: true for a verified email when the token has no email_verified, and only then', async () => {
+    await setUpSso(ctx().a, provider, { allowed_domains: ['alpha.test'] });
+    const entra = await finishSsoSignIn(ctx(), await beginSsoSignIn(ctx(), provider, ctx().a.id, nextSub(), { email: 'entra@alpha.test', xms_edov: true }));
+    assert.equal(entra.headers.location, '/app', entra.text);
+    const denied = await finishSsoSignIn(ctx(), await beginSsoSignIn(ctx(), provider, ctx().a.id, nextSub(), { email: 'entra2@alpha.test', email_verified: false, xms_edov: true }));
+    assert.equal(refusalOf(denied), 'sso_email_unverified', 'email_verified: false wins');
+  });
+
   it('refuses an email of a domain not allowed, even a subdomain or a member\'s (sso_domain_not_allowed)', async () => {
     const person = await newPerson(ctx(), ctx().a);
     await setUpSso(ctx().a, provider, { allowed_domains: ['alpha.test'] });

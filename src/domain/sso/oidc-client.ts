@@ -32,10 +32,11 @@ export function issuerProblem(issuer: string): string | null {
 
 /** A provider's answer that openid-client refused, or that never came. */
 function reasonOf(error: unknown): string {
-  const { name, message, cause, error: code, error_description: description } = error as {
-    name?: string; message?: string; cause?: unknown; error?: unknown; error_description?: unknown;
+  const { message, cause, error: code, error_description: description } = error as {
+    message?: string; cause?: unknown; error?: unknown; error_description?: unknown;
   };
-  if (name === 'TimeoutError' || name === 'AbortError') return 'the provider did not answer in time';
+  const timedOut = (what: unknown) => ['TimeoutError', 'AbortError'].includes((what as { name?: string } | undefined)?.name ?? '');
+  if (timedOut(error) || timedOut(cause)) return 'the provider did not answer in time';
   // The provider's own OAuth error (invalid_grant, invalid_client, …) says most.
   if (typeof code === 'string') return `the provider answered ${code}${typeof description === 'string' ? `: ${description}` : ''}`;
   if (cause && typeof cause === 'object' && 'code' in cause) return `${message} (${String((cause as { code: unknown }).code)})`;

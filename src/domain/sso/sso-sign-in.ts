@@ -53,6 +53,14 @@ export interface SsoSignInDeps {
 
 const settingsOf = (row: SsoConfigTable) => ({ issuer: row.issuer, client_id: row.client_id, client_secret: row.client_secret });
 
+/**
+ * Whether the provider vouches for the email: `email_verified: true`; or, from a token with no
+ * `email_verified` at all, Microsoft Entra's `xms_edov: true` (the email's domain is verified by the
+ * tenant), since Entra never sends `email_verified` for work accounts (docs/sso.md).
+ */
+const emailVerified = (claims: Record<string, unknown>): boolean =>
+  claims.email_verified === true || (claims.email_verified === undefined && claims.xms_edov === true);
+
 /** The name a joining person is shown by: the ID token's name, else given and family names, else the email's local part. */
 function displayNameOf(claims: Record<string, unknown>, email: string): string {
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -131,7 +139,7 @@ export function createSsoSignIn({ accountsLock, sso, members, sessionService, oi
         throw error;
       }
 
-      if (typeof claims.email !== 'string' || claims.email_verified !== true) {
+      if (typeof claims.email !== 'string' || !emailVerified(claims)) {
         throw new SsoRefusal('sso_email_unverified', `the ID token has ${typeof claims.email === 'string' ? 'no email_verified: true' : 'no email'}`);
       }
       const email = canonicalEmail(claims.email);
