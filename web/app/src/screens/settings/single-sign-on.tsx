@@ -79,7 +79,7 @@ function SsoForm({ current, saved, removed }: { current: Settings | null; saved:
 
   const { fields } = action;
   return (
-    <div class="card stack">
+    <div class="card card-body stack">
       <CopyValue label="Redirect URI" value={redirectUri} note="Register this at your provider as the client's redirect (callback) URI. Scopes: openid email profile." />
       <form class="stack" onSubmit={submit} noValidate>
         <FormError message={action.message} />
