@@ -3,6 +3,8 @@
 // redirect: to the provider, to /app with the session cookie, or back to the sign-in page with
 // `?error=<code>` (the reason goes to the server's log, never to the page). A cookie of the start,
 // scoped to /auth/sso and gone in ten minutes, ties the callback to the browser that began it.
+// Like the app's pages, the two navigations stay out of the OpenAPI document (no client calls
+// them; they answer only redirects); GET /auth/sso, which the app calls, is in it.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../errors.js';
@@ -54,7 +56,7 @@ export function ssoAuthRoutes(app: TypedApp, { ssoSignIn, publicUrl }: { ssoSign
 
   app.get('/sso/start', {
     schema: {
-      operationId: 'startSso', tags: TAGS, security: PUBLIC, summary: '[ext] Start signing in with SSO',
+      operationId: 'startSso', tags: TAGS, security: PUBLIC, hide: true, summary: '[ext] Start signing in with SSO',
       description:
         'Redirects to the provider\'s authorization endpoint (authorization code with PKCE S256, `state` and `nonce`; scopes ' +
         '`openid email profile`), and sets a short-lived cookie that ties the sign-in to this browser. A workspace without ' +
@@ -76,7 +78,7 @@ export function ssoAuthRoutes(app: TypedApp, { ssoSignIn, publicUrl }: { ssoSign
 
   app.get('/sso/callback', {
     schema: {
-      operationId: 'finishSso', tags: TAGS, security: PUBLIC, summary: '[ext] Where the provider sends people back',
+      operationId: 'finishSso', tags: TAGS, security: PUBLIC, hide: true, summary: '[ext] Where the provider sends people back',
       description:
         'Register `{public base URL}/auth/sso/callback` at the provider. The state must be one this server began, in this ' +
         'browser, within ten minutes, and is taken once; the ID token is checked by openid-client (signature, issuer, audience, ' +
