@@ -107,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimitPerMinute: deps.rateLimitPerMinute ?? 0,
     publicUrl: deps.publicUrl ?? null,
   });
-  await app.register(authPlugin, { prefix: AUTH_PREFIX, sessions: services.sessions, invitations: services.invitations, publicUrl: deps.publicUrl ?? null });
+  await app.register(authPlugin, { prefix: AUTH_PREFIX, sessions: services.sessions, invitations: services.invitations, ssoSignIn: services.ssoSignIn, publicUrl: deps.publicUrl ?? null });
   await app.register(widgetV1, {
     prefix: WIDGET_PREFIX,
     services,

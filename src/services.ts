@@ -33,6 +33,7 @@ import { serverSecretRepository } from './db/repositories/server-secret.reposito
 import { usedChallengeRepository } from './db/repositories/used-challenge.repository.js';
 import { widgetSessionRepository } from './db/repositories/widget-session.repository.js';
 import { sessionRepository } from './db/repositories/session.repository.js';
+import { ssoRepository } from './db/repositories/sso.repository.js';
 import { signInFailureRepository } from './db/repositories/sign-in-failure.repository.js';
 import { suggestionRepository } from './db/repositories/suggestion.repository.js';
 import { tagRepository } from './db/repositories/tag.repository.js';
@@ -113,6 +114,9 @@ import { createSearchFoldJob } from './domain/search/search-fold-job.js';
 import { createSearchService } from './domain/search/search.service.js';
 import { searchRepository } from './db/repositories/search.repository.js';
 import { createSessionService } from './domain/accounts/session.service.js';
+import { createOidcClient } from './domain/sso/oidc-client.js';
+import { createSsoSignIn } from './domain/sso/sso-sign-in.js';
+import { createSsoService } from './domain/sso/sso.service.js';
 import { createSignInLockout } from './domain/accounts/sign-in-lockout.js';
 import { createSuggestionWrites } from './domain/triage/suggestion.writes.js';
 import { createTriageJob, TRIAGE_AFTER_SUMMARY_MS } from './domain/triage/triage-job.js';
@@ -176,6 +180,8 @@ export interface ServiceOptions {
   searchFoldMs?: number;
   /** Where the team's app is, for links in mail (LOOPDESK_PUBLIC_URL, else the address the server listens on); http://127.0.0.1:3000 when not given. */
   appBase?: string;
+  /** How long an OpenID provider may take to answer one request (docs/sso.md); OIDC_TIMEOUT_MS_DEFAULT when not given. */
+  ssoTimeoutMs?: number;
 }
 
 /** The address of a `Name <address>` or bare From, lowercased. */
@@ -204,6 +210,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     ideaUpvotes: ideaUpvoteRepository(db),
     sessions: sessionRepository(db),
     invitations: invitationRepository(db),
+    sso: ssoRepository(db),
     signInFailures: signInFailureRepository(db),
     suggestions: suggestionRepository(db),
     tags: tagRepository(db),
@@ -331,6 +338,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     ...repositories, events: helpEvents, clock, embedder: () => detector.embedder, onError: onBackgroundError,
     writer: chatModel ? createAnswerWriter(chatModel, onBackgroundError) : null,
   });
+  const oidc = createOidcClient({ clock, timeoutMs: options.ssoTimeoutMs });
   return {
     /** The clock every service reads; the HTTP layer dates what it serves by it too (a changelog's Last-Modified). */
     clock,
@@ -345,6 +353,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     admin: createAdminService({ db, accountsLock, clock, audit, ownerLinks: invitations, ...repositories }),
     sessions,
     invitations,
+    sso: createSsoService({ accountsLock, oidc, clock, audit, ...repositories }),
+    ssoSignIn: createSsoSignIn({ accountsLock, oidc, clock, audit, sessionService: sessions, ...repositories }),
     members: createMemberService({ dialect, accountsLock, clock, audit, issueWrites, conversationWrites, ...repositories }),
     apiKeys: createApiKeyService({ accountsLock, clock, audit, ...repositories }),
     identity: createIdentityService({

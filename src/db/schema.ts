@@ -351,6 +351,8 @@ export interface Database {
   automation_jobs: AutomationJobTable;
   audit_log: AuditLogTable;
   assignment_waits: AssignmentWaitTable;
+  sso_configs: SsoConfigTable;
+  sso_sign_ins: SsoSignInTable;
 }
 
 /** A collection of a product's help center (migration 0035). */
@@ -783,4 +785,31 @@ export interface AssignmentWaitTable {
   workspace_id: string;
   product_id: string;
   created_at: string;
+}
+
+/** A workspace's OpenID Connect provider (migration 0043, docs/sso.md). */
+export interface SsoConfigTable {
+  workspace_id: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string;
+  /** JSON array of lowercase domain names. */
+  allowed_domains: string;
+  default_role: string;
+  /** 1: password sign-in is off for everyone but owners. */
+  enforce: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A sign-in begun at /auth/sso/start, until its callback takes it or it expires (migration 0043). */
+export interface SsoSignInTable {
+  state_hash: string;
+  workspace_id: string;
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  redirect_uri: string;
+  created_at: string;
+  expires_at: string;
 }

@@ -29,6 +29,7 @@ import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
 import { searchRoutes } from './routes/search.js';
 import { slaPolicyRoutes } from './routes/sla-policies.js';
+import { ssoRoutes } from './routes/sso.js';
 import { savedReplyRoutes } from './routes/saved-replies.js';
 import { suggestionRoutes } from './routes/suggestions.js';
 import { triageCalibrationRoutes } from './routes/triage-calibration.js';
@@ -83,4 +84,5 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   await api.register(async (scoped) => memberSettingsRoutes(scoped as TypedApp, { ...services, publicUrl }));
   await api.register(async (scoped) => apiKeyRoutes(scoped as TypedApp, services.apiKeys));
   await api.register(async (scoped) => auditLogRoutes(scoped as TypedApp, services.auditLogReader));
+  await api.register(async (scoped) => ssoRoutes(scoped as TypedApp, { sso: services.sso, publicUrl }));
 }

@@ -5,15 +5,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { InvitationService } from '../domain/accounts/invitation.service.js';
 import type { SessionService } from '../domain/accounts/session.service.js';
+import type { SsoSignIn } from '../domain/sso/sso-sign-in.js';
 import { notFoundHandler } from './plugins/error-handler.js';
 import type { TypedApp } from './route.js';
 import { authRoutes } from './routes/auth.js';
+import { ssoAuthRoutes } from './routes/sso-auth.js';
 
 export const AUTH_PREFIX = '/auth';
 
 export interface AuthRoutesOptions {
   sessions: SessionService;
   invitations: InvitationService;
+  ssoSignIn: SsoSignIn;
   publicUrl: string | null;
 }
 
@@ -21,4 +24,5 @@ export async function authPlugin(app: FastifyInstance, options: AuthRoutesOption
   const auth = app as TypedApp;
   auth.setNotFoundHandler(notFoundHandler);
   authRoutes(auth, options);
+  ssoAuthRoutes(auth, options);
 }

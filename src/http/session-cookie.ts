@@ -9,18 +9,22 @@ import { AppError } from '../errors.js';
 export const SESSION_COOKIE = 'loopdesk_session';
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-/** The session token the request's Cookie header carries, or null. */
-export function sessionToken(request: FastifyRequest): string | null {
+/** The value of the cookie called `name` in the request's Cookie header, or null. */
+export function cookieValue(request: FastifyRequest, name: string): string | null {
   const header = request.headers.cookie;
   if (typeof header !== 'string') return null;
   for (const pair of header.split(';')) {
     const separator = pair.indexOf('=');
-    if (separator !== -1 && pair.slice(0, separator).trim() === SESSION_COOKIE) return pair.slice(separator + 1).trim();
+    if (separator !== -1 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
   }
   return null;
 }
 
-const isSecure = (request: FastifyRequest, publicUrl: string | null) =>
+/** The session token the request's Cookie header carries, or null. */
+export const sessionToken = (request: FastifyRequest): string | null => cookieValue(request, SESSION_COOKIE);
+
+/** Whether cookies get `Secure`: the server is reached over https. */
+export const isSecure = (request: FastifyRequest, publicUrl: string | null) =>
   publicUrl === null ? request.protocol === 'https' : publicUrl.startsWith('https:');
 
 function writeCookie(reply: FastifyReply, value: string, maxAgeSeconds: number, publicUrl: string | null): void {

@@ -55,6 +55,7 @@ const AUDITED_OPERATIONS: Record<string, string> = {
   createWebhook: 'webhook.created', updateWebhook: 'webhook.updated', deleteWebhook: 'webhook.deleted', rotateWebhookSecret: 'webhook.secret_rotated',
   createInvitation: 'invitation.created', deleteInvitation: 'invitation.withdrawn', updateMember: 'member.role_changed', deleteMember: 'member.removed',
   createApiKey: 'api_key.created', revokeApiKey: 'api_key.revoked', eraseContact: 'contact.erased',
+  putSso: 'sso.updated', deleteSso: 'sso.deleted',
 };
 /** Writes under those paths that change no setting. */
 const NOT_AUDITED = new Set(['retryWebhookDelivery']);

@@ -64,6 +64,7 @@ describeEachDialect('GET /api/v1/openapi.json', (ctx) => {
     const auth = Object.fromEntries(operations(document).filter(({ path }) => path.startsWith('/auth/')).map(({ operation }) => [operation.operationId, securityOf(operation)]));
     assert.deepEqual(auth, {
       signIn: [], signOut: [{ sessionCookie: [] }, {}], getInvitation: [], acceptInvitation: [], changePassword: [{ sessionCookie: [] }],
+      getSsoAvailability: [],
     });
   });
 

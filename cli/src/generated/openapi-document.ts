@@ -4498,7 +4498,6 @@ export const openapiDocument = {
           }
         }
       },
-<<<<<<< HEAD
       "ArticlePreview": {
         "additionalProperties": false,
         "description": "[ext] A Markdown body rendered as a published article shows it",
@@ -4506,7 +4505,24 @@ export const openapiDocument = {
           {
             "html": "<h2>Steps</h2>\n<p>Open <strong>Settings</strong>, then <a href=\"https://example.com/security\" rel=\"nofollow noopener\">Security</a>.</p>\n",
             "excerpt": "Steps\nOpen Settings, then Security."
-=======
+          }
+        ],
+        "type": "object",
+        "required": [
+          "html",
+          "excerpt"
+        ],
+        "properties": {
+          "html": {
+            "description": "The body as the public page and the widget render it: no raw HTML, script, event attribute or javascript: link",
+            "type": "string"
+          },
+          "excerpt": {
+            "description": "The excerpt the article would have: the first 200 characters of its text",
+            "type": "string"
+          }
+        }
+      },
       "FoundArticle": {
         "additionalProperties": false,
         "description": "[ext] A published article that answers the question, with its best passage",
@@ -4521,24 +4537,10 @@ export const openapiDocument = {
             },
             "passage": "Open Settings, then Security, and choose Reset password. We send a link to your address; it works for an hour.",
             "score": 0.9123
->>>>>>> h-answers
           }
         ],
         "type": "object",
         "required": [
-<<<<<<< HEAD
-          "html",
-          "excerpt"
-        ],
-        "properties": {
-          "html": {
-            "description": "The body as the public page and the widget render it: no raw HTML, script, event attribute or javascript: link",
-            "type": "string"
-          },
-          "excerpt": {
-            "description": "The excerpt the article would have: the first 200 characters of its text",
-            "type": "string"
-=======
           "article",
           "passage",
           "score"
@@ -4586,7 +4588,6 @@ export const openapiDocument = {
           "score": {
             "description": "How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold",
             "type": "number"
->>>>>>> h-answers
           }
         }
       },
@@ -5602,6 +5603,107 @@ export const openapiDocument = {
             "examples": [
               "2026-11-21T10:25:00.000Z"
             ],
+            "type": "string"
+          }
+        }
+      },
+      "SsoSettings": {
+        "additionalProperties": false,
+        "description": "[ext] The workspace's single sign-on (never its client secret)",
+        "examples": [
+          {
+            "issuer": "https://auth.example.com/realms/support",
+            "client_id": "loopdesk",
+            "allowed_domains": [
+              "example.com"
+            ],
+            "default_role": "agent",
+            "enforce": false,
+            "redirect_uri": "https://support.example.com/auth/sso/callback",
+            "created_at": "2026-11-21T10:25:00.000Z",
+            "updated_at": "2026-11-21T10:25:00.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "issuer",
+          "client_id",
+          "allowed_domains",
+          "default_role",
+          "enforce",
+          "redirect_uri",
+          "created_at",
+          "updated_at"
+        ],
+        "properties": {
+          "issuer": {
+            "type": "string"
+          },
+          "client_id": {
+            "type": "string"
+          },
+          "allowed_domains": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "default_role": {
+            "type": "string",
+            "enum": [
+              "agent",
+              "admin"
+            ],
+            "description": "The role of people who join by signing in"
+          },
+          "enforce": {
+            "description": "Password sign-in off for everyone but owners (who keep it, for recovery)",
+            "type": "boolean"
+          },
+          "redirect_uri": {
+            "description": "Register this at the provider: `{public base URL}/auth/sso/callback`",
+            "type": "string"
+          },
+          "created_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          },
+          "updated_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "type": "string"
+          }
+        }
+      },
+      "SsoAvailable": {
+        "additionalProperties": false,
+        "description": "[ext] A workspace that signs in with single sign-on",
+        "examples": [
+          {
+            "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+            "start_url": "/auth/sso/start?workspace_id=0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "workspace_id",
+          "start_url"
+        ],
+        "properties": {
+          "workspace_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "type": "string"
+          },
+          "start_url": {
+            "description": "Where \"Sign in with SSO\" leads: `/auth/sso/start?workspace_id=…`",
             "type": "string"
           }
         }
@@ -30210,6 +30312,511 @@ export const openapiDocument = {
         }
       }
     },
+    "/api/v1/sso": {
+      "get": {
+        "operationId": "getSso",
+        "summary": "[ext] Get the single sign-on settings",
+        "tags": [
+          "Single sign-on"
+        ],
+        "description": "The OpenID Connect provider people sign in with, and the redirect URI to register there; none set up: 404. Needs an owner or admin, or a key without a member (403 otherwise).",
+        "responses": {
+          "200": {
+            "description": "The settings (never the client secret)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The settings (never the client secret)",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SsoSettings"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "put": {
+        "operationId": "putSso",
+        "summary": "[ext] Set up single sign-on",
+        "tags": [
+          "Single sign-on"
+        ],
+        "description": "Sets the workspace's OpenID Connect provider. The issuer's discovery document is read first (10 s at most): when it cannot be read, lacks the endpoints a sign-in needs or names another issuer, 400 on `issuer` and nothing changes. `client_secret` is write-only: required the first time, kept when left out later. Needs an owner or admin, or a key without a member (403 otherwise).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "issuer",
+                  "client_id"
+                ],
+                "properties": {
+                  "issuer": {
+                    "minLength": 1,
+                    "maxLength": 2000,
+                    "x-trim": true,
+                    "description": "The provider's issuer identifier: https, or http on a loopback address. Its `/.well-known/openid-configuration` must name this issuer",
+                    "type": "string",
+                    "pattern": "^[^\\u0000]*$"
+                  },
+                  "client_id": {
+                    "minLength": 1,
+                    "maxLength": 500,
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "description": "The client id Loopdesk is registered as at the provider",
+                    "type": "string"
+                  },
+                  "client_secret": {
+                    "minLength": 1,
+                    "maxLength": 2000,
+                    "pattern": "^[^\\u0000]*[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000][^\\u0000]*$",
+                    "writeOnly": true,
+                    "description": "The client secret the provider issued; write-only. Required the first time; left out, the stored one is kept",
+                    "type": "string"
+                  },
+                  "allowed_domains": {
+                    "maxItems": 50,
+                    "description": "Email domains (`example.com`) whose people may sign in, and join with `default_role` when they are not members yet. Empty: only existing members sign in, whatever their domain; nobody joins",
+                    "type": "array",
+                    "items": {
+                      "minLength": 1,
+                      "maxLength": 254,
+                      "type": "string",
+                      "pattern": "^[^\\u0000]*$"
+                    }
+                  },
+                  "default_role": {
+                    "type": "string",
+                    "enum": [
+                      "agent",
+                      "admin"
+                    ],
+                    "description": "The role of people who join by signing in; `agent` when left out"
+                  },
+                  "enforce": {
+                    "description": "Password sign-in off for everyone but owners (who keep it, for recovery); false when left out",
+                    "type": "boolean"
+                  }
+                }
+              },
+              "example": {
+                "issuer": "https://auth.example.com/realms/support",
+                "client_id": "loopdesk",
+                "allowed_domains": [
+                  "example.com"
+                ],
+                "default_role": "agent",
+                "enforce": false,
+                "client_secret": "kc-3f9a…"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The settings as stored (never the client secret)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The settings as stored (never the client secret)",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SsoSettings"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteSso",
+        "summary": "[ext] Turn single sign-on off",
+        "tags": [
+          "Single sign-on"
+        ],
+        "description": "Removes the settings and the sign-ins under way; everyone signs in with a password again. None set up: 404. Needs an owner or admin, or a key without a member (403 otherwise).",
+        "responses": {
+          "204": {
+            "description": "Removed"
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/auth/sign-in": {
       "post": {
         "operationId": "signIn",
@@ -30899,6 +31506,149 @@ export const openapiDocument = {
                   "type": "integer"
                 },
                 "description": "Seconds until the email is unlocked"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/auth/sso": {
+      "get": {
+        "operationId": "getSsoAvailability",
+        "summary": "[ext] Whether a workspace signs in with SSO",
+        "tags": [
+          "Sessions"
+        ],
+        "description": "For the sign-in page: the workspace asked for, or without `workspace_id` the server's only workspace, when it has single sign-on; otherwise 404.",
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "workspace_id",
+            "required": false,
+            "description": "The workspace (UUID)"
+          }
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The workspace and where its sign-in starts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The workspace and where its sign-in starts",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/SsoAvailable"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
               }
             },
             "content": {

@@ -1641,6 +1641,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Get the single sign-on settings
+         * @description The OpenID Connect provider people sign in with, and the redirect URI to register there; none set up: 404. Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        get: operations["getSso"];
+        /**
+         * [ext] Set up single sign-on
+         * @description Sets the workspace's OpenID Connect provider. The issuer's discovery document is read first (10 s at most): when it cannot be read, lacks the endpoints a sign-in needs or names another issuer, 400 on `issuer` and nothing changes. `client_secret` is write-only: required the first time, kept when left out later. Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        put: operations["putSso"];
+        post?: never;
+        /**
+         * [ext] Turn single sign-on off
+         * @description Removes the settings and the sign-ins under way; everyone signs in with a password again. None set up: 404. Needs an owner or admin, or a key without a member (403 otherwise).
+         */
+        delete: operations["deleteSso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/sign-in": {
         parameters: {
             query?: never;
@@ -1719,6 +1747,26 @@ export interface paths {
          * @description Needs the session cookie and an Origin of this server (403). A wrong current password is a 400 on `current_password` and counts toward the sign-in lockout (429). Every other session of the person, in every workspace, ends; this one stays. API keys are not affected.
          */
         post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Whether a workspace signs in with SSO
+         * @description For the sign-in page: the workspace asked for, or without `workspace_id` the server's only workspace, when it has single sign-on; otherwise 404.
+         */
+        get: operations["getSsoAvailability"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4222,7 +4270,6 @@ export interface components {
             published_at: string | null;
         };
         /**
-<<<<<<< HEAD
          * @description [ext] A Markdown body rendered as a published article shows it
          * @example {
          *       "html": "<h2>Steps</h2>\n<p>Open <strong>Settings</strong>, then <a href=\"https://example.com/security\" rel=\"nofollow noopener\">Security</a>.</p>\n",
@@ -4234,7 +4281,8 @@ export interface components {
             html: string;
             /** @description The excerpt the article would have: the first 200 characters of its text */
             excerpt: string;
-=======
+        };
+        /**
          * @description [ext] A published article that answers the question, with its best passage
          * @example {
          *       "article": {
@@ -4266,7 +4314,6 @@ export interface components {
             passage: string;
             /** @description How well the passage matches: a cosine with a model, the share of the question's words without; at or above the calibrated threshold */
             score: number;
->>>>>>> h-answers
         };
         /**
          * @description [ext] An issue, conversation or contact that matches a search
@@ -4768,6 +4815,61 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             created_at: string;
+        };
+        /**
+         * @description [ext] The workspace's single sign-on (never its client secret)
+         * @example {
+         *       "issuer": "https://auth.example.com/realms/support",
+         *       "client_id": "loopdesk",
+         *       "allowed_domains": [
+         *         "example.com"
+         *       ],
+         *       "default_role": "agent",
+         *       "enforce": false,
+         *       "redirect_uri": "https://support.example.com/auth/sso/callback",
+         *       "created_at": "2026-11-21T10:25:00.000Z",
+         *       "updated_at": "2026-11-21T10:25:00.000Z"
+         *     }
+         */
+        SsoSettings: {
+            issuer: string;
+            client_id: string;
+            allowed_domains: string[];
+            /**
+             * @description The role of people who join by signing in
+             * @enum {string}
+             */
+            default_role: "agent" | "admin";
+            /** @description Password sign-in off for everyone but owners (who keep it, for recovery) */
+            enforce: boolean;
+            /** @description Register this at the provider: `{public base URL}/auth/sso/callback` */
+            redirect_uri: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description [ext] A workspace that signs in with single sign-on
+         * @example {
+         *       "workspace_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+         *       "start_url": "/auth/sso/start?workspace_id=0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+         *     }
+         */
+        SsoAvailable: {
+            /**
+             * Format: uuid
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            workspace_id: string;
+            /** @description Where "Sign in with SSO" leads: `/auth/sso/start?workspace_id=…` */
+            start_url: string;
         };
         /**
          * @description A product of the workspace, and what the change changed
@@ -18777,6 +18879,346 @@ export interface operations {
             };
         };
     };
+    getSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings (never the client secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SsoSettings"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "issuer": "https://auth.example.com/realms/support",
+                 *       "client_id": "loopdesk",
+                 *       "allowed_domains": [
+                 *         "example.com"
+                 *       ],
+                 *       "default_role": "agent",
+                 *       "enforce": false,
+                 *       "client_secret": "kc-3f9a…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The provider's issuer identifier: https, or http on a loopback address. Its `/.well-known/openid-configuration` must name this issuer */
+                    issuer: string;
+                    /** @description The client id Loopdesk is registered as at the provider */
+                    client_id: string;
+                    /** @description The client secret the provider issued; write-only. Required the first time; left out, the stored one is kept */
+                    client_secret?: string;
+                    /** @description Email domains (`example.com`) whose people may sign in, and join with `default_role` when they are not members yet. Empty: only existing members sign in, whatever their domain; nobody joins */
+                    allowed_domains?: string[];
+                    /**
+                     * @description The role of people who join by signing in; `agent` when left out
+                     * @enum {string}
+                     */
+                    default_role?: "agent" | "admin";
+                    /** @description Password sign-in off for everyone but owners (who keep it, for recovery); false when left out */
+                    enforce?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings as stored (never the client secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SsoSettings"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     signIn: {
         parameters: {
             query?: never;
@@ -19272,6 +19714,95 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds until the email is unlocked */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSsoAvailability: {
+        parameters: {
+            query?: {
+                /** @description The workspace (UUID) */
+                workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace and where its sign-in starts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SsoAvailable"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

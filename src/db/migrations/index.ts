@@ -41,6 +41,7 @@ import { helpAnswers } from './0039_help_answers.js';
 import { articleVisits } from './0040_article_visits.js';
 import { assignment } from './0041_assignment.js';
 import { auditLog } from './0042_audit_log.js';
+import { sso } from './0043_sso.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -86,5 +87,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0040_article_visits': articleVisits(types),
     '0041_assignment': assignment(types),
     '0042_audit_log': auditLog(types),
+    '0043_sso': sso(types),
   };
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { Executor } from '../../db/repositories/executor.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type { SessionRepository } from '../../db/repositories/session.repository.js';
+import type { SsoRepository } from '../../db/repositories/sso.repository.js';
 import type { MemberTable } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -44,6 +45,8 @@ export interface SessionServiceDeps {
   accountsLock: Pick<AccountsLock, 'transaction'>;
   members: MemberRepository;
   sessions: SessionRepository;
+  /** Whether a workspace's single sign-on turns password sign-in off for non-owners (docs/sso.md). */
+  sso: Pick<SsoRepository, 'enforced'>;
   lockout: SignInLockout;
   hasher: PasswordHasher;
   audit: AuditLog;
@@ -53,7 +56,7 @@ export interface SessionServiceDeps {
 /** How a sign-in's entries name the person: the member whose email was given (the attempt was made as them). */
 export const signInActor = (member: Pick<MemberTable, 'id' | 'display_name'>) => ({ type: 'member' as const, id: member.id, name: member.display_name });
 
-export function createSessionService({ db, accountsLock, members, sessions, lockout, hasher, audit, clock }: SessionServiceDeps) {
+export function createSessionService({ db, accountsLock, members, sessions, sso, lockout, hasher, audit, clock }: SessionServiceDeps) {
   const later = (from: string, ms: number) => new Date(Date.parse(from) + ms).toISOString();
   const unauthorized = () => new AppError('unauthorized', WRONG_CREDENTIALS);
 

@@ -19,6 +19,7 @@ import { Calendar, CalendarDue, SlaPolicy } from './service-levels.js';
 import { IssueBase, Suggestion } from './suggestion.js';
 import { TriageCalibration } from './triage-calibration.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhook.js';
+import { SsoAvailable, SsoSettings } from './sso.js';
 import { Tag } from './tag.js';
 import { UPDATED_RESOURCES } from './webhook-events.js';
 
@@ -39,5 +40,6 @@ export const SHARED_SCHEMAS = [
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
   SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
   AuditLogEntry,
+  SsoSettings, SsoAvailable,
   ...UPDATED_RESOURCES,
 ];

@@ -22,7 +22,8 @@ function Redirect({ to }: { to: string }) {
 }
 
 function Screen({ path }: { path: string }) {
-  if (path === '/') return <Redirect to="/inbox" />;
+  // The sign-in page's address (where a refused single sign-on returns) leads to the inbox once signed in.
+  if (path === '/' || path === '/sign-in') return <Redirect to="/inbox" />;
   const section = path.split('/')[1];
   if (section === 'inbox') return <Inbox path={path} />;
   if (section === 'triage') return <TriageQueue />;

@@ -3198,7 +3198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown widget key, or a conversation or idea this visitor cannot see (`not_found`) */
+            /** @description Unknown widget key, or a conversation, idea or article this visitor cannot see, or a help center that is off (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;

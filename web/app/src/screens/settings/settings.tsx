@@ -1,7 +1,7 @@
 // Settings (owners and admins; the server answers 403 to anyone else anyway): products and their
 // widget, members and invitations, API keys, webhooks and their deliveries, saved replies, service
-// levels, automation rules and macros, the audit log. Macros are any member's, so agents reach that
-// section alone.
+// levels, automation rules and macros, the audit log, single sign-on. Macros are any member's, so
+// agents reach that section alone.
 import { useEffect } from 'preact/hooks';
 import { Link, match, navigate } from '../../router.js';
 import { useSession } from '../../session.js';
@@ -16,6 +16,7 @@ import { ServiceLevels } from './service-levels.js';
 import { MacroEditor, Macros, MACROS_PATH } from '../automation/macros.js';
 import { RuleEditor, RULES_PATH } from '../automation/rule-editor.js';
 import { Rules } from '../automation/rules.js';
+import { SingleSignOn } from './single-sign-on.js';
 import { WebhookView } from './webhook-view.js';
 import { Webhooks } from './webhooks.js';
 
@@ -29,6 +30,7 @@ const TABS = [
   { href: RULES_PATH, label: 'Automation' },
   { href: MACROS_PATH, label: 'Macros' },
   { href: '/settings/audit-log', label: 'Audit log' },
+  { href: '/settings/single-sign-on', label: 'Single sign-on' },
 ];
 
 export function Settings({ path }: { path: string }) {
@@ -78,5 +80,6 @@ function Section({ path }: { path: string }) {
   const macro = editing(MACROS_PATH);
   if (macro !== undefined) return <MacroEditor id={macro} />;
   if (path === '/settings/audit-log') return <AuditLog />;
+  if (path === '/settings/single-sign-on') return <SingleSignOn />;
   return <Products />;
 }
