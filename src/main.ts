@@ -115,6 +115,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     streams: config.streams,
     eventRetentionDays: config.eventRetentionDays,
     searchFoldMs: config.searchFoldMs,
+    defaultCalendar: config.defaultCalendar,
     appBase: serverBase(config),
     onHousekeeping: (deleted) => logger.info({ deleted }, 'housekeeping: deleted what outlived its use'),
     summaries: {

@@ -37,6 +37,7 @@ import { serviceLevels } from './0034_service_levels.js';
 import { helpCenter } from './0035_help_center.js';
 import { conversationSla } from './0036_conversation_sla.js';
 import { automation } from './0037_automation.js';
+import { reports } from './0038_reports.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -78,5 +79,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0035_help_center': helpCenter(types, dialect),
     '0036_conversation_sla': conversationSla(types),
     '0037_automation': automation(types),
+    '0038_reports': reports(types),
   };
 }
