@@ -225,6 +225,9 @@ describeEachDialect('Reports [ext]', (ctx) => {
     assert.equal(res.body.data.length, 24);
     assert.ok(res.body.data.every((bucket: any) => bucket.value === 0));
     assert.equal((await context.client(a.revokedKey).get(`${BASE}/summary`)).status, 401);
+    const instant = { from: played.from, to: played.from };
+    assert.equal((await summaryOf(instant)).conversations_created, 0, 'from = to is an empty window');
+    assert.deepEqual((await context.a.api.get(`${BASE}/timeseries?${query({ ...instant, metric: 'csat_score' })}`)).body, { data: [] });
   });
 
   it('keeps each workspace\'s figures its own', async () => {

@@ -26,6 +26,7 @@ const STEP: Record<ReportInterval, Temporal.DurationLike> = { hour: { hours: 1 }
 export function bucketStarts(from: string, to: string, interval: ReportInterval, timeZone: string): number[] | null {
   const end = Date.parse(to);
   const starts: number[] = [];
+  if (Date.parse(from) >= end) return starts; // an empty window has no bucket
   let start = bucketStart(Temporal.Instant.from(from).toZonedDateTimeISO(timeZone), interval);
   while (start.epochMilliseconds < end) {
     if (starts.length === BUCKETS_MAX) return null;

@@ -83,7 +83,8 @@ export function createReportService({ reports, members, clock }: ReportServiceDe
   const scopeOf = async (actor: Actor, request: ReportRequest): Promise<Scope> => {
     const to = request.to ?? clock.now();
     const from = request.from ?? new Date(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS).toISOString();
-    if (Date.parse(from) >= Date.parse(to)) throw invalidField('from', `must be before to (${to})`);
+    // from = to is an empty window (nothing in it); from after to is a mistake.
+    if (Date.parse(from) > Date.parse(to)) throw invalidField('from', `must not be after to (${to})`);
     const assigneeIds = [...(request.filters.assigneeIds ?? [])];
     if (request.assignedToMe) assigneeIds.push((await resolveMemberRef(members, actor, 'me', 'assignee_id'))!);
     return { workspaceId: actor.workspaceId, window: { from, to }, filters: { ...request.filters, assigneeIds }, column: request.column };
@@ -182,16 +183,12 @@ export function createReportService({ reports, members, clock }: ReportServiceDe
         yield csvLine(CSV_COLUMNS);
         let after: { created_at: string; id: string } | null = null;
         for (;;) {
-          const page = await reports.csvPage(workspaceId, window, filters, after, CSV_PAGE);
+          const page = await reports.csvPage(workspaceId, window, filters, column, after, CSV_PAGE);
           if (page.length === 0) return;
-          const clocks = await reports.measuredClocksOf(workspaceId, page.map((row) => row.id), column);
-          const valueOf = (id: string, target: string, which: 'first' | 'last') => {
-            const values = clocks.filter((clock) => clock.conversation_id === id && clock.target === target);
-            return (which === 'first' ? values[0] : values.at(-1))?.value ?? null;
-          };
+          const seconds = (value: number | null) => (value === null ? null : Number(value));
           yield page.map((row) => csvLine([
             row.id, row.product, row.type, row.source, row.status, row.assignee ?? '', parseTags(row.tags).join(', '), new Date(row.created_at).toISOString(),
-            valueOf(row.id, 'first_response', 'first'), valueOf(row.id, 'resolution', 'last'), row.rating, row.sla_status ?? '',
+            seconds(row.first_response_seconds), seconds(row.resolution_seconds), row.rating, row.sla_status ?? '',
           ])).join('');
           const last = page.at(-1)!;
           after = { created_at: last.created_at, id: last.id };

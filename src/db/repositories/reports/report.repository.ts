@@ -54,6 +54,8 @@ export interface CsvConversationRow {
   created_at: string;
   rating: number | null;
   sla_status: string | null;
+  first_response_seconds: number | null;
+  resolution_seconds: number | null;
 }
 
 const hasFilters = (filters: ReportFilters) =>
@@ -77,27 +79,30 @@ function narrowed<O>(tx: Executor, workspaceId: string, query: SelectQueryBuilde
   return q;
 }
 
-/** The ids of the workspace's conversations the filters keep (a subquery), or null when nothing filters. */
-const keptConversations = (tx: Executor, workspaceId: string, filters: ReportFilters) =>
-  hasFilters(filters) ? narrowed(tx, workspaceId, tx.selectFrom('conversations as c').select('c.id').where('c.workspace_id', '=', workspaceId), filters) : null;
+/**
+ * The filters on the conversation of each row of `query` (over `alias`): a join by the
+ * conversation's key, so a filtered report reads the window's rows and looks each conversation up,
+ * never every conversation of the workspace.
+ */
+function ofKeptConversations<Q extends SelectQueryBuilder<any, any, any>>(tx: Executor, workspaceId: string, query: Q, alias: 'k' | 'm', filters: ReportFilters): Q {
+  if (!hasFilters(filters)) return query;
+  const joined = query.innerJoin('conversations as c', 'c.id', `${alias}.conversation_id`);
+  return narrowed(tx, workspaceId, joined as any, filters) as unknown as Q;
+}
 
 export function reportRepository(db: Executor) {
   /** Stopped clocks of a target in the window, of the kept conversations. */
   const stoppedClocks = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) => {
-    let query = tx.selectFrom('sla_clocks as k')
+    const query = tx.selectFrom('sla_clocks as k')
       .where('k.workspace_id', '=', workspaceId).where('k.stopped_at', 'is not', null)
       .where('k.stopped_at', '>=', window.from).where('k.stopped_at', '<', window.to);
-    const kept = keptConversations(tx, workspaceId, filters);
-    if (kept) query = query.where('k.conversation_id', 'in', kept);
-    return query;
+    return ofKeptConversations(tx, workspaceId, query, 'k', filters);
   };
 
   const messagesIn = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) => {
-    let query = tx.selectFrom('messages as m')
+    const query = tx.selectFrom('messages as m')
       .where('m.workspace_id', '=', workspaceId).where('m.created_at', '>=', window.from).where('m.created_at', '<', window.to);
-    const kept = keptConversations(tx, workspaceId, filters);
-    if (kept) query = query.where('m.conversation_id', 'in', kept);
-    return query;
+    return ofKeptConversations(tx, workspaceId, query, 'm', filters);
   };
 
   const createdIn = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) =>
@@ -192,8 +197,9 @@ export function reportRepository(db: Executor) {
 
     /** Resolution clocks stopped in the window, per assignee of their conversation. */
     async resolvedByAssignee(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<Map<string, number>> {
-      const rows = await stoppedClocks(workspaceId, window, filters).where('k.target', '=', 'resolution')
+      const rows = await stoppedClocks(workspaceId, window, {}).where('k.target', '=', 'resolution')
         .innerJoin('conversations as c', 'c.id', 'k.conversation_id').where('c.assignee_id', 'is not', null)
+        .$call((query) => narrowed(db, workspaceId, query as any, filters) as unknown as typeof query)
         .select((eb) => ['c.assignee_id', eb.fn.countAll<number>().as('n')]).groupBy('c.assignee_id').execute();
       return new Map(rows.map((row) => [row.assignee_id!, Number(row.n)]));
     },
@@ -215,23 +221,20 @@ export function reportRepository(db: Executor) {
     },
 
     /** A page of the conversations created in the window, oldest first, after the (created_at, id) given. */
-    async csvPage(workspaceId: string, window: ReportWindow, filters: ReportFilters, after: { created_at: string; id: string } | null, limit: number): Promise<CsvConversationRow[]> {
+    async csvPage(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn, after: { created_at: string; id: string } | null, limit: number): Promise<CsvConversationRow[]> {
+      // A conversation's first measured clock of a target (first: its first response) or its last (resolution: the latest close).
+      const measured = (target: string, order: 'asc' | 'desc') => db.selectFrom('sla_clocks as k').select(`k.${column}`)
+        .where('k.conversation_id', '=', sql.ref<string>('c.id')).where('k.target', '=', target).where(`k.${column}`, 'is not', null)
+        .orderBy('k.started_at', order).orderBy('k.id', order).limit(1);
       let query = createdIn(workspaceId, window, filters)
         .innerJoin('products as p', 'p.id', 'c.product_id')
         .leftJoin('members as a', 'a.id', 'c.assignee_id')
-        .select(['c.id', 'p.name as product', 'c.type', 'c.source', 'c.status', 'a.display_name as assignee', 'c.tags', 'c.created_at', 'c.rating', 'c.sla_status']);
+        .select(['c.id', 'p.name as product', 'c.type', 'c.source', 'c.status', 'a.display_name as assignee', 'c.tags', 'c.created_at', 'c.rating', 'c.sla_status'])
+        .select([measured('first_response', 'asc').as('first_response_seconds'), measured('resolution', 'desc').as('resolution_seconds')]);
       if (after) query = query.where((eb) => eb.or([eb('c.created_at', '>', after.created_at), eb.and([eb('c.created_at', '=', after.created_at), eb('c.id', '>', after.id)])]));
-      return query.orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').limit(limit).execute();
+      return query.orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').limit(limit).execute() as Promise<CsvConversationRow[]>;
     },
 
-    /** The measured first-response and resolution clocks of these conversations, oldest first. */
-    async measuredClocksOf(workspaceId: string, conversationIds: readonly string[], column: ClockValueColumn): Promise<{ conversation_id: string; target: string; value: number }[]> {
-      if (conversationIds.length === 0) return [];
-      const rows = await db.selectFrom('sla_clocks').where('workspace_id', '=', workspaceId).where('conversation_id', 'in', conversationIds)
-        .where('target', 'in', ['first_response', 'resolution']).where(column, 'is not', null)
-        .select(['conversation_id', 'target', `${column} as value`]).orderBy('started_at', 'asc').orderBy('id', 'asc').execute();
-      return rows.map((row) => ({ conversation_id: row.conversation_id, target: row.target, value: Number(row.value) }));
-    },
   };
 }
 
