@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, databaseUrl, loadConfig, serverBase, type Config } from './config.js';
 import { backUp, BackupError, ExternalBackupError } from './db/backup.js';
 import { copyDatabase, CopyRefusedError, type CopyReport } from './db/copy.js';
+import type { ReportRebuild } from './domain/reports/report-rebuild.js';
 import { createDatabase, MissingDatabaseError, NewerDatabaseError, type DatabaseHandle, type OpenOptions } from './db/database.js';
 import { MEMBER_ROLES, type MemberRole } from './domain/accounts/actor.js';
 import type { AdminService } from './domain/accounts/admin.service.js';
@@ -127,7 +128,7 @@ function printList<T>(json: boolean, data: T[], columns: (record: T) => string[]
  * The services on DATABASE_URL, migrated first. A SQLite file that does not exist is not
  * created: a wrong path must not pass for an empty database.
  */
-async function withServices<T>(fn: (services: { admin: AdminService; invitations: InvitationService }, config: Config) => Promise<T>): Promise<T> {
+async function withServices<T>(fn: (services: { admin: AdminService; invitations: InvitationService; reportRebuild: ReportRebuild }, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = createDatabase(config.databaseUrl, { ...config.database, createIfMissing: false });
   try {
@@ -135,7 +136,7 @@ async function withServices<T>(fn: (services: { admin: AdminService; invitations
     // Loaded only here: the services weigh most of the CLI's start-up, which --help, argument
     // errors and the commands on the database alone (migrate, backup, copy) do not need.
     const { createServices } = await import('./services.js');
-    return await fn(createServices(database), config);
+    return await fn(createServices(database, { defaultCalendar: config.defaultCalendar }), config);
   } finally {
     await database.close();
   }
@@ -235,6 +236,17 @@ const COMMANDS: Command[] = [
         }
       });
       printCopyReport(json, report);
+    },
+  }),
+  command({
+    name: 'reports rebuild',
+    summary:
+      'Measure every stopped SLA clock again from its conversation\'s messages and the calendars as they are now (the figures reports read; ' +
+      'docs/reports.md): after an import, a copy, a change of calendars or of LOOPDESK_DEFAULT_CALENDAR. Safe while the server runs.',
+    options: { json: JSON_FLAG },
+    async run({ json }) {
+      const report = await withServices(({ reportRebuild }) => reportRebuild.rebuild());
+      print(json, report, `measured ${report.clocks} stopped clocks; ${report.changed} changed`);
     },
   }),
   command({

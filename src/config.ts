@@ -44,6 +44,8 @@ export interface Config {
   readonly searchFoldMs: number;
   /** LOOPDESK_METRICS_TOKEN: the Bearer token GET /metrics is served to; null: no metrics (docs/operations.md). */
   readonly metricsToken: string | null;
+  /** LOOPDESK_DEFAULT_CALENDAR: the name of the calendar reports count business hours in where no SLA's calendar applies (docs/reports.md); null: round the clock. */
+  readonly defaultCalendar: string | null;
 }
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -450,5 +452,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = proc
     summaries: summaryConfig(env),
     searchFoldMs: integer(env, 'LOOPDESK_SEARCH_FOLD_MS', SEARCH_FOLD_MS_DEFAULT, 0, 24 * HOUR),
     metricsToken: env.LOOPDESK_METRICS_TOKEN || null,
+    defaultCalendar: env.LOOPDESK_DEFAULT_CALENDAR?.trim() || null,
   });
 }

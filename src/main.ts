@@ -116,6 +116,7 @@ async function serve(config: Config, database: DatabaseHandle, logger: Logger, w
     eventRetentionDays: config.eventRetentionDays,
     auditRetentionDays: config.auditRetentionDays,
     searchFoldMs: config.searchFoldMs,
+    defaultCalendar: config.defaultCalendar,
     appBase: serverBase(config),
     onHousekeeping: (deleted) => logger.info({ deleted }, 'housekeeping: deleted what outlived its use'),
     summaries: {

@@ -86,6 +86,10 @@ import { createNotificationWrites } from './domain/notifications/notification.wr
 import { createSavedReplyService } from './domain/saved-replies/saved-reply.service.js';
 import { createCalendarService } from './domain/service-levels/calendar.service.js';
 import { createSlaClocks } from './domain/service-levels/sla-clocks.js';
+import { createClockMeasures } from './domain/service-levels/clock-values.js';
+import { createReportService } from './domain/reports/report.service.js';
+import { createReportRebuild } from './domain/reports/report-rebuild.js';
+import { reportRepository } from './db/repositories/reports/report.repository.js';
 import { createSlaPolicyService } from './domain/service-levels/sla-policy.service.js';
 import { createActionRunner } from './domain/automation/actions.js';
 import { createAutomationRuleService } from './domain/automation/automation-rule.service.js';
@@ -178,6 +182,8 @@ export interface ServiceOptions {
   summaries?: SummaryConfig & { observe?: (observation: SummaryObservation) => void };
   /** LOOPDESK_SEARCH_FOLD_MS; SEARCH_FOLD_MS_DEFAULT when not given. */
   searchFoldMs?: number;
+  /** LOOPDESK_DEFAULT_CALENDAR: the calendar (by name) reports count business hours in where no SLA's calendar applies; none when not given. */
+  defaultCalendar?: string | null;
   /** Where the team's app is, for links in mail (LOOPDESK_PUBLIC_URL, else the address the server listens on); http://127.0.0.1:3000 when not given. */
   appBase?: string;
   /** How long an OpenID provider may take to answer one request (docs/sso.md); OIDC_TIMEOUT_MS_DEFAULT when not given. */
@@ -249,11 +255,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   const mail = options.mail ?? null;
   const notify = createNotificationWrites({ outbox, clock, mailEnabled: mail !== null, ...repositories });
+  const clockMeasures = createClockMeasures({ ...repositories, defaultCalendar: options.defaultCalendar ?? null });
   // Fair assignment (docs/automation.md): new conversations are assigned in their write; the queue waits for a member to come free.
   const assignmentState = assignmentRepository(db);
   const assignment = createAssignment({ dialect, assignment: assignmentState, members: repositories.members });
   const conversationWrites = createConversationWrites({
-    outbox, jobs: conversationJobs, notify, serviceLevels: createSlaClocks(repositories), dialect, clock, ...repositories,
+    outbox, jobs: conversationJobs, notify, serviceLevels: createSlaClocks({ ...repositories, measures: clockMeasures }), dialect, clock, ...repositories,
     assignment, onFreed: (workspaceId, productId) => void assignmentQueue.request(workspaceId, productId),
   });
   const assignmentQueue = createAssignmentQueue({
@@ -377,6 +384,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     savedReplies: createSavedReplyService({ db, dialect, clock, ...repositories }),
     calendars: createCalendarService({ db, dialect, clock, audit, ...repositories }),
     slaPolicies: createSlaPolicyService({ db, dialect, clock, audit, ...repositories }),
+    reports: createReportService({ reports: reportRepository(db), members: repositories.members, clock }),
+    /** `loopdesk reports rebuild`: the reports' figures measured again. */
+    reportRebuild: createReportRebuild({ db, slaClocks: repositories.slaClocks, reports: reportRepository(db), measures: clockMeasures }),
     automationRules: createAutomationRuleService({ db, dialect, clock, audit, checks: automationChecks, ...repositories }),
     macros: createMacroService({ db, dialect, clock, checks: automationChecks, actions: actionRunner, writes: conversationWrites, ...repositories, assignment }),
     /** Assigns the conversations waiting for a free member (docs/automation.md, "Assignment"); swept by the server at start. */

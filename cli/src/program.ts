@@ -8,6 +8,7 @@ import { defineIssueCommands } from './commands/issues.js';
 import { defineMcpCommand } from './commands/mcp.js';
 import { defineProductCommands } from './commands/products.js';
 import { defineReleaseCommands } from './commands/releases.js';
+import { defineReportCommands } from './commands/reports.js';
 import { defineSearchCommand } from './commands/search.js';
 import { defineSessionCommands } from './commands/session.js';
 import { defineTriageCommands } from './commands/triage.js';
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
   defineSearchCommand(program);
   defineTriageCommands(program);
   defineReleaseCommands(program);
+  defineReportCommands(program);
   defineMcpCommand(program);
   defineCompletionCommand(program);
   for (const command of leafCommands(program)) {

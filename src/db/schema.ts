@@ -170,6 +170,8 @@ export interface ConversationTable {
   sla_status: string | null;
   /** The earliest due time of a running clock (migration 0036): the `due` sort. */
   sla_due_at: string | null;
+  /** When the contact's rating was last given (migration 0038): when CSAT counts it; null: not rated. */
+  rated_at: string | null;
 }
 
 export interface MessageTable {
@@ -501,6 +503,11 @@ export interface SlaClockTable {
   stopped_at: string | null;
   outcome: string | null;
   breached_at: string | null;
+  /** What the stopped clock measured (migration 0038), in seconds and in business hours; null while it runs, or a response clock closing stopped. */
+  value_seconds: number | null;
+  business_seconds: number | null;
+  /** The member whose reply stopped a response clock (migration 0038). */
+  answered_by: string | null;
 }
 
 /** A visitor's session of a product's widget (migration 0008). */

@@ -13,6 +13,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { automationRuleRoutes } from './routes/automation-rules.js';
 import { calendarRoutes } from './routes/calendars.js';
+import { reportRoutes } from './routes/reports.js';
 import { contactRoutes } from './routes/contacts.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { discoveryRoutes } from './routes/discovery.js';
@@ -67,6 +68,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   macroRoutes(api, services.macros);
   calendarRoutes(api, services.calendars);
   slaPolicyRoutes(api, services.slaPolicies);
+  reportRoutes(api, services.reports);
   issueRoutes(api, services.issues, services.issueDedup);
   releaseRoutes(api, services.releases);
   searchRoutes(api, services.search);

@@ -16,7 +16,7 @@ import { LDK, ldkEnvironment, type ListeningContext, listeningContext, tempDir }
 
 const TOOLS = [
   'whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'create_issue', 'update_issue',
-  'list_conversations', 'get_conversation', 'update_conversation', 'assign_conversation', 'add_note', 'reply_to_conversation',
+  'list_conversations', 'report_summary', 'get_conversation', 'update_conversation', 'assign_conversation', 'add_note', 'reply_to_conversation',
   'list_notifications', 'mark_notifications_read', 'list_suggestions', 'accept_suggestion', 'dismiss_suggestion', 'list_releases', 'create_release',
 ];
 
@@ -76,7 +76,7 @@ describe('ldk mcp', () => {
       for (const tool of tools) assert.ok((tool.description ?? '').length > 60, `${tool.name} is described`);
       assert.match(tools.find((tool) => tool.name === 'create_issue')!.description!, /default.*matched_existing/s);
       assert.deepEqual(tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name),
-        ['whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'list_conversations', 'get_conversation', 'list_notifications',
+        ['whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'list_conversations', 'report_summary', 'get_conversation', 'list_notifications',
           'list_suggestions', 'list_releases']);
     });
 
@@ -148,6 +148,12 @@ describe('ldk mcp', () => {
       assert.deepEqual(answer(await call('whoami')), (await server.a.api.get('/api/v1/me')).body);
       assert.deepEqual(answer(await call('list_products', { limit: 10 })), (await server.a.api.get('/api/v1/products?limit=10')).body);
       assert.deepEqual(answer(await call('list_members')), (await server.a.api.get('/api/v1/members')).body);
+    });
+
+    it('report_summary answers with the API\'s body; a bad window is the API\'s 400', async () => {
+      const window = { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' };
+      assert.deepEqual(answer(await call('report_summary', window)), (await server.a.api.get(`/api/v1/reports/summary?${new URLSearchParams(window)}`)).body);
+      assert.match(toolError(await call('report_summary', { from: window.to, to: window.from })), /from/);
     });
 
     it('search finds records by words, accents ignored, and answers with the API\'s body; a blank q never reaches the API', async () => {

@@ -93,7 +93,7 @@ export async function createWorkspaceFixture(services: Services, client: TestCon
 }
 
 /** What a test may choose about its app: a clock, a detector, a logger writing to a stream the test reads, webhook settings, … */
-export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'clock' | 'detector' | 'proofOfWorkMaxNumber' | 'headline' | 'mail' | 'email' | 'searchFoldMs' | 'ssoTimeoutMs'> & {
+export type TestAppOptions = Omit<AppDeps, 'database' | 'services'> & Pick<ServiceOptions, 'clock' | 'detector' | 'proofOfWorkMaxNumber' | 'headline' | 'mail' | 'email' | 'searchFoldMs' | 'ssoTimeoutMs' | 'defaultCalendar'> & {
   webhooks?: Partial<WebhookConfig>;
   streams?: Partial<StreamConfig>;
   summaries?: Partial<ServiceOptions['summaries']>;
@@ -134,6 +134,7 @@ export async function openTestApp(databaseUrl: string, appOptions: TestAppOption
     summaries: { ...SUMMARY_DEFAULTS, ...appOptions.summaries },
     searchFoldMs: appOptions.searchFoldMs,
     ssoTimeoutMs: appOptions.ssoTimeoutMs,
+    defaultCalendar: appOptions.defaultCalendar,
   });
   const app = await buildApp({ ...appOptions, database, services });
   // One checker per served document: /widget/v1's routes are described by the widget API's own.

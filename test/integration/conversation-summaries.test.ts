@@ -28,6 +28,7 @@ import { createTestContext, describeEachDialect, TEST_SCRYPT, type Client, type 
 import { calendarRepository } from '../../src/db/repositories/service-levels/calendar.repository.js';
 import { slaClockRepository } from '../../src/db/repositories/service-levels/sla-clock.repository.js';
 import { slaPolicyRepository } from '../../src/db/repositories/service-levels/sla-policy.repository.js';
+import { createClockMeasures } from '../../src/domain/service-levels/clock-values.js';
 import { createSlaClocks } from '../../src/domain/service-levels/sla-clocks.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { webhookPayloadChecker } from '../helpers/openapi-check.js';
@@ -249,7 +250,10 @@ describeEachDialect('summary jobs across processes', (ctx) => {
               jobs: { request: async () => {}, requestAt: async () => {} }, tags: { retag: async () => {} }, contacts: { seen: async () => {} }, members: memberRepository(db), dialect, clock,
               notify: { assigned: async () => {}, messageAdded: async () => {} },
               assignment: { forNew: async () => 'none', wait: async () => {}, unwait: async () => {} }, onFreed: () => {},
-              serviceLevels: createSlaClocks({ slaClocks: slaClockRepository(db), slaPolicies: slaPolicyRepository(db), calendars: calendarRepository(db) }),
+              serviceLevels: createSlaClocks({
+                slaClocks: slaClockRepository(db), slaPolicies: slaPolicyRepository(db), calendars: calendarRepository(db),
+                measures: createClockMeasures({ slaPolicies: slaPolicyRepository(db), calendars: calendarRepository(db), defaultCalendar: null }),
+              }),
             }),
             summarizer: { summarize: async () => Promise.reject(new Error('summarizer down')) },
           }).run,

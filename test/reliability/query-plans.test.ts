@@ -42,6 +42,12 @@ const hotReads = (fixture: Fixture): string[] => [
   '/api/v1/conversations?status=open&sort=due&limit=50',
   '/api/v1/conversations?sla=running&sort=due&limit=50',
   '/api/v1/conversations?sla=breached&limit=50',
+  // Reports (docs/reports.md): a ten years' window, unfiltered and filtered, in business hours, per member, and the CSV.
+  ...[
+    'summary?', 'summary?business_hours=true&', `summary?product_id=${fixture.products[1].id}&assignee_id=me&`, 'summary?tag=billing&type=ticket&',
+    'timeseries?metric=first_response_median&interval=week&', 'timeseries?metric=csat_score&interval=week&', 'timeseries?metric=sla_hit_rate&interval=week&',
+    'agents?', 'conversations.csv?',
+  ].map((report) => `/api/v1/reports/${report}from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z`),
   '/api/v1/saved-replies',
   '/api/v1/calendars',
   '/api/v1/sla-policies',

@@ -10,7 +10,8 @@ const POLICY = '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f0001';
 let n = 0;
 const clock = (target: string, fields: Partial<SlaClockRow> = {}): SlaClockRow => ({
   id: `clock-${++n}`, workspace_id: 'w', conversation_id: 'c', target, policy_id: POLICY, started_at: '2026-11-21T10:00:00.000Z',
-  due_at: '2026-11-21T11:00:00.000Z', stopped_at: null, outcome: null, breached_at: null, ...fields,
+  due_at: '2026-11-21T11:00:00.000Z', stopped_at: null, outcome: null, breached_at: null,
+  value_seconds: null, business_seconds: null, answered_by: null, ...fields,
 });
 
 describe('slaColumnsOf', () => {

@@ -2775,6 +2775,295 @@ export const openapiDocument = {
           }
         }
       },
+      "ReportDistribution": {
+        "additionalProperties": false,
+        "description": "[ext] The figures of a duration, exact over every measured row (docs/reports.md)",
+        "examples": [
+          {
+            "count": 412,
+            "median_seconds": 1260,
+            "p90_seconds": 9840,
+            "average_seconds": 3411.5
+          }
+        ],
+        "type": "object",
+        "required": [
+          "count",
+          "median_seconds",
+          "p90_seconds",
+          "average_seconds"
+        ],
+        "properties": {
+          "count": {
+            "minimum": 0,
+            "description": "How many durations were measured in the window",
+            "type": "integer"
+          },
+          "median_seconds": {
+            "minimum": 0,
+            "description": "The median (nearest rank: the value at rank ⌈n/2⌉ in ascending order); null when count is 0",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "p90_seconds": {
+            "minimum": 0,
+            "description": "The 90th percentile (nearest rank: the value at rank ⌈0.9·n⌉); null when count is 0",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "average_seconds": {
+            "minimum": 0,
+            "description": "The mean, to the millisecond; null when count is 0",
+            "type": [
+              "number",
+              "null"
+            ]
+          }
+        }
+      },
+      "ReportSummary": {
+        "additionalProperties": false,
+        "description": "[ext] The figures of a window",
+        "examples": [
+          {
+            "conversations_created": 120,
+            "conversations_resolved": 98,
+            "messages_received": 301,
+            "messages_sent": 264,
+            "first_response": {
+              "count": 110,
+              "median_seconds": 1260,
+              "p90_seconds": 9840,
+              "average_seconds": 3411.5
+            },
+            "next_response": {
+              "count": 64,
+              "median_seconds": 900,
+              "p90_seconds": 7200,
+              "average_seconds": 2140
+            },
+            "resolution": {
+              "count": 98,
+              "median_seconds": 86400,
+              "p90_seconds": 259200,
+              "average_seconds": 120110.25
+            },
+            "csat": {
+              "responses": 40,
+              "positive": 34,
+              "score": 0.85
+            },
+            "sla": {
+              "applied": 180,
+              "hit": 160,
+              "missed": 12,
+              "hit_rate": 0.9302325581395349
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "conversations_created",
+          "conversations_resolved",
+          "messages_received",
+          "messages_sent",
+          "first_response",
+          "next_response",
+          "resolution",
+          "csat",
+          "sla"
+        ],
+        "properties": {
+          "conversations_created": {
+            "minimum": 0,
+            "description": "Conversations created in the window",
+            "type": "integer"
+          },
+          "conversations_resolved": {
+            "minimum": 0,
+            "description": "Resolution clocks stopped in the window (a conversation resolved or dismissed; again after a reopening)",
+            "type": "integer"
+          },
+          "messages_received": {
+            "minimum": 0,
+            "description": "Contact messages written in the window",
+            "type": "integer"
+          },
+          "messages_sent": {
+            "minimum": 0,
+            "description": "Agents' replies sent in the window (internal notes and system messages not counted)",
+            "type": "integer"
+          },
+          "first_response": {
+            "$ref": "#/components/schemas/ReportDistribution"
+          },
+          "next_response": {
+            "$ref": "#/components/schemas/ReportDistribution"
+          },
+          "resolution": {
+            "$ref": "#/components/schemas/ReportDistribution"
+          },
+          "csat": {
+            "additionalProperties": false,
+            "description": "The widget's 1–5 ratings",
+            "type": "object",
+            "required": [
+              "responses",
+              "positive",
+              "score"
+            ],
+            "properties": {
+              "responses": {
+                "minimum": 0,
+                "description": "Ratings given in the window",
+                "type": "integer"
+              },
+              "positive": {
+                "minimum": 0,
+                "description": "Of them, 4 or 5",
+                "type": "integer"
+              },
+              "score": {
+                "minimum": 0,
+                "maximum": 1,
+                "description": "positive / responses; null without responses",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              }
+            }
+          },
+          "sla": {
+            "additionalProperties": false,
+            "description": "SLA targets finished in the window",
+            "type": "object",
+            "required": [
+              "applied",
+              "hit",
+              "missed",
+              "hit_rate"
+            ],
+            "properties": {
+              "applied": {
+                "minimum": 0,
+                "description": "SLA targets finished in the window (clocks with a due time that stopped)",
+                "type": "integer"
+              },
+              "hit": {
+                "minimum": 0,
+                "description": "Of them, stopped by their rule by the due time",
+                "type": "integer"
+              },
+              "missed": {
+                "minimum": 0,
+                "description": "Of them, breached or stopped after the due time",
+                "type": "integer"
+              },
+              "hit_rate": {
+                "minimum": 0,
+                "maximum": 1,
+                "description": "hit / (hit + missed); null when neither",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              }
+            }
+          }
+        }
+      },
+      "ReportTimeseriesPoint": {
+        "additionalProperties": false,
+        "examples": [
+          {
+            "start": "2026-11-16T23:00:00.000Z",
+            "value": 17
+          }
+        ],
+        "type": "object",
+        "required": [
+          "start",
+          "value"
+        ],
+        "properties": {
+          "start": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When the bucket starts",
+            "type": "string"
+          },
+          "value": {
+            "description": "The metric over the bucket: 0 for an empty count, null for a median or share of nothing",
+            "type": [
+              "number",
+              "null"
+            ]
+          }
+        }
+      },
+      "AgentReport": {
+        "additionalProperties": false,
+        "description": "[ext] A member's figures in a window",
+        "examples": [
+          {
+            "member_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+            "display_name": "Ada",
+            "replies_sent": 80,
+            "conversations_resolved": 31,
+            "first_response": {
+              "count": 29,
+              "median_seconds": 840,
+              "p90_seconds": 5400,
+              "average_seconds": 1630.2
+            }
+          }
+        ],
+        "type": "object",
+        "required": [
+          "member_id",
+          "display_name",
+          "replies_sent",
+          "conversations_resolved",
+          "first_response"
+        ],
+        "properties": {
+          "member_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The member",
+            "type": "string"
+          },
+          "display_name": {
+            "description": "Their display name",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "replies_sent": {
+            "minimum": 0,
+            "description": "Replies they sent in the window",
+            "type": "integer"
+          },
+          "conversations_resolved": {
+            "minimum": 0,
+            "description": "Resolutions in the window of conversations now assigned to them",
+            "type": "integer"
+          },
+          "first_response": {
+            "$ref": "#/components/schemas/ReportDistribution"
+          }
+        }
+      },
       "AutomationCondition": {
         "additionalProperties": false,
         "description": "[ext] One condition of a rule: all must hold",
@@ -17108,6 +17397,882 @@ export const openapiDocument = {
           },
           "415": {
             "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/reports/summary": {
+      "get": {
+        "operationId": "getReportSummary",
+        "summary": "[ext] Report summary",
+        "tags": [
+          "Reports"
+        ],
+        "description": "Volume, first response, next response and resolution (count, median, p90, average), CSAT and SLA figures of a window. Window: from (inclusive) to (exclusive), default the 7 days before now; filters as the conversations' list (docs/reports.md).",
+        "parameters": [
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "from",
+            "required": false,
+            "description": "Start of the window (inclusive), an RFC 3339 instant; default: 7 days before `to`"
+          },
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "to",
+            "required": false,
+            "description": "End of the window (exclusive), an RFC 3339 instant; default: now"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only conversations of this product (UUID)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "assignee_id",
+            "required": false,
+            "description": "Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "tag",
+            "required": false,
+            "description": "[ext] Only records carrying any of these tags: comma-separated, compared without case"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:ticket|idea|feedback|chat)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:ticket|idea|feedback|chat)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "type",
+            "required": false,
+            "description": "Only these types. Comma-separated from: ticket, idea, feedback, chat"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:chat|form|email)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:chat|form|email)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "source",
+            "required": false,
+            "description": "Only these sources. Comma-separated from: chat, form, email"
+          },
+          {
+            "schema": {
+              "type": "boolean"
+            },
+            "in": "query",
+            "name": "business_hours",
+            "required": false,
+            "description": "true: every duration counted in business hours — the calendar of the SLA policy that measured it, else the default calendar (LOOPDESK_DEFAULT_CALENDAR), else round the clock. Default false: round the clock"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The figures",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The figures",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/ReportSummary"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/reports/timeseries": {
+      "get": {
+        "operationId": "getReportTimeseries",
+        "summary": "[ext] Report time series",
+        "tags": [
+          "Reports"
+        ],
+        "description": "One metric per bucket of an hour, a day or a week starting at local midnight (Monday) in `timezone`; every bucket from the one holding `from` to the last starting before `to`, at most 1000. Window: from (inclusive) to (exclusive), default the 7 days before now; filters as the conversations' list (docs/reports.md).",
+        "parameters": [
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "from",
+            "required": false,
+            "description": "Start of the window (inclusive), an RFC 3339 instant; default: 7 days before `to`"
+          },
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "to",
+            "required": false,
+            "description": "End of the window (exclusive), an RFC 3339 instant; default: now"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only conversations of this product (UUID)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "assignee_id",
+            "required": false,
+            "description": "Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "tag",
+            "required": false,
+            "description": "[ext] Only records carrying any of these tags: comma-separated, compared without case"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:ticket|idea|feedback|chat)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:ticket|idea|feedback|chat)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "type",
+            "required": false,
+            "description": "Only these types. Comma-separated from: ticket, idea, feedback, chat"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:chat|form|email)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:chat|form|email)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "source",
+            "required": false,
+            "description": "Only these sources. Comma-separated from: chat, form, email"
+          },
+          {
+            "schema": {
+              "type": "boolean"
+            },
+            "in": "query",
+            "name": "business_hours",
+            "required": false,
+            "description": "true: every duration counted in business hours — the calendar of the SLA policy that measured it, else the default calendar (LOOPDESK_DEFAULT_CALENDAR), else round the clock. Default false: round the clock"
+          },
+          {
+            "schema": {
+              "type": "string",
+              "enum": [
+                "conversations_created",
+                "conversations_resolved",
+                "first_response_median",
+                "resolution_median",
+                "csat_score",
+                "sla_hit_rate"
+              ]
+            },
+            "in": "query",
+            "name": "metric",
+            "required": true,
+            "description": "What each bucket holds: a count, a median in seconds, or a share (0–1)"
+          },
+          {
+            "schema": {
+              "type": "string",
+              "enum": [
+                "hour",
+                "day",
+                "week"
+              ],
+              "default": "day"
+            },
+            "in": "query",
+            "name": "interval",
+            "required": false,
+            "description": "Bucket length; default day"
+          },
+          {
+            "schema": {
+              "maxLength": 64,
+              "default": "UTC",
+              "type": "string"
+            },
+            "in": "query",
+            "name": "timezone",
+            "required": false,
+            "description": "IANA time zone the buckets start in (local hour, midnight, Monday midnight); default UTC"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The buckets, oldest first",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The buckets, oldest first",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/ReportTimeseriesPoint"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/reports/agents": {
+      "get": {
+        "operationId": "getReportAgents",
+        "summary": "[ext] Report per member",
+        "tags": [
+          "Reports"
+        ],
+        "description": "Each member of the workspace: replies sent, resolutions of the conversations assigned to them, their first responses. Window: from (inclusive) to (exclusive), default the 7 days before now; filters as the conversations' list (docs/reports.md).",
+        "parameters": [
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "from",
+            "required": false,
+            "description": "Start of the window (inclusive), an RFC 3339 instant; default: 7 days before `to`"
+          },
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "to",
+            "required": false,
+            "description": "End of the window (exclusive), an RFC 3339 instant; default: now"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only conversations of this product (UUID)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "assignee_id",
+            "required": false,
+            "description": "Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "tag",
+            "required": false,
+            "description": "[ext] Only records carrying any of these tags: comma-separated, compared without case"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:ticket|idea|feedback|chat)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:ticket|idea|feedback|chat)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "type",
+            "required": false,
+            "description": "Only these types. Comma-separated from: ticket, idea, feedback, chat"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:chat|form|email)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:chat|form|email)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "source",
+            "required": false,
+            "description": "Only these sources. Comma-separated from: chat, form, email"
+          },
+          {
+            "schema": {
+              "type": "boolean"
+            },
+            "in": "query",
+            "name": "business_hours",
+            "required": false,
+            "description": "true: every duration counted in business hours — the calendar of the SLA policy that measured it, else the default calendar (LOOPDESK_DEFAULT_CALENDAR), else round the clock. Default false: round the clock"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Every member, in the members' order",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "Every member, in the members' order",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/AgentReport"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/reports/conversations.csv": {
+      "get": {
+        "operationId": "getReportConversationsCsv",
+        "summary": "[ext] Conversations as CSV",
+        "tags": [
+          "Reports"
+        ],
+        "description": "The conversations created in the window, oldest first, one RFC 4180 row each (columns: id, product, type, source, status, assignee, tags, created_at, first_response_seconds, resolution_seconds, rating, sla_status); streamed, so any number; a text cell starting with = + - or @ gets a leading apostrophe. Window: from (inclusive) to (exclusive), default the 7 days before now; filters as the conversations' list (docs/reports.md).",
+        "parameters": [
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "from",
+            "required": false,
+            "description": "Start of the window (inclusive), an RFC 3339 instant; default: 7 days before `to`"
+          },
+          {
+            "schema": {
+              "format": "date-time",
+              "type": "string"
+            },
+            "example": "2026-11-21T10:25:00.000Z",
+            "in": "query",
+            "name": "to",
+            "required": false,
+            "description": "End of the window (exclusive), an RFC 3339 instant; default: now"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only conversations of this product (UUID)"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|none|me)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "assignee_id",
+            "required": false,
+            "description": "Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned"
+          },
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "query",
+            "name": "tag",
+            "required": false,
+            "description": "[ext] Only records carrying any of these tags: comma-separated, compared without case"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:ticket|idea|feedback|chat)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:ticket|idea|feedback|chat)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "type",
+            "required": false,
+            "description": "Only these types. Comma-separated from: ticket, idea, feedback, chat"
+          },
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:chat|form|email)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:chat|form|email)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "source",
+            "required": false,
+            "description": "Only these sources. Comma-separated from: chat, form, email"
+          },
+          {
+            "schema": {
+              "type": "boolean"
+            },
+            "in": "query",
+            "name": "business_hours",
+            "required": false,
+            "description": "true: every duration counted in business hours — the calendar of the SLA policy that measured it, else the default calendar (LOOPDESK_DEFAULT_CALENDAR), else round the clock. Default false: round the clock"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The CSV, as a download",
+            "headers": {
+              "Content-Disposition": {
+                "schema": {
+                  "type": "string"
+                },
+                "description": "attachment; filename=\"conversations.csv\""
+              }
+            },
+            "content": {
+              "text/csv": {
+                "schema": {
+                  "type": "string",
+                  "description": "A header line, then one line per conversation"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
             "content": {
               "application/json": {
                 "schema": {

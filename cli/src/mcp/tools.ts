@@ -1,8 +1,8 @@
 // The MCP tools: cli/README.md's operations (plus list_products, list_members and
 // update_conversation, which an agent needs to fill in product_id, assignee_id and a conversation's
-// status, search, to find a record it has only words for, and the member's notifications), each an
-// API operation whose schemas come from the OpenAPI document (assign_conversation takes only the
-// assignee of updateConversation's).
+// status, search, to find a record it has only words for, the member's notifications, and the
+// team's report summary), each an API operation whose schemas come from the OpenAPI document
+// (assign_conversation takes only the assignee of updateConversation's).
 import type { Api, Query, RequestBody } from '../api.js';
 import { issueIds } from '../resolve.js';
 import { inputSchemaOf, type ObjectSchema, outputSchemaOf } from './schemas.js';
@@ -94,6 +94,13 @@ const DEFINITIONS: Definition[] = [
     description: 'List customer conversations (tickets, ideas, feedback, chats), newest first, without their messages; filter by status (e.g. "open"), type, priority, product_id and snoozed (true: only snoozed ones, false: none of them).',
     readOnly: true,
     call: async (api, args) => api.call(api.client.GET('/api/v1/conversations', { params: { query: args as Query<'listConversations'> } })),
+  },
+  {
+    name: 'report_summary',
+    operationId: 'getReportSummary',
+    description: 'The team\'s figures over a window (from/to ISO instants, default the last 7 days): conversations created and resolved, messages received and replies sent, first response, next response and resolution times (count, exact median and p90, average, in seconds), CSAT (share of 4–5 ratings) and SLA hit rate. Filter by product_id, assignee_id (member id, "me" or "none"), tag, type, source; business_hours=true counts durations in business hours.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/reports/summary', { params: { query: args as Query<'getReportSummary'> } })),
   },
   {
     name: 'get_conversation',

@@ -37,6 +37,7 @@ import { serviceLevels } from './0034_service_levels.js';
 import { helpCenter } from './0035_help_center.js';
 import { conversationSla } from './0036_conversation_sla.js';
 import { automation } from './0037_automation.js';
+import { reports } from './0038_reports.js';
 import { helpAnswers } from './0039_help_answers.js';
 import { articleVisits } from './0040_article_visits.js';
 import { assignment } from './0041_assignment.js';
@@ -83,6 +84,7 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0035_help_center': helpCenter(types, dialect),
     '0036_conversation_sla': conversationSla(types),
     '0037_automation': automation(types),
+    '0038_reports': reports(types),
     '0039_help_answers': helpAnswers(types),
     '0040_article_visits': articleVisits(types),
     '0041_assignment': assignment(types),

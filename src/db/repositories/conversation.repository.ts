@@ -10,18 +10,19 @@ const CONVERSATION_COLUMNS = [
   'c.ai_summary', 'c.rating', 'c.upvotes', 'c.widget_session_id', 'c.form_fields', 'c.tags', 'c.created_at', 'c.updated_at',
   'c.assignee_id', 'c.last_message_sender_type', 'c.last_message_excerpt', 'c.last_message_at', 'c.waiting_since', 'c.snoozed_until',
   'c.sla_policy_id', 'c.sla_first_response_due_at', 'c.sla_next_response_due_at', 'c.sla_resolution_due_at', 'c.sla_breaches', 'c.sla_status', 'c.sla_due_at',
+  'c.rated_at',
 ] as const;
 
 /** A conversation; `reply_token` is only written (for email conversations) and read where mail is sent. */
 export type ConversationRow = Omit<ConversationTable, 'reply_token'> & Partial<Pick<ConversationTable, 'reply_token'>>;
-/** The columns the conversations' write path derives from the messages (and a new conversation's unassigned, awake state). */
-export type InboxColumns = 'assignee_id' | 'last_message_sender_type' | 'last_message_excerpt' | 'last_message_at' | 'waiting_since' | 'snoozed_until';
+/** The columns the conversations' write path derives from the messages (and a new conversation's unassigned, awake, unrated state). */
+export type InboxColumns = 'assignee_id' | 'last_message_sender_type' | 'last_message_excerpt' | 'last_message_at' | 'waiting_since' | 'snoozed_until' | 'rated_at';
 /** The columns of the SLA applied (migration 0036), kept by the write path from its clocks. */
 export type SlaColumnNames = 'sla_policy_id' | 'sla_first_response_due_at' | 'sla_next_response_due_at' | 'sla_resolution_due_at' | 'sla_breaches' | 'sla_status' | 'sla_due_at';
 /** A conversation as its creators describe it; the write path fills the rest. */
 export type NewConversationRow = Omit<ConversationRow, InboxColumns | SlaColumnNames>;
 export type ConversationChanges = Partial<Pick<
-  ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'assignee_id' | 'snoozed_until' | 'updated_at'
+  ConversationTable, 'status' | 'priority' | 'rating' | 'upvotes' | 'ai_summary' | 'tags' | 'assignee_id' | 'snoozed_until' | 'updated_at' | 'rated_at'
 >>;
 
 /** What a new message does to its conversation's waiting_since: a contact's starts the wait, an agent's reply ends it, others leave it. */

@@ -83,6 +83,7 @@ function inboxFieldsOf(firstMessage: MessageRow | null): Pick<ConversationRow, I
     last_message_at: firstMessage?.created_at ?? null,
     waiting_since: firstMessage && waitEffectOf(firstMessage) === 'asks' ? firstMessage.created_at : null,
     snoozed_until: null,
+    rated_at: null,
   };
 }
 
@@ -232,6 +233,8 @@ export function createConversationWrites({
     async update(work: Work, current: ConversationWithContactRow, wanted: ConversationChanges, by: string | null = null): Promise<Conversation> {
       requireLock(work, current.id);
       const changes = withSnoozeRule(current, wanted);
+      // CSAT counts a rating when it is given (docs/reports.md).
+      if (changes.rating !== undefined && changes.rating !== current.rating) changes.rated_at = changes.updated_at ?? clock.now();
       await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
       await conversations.update(current.workspace_id, current.id, changes, work.tx);
       if (changes.tags !== undefined) {

@@ -15,7 +15,8 @@ import { newId } from '../../lib/ids.js';
 import type { ConversationSource, ConversationType, Priority } from '../shared/enums.js';
 import type { Work } from '../shared/unit-of-work.js';
 import { parseTags } from '../tags/tags.js';
-import { addBusinessSeconds, scheduleOf, type Schedule, type WeeklyHours } from './business-time.js';
+import { addBusinessSeconds, type Schedule } from './business-time.js';
+import { clockValuesOf, scheduleOfCalendar, type ClockMeasures } from './clock-values.js';
 import { applicablePolicy, type SlaConditions } from './policy-match.js';
 
 export const SLA_TARGETS = ['first_response', 'next_response', 'resolution'] as const;
@@ -88,16 +89,15 @@ export interface SlaClocksDeps {
   slaClocks: SlaClockRepository;
   slaPolicies: Pick<SlaPolicyRepository, 'listActive' | 'findById'>;
   calendars: Pick<CalendarRepository, 'findById'>;
+  /** What a stopped clock measured, for the reports (docs/reports.md). */
+  measures: ClockMeasures;
 }
 
-export function createSlaClocks({ slaClocks, slaPolicies, calendars }: SlaClocksDeps) {
+export function createSlaClocks({ slaClocks, slaPolicies, calendars, measures }: SlaClocksDeps) {
   const measureOf = async (workspaceId: string, policy: SlaPolicyRow | null, tx: Executor): Promise<Measure> => {
     if (policy === null || policy.calendar_id === null) return { policy, schedule: null };
     const calendar = await calendars.findById(workspaceId, policy.calendar_id, tx);
-    return {
-      policy,
-      schedule: calendar ? scheduleOf({ timezone: calendar.timezone, hours: JSON.parse(calendar.hours) as WeeklyHours, holidays: JSON.parse(calendar.holidays) as string[] }) : null,
-    };
+    return { policy, schedule: calendar ? scheduleOfCalendar(calendar) : null };
   };
 
   /** The policy the conversation's policy id names now (a deleted one measures nothing more). */
@@ -117,13 +117,20 @@ export function createSlaClocks({ slaClocks, slaPolicies, calendars }: SlaClocks
   const newClock = (subject: Pick<Subject, 'id' | 'workspace_id'>, measure: Measure, target: SlaTarget, at: string): SlaClockRow => ({
     id: newId(), workspace_id: subject.workspace_id, conversation_id: subject.id, target, policy_id: measure.policy?.id ?? null,
     started_at: at, due_at: dueOf(measure, target, at), stopped_at: null, outcome: null, breached_at: null,
+    value_seconds: null, business_seconds: null, answered_by: null,
   });
 
-  /** Stops a running clock at `at`: by its rule (`answered`), or by the conversation's closing, which judges only a breached response clock. */
-  const stop = async (tx: Executor, clock: SlaClockRow, at: string, byRule: boolean): Promise<SlaClockRow> => {
+  /**
+   * Stops a running clock at `at`: by its rule (a reply by `answeredBy`, or the closing for the
+   * resolution clock), which measures it for the reports, or by the conversation's closing, which
+   * judges only a breached response clock and measures nothing (nobody answered).
+   */
+  const stop = async (tx: Executor, clock: SlaClockRow, at: string, byRule: boolean, answeredBy: string | null = null): Promise<SlaClockRow> => {
     const outcome = byRule || clock.breached_at !== null ? outcomeOf(clock, at) : null;
-    await slaClocks.update(clock.workspace_id, clock.id, { stopped_at: at, outcome }, tx);
-    return { ...clock, stopped_at: at, outcome };
+    const values = byRule ? clockValuesOf(clock.started_at, at, await measures.scheduleFor(clock.workspace_id, clock.policy_id, tx)) : null;
+    const changes = { stopped_at: at, outcome, value_seconds: values?.value_seconds ?? null, business_seconds: values?.business_seconds ?? null, answered_by: answeredBy };
+    await slaClocks.update(clock.workspace_id, clock.id, changes, tx);
+    return { ...clock, ...changes };
   };
 
   const refresh = async (tx: Executor, subject: Pick<Subject, 'id' | 'workspace_id'>, policyId: string | null): Promise<SlaColumns> => {
@@ -158,7 +165,7 @@ export function createSlaClocks({ slaClocks, slaPolicies, calendars }: SlaClocks
       const responding = clocks.find((clock) => clock.stopped_at === null && RESPONSE_TARGETS.includes(clock.target));
       if (wait === 'answers') {
         if (!responding) return;
-        await stop(tx, responding, message.created_at, true);
+        await stop(tx, responding, message.created_at, true, message.sender_id);
       } else {
         const started: SlaClockRow[] = [];
         const measure = await appliedMeasure(conversation, tx);

@@ -16,6 +16,12 @@ export function calendarRepository(db: Executor) {
 
     findById: findInWorkspace<CalendarRow>(db, 'calendars', CALENDAR_COLUMNS),
 
+    /** The workspace's oldest calendar of this name (the default calendar is named by LOOPDESK_DEFAULT_CALENDAR). */
+    async findByName(workspaceId: string, name: string, tx: Executor = db): Promise<CalendarRow | undefined> {
+      return tx.selectFrom('calendars').select(CALENDAR_COLUMNS).where('workspace_id', '=', workspaceId).where('name', '=', name)
+        .orderBy('created_at', 'asc').orderBy('id', 'asc').limit(1).executeTakeFirst();
+    },
+
     list: (workspaceId: string, page: Page, tx: Executor = db): Promise<PageOf<CalendarRow>> =>
       oldestFirstPage<CalendarRow>(tx, 'calendars', CALENDAR_COLUMNS, workspaceId, page),
 

@@ -1,13 +1,15 @@
 // The runs of conversations' SLA clocks (migration 0036), and the SLA columns they leave on their
-// conversation. Written only by the conversations' write path (src/domain/service-levels/sla-clocks.ts).
+// conversation. Written only by the conversations' write path (src/domain/service-levels/sla-clocks.ts),
+// and measured again by `loopdesk reports rebuild` (src/domain/reports/report-rebuild.ts).
 import type { Executor } from '../executor.js';
 import type { ConversationTable, SlaClockTable } from '../../schema.js';
 
-const SLA_CLOCK_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'target', 'policy_id', 'started_at', 'due_at', 'stopped_at', 'outcome', 'breached_at'] as const;
+const SLA_CLOCK_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'target', 'policy_id', 'started_at', 'due_at', 'stopped_at', 'outcome', 'breached_at',
+  'value_seconds', 'business_seconds', 'answered_by'] as const;
 
 export type SlaClockRow = SlaClockTable;
 /** What a clock's stop, a breach or a new policy changes of it. */
-export type SlaClockChanges = Partial<Pick<SlaClockTable, 'policy_id' | 'due_at' | 'stopped_at' | 'outcome'>>;
+export type SlaClockChanges = Partial<Pick<SlaClockTable, 'policy_id' | 'due_at' | 'stopped_at' | 'outcome' | 'value_seconds' | 'business_seconds' | 'answered_by'>>;
 /** The conversation's SLA as its rows keep it. */
 export type SlaColumns = Pick<ConversationTable,
   'sla_policy_id' | 'sla_first_response_due_at' | 'sla_next_response_due_at' | 'sla_resolution_due_at' | 'sla_breaches' | 'sla_status' | 'sla_due_at'>;
@@ -51,6 +53,13 @@ export function slaClockRepository(db: Executor) {
         .where('stopped_at', 'is', null).where('breached_at', 'is', null).where('due_at', '<=', now)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Stopped clocks of every workspace after `afterId`, by id: `loopdesk reports rebuild` measures them again. */
+    async stoppedAfter(afterId: string | null, limit: number, tx: Executor = db): Promise<SlaClockRow[]> {
+      let query = tx.selectFrom('sla_clocks').select(SLA_CLOCK_COLUMNS).where('stopped_at', 'is not', null);
+      if (afterId !== null) query = query.where('id', '>', afterId);
+      return query.orderBy('id', 'asc').limit(limit).execute();
     },
 
     async setConversationSla(workspaceId: string, conversationId: string, columns: SlaColumns, tx: Executor = db): Promise<void> {

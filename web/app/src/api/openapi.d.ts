@@ -628,6 +628,86 @@ export interface paths {
         patch: operations["updateSlaPolicy"];
         trace?: never;
     };
+    "/api/v1/reports/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Report summary
+         * @description Volume, first response, next response and resolution (count, median, p90, average), CSAT and SLA figures of a window. Window: from (inclusive) to (exclusive), default the 7 days before now; filters as the conversations' list (docs/reports.md).
+         */
+        get: operations["getReportSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Report time series
+         * @description One metric per bucket of an hour, a day or a week starting at local midnight (Monday) in `timezone`; every bucket from the one holding `from` to the last starting before `to`, at most 1000. Window: from (inclusive) to (exclusive), default the 7 days before now; filters as the conversations' list (docs/reports.md).
+         */
+        get: operations["getReportTimeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Report per member
+         * @description Each member of the workspace: replies sent, resolutions of the conversations assigned to them, their first responses. Window: from (inclusive) to (exclusive), default the 7 days before now; filters as the conversations' list (docs/reports.md).
+         */
+        get: operations["getReportAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/conversations.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Conversations as CSV
+         * @description The conversations created in the window, oldest first, one RFC 4180 row each (columns: id, product, type, source, status, assignee, tags, created_at, first_response_seconds, resolution_seconds, rating, sla_status); streamed, so any number; a text cell starting with = + - or @ gets a leading apostrophe. Window: from (inclusive) to (exclusive), default the 7 days before now; filters as the conversations' list (docs/reports.md).
+         */
+        get: operations["getReportConversationsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/issues": {
         parameters: {
             query?: never;
@@ -3437,6 +3517,142 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             updated_at: string;
+        };
+        /**
+         * @description [ext] The figures of a duration, exact over every measured row (docs/reports.md)
+         * @example {
+         *       "count": 412,
+         *       "median_seconds": 1260,
+         *       "p90_seconds": 9840,
+         *       "average_seconds": 3411.5
+         *     }
+         */
+        ReportDistribution: {
+            /** @description How many durations were measured in the window */
+            count: number;
+            /** @description The median (nearest rank: the value at rank ⌈n/2⌉ in ascending order); null when count is 0 */
+            median_seconds: number | null;
+            /** @description The 90th percentile (nearest rank: the value at rank ⌈0.9·n⌉); null when count is 0 */
+            p90_seconds: number | null;
+            /** @description The mean, to the millisecond; null when count is 0 */
+            average_seconds: number | null;
+        };
+        /**
+         * @description [ext] The figures of a window
+         * @example {
+         *       "conversations_created": 120,
+         *       "conversations_resolved": 98,
+         *       "messages_received": 301,
+         *       "messages_sent": 264,
+         *       "first_response": {
+         *         "count": 110,
+         *         "median_seconds": 1260,
+         *         "p90_seconds": 9840,
+         *         "average_seconds": 3411.5
+         *       },
+         *       "next_response": {
+         *         "count": 64,
+         *         "median_seconds": 900,
+         *         "p90_seconds": 7200,
+         *         "average_seconds": 2140
+         *       },
+         *       "resolution": {
+         *         "count": 98,
+         *         "median_seconds": 86400,
+         *         "p90_seconds": 259200,
+         *         "average_seconds": 120110.25
+         *       },
+         *       "csat": {
+         *         "responses": 40,
+         *         "positive": 34,
+         *         "score": 0.85
+         *       },
+         *       "sla": {
+         *         "applied": 180,
+         *         "hit": 160,
+         *         "missed": 12,
+         *         "hit_rate": 0.9302325581395349
+         *       }
+         *     }
+         */
+        ReportSummary: {
+            /** @description Conversations created in the window */
+            conversations_created: number;
+            /** @description Resolution clocks stopped in the window (a conversation resolved or dismissed; again after a reopening) */
+            conversations_resolved: number;
+            /** @description Contact messages written in the window */
+            messages_received: number;
+            /** @description Agents' replies sent in the window (internal notes and system messages not counted) */
+            messages_sent: number;
+            first_response: components["schemas"]["ReportDistribution"];
+            next_response: components["schemas"]["ReportDistribution"];
+            resolution: components["schemas"]["ReportDistribution"];
+            /** @description The widget's 1–5 ratings */
+            csat: {
+                /** @description Ratings given in the window */
+                responses: number;
+                /** @description Of them, 4 or 5 */
+                positive: number;
+                /** @description positive / responses; null without responses */
+                score: number | null;
+            };
+            /** @description SLA targets finished in the window */
+            sla: {
+                /** @description SLA targets finished in the window (clocks with a due time that stopped) */
+                applied: number;
+                /** @description Of them, stopped by their rule by the due time */
+                hit: number;
+                /** @description Of them, breached or stopped after the due time */
+                missed: number;
+                /** @description hit / (hit + missed); null when neither */
+                hit_rate: number | null;
+            };
+        };
+        /**
+         * @example {
+         *       "start": "2026-11-16T23:00:00.000Z",
+         *       "value": 17
+         *     }
+         */
+        ReportTimeseriesPoint: {
+            /**
+             * Format: date-time
+             * @description When the bucket starts
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            start: string;
+            /** @description The metric over the bucket: 0 for an empty count, null for a median or share of nothing */
+            value: number | null;
+        };
+        /**
+         * @description [ext] A member's figures in a window
+         * @example {
+         *       "member_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091",
+         *       "display_name": "Ada",
+         *       "replies_sent": 80,
+         *       "conversations_resolved": 31,
+         *       "first_response": {
+         *         "count": 29,
+         *         "median_seconds": 840,
+         *         "p90_seconds": 5400,
+         *         "average_seconds": 1630.2
+         *       }
+         *     }
+         */
+        AgentReport: {
+            /**
+             * Format: uuid
+             * @description The member
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            member_id: string;
+            /** @description Their display name */
+            display_name: string | null;
+            /** @description Replies they sent in the window */
+            replies_sent: number;
+            /** @description Resolutions in the window of conversations now assigned to them */
+            conversations_resolved: number;
+            first_response: components["schemas"]["ReportDistribution"];
         };
         /**
          * @description [ext] One condition of a rule: all must hold
@@ -11292,6 +11508,412 @@ export interface operations {
             };
             /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportSummary: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Start of the window (inclusive), an RFC 3339 instant; default: 7 days before `to`
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description End of the window (exclusive), an RFC 3339 instant; default: now
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                to?: string;
+                /** @description Only conversations of this product (UUID) */
+                product_id?: string;
+                /** @description Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned */
+                assignee_id?: string;
+                /** @description [ext] Only records carrying any of these tags: comma-separated, compared without case */
+                tag?: string;
+                /** @description Only these types. Comma-separated from: ticket, idea, feedback, chat */
+                type?: string;
+                /** @description Only these sources. Comma-separated from: chat, form, email */
+                source?: string;
+                /** @description true: every duration counted in business hours — the calendar of the SLA policy that measured it, else the default calendar (LOOPDESK_DEFAULT_CALENDAR), else round the clock. Default false: round the clock */
+                business_hours?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReportSummary"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportTimeseries: {
+        parameters: {
+            query: {
+                /**
+                 * @description Start of the window (inclusive), an RFC 3339 instant; default: 7 days before `to`
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description End of the window (exclusive), an RFC 3339 instant; default: now
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                to?: string;
+                /** @description Only conversations of this product (UUID) */
+                product_id?: string;
+                /** @description Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned */
+                assignee_id?: string;
+                /** @description [ext] Only records carrying any of these tags: comma-separated, compared without case */
+                tag?: string;
+                /** @description Only these types. Comma-separated from: ticket, idea, feedback, chat */
+                type?: string;
+                /** @description Only these sources. Comma-separated from: chat, form, email */
+                source?: string;
+                /** @description true: every duration counted in business hours — the calendar of the SLA policy that measured it, else the default calendar (LOOPDESK_DEFAULT_CALENDAR), else round the clock. Default false: round the clock */
+                business_hours?: boolean;
+                /** @description What each bucket holds: a count, a median in seconds, or a share (0–1) */
+                metric: "conversations_created" | "conversations_resolved" | "first_response_median" | "resolution_median" | "csat_score" | "sla_hit_rate";
+                /** @description Bucket length; default day */
+                interval?: "hour" | "day" | "week";
+                /** @description IANA time zone the buckets start in (local hour, midnight, Monday midnight); default UTC */
+                timezone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The buckets, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReportTimeseriesPoint"][];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportAgents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Start of the window (inclusive), an RFC 3339 instant; default: 7 days before `to`
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description End of the window (exclusive), an RFC 3339 instant; default: now
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                to?: string;
+                /** @description Only conversations of this product (UUID) */
+                product_id?: string;
+                /** @description Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned */
+                assignee_id?: string;
+                /** @description [ext] Only records carrying any of these tags: comma-separated, compared without case */
+                tag?: string;
+                /** @description Only these types. Comma-separated from: ticket, idea, feedback, chat */
+                type?: string;
+                /** @description Only these sources. Comma-separated from: chat, form, email */
+                source?: string;
+                /** @description true: every duration counted in business hours — the calendar of the SLA policy that measured it, else the default calendar (LOOPDESK_DEFAULT_CALENDAR), else round the clock. Default false: round the clock */
+                business_hours?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every member, in the members' order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentReport"][];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportConversationsCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Start of the window (inclusive), an RFC 3339 instant; default: 7 days before `to`
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description End of the window (exclusive), an RFC 3339 instant; default: now
+                 * @example 2026-11-21T10:25:00.000Z
+                 */
+                to?: string;
+                /** @description Only conversations of this product (UUID) */
+                product_id?: string;
+                /** @description Only conversations assigned to these members: comma-separated member ids, `me` for the caller's member, `none` for unassigned */
+                assignee_id?: string;
+                /** @description [ext] Only records carrying any of these tags: comma-separated, compared without case */
+                tag?: string;
+                /** @description Only these types. Comma-separated from: ticket, idea, feedback, chat */
+                type?: string;
+                /** @description Only these sources. Comma-separated from: chat, form, email */
+                source?: string;
+                /** @description true: every duration counted in business hours — the calendar of the SLA policy that measured it, else the default calendar (LOOPDESK_DEFAULT_CALENDAR), else round the clock. Default false: round the clock */
+                business_hours?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV, as a download */
+            200: {
+                headers: {
+                    /** @description attachment; filename="conversations.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,241 @@
+// The reports' reads (docs/reports.md): stopped SLA clocks (what each measured, migration 0038),
+// messages and ratings in a window, each narrowed by the conversations' filters. Every read is a
+// range of an index by workspace and time (test/integration/query-plans.test.ts); none reads the
+// messages' text or replays a conversation.
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import type { Executor } from '../executor.js';
+import type { Database } from '../../schema.js';
+import { taggedIds } from '../tag.repository.js';
+
+/** [from, to): the instants a report covers, canonical ISO strings. */
+export interface ReportWindow {
+  from: string;
+  to: string;
+}
+
+/** The conversations a report counts (an absent or empty list does not filter). */
+export interface ReportFilters {
+  productId?: string;
+  types?: readonly string[];
+  sources?: readonly string[];
+  tagKeys?: readonly string[];
+  assigneeIds?: readonly string[];
+  unassigned?: boolean;
+}
+
+/** Which of a stopped clock's values a report reads: round the clock, or in business hours. */
+export type ClockValueColumn = 'value_seconds' | 'business_seconds';
+
+export interface ClockTally {
+  target: string;
+  /** Clocks stopped with a value (answered, or resolved). */
+  measured: number;
+  total: number;
+  /** Clocks with a due time (an SLA target), and how they came out. */
+  applied: number;
+  hit: number;
+  missed: number;
+}
+
+export interface ClockPoint {
+  at: string;
+  value: number | null;
+  outcome: string | null;
+}
+
+export interface CsvConversationRow {
+  id: string;
+  product: string;
+  type: string;
+  source: string;
+  status: string;
+  assignee: string | null;
+  tags: string;
+  created_at: string;
+  rating: number | null;
+  sla_status: string | null;
+  first_response_seconds: number | null;
+  resolution_seconds: number | null;
+}
+
+const hasFilters = (filters: ReportFilters) =>
+  filters.productId !== undefined || !!filters.types?.length || !!filters.sources?.length || !!filters.tagKeys?.length ||
+  !!filters.assigneeIds?.length || !!filters.unassigned;
+
+/** The filters' conditions on a query over `conversations as c`. */
+function narrowed<O>(tx: Executor, workspaceId: string, query: SelectQueryBuilder<Database & { c: Database['conversations'] }, 'c', O>, filters: ReportFilters) {
+  let q = query;
+  if (filters.productId !== undefined) q = q.where('c.product_id', '=', filters.productId);
+  if (filters.types?.length) q = q.where('c.type', 'in', filters.types);
+  if (filters.sources?.length) q = q.where('c.source', 'in', filters.sources);
+  if (filters.tagKeys?.length) q = q.where('c.id', 'in', taggedIds(tx, workspaceId, 'conversation', filters.tagKeys));
+  const { assigneeIds = [], unassigned = false } = filters;
+  if (assigneeIds.length || unassigned) {
+    q = q.where((eb) => eb.or([
+      ...(assigneeIds.length ? [eb('c.assignee_id', 'in', assigneeIds)] : []),
+      ...(unassigned ? [eb('c.assignee_id', 'is', null)] : []),
+    ]));
+  }
+  return q;
+}
+
+/**
+ * The filters on the conversation of each row of `query` (over `alias`): a join by the
+ * conversation's key, so a filtered report reads the window's rows and looks each conversation up,
+ * never every conversation of the workspace.
+ */
+function ofKeptConversations<Q extends SelectQueryBuilder<any, any, any>>(tx: Executor, workspaceId: string, query: Q, alias: 'k' | 'm', filters: ReportFilters): Q {
+  if (!hasFilters(filters)) return query;
+  const joined = query.innerJoin('conversations as c', 'c.id', `${alias}.conversation_id`);
+  return narrowed(tx, workspaceId, joined as any, filters) as unknown as Q;
+}
+
+export function reportRepository(db: Executor) {
+  /** Stopped clocks of a target in the window, of the kept conversations. */
+  const stoppedClocks = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) => {
+    const query = tx.selectFrom('sla_clocks as k')
+      .where('k.workspace_id', '=', workspaceId).where('k.stopped_at', 'is not', null)
+      .where('k.stopped_at', '>=', window.from).where('k.stopped_at', '<', window.to);
+    return ofKeptConversations(tx, workspaceId, query, 'k', filters);
+  };
+
+  const messagesIn = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) => {
+    const query = tx.selectFrom('messages as m')
+      .where('m.workspace_id', '=', workspaceId).where('m.created_at', '>=', window.from).where('m.created_at', '<', window.to);
+    return ofKeptConversations(tx, workspaceId, query, 'm', filters);
+  };
+
+  const createdIn = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) =>
+    narrowed(tx, workspaceId, tx.selectFrom('conversations as c')
+      .where('c.workspace_id', '=', workspaceId).where('c.created_at', '>=', window.from).where('c.created_at', '<', window.to), filters);
+
+  const ratedIn = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) =>
+    narrowed(tx, workspaceId, tx.selectFrom('conversations as c')
+      .where('c.workspace_id', '=', workspaceId).where('c.rated_at', 'is not', null)
+      .where('c.rated_at', '>=', window.from).where('c.rated_at', '<', window.to), filters);
+
+  const countOf = (eb: ExpressionBuilder<any, any>, condition: ReturnType<typeof sql<boolean>>) =>
+    eb.fn.sum<number | null>(sql`case when ${condition} then 1 else 0 end`);
+
+  return {
+    async countCreated(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<number> {
+      const row = await createdIn(workspaceId, window, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Contact messages received and agents' replies sent (not notes, not system messages). */
+    async countMessages(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<{ received: number; sent: number }> {
+      const row = await messagesIn(workspaceId, window, filters)
+        .select((eb) => [
+          countOf(eb, sql<boolean>`m.sender_type = 'contact'`).as('received'),
+          countOf(eb, sql<boolean>`m.sender_type = 'agent' and m.internal = 0`).as('sent'),
+        ]).executeTakeFirstOrThrow();
+      return { received: Number(row.received ?? 0), sent: Number(row.sent ?? 0) };
+    },
+
+    /** Per target: how many stopped clocks were measured and their total, and the SLA targets among them. */
+    async tallyClocks(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn): Promise<ClockTally[]> {
+      const rows = await stoppedClocks(workspaceId, window, filters)
+        .select((eb) => [
+          'k.target',
+          eb.fn.count<number>(`k.${column}`).as('measured'),
+          eb.fn.sum<number | null>(`k.${column}`).as('total'),
+          eb.fn.count<number>('k.due_at').as('applied'),
+          countOf(eb, sql<boolean>`k.outcome = 'hit'`).as('hit'),
+          countOf(eb, sql<boolean>`k.outcome = 'missed'`).as('missed'),
+        ])
+        .groupBy('k.target').execute();
+      return rows.map((row) => ({
+        target: row.target, measured: Number(row.measured), total: Number(row.total ?? 0),
+        applied: Number(row.applied), hit: Number(row.hit ?? 0), missed: Number(row.missed ?? 0),
+      }));
+    },
+
+    /** The value at `rank` (1-based) of a target's measured clocks in ascending order: an exact order statistic. */
+    async clockValueAt(workspaceId: string, window: ReportWindow, filters: ReportFilters, target: string, column: ClockValueColumn, rank: number): Promise<number> {
+      const row = await stoppedClocks(workspaceId, window, filters)
+        .where('k.target', '=', target).where(`k.${column}`, 'is not', null)
+        .select(`k.${column} as value`).orderBy(`k.${column}`, 'asc').limit(1).offset(rank - 1).executeTakeFirstOrThrow();
+      return Number(row.value);
+    },
+
+    /** The stopped clocks of a target: when each stopped, its value (null: unanswered) and how it came out. */
+    async clockPoints(workspaceId: string, window: ReportWindow, filters: ReportFilters, target: string, column: ClockValueColumn): Promise<ClockPoint[]> {
+      return stoppedClocks(workspaceId, window, filters).where('k.target', '=', target)
+        .select(['k.stopped_at as at', `k.${column} as value`, 'k.outcome']).execute() as Promise<ClockPoint[]>;
+    },
+
+    /** Every stopped clock with an SLA target (for the hit rate over time). */
+    async targetPoints(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<ClockPoint[]> {
+      return stoppedClocks(workspaceId, window, filters).where('k.due_at', 'is not', null)
+        .select(['k.stopped_at as at', sql<null>`null`.as('value'), 'k.outcome']).execute() as Promise<ClockPoint[]>;
+    },
+
+    /** Ratings given in the window: how many, and how many positive (4 or 5). */
+    async tallyRatings(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<{ responses: number; positive: number }> {
+      const row = await ratedIn(workspaceId, window, filters)
+        .select((eb) => [eb.fn.countAll<number>().as('responses'), countOf(eb, sql<boolean>`c.rating >= 4`).as('positive')])
+        .executeTakeFirstOrThrow();
+      return { responses: Number(row.responses), positive: Number(row.positive ?? 0) };
+    },
+
+    async ratingPoints(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<{ at: string; rating: number }[]> {
+      return ratedIn(workspaceId, window, filters).select(['c.rated_at as at', 'c.rating as rating']).execute() as Promise<{ at: string; rating: number }[]>;
+    },
+
+    async createdTimes(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<string[]> {
+      return (await createdIn(workspaceId, window, filters).select('c.created_at').execute()).map((row) => row.created_at);
+    },
+
+    /** Replies sent per member (sender) in the window. */
+    async repliesByMember(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<Map<string, number>> {
+      const rows = await messagesIn(workspaceId, window, filters)
+        .where('m.sender_type', '=', 'agent').where('m.internal', '=', 0)
+        .select((eb) => ['m.sender_id', eb.fn.countAll<number>().as('n')]).groupBy('m.sender_id').execute();
+      return new Map(rows.map((row) => [row.sender_id, Number(row.n)]));
+    },
+
+    /** Resolution clocks stopped in the window, per assignee of their conversation. */
+    async resolvedByAssignee(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<Map<string, number>> {
+      const rows = await stoppedClocks(workspaceId, window, {}).where('k.target', '=', 'resolution')
+        .innerJoin('conversations as c', 'c.id', 'k.conversation_id').where('c.assignee_id', 'is not', null)
+        .$call((query) => narrowed(db, workspaceId, query as any, filters) as unknown as typeof query)
+        .select((eb) => ['c.assignee_id', eb.fn.countAll<number>().as('n')]).groupBy('c.assignee_id').execute();
+      return new Map(rows.map((row) => [row.assignee_id!, Number(row.n)]));
+    },
+
+    /** First responses in the window: who answered, after how long. */
+    async firstResponses(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn): Promise<{ member_id: string; value: number }[]> {
+      const rows = await stoppedClocks(workspaceId, window, filters).where('k.target', '=', 'first_response')
+        .where('k.answered_by', 'is not', null).where(`k.${column}`, 'is not', null)
+        .select(['k.answered_by', `k.${column} as value`]).execute();
+      return rows.map((row) => ({ member_id: row.answered_by!, value: Number(row.value) }));
+    },
+
+    /** The agents' replies (not notes) in these conversations, oldest first: what stopped their response clocks. */
+    async agentRepliesOf(conversationIds: readonly string[], tx: Executor = db): Promise<{ conversation_id: string; sender_id: string; created_at: string }[]> {
+      if (conversationIds.length === 0) return [];
+      return tx.selectFrom('messages').select(['conversation_id', 'sender_id', 'created_at'])
+        .where('conversation_id', 'in', conversationIds).where('sender_type', '=', 'agent').where('internal', '=', 0)
+        .orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+    },
+
+    /** A page of the conversations created in the window, oldest first, after the (created_at, id) given. */
+    async csvPage(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn, after: { created_at: string; id: string } | null, limit: number): Promise<CsvConversationRow[]> {
+      // A conversation's first measured clock of a target (first: its first response) or its last (resolution: the latest close).
+      const measured = (target: string, order: 'asc' | 'desc') => db.selectFrom('sla_clocks as k').select(`k.${column}`)
+        .where('k.conversation_id', '=', sql.ref<string>('c.id')).where('k.target', '=', target).where(`k.${column}`, 'is not', null)
+        .orderBy('k.started_at', order).orderBy('k.id', order).limit(1);
+      let query = createdIn(workspaceId, window, filters)
+        .innerJoin('products as p', 'p.id', 'c.product_id')
+        .leftJoin('members as a', 'a.id', 'c.assignee_id')
+        .select(['c.id', 'p.name as product', 'c.type', 'c.source', 'c.status', 'a.display_name as assignee', 'c.tags', 'c.created_at', 'c.rating', 'c.sla_status'])
+        .select([measured('first_response', 'asc').as('first_response_seconds'), measured('resolution', 'desc').as('resolution_seconds')]);
+      if (after) query = query.where((eb) => eb.or([eb('c.created_at', '>', after.created_at), eb.and([eb('c.created_at', '=', after.created_at), eb('c.id', '>', after.id)])]));
+      return query.orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').limit(limit).execute() as Promise<CsvConversationRow[]>;
+    },
+
+  };
+}
+
+export type ReportRepository = ReturnType<typeof reportRepository>;
