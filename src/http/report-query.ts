@@ -1,7 +1,7 @@
 // The parameters every report takes (docs/reports.md, "Window and filters"), checked together: each
 // bad one is named in one 400, as the conversations' list does. The service settles the rest (the
 // default window, `me`).
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { checkAll } from '../errors.js';
 import { CONVERSATION_SOURCES, CONVERSATION_TYPES } from '../domain/shared/enums.js';
 import { canonicalInstant } from '../domain/shared/instants.js';
@@ -24,16 +24,8 @@ export const ReportQuery = {
   })),
 };
 
-export interface ReportQueryParams {
-  from?: string;
-  to?: string;
-  product_id?: string;
-  assignee_id?: string;
-  tag?: string;
-  type?: string;
-  source?: string;
-  business_hours?: boolean;
-}
+/** The parameters as sent (after the schema's checks). */
+export type ReportQueryParams = Static<ReturnType<typeof Type.Object<typeof ReportQuery>>>;
 
 export async function reportRequestOf(query: ReportQueryParams): Promise<ReportRequest> {
   const [from, to, productId, types, sources, assignees] = await checkAll([
