@@ -38,10 +38,11 @@ const COLLECTIONS: Record<string, Resource> = {
   articles: 'article',
 };
 
-/** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas. */
+/** The collections of the widget API (/widget/v1/{widget_key}/…): a visitor's conversations, the product's ideas and help articles. */
 const WIDGET_COLLECTIONS: Record<string, Resource> = {
   conversations: 'visitorConversation',
   ideas: 'idea',
+  articles: 'article',
 };
 
 /** Reference fields and parameters, by name. */
@@ -56,6 +57,10 @@ const FIELDS: Record<string, Resource> = {
   release_id: 'release',
   delivery_id: 'delivery',
   member_id: 'member',
+  // A product's assignment.member_ids.
+  member_ids: 'member',
+  // The audit log's actor filter: a member's id (or an API key's, which the isolation suite does not need apart).
+  actor_id: 'member',
   workspace_id: 'workspace',
   // An invitation's token in /auth/invitations/{token}: a credential, not a workspace's id.
   token: 'invitation_token',
@@ -69,7 +74,11 @@ const FIELDS: Record<string, Resource> = {
   macro_id: 'macro',
 };
 
+/** Names that end like a reference but name nothing of Loopdesk's (the SSO provider's client). */
+const NOT_REFERENCES = new Set(['client_id']);
+
 function isIdBearing(name: string, schema: JsonSchema = {}): boolean {
+  if (NOT_REFERENCES.has(name)) return false;
   return name === 'id' || /_ids?$/.test(name) || schema.format === 'uuid' || schema.items?.format === 'uuid';
 }
 

@@ -117,6 +117,9 @@ export function createSessionService({ db, accountsLock, members, sessions, sso,
       return accountsLock.transaction(member.workspace_id, async (work) => {
         const current = await members.findById(member.workspace_id, member.id, work.tx);
         if (!current) throw unauthorized();
+        if (current.role !== 'owner' && (await sso.enforced(current.workspace_id, work.tx))) {
+          throw new AppError('forbidden', 'this workspace signs in with single sign-on: use "Sign in with SSO" (owners can still use their password)');
+        }
         await audit.record(work, {
           actor: signInActor(current), workspaceId: current.workspace_id, request, action: 'auth.signed_in', target_type: 'member', target_id: current.id,
         });
