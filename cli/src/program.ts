@@ -5,6 +5,7 @@ import { defineCompletionCommand } from './commands/completion.js';
 import { defineContactCommands } from './commands/contacts.js';
 import { defineConversationCommands } from './commands/conversations.js';
 import { defineIssueCommands } from './commands/issues.js';
+import { defineMacroCommands } from './commands/macros.js';
 import { defineMcpCommand } from './commands/mcp.js';
 import { defineProductCommands } from './commands/products.js';
 import { defineReleaseCommands } from './commands/releases.js';
@@ -27,6 +28,7 @@ Examples:
   ldk issue done APP-12 --comment "Fixed in the payment SDK update"
   ldk triage list                            what triage suggests, oldest first
   ldk search checkout android --type issue   find records by words
+  ldk macros run 0193… "Close as duplicate"  run a macro on a conversation
   ldk release create --title "November fixes" --version 2.4.0 --all-done
 
 Environment: LOOPDESK_URL and LOOPDESK_API_KEY override what ldk login saved.
@@ -57,6 +59,7 @@ export function buildProgram(): Command {
   defineTriageCommands(program);
   defineReleaseCommands(program);
   defineReportCommands(program);
+  defineMacroCommands(program);
   defineMcpCommand(program);
   defineCompletionCommand(program);
   for (const command of leafCommands(program)) {

@@ -8,7 +8,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (text: string): boolean => UUID.test(text);
 
 /** Every page of a list, in order (200 a page, the API's maximum). */
-async function* everyPage<T>(fetchPage: (offset: number) => Promise<{ data: T[]; pagination: { total: number } }>): AsyncGenerator<T> {
+export async function* everyPage<T>(fetchPage: (offset: number) => Promise<{ data: T[]; pagination: { total: number } }>): AsyncGenerator<T> {
   for (let offset = 0; ; ) {
     const page = await fetchPage(offset);
     yield* page.data;

@@ -45,7 +45,7 @@ describe('ldk completion', () => {
   it('bash: commands, subcommands, options and their values', async () => {
     const script = await shell.text('completion', 'bash');
     assert.match(script, /^complete -o default -F _ldk ldk$/m);
-    assert.deepEqual(bashCompletes(script, ['ldk', '']), ['login', 'init', 'whoami', 'member', 'product', 'issue', 'conversation', 'contact', 'search', 'triage', 'release', 'mcp', 'completion']);
+    assert.deepEqual(bashCompletes(script, ['ldk', '']), ['login', 'init', 'whoami', 'member', 'product', 'issue', 'conversation', 'contact', 'search', 'triage', 'release', 'reports', 'macros', 'mcp', 'completion']);
     assert.deepEqual(bashCompletes(script, ['ldk', 'con']), ['conversation', 'contact']);
     assert.deepEqual(bashCompletes(script, ['ldk', 'issue', '']), ['list', 'show', 'create', 'update', 'start', 'done', 'dismiss', 'reopen', 'assign', 'tag']);
     assert.deepEqual(bashCompletes(script, ['ldk', 'issue', 'list', '--p']), ['--priority', '--product']);
@@ -53,6 +53,7 @@ describe('ldk completion', () => {
     assert.deepEqual(bashCompletes(script, ['ldk', 'issue', 'done', 'APP-1', '--']), ['--comment', '--json', '--help']);
     assert.deepEqual(bashCompletes(script, ['ldk', 'conversation', 'update', 'x', '--priority', '']), ['low', 'normal', 'high', 'urgent']);
     assert.deepEqual(bashCompletes(script, ['ldk', 'search', 'x', '--type', 'con']), ['conversation', 'contact']);
+    assert.deepEqual(bashCompletes(script, ['ldk', 'macros', '']), ['list', 'run']);
     assert.deepEqual(bashCompletes(script, ['ldk', 'completion', '']), ['bash', 'zsh']);
   });
 

@@ -11,13 +11,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { createMacro } from '../helpers/automation.js';
 import { createIssue, createProduct, importConversation } from '../helpers/factories.js';
 import { LDK, ldkEnvironment, type ListeningContext, listeningContext, tempDir } from '../helpers/ldk.js';
 
 const TOOLS = [
   'whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'create_issue', 'update_issue',
-  'list_conversations', 'report_summary', 'get_conversation', 'update_conversation', 'assign_conversation', 'add_note', 'reply_to_conversation',
-  'list_notifications', 'mark_notifications_read', 'list_suggestions', 'accept_suggestion', 'dismiss_suggestion', 'list_releases', 'create_release',
+  'list_conversations', 'report_summary', 'get_conversation', 'update_conversation', 'assign_conversation', 'add_note', 'list_macros', 'run_macro',
+  'reply_to_conversation', 'list_notifications', 'mark_notifications_read', 'list_suggestions', 'accept_suggestion', 'dismiss_suggestion', 'list_releases', 'create_release',
 ];
 
 /** An MCP client connected to `ldk mcp`, started in `cwd` with `env`. */
@@ -76,8 +77,8 @@ describe('ldk mcp', () => {
       for (const tool of tools) assert.ok((tool.description ?? '').length > 60, `${tool.name} is described`);
       assert.match(tools.find((tool) => tool.name === 'create_issue')!.description!, /default.*matched_existing/s);
       assert.deepEqual(tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name),
-        ['whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'list_conversations', 'report_summary', 'get_conversation', 'list_notifications',
-          'list_suggestions', 'list_releases']);
+        ['whoami', 'list_products', 'list_members', 'search', 'list_issues', 'get_issue', 'list_conversations', 'report_summary', 'get_conversation', 'list_macros',
+          'list_notifications', 'list_suggestions', 'list_releases']);
     });
 
     it('has input and output schemas that are valid JSON Schema (2020-12, strict); a tool whose operation answers 204 has no output schema', () => {
@@ -154,6 +155,17 @@ describe('ldk mcp', () => {
       const window = { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' };
       assert.deepEqual(answer(await call('report_summary', window)), (await server.a.api.get(`/api/v1/reports/summary?${new URLSearchParams(window)}`)).body);
       assert.match(toolError(await call('report_summary', { from: window.to, to: window.from })), /from/);
+    });
+
+    it('run_macro runs a macro (list_macros names it) and answers with the conversation after; an unknown macro is the API\'s 404', async () => {
+      const macro = await createMacro(server.a.api, { actions: [{ type: 'set_priority', priority: 'high' }, { type: 'add_tags', tags: ['from-mcp'] }] });
+      assert.deepEqual(answer(await call('list_macros', { limit: 200 })), (await server.a.api.get('/api/v1/macros?limit=200')).body);
+      const elsewhere = await createProduct(server.a.api);
+      const conversation = await importConversation(server.a.api, elsewhere.id, { body: 'Please escalate' });
+      const after = answer(await call('run_macro', { id: conversation.id, macro_id: macro.id }));
+      assert.deepEqual([after.data.priority, after.data.tags], ['high', ['from-mcp']]);
+      assert.deepEqual(after, (await server.a.api.get(`/api/v1/conversations/${conversation.id}`)).body);
+      assert.match(toolError(await call('run_macro', { id: conversation.id, macro_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091' })), /macro/i);
     });
 
     it('search finds records by words, accents ignored, and answers with the API\'s body; a blank q never reaches the API', async () => {

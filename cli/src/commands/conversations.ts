@@ -62,27 +62,30 @@ function transcript(messages: Schemas['Message'][]): string {
 
 async function showConversation(api: Api, id: string): Promise<HumanOutput> {
   const conversation = (await getConversation(api, id)).data;
-  return async () => {
-    const assignee = await memberNames(api, [conversation.assignee_id]);
-    const facts = fields([
-      ['status', showConversationStatus(conversation.status)],
-      ['priority', showPriority(conversation.priority)],
-      ['type', conversation.type],
-      // How it came in, as it happened: never "ticket (via chat)" for an import.
-      ['channel', conversation.channel === 'import' ? 'imported' : conversation.channel],
-      ['contact', contactName(conversation.contact)],
-      ['assignee', assignee(conversation.assignee_id)],
-      ['tags', tagList(conversation.tags)],
-      ['snoozed until', conversation.snoozed_until],
-      ['rating', conversation.rating === null ? null : String(conversation.rating)],
-      ['upvotes', String(conversation.upvotes)],
-      ['created', relativeTime(conversation.created_at)],
-      ['updated', relativeTime(conversation.updated_at)],
-      ['id', conversation.id],
-      ['product', conversation.product_id],
-    ]);
-    return [paint('bold', conversation.title), facts, conversation.ai_summary, transcript(conversation.messages)].filter(Boolean).join('\n\n');
-  };
+  return () => conversationText(api, conversation);
+}
+
+/** A conversation as `conversation show` prints it: title, facts, summary, transcript. */
+export async function conversationText(api: Api, conversation: Schemas['ConversationDetail']): Promise<string> {
+  const assignee = await memberNames(api, [conversation.assignee_id]);
+  const facts = fields([
+    ['status', showConversationStatus(conversation.status)],
+    ['priority', showPriority(conversation.priority)],
+    ['type', conversation.type],
+    // How it came in, as it happened: never "ticket (via chat)" for an import.
+    ['channel', conversation.channel === 'import' ? 'imported' : conversation.channel],
+    ['contact', contactName(conversation.contact)],
+    ['assignee', assignee(conversation.assignee_id)],
+    ['tags', tagList(conversation.tags)],
+    ['snoozed until', conversation.snoozed_until],
+    ['rating', conversation.rating === null ? null : String(conversation.rating)],
+    ['upvotes', String(conversation.upvotes)],
+    ['created', relativeTime(conversation.created_at)],
+    ['updated', relativeTime(conversation.updated_at)],
+    ['id', conversation.id],
+    ['product', conversation.product_id],
+  ]);
+  return [paint('bold', conversation.title), facts, conversation.ai_summary, transcript(conversation.messages)].filter(Boolean).join('\n\n');
 }
 
 type ConversationUpdate = Partial<Pick<Conversation, 'status' | 'priority'>> & { snoozeUntil?: string };

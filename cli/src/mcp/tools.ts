@@ -1,7 +1,7 @@
 // The MCP tools: cli/README.md's operations (plus list_products, list_members and
 // update_conversation, which an agent needs to fill in product_id, assignee_id and a conversation's
-// status, search, to find a record it has only words for, the member's notifications, and the
-// team's report summary), each an API operation whose schemas come from the OpenAPI document
+// status, search, to find a record it has only words for, the member's notifications, the
+// team's report summary, and list_macros, which run_macro needs), each an API operation whose schemas come from the OpenAPI document
 // (assign_conversation takes only the assignee of updateConversation's).
 import type { Api, Query, RequestBody } from '../api.js';
 import { issueIds } from '../resolve.js';
@@ -133,6 +133,20 @@ const DEFINITIONS: Definition[] = [
     description: 'Add an internal note to a conversation (by UUID): for the team only, never shown or sent to the customer. Use it to record findings, context or hand-over notes; it does not answer the customer.',
     call: async (api, args) =>
       api.call(api.client.POST('/api/v1/conversations/{id}/notes', { ...byId(args), body: withoutId(args) as RequestBody<'addConversationNote'> })),
+  },
+  {
+    name: 'list_macros',
+    operationId: 'listMacros',
+    description: 'List the team\'s macros (id, name, actions), oldest first: saved lists of actions (assign, add_tags, remove_tags, set_priority, set_status, add_note, reply) that run_macro runs on a conversation in one go.',
+    readOnly: true,
+    call: async (api, args) => api.call(api.client.GET('/api/v1/macros', { params: { query: args as Query<'listMacros'> } })),
+  },
+  {
+    name: 'run_macro',
+    operationId: 'runMacro',
+    description: 'Run a macro (macro_id, from list_macros) on a conversation (id, a UUID): its actions in order, all or nothing, as your member. Answers with the conversation after every action. A macro may reply to the customer (a reply action sends a saved reply): read its actions first.',
+    call: async (api, { id, macro_id }) =>
+      api.call(api.client.POST('/api/v1/conversations/{id}/macros/{macro_id}', { params: { path: { id: String(id), macro_id: String(macro_id) } } })),
   },
   {
     name: 'reply_to_conversation',

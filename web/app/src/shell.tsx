@@ -1,10 +1,11 @@
 // The signed-in frame: the main navigation (a sidebar on wide screens, a tab bar on phones), who
-// is signed in and sign-out, search (`/` anywhere), the notification bell, and the screen.
+// is signed in (with their availability) and sign-out, search (`/` anywhere), the notification bell, and the screen.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { Link } from './router.js';
 import { SearchDialog } from './screens/search/search-dialog.js';
 import { useSession } from './session.js';
+import { AvailabilitySwitch } from './ui/availability-switch.js';
 import { Avatar } from './ui/badges.js';
 import { Icon, type IconName } from './ui/icons.js';
 import { NotificationBell } from './ui/notification-bell.js';
@@ -54,6 +55,7 @@ export function Shell({ path, children }: { path: string; children: ComponentChi
             <span class="who-name">{member?.display_name ?? 'Integration'}</span>
             <span class="who-role">{member?.role ?? 'no member'}</span>
           </div>
+          {member && <AvailabilitySwitch initial={member.availability} />}
           <button type="button" class="icon-button" onClick={() => void session.signOut()} title="Sign out">
             <Icon name="signOut" /><span class="visually-hidden">Sign out</span>
           </button>

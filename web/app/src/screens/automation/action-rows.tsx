@@ -59,11 +59,14 @@ interface RowProps {
   remove: () => void;
 }
 
+/** What `assign` takes for "the next free member of the conversation's product" (docs/automation.md, "Assignment"). */
+const ROUND_ROBIN = 'round_robin';
+
 function ActionRow({ row, index, count, replyChoices, errors, change, onMove, remove }: RowProps) {
   const name = `Action ${index + 1}`;
   const parameter = ACTION_PARAMETER[row.type];
   const error = errors[parameter];
-  const members = useChoices('member');
+  const assignees: [string, string][] = [[ROUND_ROBIN, 'Round robin (the product\'s assignment)'], ...useChoices('member')];
   const others = Object.entries(errors).filter(([part]) => part !== parameter && part !== 'type').map(([, message]) => message);
   return (
     <AutomationRow legend={name} error={[errors.type, ...others].filter(Boolean).join('; ')} tools={(
@@ -74,7 +77,7 @@ function ActionRow({ row, index, count, replyChoices, errors, change, onMove, re
       </>
     )}>
       <Select label="Action" value={row.type} options={entries(ACTIONS)} onChange={(type) => change({ ...row, type })} />
-      {row.type === 'assign' && <PickOne label="Member" value={row.member_id} choices={members} placeholder="Pick a member" error={error} onChange={(member_id) => change({ ...row, member_id })} />}
+      {row.type === 'assign' && <PickOne label="Member" value={row.member_id} choices={assignees} placeholder="Pick a member" error={error} onChange={(member_id) => change({ ...row, member_id })} />}
       {(row.type === 'add_tags' || row.type === 'remove_tags') && <PickTags label="Tags" tags={row.tags} error={error} onChange={(tags) => change({ ...row, tags })} />}
       {row.type === 'set_priority' && <Select label="Priority" value={row.priority} options={entries(PRIORITIES)} error={error} onChange={(priority) => change({ ...row, priority })} />}
       {row.type === 'set_status' && <Select label="Status" value={row.status} options={entries(CONVERSATION_STATUSES)} error={error} onChange={(status) => change({ ...row, status })} />}

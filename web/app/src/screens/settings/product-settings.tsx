@@ -1,6 +1,7 @@
 // One product: its names, the domain its widget may run on, the widget's settings (docs/widget.md;
 // keys the platform does not read are kept as they are), the snippet that embeds it (the server's)
-// its inbound email address and how to forward mail to it, the triage setting, and the identity secret.
+// its inbound email address and how to forward mail to it, the triage setting, who its new
+// conversations are assigned to, and the identity secret.
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../../api/client.js';
 import { Link } from '../../router.js';
@@ -11,6 +12,7 @@ import { EmptyState } from '../../ui/page.js';
 import { CopyValue } from '../../ui/secret.js';
 import { announce } from '../../ui/toast.js';
 import { useAction } from '../../ui/use-action.js';
+import { AssignmentSetting, assignmentBody, assignmentDraft } from './assignment-setting.js';
 import { IdentitySecret } from './identity-secret.js';
 import { TriageSetting } from './triage-setting.js';
 
@@ -40,6 +42,7 @@ function ProductForm({ product }: { product: Product }) {
   const [prefix, setPrefix] = useState(product.issue_prefix);
   const [domain, setDomain] = useState(product.domain ?? '');
   const [triage, setTriage] = useState(product.triage);
+  const [assignment, setAssignment] = useState(() => assignmentDraft(product.assignment));
   const [greeting, setGreeting] = useState(typeof config.greeting === 'string' ? config.greeting : '');
   const [color, setColor] = useState(typeof config.color === 'string' ? config.color : '');
   const [switches, setSwitches] = useState<Record<string, boolean>>(
@@ -57,7 +60,7 @@ function ProductForm({ product }: { product: Product }) {
       else delete widgetConfig.color;
       await ok(api.PATCH('/api/v1/products/{id}', {
         params: { path: { id: product.id } },
-        body: { name, slug, issue_prefix: prefix, domain: domain.trim() || null, widget_config: widgetConfig, triage },
+        body: { name, slug, issue_prefix: prefix, domain: domain.trim() || null, widget_config: widgetConfig, triage, assignment: assignmentBody(assignment) },
       }));
       await reloadProducts();
       announce('Product saved');
@@ -99,6 +102,7 @@ function ProductForm({ product }: { product: Product }) {
             <dt>Changelog</dt><dd><a href={`/widget/v1/${product.widget_key}/changelog`} target="_blank" rel="noopener">Public changelog <Icon name="external" size={12} /></a></dd>
           </dl>
         </section>
+        <AssignmentSetting value={assignment} onChange={setAssignment} fields={fields} />
         <InboundEmail product={product} />
         <div class="row"><span class="spacer" /><Button type="submit" variant="primary" busy={action.busy}>Save product</Button></div>
       </form>
