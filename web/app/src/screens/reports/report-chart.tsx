@@ -28,9 +28,11 @@ export interface ChartProps {
   format: (value: number) => string;
   /** Counts have whole ticks only. */
   whole?: boolean;
+  /** The top of the scale at least (a minute for spans, 100% for shares), so a flat chart reads sensibly. */
+  top: number;
 }
 
-export function ReportChart({ title, points, interval, timeZone, format, whole }: ChartProps) {
+export function ReportChart({ title, points, interval, timeZone, format, whole, top }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current!;
@@ -41,7 +43,7 @@ export function ReportChart({ title, points, interval, timeZone, format, whole }
       tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), timeZone),
       legend: { show: false },
       cursor: { show: false },
-      scales: { x: { time: true }, y: { range: (_plot, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+      scales: { x: { time: true }, y: { range: (_plot, _min, max) => [0, Math.max(top, max * 1.1)] } },
       axes: [
         AXIS,
         { ...AXIS, size: 64, values: (_plot, ticks) => ticks.map((tick) => (whole && !Number.isInteger(tick) ? '' : format(tick))) },
@@ -54,7 +56,7 @@ export function ReportChart({ title, points, interval, timeZone, format, whole }
       resize.disconnect();
       plot.destroy();
     };
-  }, [points, timeZone, interval]);
+  }, [points, timeZone, interval, top]);
 
   const known = points.filter((point) => point.value !== null);
   const highest = known.reduce<Point | null>((best, point) => (best === null || point.value! > best.value! ? point : best), null);

@@ -25,18 +25,19 @@ interface Figure {
   detail: (summary: Summary) => string;
   format: (value: number) => string;
   whole?: boolean;
+  top: number;
 }
 
 const plural = (n: number, one: string, many: string) => `${countText(n)} ${n === 1 ? one : many}`;
 
 /** The headline figures, in the order a team lead reads them, each with its series. */
 const FIGURES: Figure[] = [
-  { title: 'Conversations created', metric: 'conversations_created', value: (s) => countText(s.conversations_created), detail: (s) => `${plural(s.messages_received, 'message', 'messages')} received`, format: countText, whole: true },
-  { title: 'Conversations resolved', metric: 'conversations_resolved', value: (s) => countText(s.conversations_resolved), detail: (s) => `${plural(s.messages_sent, 'reply', 'replies')} sent`, format: countText, whole: true },
-  { title: 'First response', metric: 'first_response_median', value: (s) => spanText(s.first_response.median_seconds), detail: (s) => `median · p90 ${spanText(s.first_response.p90_seconds)} · ${plural(s.first_response.count, 'response', 'responses')}`, format: spanText },
-  { title: 'Resolution', metric: 'resolution_median', value: (s) => spanText(s.resolution.median_seconds), detail: (s) => `median · p90 ${spanText(s.resolution.p90_seconds)} · ${plural(s.resolution.count, 'resolution', 'resolutions')}`, format: spanText },
-  { title: 'CSAT', metric: 'csat_score', value: (s) => shareText(s.csat.score), detail: (s) => `positive · ${plural(s.csat.responses, 'rating', 'ratings')}`, format: shareText },
-  { title: 'SLA hit rate', metric: 'sla_hit_rate', value: (s) => shareText(s.sla.hit_rate), detail: (s) => `${countText(s.sla.hit)} hit · ${countText(s.sla.missed)} missed`, format: shareText },
+  { title: 'Conversations created', metric: 'conversations_created', value: (s) => countText(s.conversations_created), detail: (s) => `${plural(s.messages_received, 'message', 'messages')} received`, format: countText, whole: true, top: 1 },
+  { title: 'Conversations resolved', metric: 'conversations_resolved', value: (s) => countText(s.conversations_resolved), detail: (s) => `${plural(s.messages_sent, 'reply', 'replies')} sent`, format: countText, whole: true, top: 1 },
+  { title: 'First response', metric: 'first_response_median', value: (s) => spanText(s.first_response.median_seconds), detail: (s) => `median · p90 ${spanText(s.first_response.p90_seconds)} · ${plural(s.first_response.count, 'response', 'responses')}`, format: spanText, top: 60 },
+  { title: 'Resolution', metric: 'resolution_median', value: (s) => spanText(s.resolution.median_seconds), detail: (s) => `median · p90 ${spanText(s.resolution.p90_seconds)} · ${plural(s.resolution.count, 'resolution', 'resolutions')}`, format: spanText, top: 60 },
+  { title: 'CSAT', metric: 'csat_score', value: (s) => shareText(s.csat.score), detail: (s) => `positive · ${plural(s.csat.responses, 'rating', 'ratings')}`, format: shareText, top: 1 },
+  { title: 'SLA hit rate', metric: 'sla_hit_rate', value: (s) => shareText(s.sla.hit_rate), detail: (s) => `${countText(s.sla.hit)} hit · ${countText(s.sla.missed)} missed`, format: shareText, top: 1 },
 ];
 
 async function loadReports(period: ReportWindow, query: Record<string, string>) {
@@ -81,7 +82,7 @@ export function Reports() {
             <div class="report-grid">
               {FIGURES.map((figure, index) => (
                 <FigureCard key={figure.metric} title={figure.title} value={figure.value(reports.data!.summary)} detail={figure.detail(reports.data!.summary)}>
-                  <ReportChart title={figure.title} points={reports.data!.series[index]} interval={period.interval} timeZone={period.timeZone} format={figure.format} whole={figure.whole} />
+                  <ReportChart title={figure.title} points={reports.data!.series[index]} interval={period.interval} timeZone={period.timeZone} format={figure.format} whole={figure.whole} top={figure.top} />
                 </FigureCard>
               ))}
             </div>
