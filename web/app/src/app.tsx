@@ -6,6 +6,7 @@ import { HelpCenter } from './screens/help-center/help-center.js';
 import { Inbox } from './screens/inbox/inbox.js';
 import { Board } from './screens/issues/board.js';
 import { Releases } from './screens/releases/releases.js';
+import { LazyReports } from './screens/reports/lazy-reports.js';
 import { Settings } from './screens/settings/settings.js';
 import { TriageQueue } from './screens/triage/triage-queue.js';
 import { AcceptInvitation } from './screens/auth/invite.js';
@@ -30,6 +31,7 @@ function Screen({ path }: { path: string }) {
   if (section === 'issues') return <Board path={path} />;
   if (section === 'releases') return <Releases path={path} />;
   if (section === 'help-center') return <HelpCenter path={path} />;
+  if (section === 'reports') return <LazyReports />;
   if (section === 'settings') return <Settings path={path} />;
   const contact = match('/contacts/:id', path);
   if (contact) return <ContactPage id={contact.id} />;

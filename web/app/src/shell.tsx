@@ -17,6 +17,7 @@ const SECTIONS: { href: string; label: string; icon: IconName; settings?: boolea
   { href: '/issues', label: 'Issues', icon: 'issues' },
   { href: '/releases', label: 'Releases', icon: 'releases' },
   { href: '/help-center', label: 'Help center', icon: 'help' },
+  { href: '/reports', label: 'Reports', icon: 'reports' },
   { href: '/settings', label: 'Settings', icon: 'settings', settings: true },
 ];
 

@@ -16,6 +16,7 @@ const paths = {
   panel: 'M4 5h16v14H4zM15 5v14',
   filter: 'M4 6h16M7 12h10M10 18h4',
   bell: 'M6 16V11a6 6 0 1 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0',
+  reports: 'M4 20h16M6 16v-5M11 16V6M16 16v-8',
 };
 
 export type IconName = keyof typeof paths;
