@@ -32,7 +32,7 @@ export async function asDeployed(database: DatabaseHandle): Promise<void> {
 
 /**
  * Waits until the server has fanned out the events recorded without it (tens of thousands by
- * seeding at 10k, or by the floor's writes), posted the release announcements they planned and
+ * seeding at 10k, or by the floor's writes), run the rules they planned, posted the release announcements they planned and
  * summarized and triaged the seeded conversations: work that would otherwise land in the next
  * scenarios measured.
  */
@@ -50,7 +50,9 @@ export async function backlogDone(url: string): Promise<void> {
       // Folds due after the run (BENCH_SEARCH_FOLD_MS) are not waited for; those seeding left are due at once.
       const conversationJobs = await count(db.selectFrom('conversation_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending')
         .where((eb) => eb.or([eb('kind', '<>', 'search'), eb('next_attempt_at', '<=', new Date().toISOString())])).executeTakeFirstOrThrow());
-      if (events === 0 && jobs === 0 && conversationJobs === 0) return;
+      // Rules run after a write commits: their jobs are the write's work too (bench/rules-cost.ts).
+      const ruleJobs = await count(db.selectFrom('automation_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow());
+      if (events === 0 && jobs === 0 && conversationJobs === 0 && ruleJobs === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } finally {

@@ -53,7 +53,7 @@ const PARALLEL_LANES = 8;
 const SAMPLE_SIZE = 1000;
 
 /** Runs fn(0..count-1) in `lanes` concurrent sequences (PostgreSQL gains; SQLite just interleaves). */
-async function inLanes(count: number, lanes: number, fn: (index: number) => Promise<void>): Promise<void> {
+export async function inLanes(count: number, lanes: number, fn: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < count) await fn(next++);

@@ -2,9 +2,11 @@
 // dispatcher fans an event out (`plan`, in the transaction that claims it: once per event, on any
 // number of processes) and active rules of its workspace listen to its type, one job is created
 // with those rules' ids in order. Each cycle claims due jobs with a lease and runs them oldest
-// first, each rule in a transaction of its own that first advances the job past that rule (while
-// the lease holds: the row stays locked until the rule's effects commit with it), so a rule runs at
-// most once per event, and a process that dies mid-job leaves the rest to whoever claims it next.
+// first: a rule's conditions are tested on the conversation as read (no transaction for a rule that
+// does not hold: most do not), and a rule that holds runs in a transaction of its own that first
+// advances the job past it (while the lease holds: the row stays locked until the rule's effects
+// commit with it) and tests them again under the conversation's lock, so a rule runs at most once
+// per event, and a process that dies mid-job leaves the rest to whoever claims it next.
 // A rule's changes carry `actor: { type: "rule", id }` and are never planned: no loops.
 import type { Db } from '../db/database.js';
 import type { AutomationJobRepository, AutomationJobRow, ClaimedAutomationJob } from '../db/repositories/automation/automation-job.repository.js';
@@ -51,7 +53,7 @@ function contactMessageOf(type: string, data: Data): string | null {
 
 export interface AutomationRunnerDeps {
   db: Db;
-  rules: Pick<AutomationRuleRepository, 'listening' | 'findById' | 'recordRun'>;
+  rules: Pick<AutomationRuleRepository, 'listening' | 'byIds' | 'findById' | 'recordRun'>;
   jobs: AutomationJobRepository;
   events: Pick<EventRepository, 'findMany'>;
   conversations: Pick<ConversationRepository, 'findById'>;
@@ -89,10 +91,14 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     });
   }
 
+  /** The contact's message the job's event carries, read once per job. */
+  async function carriedMessageOf(job: ClaimedAutomationJob): Promise<string | null> {
+    const [event] = await events.findMany(job.workspace_id, [job.id]);
+    return event ? contactMessageOf(job.event_type, (JSON.parse(event.payload) as EventPayload).data) : null;
+  }
+
   /** What the conditions read, as the conversation is now (earlier rules' changes included). */
-  async function subjectOf(conversation: ConversationWithContactRow, job: ClaimedAutomationJob, tx: Executor): Promise<ConditionSubject> {
-    const [event] = await events.findMany(job.workspace_id, [job.id], tx);
-    const carried = event ? contactMessageOf(job.event_type, (JSON.parse(event.payload) as EventPayload).data) : null;
+  async function subjectOf(conversation: ConversationWithContactRow, job: ClaimedAutomationJob, carried: string | null, tx: Executor): Promise<ConditionSubject> {
     const body = carried ?? (await messages.lastFromContact(job.workspace_id, conversation.id, clock.now(), tx))?.body ?? null;
     return {
       product_id: conversation.product_id, type: conversation.type, source: conversation.source, status: conversation.status,
@@ -101,10 +107,20 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     };
   }
 
-  /** Rule number `index` of the job, in its own transaction; its events name the rule as their actor. */
-  async function runRule(job: ClaimedAutomationJob, ruleId: string, index: number): Promise<RuleOutcome> {
+  /** The conversation's subject outside any transaction, for the look before a rule's own; null when it is gone. */
+  async function subjectNow(job: ClaimedAutomationJob, carried: string | null): Promise<ConditionSubject | null> {
+    const conversation = await conversations.findById(job.workspace_id, job.conversation_id);
+    return conversation ? subjectOf(conversation, job, carried, db) : null;
+  }
+
+  /**
+   * Rule number `index` of the job, whose conditions held a moment ago, in its own transaction
+   * that advances the job from `done` past it and tests the conditions again under the
+   * conversation's lock; its events name the rule as their actor.
+   */
+  async function runRule(job: ClaimedAutomationJob, ruleId: string, carried: string | null, done: number, index: number): Promise<RuleOutcome> {
     const body = async (work: Parameters<Parameters<typeof inTransaction>[1]>[0]): Promise<RuleOutcome> => {
-      if (!(await jobs.advance(job, index, clock.now(), work.tx))) return 'lease_lost';
+      if (!(await jobs.advance(job, done, index + 1, clock.now(), work.tx))) return 'lease_lost';
       const rule = await rules.findById(job.workspace_id, ruleId, work.tx);
       if (!rule || rule.active !== 1) return 'skipped';
       const ruleActions = JSON.parse(rule.actions) as Action[];
@@ -115,7 +131,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       const conversation = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
       if (!conversation) return 'skipped';
       const conditions = JSON.parse(rule.conditions) as Condition[];
-      if (!(await conditionsHold(conditions, await subjectOf(conversation, job, work.tx), regex))) return 'skipped';
+      if (!(await conditionsHold(conditions, await subjectOf(conversation, job, carried, work.tx), regex))) return 'skipped';
       const performer = { workspaceId: job.workspace_id, id: rule.id, name: rule.name, memberId: null };
       await actions.run(work, conversation, ruleActions, performer);
       await rules.recordRun(job.workspace_id, rule.id, at, work.tx);
@@ -127,16 +143,34 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       if (!(error instanceof AppError)) throw error;
       // Its actions no longer fit (a member or saved reply deleted since): this run is skipped, the next rules go on.
       onError(new Error(`automation rule ${ruleId} skipped on event ${job.id}: ${error.message}`));
-      const advanced = await inTransaction(db, (work) => jobs.advance(job, index, clock.now(), work.tx));
+      const advanced = await inTransaction(db, (work) => jobs.advance(job, done, index + 1, clock.now(), work.tx));
       return advanced ? 'skipped' : 'lease_lost';
     }
   }
 
+  /**
+   * The job's rules in order. Their conditions are first tested on the conversation as read
+   * outside a transaction (once, and again after each rule that acted): a rule that does not hold
+   * costs no transaction, and the next rule that does advances the job past it. A process that
+   * stops between them leaves those rules to be tested again by the next claim, which is harmless:
+   * they changed nothing.
+   */
   async function runJob(job: ClaimedAutomationJob): Promise<void> {
     try {
-      const ruleIds = JSON.parse(job.rule_ids) as string[];
-      for (let index = job.rules_done; index < ruleIds.length; index++) {
-        if ((await runRule(job, ruleIds[index], index)) === 'lease_lost') return;
+      const ruleIds = (JSON.parse(job.rule_ids) as string[]).slice(job.rules_done);
+      const rows = new Map((await rules.byIds(job.workspace_id, ruleIds)).map((row) => [row.id, row]));
+      const carried = await carriedMessageOf(job);
+      let subject = await subjectNow(job, carried);
+      let done = job.rules_done;
+      for (const [offset, ruleId] of ruleIds.entries()) {
+        const row = rows.get(ruleId);
+        if (!subject || !row || row.active !== 1) continue;
+        if (!(await conditionsHold(JSON.parse(row.conditions) as Condition[], subject, regex))) continue;
+        const index = job.rules_done + offset;
+        const outcome = await runRule(job, ruleId, carried, done, index);
+        if (outcome === 'lease_lost') return;
+        done = index + 1;
+        if (outcome === 'ran') subject = await subjectNow(job, carried);
       }
       await jobs.finish(job);
     } catch (error) {

@@ -33,13 +33,14 @@ export function automationJobRepository(db: Executor, dialect: Pick<Dialect, 'fo
       claimDueJobs<ClaimedAutomationJob>(dialect, tx, 'automation_jobs', CLAIMED_COLUMNS, { kind: 'rules', now, leaseUntil, limit }),
 
     /**
-     * Marks rule number `done` (0-based) as run, while the claim's lease holds and no one ran it
-     * since; whether it did. The first statement of a rule's transaction: it locks the job's row
-     * until the rule's effects commit with it, so a rule is run once per event, however many
-     * processes share the queue.
+     * Marks the rules up to number `to` (exclusive, 0-based) as run, from `from` (what this claim
+     * recorded last: the rules between were found not to hold), while the claim's lease holds and
+     * no one advanced it since; whether it did. The first statement of a rule's transaction: it
+     * locks the job's row until the rule's effects commit with it, so a rule is run once per
+     * event, however many processes share the queue.
      */
-    async advance(job: Lease, done: number, at: string, tx: Executor): Promise<boolean> {
-      const result = await leased(tx, job).set({ rules_done: done + 1, updated_at: at }).where('rules_done', '=', done).executeTakeFirst();
+    async advance(job: Lease, from: number, to: number, at: string, tx: Executor): Promise<boolean> {
+      const result = await leased(tx, job).set({ rules_done: to, updated_at: at }).where('rules_done', '=', from).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
 

@@ -53,6 +53,11 @@ export function automationRuleRepository(db: Executor) {
         .execute();
     },
 
+    /** The workspace's rules among `ids` (a job's, read once for all of them). */
+    byIds(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<AutomationRuleRow[]> {
+      return ids.length === 0 ? Promise.resolve([]) : inWorkspace(tx, workspaceId).select(RULE_COLUMNS).where('id', 'in', ids).execute();
+    },
+
     /** The active rules of these workspaces listening to any of `events`, in each workspace's order. */
     listening(workspaceIds: readonly string[], events: readonly string[], tx: Executor = db): Promise<ListeningRule[]> {
       return tx.selectFrom('automation_rules')
