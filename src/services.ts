@@ -384,7 +384,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     savedReplies: createSavedReplyService({ db, dialect, clock, ...repositories }),
     calendars: createCalendarService({ db, dialect, clock, audit, ...repositories }),
     slaPolicies: createSlaPolicyService({ db, dialect, clock, audit, ...repositories }),
-    reports: createReportService({ reports: reportRepository(db), members: repositories.members, clock }),
+    reports: createReportService({ reports: reportRepository(db), members: repositories.members, articles: repositories.articles, helpEvents, clock }),
     /** `loopdesk reports rebuild`: the reports' figures measured again. */
     reportRebuild: createReportRebuild({ db, slaClocks: repositories.slaClocks, reports: reportRepository(db), measures: clockMeasures }),
     automationRules: createAutomationRuleService({ db, dialect, clock, audit, checks: automationChecks, ...repositories }),

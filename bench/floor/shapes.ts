@@ -102,6 +102,6 @@ export const POSSIBLE_DUPLICATE = shape([['id', text], ['shortcode', text], ['ti
 
 /** The member a key acts for, with their own settings, as GET /me shows it. */
 export const KEY_MEMBER = shape([
-  ['id', text], ['user_id', nullable(text)], ['role', text], ['display_name', nullable(text)], ['avatar_url', nullable(text)],
+  ['id', text], ['user_id', nullable(text)], ['role', text], ['display_name', nullable(text)], ['avatar_url', nullable(text)], ['availability', text],
   ['signature', nullable(text)], ['time_zone', nullable(text)], ['notify_email', flag],
 ]);

@@ -19,7 +19,7 @@ describe('ldk reports summary', () => {
     assert.equal((await server.a.api.post(`/api/v1/conversations/${conversation.id}/messages`, { body: 'Hi!' })).status, 201);
     const out = await shell.text('reports', 'summary', '--product', product.slug);
     assert.match(out, /^FIGURE +VALUE\nconversations created +1\nconversations resolved +0\nmessages received +1\nreplies sent +1\n/);
-    assert.match(out, /\nCSAT +– positive of 0 ratings\nSLA hit rate +– \(0 hit, 0 missed of 0 targets\)\n/);
+    assert.match(out, /\nCSAT +– positive of 0 ratings\nSLA hit rate +– \(0 hit, 0 missed of 0 targets\)\nself-served visitors +0 \(0 wrote after an article; 0 searches, 0 article views\)\n/);
     assert.match(out, /\nDURATION +COUNT +MEDIAN +P90 +AVERAGE\nfirst response +1 +\d+s +\d+s +\d+s\nnext response +0 +– +– +–\nresolution +0 +– +– +–\n/);
     const body = await shell.json('reports', 'summary', '--product', product.id, '--business-hours');
     assert.deepEqual(body, (await server.a.api.get(`/api/v1/reports/summary?product_id=${product.id}&business_hours=true`)).body);

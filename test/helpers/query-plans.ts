@@ -15,7 +15,7 @@ export const GROWING_TABLES = new Set([
   'issues', 'conversations', 'messages', 'contacts', 'events', 'webhook_deliveries', 'issue_conversations', 'release_issues',
   'releases', 'issue_api_sources', 'issue_embeddings', 'sign_in_failures', 'sessions', 'widget_sessions', 'idempotency_records',
   'used_challenges', 'announcement_jobs', 'conversation_jobs', 'idea_upvotes', 'invitations', 'record_tags', 'suggestions',
-  'email_jobs', 'attachments', 'search_documents', 'articles', 'sla_clocks',
+  'email_jobs', 'attachments', 'search_documents', 'articles', 'sla_clocks', 'help_events',
 ]);
 
 export interface CapturedQuery {

@@ -47,6 +47,8 @@ function naiveSummary(played: Played, naive: Naive, from: string, to: string, bu
     resolution: measured('resolution'),
     csat: { responses: ratings.length, positive, score: ratings.length ? positive / ratings.length : null },
     sla: { applied: judged.length, hit, missed, hit_rate: hit + missed ? hit / (hit + missed) : null },
+    // The played history has no help center visitors (report-self-service.test.ts counts them).
+    self_service: { searches: 0, articles_viewed: 0, answers_shown: 0, self_served: 0, conversations_after_article: 0 },
   };
 }
 

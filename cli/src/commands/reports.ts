@@ -53,6 +53,8 @@ async function summary(api: Api, options: SummaryOptions): Promise<HumanOutput> 
       ['replies sent', String(data.messages_sent)],
       ['CSAT', `${percent(data.csat.score)} positive of ${data.csat.responses} ratings`],
       ['SLA hit rate', `${percent(data.sla.hit_rate)} (${data.sla.hit} hit, ${data.sla.missed} missed of ${data.sla.applied} targets)`],
+      ['self-served visitors', `${data.self_service.self_served} (${data.self_service.conversations_after_article} wrote after an article; ` +
+        `${data.self_service.searches} searches, ${data.self_service.articles_viewed} article views)`],
     ], [{ header: 'FIGURE', value: ([name]) => name }, { header: 'VALUE', value: ([, value]) => value, shrinks: true }]);
     const window = paint('dim', `${options.from ?? '7 days ago'} → ${options.to ?? 'now'}${options.businessHours ? ', in business hours' : ''}`);
     return `${volume}\n\n${times}\n${window}`;

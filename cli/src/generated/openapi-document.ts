@@ -2862,6 +2862,13 @@ export const openapiDocument = {
               "hit": 160,
               "missed": 12,
               "hit_rate": 0.9302325581395349
+            },
+            "self_service": {
+              "searches": 310,
+              "articles_viewed": 190,
+              "answers_shown": 244,
+              "self_served": 131,
+              "conversations_after_article": 38
             }
           }
         ],
@@ -2875,7 +2882,8 @@ export const openapiDocument = {
           "next_response",
           "resolution",
           "csat",
-          "sla"
+          "sla",
+          "self_service"
         ],
         "properties": {
           "conversations_created": {
@@ -2974,6 +2982,45 @@ export const openapiDocument = {
                 ]
               }
             }
+          },
+          "self_service": {
+            "additionalProperties": false,
+            "description": "The help center's visitors in the window (docs/help-center.md, \"How it is measured\"); narrowed by product_id only, the conversation filters do not apply",
+            "type": "object",
+            "required": [
+              "searches",
+              "articles_viewed",
+              "answers_shown",
+              "self_served",
+              "conversations_after_article"
+            ],
+            "properties": {
+              "searches": {
+                "minimum": 0,
+                "description": "Visitors' searches for answers in the window (with or without a widget session)",
+                "type": "integer"
+              },
+              "articles_viewed": {
+                "minimum": 0,
+                "description": "Article views the widget counted in the window (once per visitor session and article)",
+                "type": "integer"
+              },
+              "answers_shown": {
+                "minimum": 0,
+                "description": "Searches in the window that showed at least one article",
+                "type": "integer"
+              },
+              "self_served": {
+                "minimum": 0,
+                "description": "Visitor sessions that saw an answer or opened an article in the window and started no conversation of the product within 30 minutes (counted once the 30 minutes are over)",
+                "type": "integer"
+              },
+              "conversations_after_article": {
+                "minimum": 0,
+                "description": "Visitor sessions that started a conversation within 30 minutes of seeing an answer or opening an article in the window",
+                "type": "integer"
+              }
+            }
           }
         }
       },
@@ -3061,6 +3108,93 @@ export const openapiDocument = {
           },
           "first_response": {
             "$ref": "#/components/schemas/ReportDistribution"
+          }
+        }
+      },
+      "ArticleReport": {
+        "additionalProperties": false,
+        "description": "[ext] An article's views and helpful rate, totals since it was written",
+        "examples": [
+          {
+            "article_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092",
+            "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8001",
+            "title": "Reset your password",
+            "locale": "en",
+            "status": "published",
+            "views": 412,
+            "helpful": 61,
+            "not_helpful": 9,
+            "helpful_rate": 0.8714285714285714
+          }
+        ],
+        "type": "object",
+        "required": [
+          "article_id",
+          "product_id",
+          "title",
+          "locale",
+          "status",
+          "views",
+          "helpful",
+          "not_helpful",
+          "helpful_rate"
+        ],
+        "properties": {
+          "article_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The article",
+            "type": "string"
+          },
+          "product_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "Its product",
+            "type": "string"
+          },
+          "title": {
+            "description": "Its title",
+            "type": "string"
+          },
+          "locale": {
+            "description": "Its locale (each translation is its own article)",
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "draft",
+              "published"
+            ],
+            "description": "Its status now"
+          },
+          "views": {
+            "minimum": 0,
+            "description": "Views since it was written (once per visitor session)",
+            "type": "integer"
+          },
+          "helpful": {
+            "minimum": 0,
+            "description": "\"Was this helpful?\" answered yes (one vote per visitor session)",
+            "type": "integer"
+          },
+          "not_helpful": {
+            "minimum": 0,
+            "description": "Answered no",
+            "type": "integer"
+          },
+          "helpful_rate": {
+            "minimum": 0,
+            "maximum": 1,
+            "description": "helpful / (helpful + not_helpful); null without votes",
+            "type": [
+              "number",
+              "null"
+            ]
           }
         }
       },
@@ -18048,6 +18182,155 @@ export const openapiDocument = {
                       "type": "array",
                       "items": {
                         "$ref": "#/components/schemas/AgentReport"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/reports/articles": {
+      "get": {
+        "operationId": "getReportArticles",
+        "summary": "[ext] Report per article",
+        "tags": [
+          "Reports"
+        ],
+        "description": "The most viewed help center articles (drafts included), each with its views, votes and helpful rate. Views and votes are kept as totals since each article was written, so no window applies (docs/reports.md).",
+        "parameters": [
+          {
+            "schema": {
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$",
+              "x-route-parsed": true,
+              "type": "string"
+            },
+            "in": "query",
+            "name": "product_id",
+            "required": false,
+            "description": "Only the articles of this product (UUID)"
+          },
+          {
+            "schema": {
+              "minimum": 1,
+              "maximum": 100,
+              "default": 20,
+              "type": "integer"
+            },
+            "in": "query",
+            "name": "limit",
+            "required": false,
+            "description": "How many articles, the most viewed first; 1–100, default 20"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The most viewed first",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "The most viewed first",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/ArticleReport"
                       }
                     }
                   }

@@ -688,6 +688,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [ext] Report per article
+         * @description The most viewed help center articles (drafts included), each with its views, votes and helpful rate. Views and votes are kept as totals since each article was written, so no window applies (docs/reports.md).
+         */
+        get: operations["getReportArticles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/conversations.csv": {
         parameters: {
             query?: never;
@@ -3572,6 +3592,13 @@ export interface components {
          *         "hit": 160,
          *         "missed": 12,
          *         "hit_rate": 0.9302325581395349
+         *       },
+         *       "self_service": {
+         *         "searches": 310,
+         *         "articles_viewed": 190,
+         *         "answers_shown": 244,
+         *         "self_served": 131,
+         *         "conversations_after_article": 38
          *       }
          *     }
          */
@@ -3606,6 +3633,19 @@ export interface components {
                 missed: number;
                 /** @description hit / (hit + missed); null when neither */
                 hit_rate: number | null;
+            };
+            /** @description The help center's visitors in the window (docs/help-center.md, "How it is measured"); narrowed by product_id only, the conversation filters do not apply */
+            self_service: {
+                /** @description Visitors' searches for answers in the window (with or without a widget session) */
+                searches: number;
+                /** @description Article views the widget counted in the window (once per visitor session and article) */
+                articles_viewed: number;
+                /** @description Searches in the window that showed at least one article */
+                answers_shown: number;
+                /** @description Visitor sessions that saw an answer or opened an article in the window and started no conversation of the product within 30 minutes (counted once the 30 minutes are over) */
+                self_served: number;
+                /** @description Visitor sessions that started a conversation within 30 minutes of seeing an answer or opening an article in the window */
+                conversations_after_article: number;
             };
         };
         /**
@@ -3653,6 +3693,51 @@ export interface components {
             /** @description Resolutions in the window of conversations now assigned to them */
             conversations_resolved: number;
             first_response: components["schemas"]["ReportDistribution"];
+        };
+        /**
+         * @description [ext] An article's views and helpful rate, totals since it was written
+         * @example {
+         *       "article_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092",
+         *       "product_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8001",
+         *       "title": "Reset your password",
+         *       "locale": "en",
+         *       "status": "published",
+         *       "views": 412,
+         *       "helpful": 61,
+         *       "not_helpful": 9,
+         *       "helpful_rate": 0.8714285714285714
+         *     }
+         */
+        ArticleReport: {
+            /**
+             * Format: uuid
+             * @description The article
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            article_id: string;
+            /**
+             * Format: uuid
+             * @description Its product
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            product_id: string;
+            /** @description Its title */
+            title: string;
+            /** @description Its locale (each translation is its own article) */
+            locale: string;
+            /**
+             * @description Its status now
+             * @enum {string}
+             */
+            status: "draft" | "published";
+            /** @description Views since it was written (once per visitor session) */
+            views: number;
+            /** @description "Was this helpful?" answered yes (one vote per visitor session) */
+            helpful: number;
+            /** @description Answered no */
+            not_helpful: number;
+            /** @description helpful / (helpful + not_helpful); null without votes */
+            helpful_rate: number | null;
         };
         /**
          * @description [ext] One condition of a rule: all must hold
@@ -11800,6 +11885,88 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AgentReport"][];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportArticles: {
+        parameters: {
+            query?: {
+                /** @description Only the articles of this product (UUID) */
+                product_id?: string;
+                /** @description How many articles, the most viewed first; 1–100, default 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The most viewed first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ArticleReport"][];
                     };
                 };
             };

@@ -3,12 +3,16 @@
 // They read what the conversations' write path keeps as things happen (stopped SLA clocks with
 // their values, ratings with their time, messages by time): no report replays a conversation.
 import { Readable } from 'node:stream';
+import type { ArticleRepository } from '../../db/repositories/help-center/article.repository.js';
+import type { SelfService } from '../../db/repositories/help-center/help-event.repository.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import type { ClockValueColumn, ReportFilters, ReportRepository, ReportWindow } from '../../db/repositories/reports/report.repository.js';
 import { invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Actor } from '../accounts/actor.js';
 import { resolveMemberRef } from '../accounts/member-ref.js';
+import type { ArticleStatus } from '../help-center/help-center.shapes.js';
+import type { HelpEvents } from '../help-center/help-events.js';
 import { ianaTimeZone } from '../accounts/member-settings.js';
 import { SLA_TARGETS } from '../service-levels/sla-clocks.js';
 import { parseTags } from '../tags/tags.js';
@@ -39,12 +43,27 @@ export interface ReportSummary {
   resolution: Distribution;
   csat: { responses: number; positive: number; score: number | null };
   sla: { applied: number; hit: number; missed: number; hit_rate: number | null };
+  /** The help center's visitors in the window (§12): only the window and the product filter narrow them. */
+  self_service: SelfService;
 }
 
 export const REPORT_METRICS = [
   'conversations_created', 'conversations_resolved', 'first_response_median', 'resolution_median', 'csat_score', 'sla_hit_rate',
 ] as const;
 export type ReportMetric = (typeof REPORT_METRICS)[number];
+
+/** An article's tallies since it was written (views and votes are kept as totals, not by time). */
+export interface ArticleFigures {
+  article_id: string;
+  product_id: string;
+  title: string;
+  locale: string;
+  status: ArticleStatus;
+  views: number;
+  helpful: number;
+  not_helpful: number;
+  helpful_rate: number | null;
+}
 
 export interface AgentFigures {
   member_id: string;
@@ -76,10 +95,12 @@ const medianOf = (values: readonly number[]) => distributionOfValues(values).med
 export interface ReportServiceDeps {
   reports: ReportRepository;
   members: Pick<MemberRepository, 'findById' | 'listAll'>;
+  articles: Pick<ArticleRepository, 'mostViewed'>;
+  helpEvents: Pick<HelpEvents, 'selfService'>;
   clock: Clock;
 }
 
-export function createReportService({ reports, members, clock }: ReportServiceDeps) {
+export function createReportService({ reports, members, articles, helpEvents, clock }: ReportServiceDeps) {
   const scopeOf = async (actor: Actor, request: ReportRequest): Promise<Scope> => {
     const to = request.to ?? clock.now();
     const from = request.from ?? new Date(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS).toISOString();
@@ -93,11 +114,13 @@ export function createReportService({ reports, members, clock }: ReportServiceDe
   return {
     async summary(actor: Actor, request: ReportRequest): Promise<ReportSummary> {
       const { workspaceId, window, filters, column } = await scopeOf(actor, request);
-      const [created, messages, tallies, ratings] = await Promise.all([
+      const [created, messages, tallies, ratings, self_service] = await Promise.all([
         reports.countCreated(workspaceId, window, filters),
         reports.countMessages(workspaceId, window, filters),
         reports.tallyClocks(workspaceId, window, filters, column),
         reports.tallyRatings(workspaceId, window, filters),
+        // A visitor's search or article view has no assignee, tags, type or source: only the product narrows it.
+        helpEvents.selfService({ workspaceId, productId: filters.productId ?? null, ...window }),
       ]);
       const [first_response, next_response, resolution] = await Promise.all(SLA_TARGETS.map((target) => {
         const tally = tallies.find((row) => row.target === target);
@@ -113,7 +136,17 @@ export function createReportService({ reports, members, clock }: ReportServiceDe
         first_response: first_response!, next_response: next_response!, resolution: resolution!,
         csat: { ...ratings, score: ratio(ratings.positive, ratings.responses) },
         sla: { applied: sum('applied'), hit, missed, hit_rate: ratio(hit, hit + missed) },
+        self_service,
       };
+    },
+
+    /** The most viewed articles of the workspace (or of one product), with their views and helpful rate. */
+    async articles(actor: Actor, productId: string | undefined, limit: number): Promise<ArticleFigures[]> {
+      const rows = await articles.mostViewed(actor.workspaceId, productId, limit);
+      return rows.map(({ id, status, views, helpful, not_helpful, ...article }) => {
+        const [yes, no] = [Number(helpful), Number(not_helpful)];
+        return { article_id: id, ...article, status: status as ArticleStatus, views: Number(views), helpful: yes, not_helpful: no, helpful_rate: ratio(yes, yes + no) };
+      });
     },
 
     async timeseries(actor: Actor, request: ReportRequest, metric: ReportMetric, interval: ReportInterval, timezone: string): Promise<{ start: string; value: number | null }[]> {

@@ -2,10 +2,11 @@ import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { ReportService } from '../../domain/reports/report.service.js';
 import { CSV_COLUMNS } from '../../domain/reports/report.service.js';
+import { singleIdFilter } from '../filters.js';
 import { reportRequestOf } from '../report-query.js';
 import type { TypedApp } from '../route.js';
 import { DataOf, Ref, errorResponses } from '../schemas/common.js';
-import { AgentReport, ReportSummary, SummaryQuery, ReportTimeseriesPoint, TimeseriesQuery } from '../schemas/report.js';
+import { AgentReport, ArticleReport, ArticleReportQuery, ReportSummary, SummaryQuery, ReportTimeseriesPoint, TimeseriesQuery } from '../schemas/report.js';
 
 const TAGS = ['Reports'];
 const WINDOW = 'Window: from (inclusive) to (exclusive), default the 7 days before now; filters as the conversations\' list (docs/reports.md).';
@@ -43,6 +44,20 @@ export function reportRoutes(app: TypedApp, reports: ReportService): void {
       response: { 200: Type.Object({ data: Type.Array(Ref(AgentReport)) }, { additionalProperties: false, description: 'Every member, in the members\' order' }), ...errorResponses() },
     },
     handler: async (request) => ({ data: await reports.agents(request.actor, await reportRequestOf(request.query)) }),
+  });
+
+  app.get('/reports/articles', {
+    schema: {
+      operationId: 'getReportArticles', tags: TAGS, summary: '[ext] Report per article',
+      description: 'The most viewed help center articles (drafts included), each with its views, votes and helpful rate. ' +
+        'Views and votes are kept as totals since each article was written, so no window applies (docs/reports.md).',
+      querystring: ArticleReportQuery,
+      response: { 200: Type.Object({ data: Type.Array(Ref(ArticleReport)) }, { additionalProperties: false, description: 'The most viewed first' }), ...errorResponses() },
+    },
+    handler: async (request) => {
+      const { product_id, limit = 20 } = request.query;
+      return { data: await reports.articles(request.actor, singleIdFilter('product_id', product_id), limit) };
+    },
   });
 
   app.get('/reports/conversations.csv', {

@@ -1,9 +1,10 @@
 // The reports' shapes (docs/reports.md).
 import { Type } from '@sinclair/typebox';
+import { ARTICLE_STATUSES } from '../../domain/help-center/help-center.shapes.js';
 import { REPORT_INTERVALS } from '../../domain/reports/buckets.js';
 import { REPORT_METRICS } from '../../domain/reports/report.service.js';
 import { ReportQuery } from '../report-query.js';
-import { Nullable, Ref, StringEnum, Timestamp, Uuid } from './common.js';
+import { IdFilter, Nullable, Ref, StringEnum, Timestamp, Uuid } from './common.js';
 
 const Seconds = (description: string) => Nullable(Type.Number({ minimum: 0, description }));
 
@@ -42,6 +43,18 @@ export const ReportSummary = Type.Object(
       missed: Type.Integer({ minimum: 0, description: 'Of them, breached or stopped after the due time' }),
       hit_rate: Share('hit / (hit + missed); null when neither'),
     }, { additionalProperties: false, description: 'SLA targets finished in the window' }),
+    self_service: Type.Object({
+      searches: Type.Integer({ minimum: 0, description: 'Visitors\' searches for answers in the window (with or without a widget session)' }),
+      articles_viewed: Type.Integer({ minimum: 0, description: 'Article views the widget counted in the window (once per visitor session and article)' }),
+      answers_shown: Type.Integer({ minimum: 0, description: 'Searches in the window that showed at least one article' }),
+      self_served: Type.Integer({
+        minimum: 0, description: 'Visitor sessions that saw an answer or opened an article in the window and started no conversation of the product within 30 minutes (counted once the 30 minutes are over)',
+      }),
+      conversations_after_article: Type.Integer({ minimum: 0, description: 'Visitor sessions that started a conversation within 30 minutes of seeing an answer or opening an article in the window' }),
+    }, {
+      additionalProperties: false,
+      description: 'The help center\'s visitors in the window (docs/help-center.md, "How it is measured"); narrowed by product_id only, the conversation filters do not apply',
+    }),
   },
   {
     $id: 'ReportSummary', additionalProperties: false, description: '[ext] The figures of a window',
@@ -52,6 +65,7 @@ export const ReportSummary = Type.Object(
       resolution: { count: 98, median_seconds: 86400, p90_seconds: 259200, average_seconds: 120110.25 },
       csat: { responses: 40, positive: 34, score: 0.85 },
       sla: { applied: 180, hit: 160, missed: 12, hit_rate: 0.9302325581395349 },
+      self_service: { searches: 310, articles_viewed: 190, answers_shown: 244, self_served: 131, conversations_after_article: 38 },
     }],
   },
 );
@@ -86,6 +100,35 @@ export const AgentReport = Type.Object(
     examples: [{
       member_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091', display_name: 'Ada', replies_sent: 80, conversations_resolved: 31,
       first_response: { count: 29, median_seconds: 840, p90_seconds: 5400, average_seconds: 1630.2 },
+    }],
+  },
+);
+
+/** How many articles GET /reports/articles lists at most. */
+export const ARTICLE_REPORT_LIMIT_MAX = 100;
+
+export const ArticleReportQuery = Type.Object({
+  product_id: Type.Optional(IdFilter('Only the articles of this product (UUID)')),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ARTICLE_REPORT_LIMIT_MAX, default: 20, description: `How many articles, the most viewed first; 1–${ARTICLE_REPORT_LIMIT_MAX}, default 20` })),
+});
+
+export const ArticleReport = Type.Object(
+  {
+    article_id: Uuid('The article'),
+    product_id: Uuid('Its product'),
+    title: Type.String({ description: 'Its title' }),
+    locale: Type.String({ description: 'Its locale (each translation is its own article)' }),
+    status: StringEnum(ARTICLE_STATUSES, { description: 'Its status now' }),
+    views: Type.Integer({ minimum: 0, description: 'Views since it was written (once per visitor session)' }),
+    helpful: Type.Integer({ minimum: 0, description: '"Was this helpful?" answered yes (one vote per visitor session)' }),
+    not_helpful: Type.Integer({ minimum: 0, description: 'Answered no' }),
+    helpful_rate: Share('helpful / (helpful + not_helpful); null without votes'),
+  },
+  {
+    $id: 'ArticleReport', additionalProperties: false, description: '[ext] An article\'s views and helpful rate, totals since it was written',
+    examples: [{
+      article_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8092', product_id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8001', title: 'Reset your password',
+      locale: 'en', status: 'published', views: 412, helpful: 61, not_helpful: 9, helpful_rate: 0.8714285714285714,
     }],
   },
 );

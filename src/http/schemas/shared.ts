@@ -22,7 +22,7 @@ import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './w
 import { SsoAvailable, SsoSettings } from './sso.js';
 import { Tag } from './tag.js';
 import { UPDATED_RESOURCES } from './webhook-events.js';
-import { AgentReport, ReportDistribution, ReportSummary, ReportTimeseriesPoint } from './report.js';
+import { AgentReport, ArticleReport, ReportDistribution, ReportSummary, ReportTimeseriesPoint } from './report.js';
 
 export const SHARED_SCHEMAS = [
   ErrorBody, Pagination,
@@ -31,7 +31,7 @@ export const SHARED_SCHEMAS = [
   Contact, Attachment, MessageDelivery, Message, MessageEvent, InboundResult, ConversationSummary, LastMessage, ConversationSla, Conversation, LinkedIssue, ConversationDetail, ConversationSlaBreach, SavedReply,
   ContactProfile, ContactDetail, ContactExport, Tag,
   Calendar, CalendarDue, SlaPolicy,
-  ReportDistribution, ReportSummary, ReportTimeseriesPoint, AgentReport,
+  ReportDistribution, ReportSummary, ReportTimeseriesPoint, AgentReport, ArticleReport,
   AutomationCondition, AutomationAction, AutomationRule, Macro,
   Issue, IssueListItem, DeduplicatingCreateResult,
   ReleaseProduct, ReleaseIssue, Release, ReleaseDetail,

@@ -12,7 +12,11 @@ const ARTICLE_COLUMNS = [
 /** What the public pages list of an article: everything but its Markdown. */
 const LISTED_COLUMNS = ARTICLE_COLUMNS.filter((column) => column !== 'body');
 
+/** What the reports read of an article: who it is, and its tallies. */
+const FIGURE_COLUMNS = ['id', 'product_id', 'title', 'locale', 'status', 'views', 'helpful', 'not_helpful'] as const;
+
 export type ArticleRow = ArticleTable;
+export type ArticleFiguresRow = Pick<ArticleTable, (typeof FIGURE_COLUMNS)[number]>;
 export type ListedArticleRow = Omit<ArticleTable, 'body'>;
 export type ArticleChanges = Partial<Pick<ArticleTable,
   'collection_id' | 'title' | 'slug' | 'body' | 'body_text' | 'locale' | 'translation_of' | 'status' | 'tags' | 'updated_at' | 'published_at'>>;
@@ -85,6 +89,12 @@ export function articleRepository(db: Executor) {
     async publishedOf(productId: string, tx: Executor = db): Promise<ListedArticleRow[]> {
       return articles(tx).select(LISTED_COLUMNS).where('product_id', '=', productId).where('status', '=', 'published')
         .orderBy('created_at').orderBy('id').execute();
+    },
+
+    /** The reports' per-article figures: the most viewed articles first (then the most recent), with their tallies. */
+    async mostViewed(workspaceId: string, productId: string | undefined, limit: number, tx: Executor = db): Promise<ArticleFiguresRow[]> {
+      return filtered(tx, workspaceId, { productId }).select(FIGURE_COLUMNS)
+        .orderBy('views', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     },
 
     async update(workspaceId: string, id: string, changes: ArticleChanges, tx: Executor = db): Promise<void> {

@@ -2,13 +2,15 @@
 // internal note only the team sees (the box turns yellow and says so; `@` completes a teammate's
 // name, who is then notified). Send (or Ctrl/⌘+Enter) posts as the signed-in member. A saved reply can be
 // picked instead of typing: the server fills its placeholders (the contact's name, the agent's…)
-// when it is sent, so the box shows the saved text as it is and sends it by its id.
-import { useState } from 'preact/hooks';
+// when it is sent, so the box shows the saved text as it is and sends it by its id. The help center's
+// suggested articles sit above the reply, each added to it as a link.
+import { useRef, useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { Button, TextArea } from '../../ui/form.js';
 import { announce } from '../../ui/toast.js';
 import { MentionCompletion } from './mention-completion.js';
 import { SavedReplyPicker } from './saved-reply-picker.js';
+import { SuggestedArticles } from './suggested-articles.js';
 
 type Mode = 'reply' | 'note';
 type SavedReply = Schemas['SavedReply'];
@@ -27,7 +29,19 @@ export function ReplyBox({ conversationId, sent, emailTo }: Props) {
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
+  const form = useRef<HTMLFormElement>(null);
   const note = mode === 'note';
+
+  /** Adds a suggested article's link at the end of the reply and puts the cursor after it, to write on. */
+  const insertLink = (link: string) => {
+    setBody((current) => (current.trim() === '' ? link : `${current.trimEnd()} ${link}`));
+    requestAnimationFrame(() => {
+      const area = form.current?.querySelector('textarea');
+      area?.focus();
+      area?.setSelectionRange(area.value.length, area.value.length);
+    });
+    announce('Link inserted into the reply');
+  };
   const ready = note ? body.trim() !== '' : saved !== null || body.trim() !== '';
 
   const send = async (event?: Event) => {
@@ -51,7 +65,7 @@ export function ReplyBox({ conversationId, sent, emailTo }: Props) {
     }
   };
   return (
-    <form class={`reply ${note ? 'reply-note' : ''}`} onSubmit={send}>
+    <form ref={form} class={`reply ${note ? 'reply-note' : ''}`} onSubmit={send}>
       <div class="reply-modes" role="radiogroup" aria-label="Write">
         {(['reply', 'note'] as const).map((value) => (
           <button key={value} type="button" role="radio" aria-checked={mode === value} class="reply-mode"
@@ -60,6 +74,8 @@ export function ReplyBox({ conversationId, sent, emailTo }: Props) {
           </button>
         ))}
       </div>
+      {/* Kept while a note or a saved reply is written, so switching back does not ask again. */}
+      <div hidden={note || saved !== null}><SuggestedArticles conversationId={conversationId} insert={insertLink} /></div>
       {saved && !note ? (
         <div class="saved-reply-preview" aria-label="Saved reply to send">
           <p class="saved-reply-title">Saved reply: {saved.title}</p>
