@@ -14,24 +14,33 @@ const REFRESH_MS = 10_000;
 const TYPING_EVERY_MS = 3_000;
 const TYPING_IDLE_MS = 5_000;
 
+/** One at a time, in order, so a later state is never overtaken by an earlier one. */
+let sending: Promise<unknown> = Promise.resolve();
+
 /** Fire and forget: a presence that does not arrive only expires sooner. */
 function announce(conversationId: string, state: State, keepalive = false): void {
-  void api.POST('/api/v1/conversations/{id}/presence', { params: { path: { id: conversationId } }, body: { state }, keepalive }).catch(() => {});
+  const post = () => api.POST('/api/v1/conversations/{id}/presence', { params: { path: { id: conversationId } }, body: { state }, keepalive }).catch(() => {});
+  // Leaving the page cannot wait for the queue: the keepalive request goes at once.
+  if (keepalive) void post();
+  else sending = sending.then(post);
 }
 
 /** The other members' presences in the conversation, and `typing` for the reply box to call on each keystroke. */
 export function useConversationPresence(conversationId: string, myId: string | null) {
   const [others, setOthers] = useState<Presence[]>([]);
   const typingSentAt = useRef(0);
+  /** What the refresh repeats: typing until the box has been idle a while. */
+  const current = useRef<'viewing' | 'typing'>('viewing');
   const idleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     setOthers([]);
+    current.current = 'viewing';
     const visible = () => document.visibilityState === 'visible';
-    const refresh = () => visible() && announce(conversationId, 'viewing');
+    const refresh = () => visible() && announce(conversationId, current.current);
     refresh();
     const interval = setInterval(refresh, REFRESH_MS);
-    const onVisibility = () => announce(conversationId, visible() ? 'viewing' : 'gone');
+    const onVisibility = () => announce(conversationId, visible() ? current.current : 'gone');
     const onLeave = () => announce(conversationId, 'gone', true);
     document.addEventListener('visibilitychange', onVisibility);
     window.addEventListener('pagehide', onLeave);
@@ -67,10 +76,12 @@ export function useConversationPresence(conversationId: string, myId: string | n
     clearTimeout(idleTimer.current);
     idleTimer.current = setTimeout(() => {
       typingSentAt.current = 0;
+      current.current = 'viewing';
       announce(conversationId, 'viewing');
     }, TYPING_IDLE_MS);
     if (Date.now() - typingSentAt.current < TYPING_EVERY_MS) return;
     typingSentAt.current = Date.now();
+    current.current = 'typing';
     announce(conversationId, 'typing');
   };
 
