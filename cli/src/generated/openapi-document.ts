@@ -25010,6 +25010,9 @@ export const openapiDocument = {
                     "description": "What the member is doing in the conversation"
                   }
                 }
+              },
+              "example": {
+                "state": "viewing"
               }
             }
           }

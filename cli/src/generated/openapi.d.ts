@@ -15786,6 +15786,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "state": "viewing"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description What the member is doing in the conversation

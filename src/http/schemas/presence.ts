@@ -25,5 +25,5 @@ export const Presence = Type.Object(
 
 export const PresenceBody = Type.Object(
   { state: StringEnum(PRESENCE_STATES, { description: 'What the member is doing in the conversation' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ state: 'viewing' }] },
 );
