@@ -23,7 +23,7 @@ const lastTouched = new Map<string, number>();
 const KEY_BY_HASH =
   'select k.id, k.workspace_id, k.read_only, k.integration, k.revoked_at, k.last_used_at, ' +
   'm.id as m_id, m.user_id as m_user_id, m.role as m_role, m.display_name as m_display_name, m.avatar_url as m_avatar_url, ' +
-  'm.signature as m_signature, m.time_zone as m_time_zone, m.notify_email as m_notify_email ' +
+  'm.availability as m_availability, m.signature as m_signature, m.time_zone as m_time_zone, m.notify_email as m_notify_email ' +
   'from api_keys k left join members m on m.id = k.member_id and m.workspace_id = k.workspace_id where k.key_hash = ?';
 
 /** The actor of a bearer key, as the server finds it: by the SHA-256 of a well-formed key, not revoked, acting as someone. */
@@ -36,7 +36,7 @@ async function authenticate(header: string | undefined): Promise<Actor | null> {
   const member: Row | null = row.m_id === null
     ? null
     : {
-      id: row.m_id, user_id: row.m_user_id, role: row.m_role, display_name: row.m_display_name, avatar_url: row.m_avatar_url,
+      id: row.m_id, user_id: row.m_user_id, role: row.m_role, display_name: row.m_display_name, avatar_url: row.m_avatar_url, availability: row.m_availability,
       signature: row.m_signature, time_zone: row.m_time_zone, notify_email: Number(row.m_notify_email),
     };
   return { workspaceId: row.workspace_id as string, keyId: row.id as string, readOnly: row.read_only === 1, member };

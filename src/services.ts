@@ -68,6 +68,7 @@ import { createAccountsLock } from './domain/accounts/accounts-lock.js';
 import { createApiKeyService } from './domain/accounts/api-key.service.js';
 import { createChangelogService } from './domain/releases/changelog.service.js';
 import { createConversationService } from './domain/conversations/conversation.service.js';
+import { createPresenceService } from './domain/conversations/presence.service.js';
 import { createConversationJobQueue } from './domain/conversations/conversation-jobs.js';
 import { createWakeJob } from './domain/conversations/snooze.js';
 import { createConversationSummaries, type SummaryObservation } from './domain/conversations/conversation-summary.service.js';
@@ -378,6 +379,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     conversations: createConversationService({
       db, dialect, clock, writes: conversationWrites, ...repositories, replyMail,
     }),
+    /** Who is viewing or typing where (docs/automation.md, "Collision"): passing events on the team stream. */
+    presence: createPresenceService({ conversations: repositories.conversations, live, clock }),
     contacts: createContactService({ db, dialect, clock, writes: conversationWrites, erasure: erasureRepository(db), attachmentFiles: attachments, audit, ...repositories }),
     tags: createTagService(repositories),
     notifications: createNotificationService({ clock, ...repositories }),

@@ -140,6 +140,8 @@ export interface Notifications {
    * transaction commits; nothing if it rolls back. One statement however many there are.
    */
   notifyOnCommit(trx: Kysely<any>, channel: string, payloads: readonly string[]): Promise<void>;
+  /** Sends `payload` on `channel` to every listening process now, outside any transaction (what is never stored). */
+  notify(channel: string, payload: string): Promise<void>;
   /** One dedicated connection listening on `channel`, opened again whenever it drops. */
   listen(channel: string, handlers: ListenHandlers): NotificationListener;
 }
@@ -501,6 +503,9 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
           if (payloads.length === 0) return;
           await sql`select pg_notify(${channel}, note) from unnest(${[...payloads]}::text[]) with ordinality as notes(note, position) order by position`
             .execute(trx);
+        },
+        notify: async (channel, payload) => {
+          await pool.query('select pg_notify($1, $2)', [channel, payload]);
         },
         listen: (channel, handlers) => listenOn(pg.Client, url, channel, handlers),
       },

@@ -18,10 +18,21 @@ export const MEMBER_EVENT_TYPES = ['notification.created'] as const;
 /** What the team stream may carry: the webhooks' events and the members' own. */
 export const STREAM_EVENT_TYPES = [...EVENT_TYPES, ...MEMBER_EVENT_TYPES] as const;
 
+/**
+ * [ext] What the team stream carries besides the recorded events: announced to the streams open at
+ * the moment, never stored, never replayed, never sent to webhooks (docs/automation.md, "Collision").
+ */
+export const PASSING_EVENT_TYPES = ['presence'] as const;
+
+/** Everything the team stream may carry. */
+export const TEAM_STREAM_TYPES = [...STREAM_EVENT_TYPES, ...PASSING_EVENT_TYPES] as const;
+
 /** A webhook's event type. */
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Any event type the outbox records. */
 export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
+/** Any event type a live stream may carry. */
+export type LiveEventType = (typeof TEAM_STREAM_TYPES)[number];
 
 export const isMemberEvent = (type: string): boolean => (MEMBER_EVENT_TYPES as readonly string[]).includes(type);
 
@@ -44,7 +55,7 @@ export interface EventActor {
 
 /** The Standard Webhooks payload: `{ type, timestamp, data }`, `previous` inside `data` on `*.updated`, and [ext] `actor` when known. */
 export interface EventPayload {
-  type: StreamEventType;
+  type: LiveEventType;
   timestamp: string;
   data: Record<string, unknown>;
   actor?: EventActor;

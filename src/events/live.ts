@@ -9,6 +9,10 @@
 //   the process wants is dropped there, the others are loaded from `events` once per process, in
 //   batches, and fanned out in the order they arrived.
 //
+// A passing event (presence: docs/automation.md, "Collision") is never stored: `pass` hands it to
+// this process's subscribers at once (SQLite), or NOTIFYs it whole, outside any transaction
+// (PostgreSQL); it has no id, so it is never replayed and never moves a stream's resume position.
+//
 // A subscriber filters by workspace, and optionally by event types and conversation. Whatever was
 // missed (a LISTEN connection dropped and came back) is caught up from the events table: the
 // subscriber is told to `resync`, and replays from its last event (`replay`).
@@ -17,13 +21,14 @@ import type { Dialect, Notifications } from '../db/dialect.js';
 import type { EventRepository, LiveEventRow } from '../db/repositories/event.repository.js';
 import type { NotificationListener } from '../db/pg-listener.js';
 import type { Work } from '../domain/shared/unit-of-work.js';
-import { STREAM_EVENT_TYPES, type EventPayload, type StreamEventType } from './event-types.js';
+import { TEAM_STREAM_TYPES, type EventPayload, type LiveEventType } from './event-types.js';
 
 export interface LiveEvent {
-  id: string;
+  /** The recorded event's id; null for a passing event (never stored, so never replayed). */
+  id: string | null;
   workspaceId: string;
-  type: StreamEventType;
-  /** The conversation it is about (`conversation.*`: the conversation; `message.created` and `suggestion.*`: theirs), else null. */
+  type: LiveEventType;
+  /** The conversation it is about (`conversation.*`: the conversation; `message.created`, `suggestion.*` and `presence`: theirs), else null. */
   conversationId: string | null;
   /** The Standard Webhooks payload, as webhooks carry it. */
   payload: EventPayload;
@@ -37,7 +42,7 @@ export interface LiveFilter {
   /** Only the events of this conversation. */
   conversationId?: string | null;
   /** Only these types; all when absent. */
-  types?: readonly StreamEventType[] | null;
+  types?: readonly LiveEventType[] | null;
 }
 
 export interface LiveSubscriber {
@@ -52,6 +57,8 @@ export interface LiveSubscriber {
 interface Transport {
   /** Called in the transaction that records the events. */
   send(work: Work, events: readonly LiveEvent[]): Promise<void>;
+  /** A passing event, with its payload: to every process now. */
+  pass(event: LiveEvent): Promise<void>;
   start(receive: (note: LiveNote) => void, resync: () => void): Promise<void>;
   close(): Promise<void>;
 }
@@ -62,8 +69,8 @@ const REPLAY_PAGE = 200;
 const START_TIMEOUT_MS = 10_000;
 
 /** The conversation an event is about, read from its payload. */
-export function conversationOf(type: StreamEventType, data: Record<string, unknown>): string | null {
-  const id = type === 'message.created' || type.startsWith('suggestion.') ? data.conversation_id
+export function conversationOf(type: LiveEventType, data: Record<string, unknown>): string | null {
+  const id = type === 'message.created' || type === 'presence' || type.startsWith('suggestion.') ? data.conversation_id
     : type === 'conversation.sla_breached' ? (data.conversation as { id?: unknown } | undefined)?.id
     : type.startsWith('conversation.') ? data.id : null;
   return typeof id === 'string' ? id : null;
@@ -76,6 +83,9 @@ function inProcess(): Transport {
     send: async (work, events) => {
       for (const event of events) work.afterCommit(() => setImmediate(() => receive?.(event)));
     },
+    pass: async (event) => {
+      setImmediate(() => receive?.(event));
+    },
     start: async (receiver) => {
       receive = receiver;
     },
@@ -86,12 +96,22 @@ function inProcess(): Transport {
 }
 
 const encodeNote = ({ id, workspaceId, type, conversationId }: LiveEvent) => JSON.stringify([id, workspaceId, type, conversationId]);
+/** A passing event travels whole: there is nothing to load it from. */
+const encodePassing = (event: LiveEvent) => JSON.stringify([null, event.workspaceId, event.type, event.conversationId, event.payload]);
 
 function decodeNote(text: string): LiveNote | null {
   try {
-    const [id, workspaceId, type, conversationId] = JSON.parse(text) as unknown[];
-    if (typeof id !== 'string' || typeof workspaceId !== 'string' || !STREAM_EVENT_TYPES.includes(type as StreamEventType)) return null;
-    return { id, workspaceId, type: type as StreamEventType, conversationId: typeof conversationId === 'string' ? conversationId : null };
+    const [id, workspaceId, type, conversationId, payload] = JSON.parse(text) as unknown[];
+    const stored = typeof id === 'string';
+    const passing = id === null && typeof payload === 'object' && payload !== null;
+    if (!(stored || passing) || typeof workspaceId !== 'string' || !TEAM_STREAM_TYPES.includes(type as LiveEventType)) return null;
+    return {
+      id: stored ? id : null,
+      workspaceId,
+      type: type as LiveEventType,
+      conversationId: typeof conversationId === 'string' ? conversationId : null,
+      ...(passing ? { payload: payload as EventPayload } : {}),
+    };
   } catch {
     return null;
   }
@@ -101,6 +121,7 @@ function acrossProcesses(notifications: Notifications, onError: (error: unknown)
   let listener: NotificationListener | null = null;
   return {
     send: (work, events) => notifications.notifyOnCommit(work.tx, CHANNEL, events.map(encodeNote)),
+    pass: (event) => notifications.notify(CHANNEL, encodePassing(event)),
     async start(receive, resync) {
       listener = notifications.listen(CHANNEL, {
         onNotification: (text) => {
@@ -121,7 +142,7 @@ const matches = (filter: LiveFilter, note: LiveNote) =>
 
 function toLiveEvent(row: LiveEventRow): LiveEvent {
   const payload = JSON.parse(row.payload) as EventPayload;
-  const type = row.type as StreamEventType;
+  const type = row.type as LiveEventType;
   return { id: row.id, workspaceId: row.workspace_id, type, conversationId: conversationOf(type, payload.data), payload };
 }
 
@@ -164,7 +185,7 @@ export function createLiveChannel({ dialect, events, onError, settings = STREAM_
   async function payloadsOf(notes: LiveNote[]): Promise<Map<string, EventPayload>> {
     const idsByWorkspace = new Map<string, string[]>();
     for (const note of notes) {
-      if (!note.payload) idsByWorkspace.set(note.workspaceId, [...(idsByWorkspace.get(note.workspaceId) ?? []), note.id]);
+      if (!note.payload && note.id) idsByWorkspace.set(note.workspaceId, [...(idsByWorkspace.get(note.workspaceId) ?? []), note.id]);
     }
     const rows = await Promise.all([...idsByWorkspace].map(([workspaceId, ids]) => events.findMany(workspaceId, ids)));
     return new Map(rows.flat().map((row) => [row.id, JSON.parse(row.payload) as EventPayload]));
@@ -177,7 +198,7 @@ export function createLiveChannel({ dialect, events, onError, settings = STREAM_
       try {
         const loaded = await payloadsOf(batch);
         for (const note of batch) {
-          const payload = note.payload ?? loaded.get(note.id);
+          const payload = note.payload ?? (note.id ? loaded.get(note.id) : undefined);
           if (payload && !closed) fanOut({ ...note, payload });
         }
       } catch (error) {
@@ -200,6 +221,9 @@ export function createLiveChannel({ dialect, events, onError, settings = STREAM_
 
     /** Called by the outbox in the transaction recording `events`: subscribers get them once that commits. */
     announce: (work: Work, events: readonly LiveEvent[]): Promise<void> => transport.send(work, events),
+
+    /** Hands a passing event (one that is never stored: `id` null) to the subscribers of every process, now. */
+    pass: (event: LiveEvent): Promise<void> => transport.pass(event),
 
     /**
      * Adds a subscriber; resolves once every event committed from then on will reach it, with the

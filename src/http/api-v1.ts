@@ -26,6 +26,7 @@ import { issueRoutes } from './routes/issues.js';
 import { macroRoutes } from './routes/macros.js';
 import { memberSettingsRoutes } from './routes/members.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { PRESENCE_PER_MINUTE, presenceRoutes } from './routes/presence.js';
 import { productRoutes } from './routes/products.js';
 import { releaseRoutes } from './routes/releases.js';
 import { searchRoutes } from './routes/search.js';
@@ -79,6 +80,7 @@ export async function apiV1(app: FastifyInstance, { services, rateLimitPerMinute
   triageCalibrationRoutes(api, services.triage);
   notificationRoutes(api, services.notifications);
   eventRoutes(api, services.live);
+  presenceRoutes(api, services.presence, rateLimitPerMinute > 0 ? services.rateLimits.limiter('presence', PRESENCE_PER_MINUTE) : null);
   // Its own plugin: the raw-mail body parser applies to its routes alone.
   await api.register(async (scoped) => emailRoutes(scoped as TypedApp, services));
   // Settings, each its own plugin: their settings-role hooks apply to their routes alone.

@@ -5,7 +5,8 @@
 //
 // - Headers: `text/event-stream`, `Cache-Control: no-cache`, `X-Accel-Buffering: no` (nginx
 //   passes each event on at once), plus whatever the route's hooks set (X-Request-Id, CORS).
-// - Framing: `event: <name>`, `id: <event id>`, `data: <JSON on one line>`. A fresh stream first
+// - Framing: `event: <name>`, `id: <event id>`, `data: <JSON on one line>` (a passing event, never
+//   stored, has no `id:`). A fresh stream first
 //   sends `retry:` and an `id:` with no data: the position it starts at, so that a client that
 //   reconnects before any event arrived still resumes from there.
 // - Resume: the client's `Last-Event-ID` (a UUIDv7 event id, or that first position) replays, from
@@ -172,6 +173,7 @@ class EventStream implements LiveSubscriber {
 
   /** Writes the event unless it already went out; false when the socket is backed up. */
   private send(event: LiveEvent): boolean {
+    if (event.id === null) return this.sendPassing(event);
     if (this.sent.has(event.id)) return true;
     this.sent.add(event.id);
     if (this.sent.size > REMEMBERED_IDS) this.sent.delete(this.sent.values().next().value!);
@@ -179,6 +181,12 @@ class EventStream implements LiveSubscriber {
     const frame = this.options.frame(event);
     if (!frame) return true;
     return this.write(`event: ${frame.event}\nid: ${event.id}\ndata: ${jsonOf(frame.data)}\n\n`);
+  }
+
+  /** A passing event (presence) has no `id:` line: the client's resume position stays where it was. */
+  private sendPassing(event: LiveEvent): boolean {
+    const frame = this.options.frame(event);
+    return frame ? this.write(`event: ${frame.event}\ndata: ${jsonOf(frame.data)}\n\n`) : true;
   }
 
   private write(chunk: string): boolean {

@@ -103,7 +103,7 @@ describeEachDialect('the live channel', (ctx, dialect) => {
     await inTransaction(context.database.db, (work) => context.services.outbox.record(work, numberedEvents(context.b.id, 1, 50)[0]));
     await eventually(async () => recorder.events, (all) => all.length === 5, 'five events');
     const replayed: number[] = [];
-    for await (const event of context.services.live.replay({ workspaceId: context.a.id }, recorder.events[1].id)) {
+    for await (const event of context.services.live.replay({ workspaceId: context.a.id }, recorder.events[1].id!)) {
       replayed.push((event.payload.data as { number: number }).number);
     }
     assert.deepEqual(replayed, [2, 3, 4]);

@@ -59,6 +59,12 @@ for (const kind of ['issues', 'conversations'] as const) {
       assert.equal(none.body.pagination.total, 0);
     });
 
+    it('rejects a tag filter with a NUL character with fields.tag (a 500 from PostgreSQL before)', async () => {
+      const res = await ctx().a.api.get(`/api/v1/${kind}?tag=a%00b`);
+      assert.equal(res.status, 400, res.text);
+      assert.ok(res.body.fields?.tag, res.text);
+    });
+
     it('records the change as *.updated with the previous tags', async () => {
       const record = await create(ctx().a.api, (await createProduct(ctx().a.api)).id);
       await ctx().a.api.patch(`/api/v1/${kind}/${record.id}`, { tags: ['first'] });

@@ -1,7 +1,8 @@
 // The live channel across real server processes. On PostgreSQL two servers share the database: a
 // reply taken by one reaches a stream open on the other within 2 s (LISTEN/NOTIFY), and a client
 // that reconnects to the other server with Last-Event-ID gets what it missed exactly once. On both
-// databases SIGTERM ends the open streams at once, so they never hold the shutdown.
+// databases SIGTERM ends the open streams at once, so they never hold the shutdown. A presence
+// (never stored) crosses the processes too (docs/automation.md, "Collision").
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
@@ -75,6 +76,18 @@ if (DIALECTS.includes('postgres')) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.deepEqual(bodies(onFirst), ['missed 1', 'missed 2', 'missed 3', 'live again']);
       onFirst.close();
+    });
+
+    it('hands a presence sent to one process to a team stream on the other, though it is never stored', async () => {
+      const onSecond = await openStream(`${second.baseUrl}/api/v1/events/stream?types=presence`, { headers: { authorization: `Bearer ${key}` } });
+      await onSecond.waitFor(() => onSecond.lastEventId !== '', 'the starting position');
+      for (const state of ['viewing', 'typing', 'gone']) {
+        const sent = await api(first, key)('POST', `/conversations/${conversationId}/presence`, { state });
+        const events = await onSecond.waitFor((all) => all.some((event) => JSON.parse(event.data).data.state === state), `${state} on the other process`, DELIVERY_LIMIT_MS);
+        assert.deepEqual(JSON.parse(events.at(-1)!.data).data, sent);
+      }
+      assert.deepEqual(onSecond.events.map((event) => event.event), ['presence', 'presence', 'presence']);
+      onSecond.close();
     });
   });
 }

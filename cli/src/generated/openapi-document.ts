@@ -5228,6 +5228,81 @@ export const openapiDocument = {
           }
         }
       },
+      "Presence": {
+        "additionalProperties": false,
+        "description": "[ext] A member's presence in a conversation, as the team stream carries it",
+        "examples": [
+          {
+            "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+            "member": {
+              "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+              "display_name": "Ana"
+            },
+            "state": "typing",
+            "expires_at": "2026-11-21T10:25:30.000Z"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "conversation_id",
+          "member",
+          "state",
+          "expires_at"
+        ],
+        "properties": {
+          "conversation_id": {
+            "format": "uuid",
+            "examples": [
+              "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+            ],
+            "description": "The conversation",
+            "type": "string"
+          },
+          "member": {
+            "additionalProperties": false,
+            "description": "Who",
+            "type": "object",
+            "required": [
+              "id",
+              "display_name"
+            ],
+            "properties": {
+              "id": {
+                "format": "uuid",
+                "examples": [
+                  "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
+                ],
+                "description": "The member",
+                "type": "string"
+              },
+              "display_name": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "Their display name"
+              }
+            }
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "viewing",
+              "typing",
+              "gone"
+            ],
+            "description": "`viewing`, `typing`, or `gone` (left the conversation)"
+          },
+          "expires_at": {
+            "format": "date-time",
+            "examples": [
+              "2026-11-21T10:25:00.000Z"
+            ],
+            "description": "When it no longer holds unless announced again: 30 s on (at once for `gone`)",
+            "type": "string"
+          }
+        }
+      },
       "WebhookEndpoint": {
         "additionalProperties": false,
         "description": "A webhook endpoint (its secret is never shown here)",
@@ -24966,18 +25041,18 @@ export const openapiDocument = {
         "tags": [
           "Events"
         ],
-        "description": "Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream. [ext] `notification.created` (data: the Notification of GET /notifications and `member_id`) goes only to the stream of the member it is for; a key without a member receives none.",
+        "description": "Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream. [ext] `notification.created` (data: the Notification of GET /notifications and `member_id`) goes only to the stream of the member it is for; a key without a member receives none. [ext] `presence` (data: `{ conversation_id, member: { id, display_name }, state: viewing|typing|gone, expires_at }`, see POST /conversations/{id}/presence) is who is viewing or typing in a conversation now: it has no `id:`, is never replayed, and is forgotten at `expires_at` unless refreshed.",
         "parameters": [
           {
             "schema": {
-              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|article\\.created|article\\.updated|article\\.published|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|article\\.created|article\\.updated|article\\.published|notification\\.created)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
+              "pattern": "^[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|article\\.created|article\\.updated|article\\.published|notification\\.created|presence)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:,[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*(?:product\\.created|product\\.updated|issue\\.created|issue\\.updated|conversation\\.created|conversation\\.updated|conversation\\.sla_breached|message\\.created|release\\.created|release\\.updated|release\\.published|suggestion\\.created|suggestion\\.updated|article\\.created|article\\.updated|article\\.published|notification\\.created|presence)?[\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*)*$",
               "x-route-parsed": true,
               "type": "string"
             },
             "in": "query",
             "name": "types",
             "required": false,
-            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, article.created, article.updated, article.published, notification.created"
+            "description": "Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, article.created, article.updated, article.published, notification.created, presence"
           },
           {
             "schema": {
@@ -24998,10 +25073,9 @@ export const openapiDocument = {
                 "schema": {
                   "required": [
                     "event",
-                    "id",
                     "data"
                   ],
-                  "description": "One event: `event: <type>`, `id: <event id>`, `data: <payload JSON>`",
+                  "description": "One event: `event: <type>`, `id: <event id>`, `data: <payload JSON>` (no `id` on `presence`)",
                   "examples": [
                     {
                       "event": "message.created",
@@ -25030,7 +25104,8 @@ export const openapiDocument = {
                         "article.created",
                         "article.updated",
                         "article.published",
-                        "notification.created"
+                        "notification.created",
+                        "presence"
                       ],
                       "description": "The event type"
                     },
@@ -25039,7 +25114,7 @@ export const openapiDocument = {
                       "examples": [
                         "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091"
                       ],
-                      "description": "The event id: send the last one received as Last-Event-ID to resume after it",
+                      "description": "The event id: send the last one received as Last-Event-ID to resume after it. Absent on `presence`, which is never stored",
                       "type": "string"
                     },
                     "data": {
@@ -25072,7 +25147,8 @@ export const openapiDocument = {
                               "article.created",
                               "article.updated",
                               "article.published",
-                              "notification.created"
+                              "notification.created",
+                              "presence"
                             ]
                           },
                           "timestamp": {
@@ -25108,6 +25184,227 @@ export const openapiDocument = {
           },
           "401": {
             "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "[ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds",
+            "headers": {
+              "RateLimit-Limit": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests per minute allowed (the bucket size)"
+              },
+              "RateLimit-Remaining": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Requests left in the bucket"
+              },
+              "RateLimit-Reset": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the bucket is full again"
+              },
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds until the next request will be accepted"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "Unexpected failure (`internal_error`); safe to retry",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds",
+            "headers": {
+              "Retry-After": {
+                "schema": {
+                  "minimum": 0,
+                  "type": "integer"
+                },
+                "description": "Seconds to wait before sending the request again"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/conversations/{id}/presence": {
+      "post": {
+        "operationId": "announcePresence",
+        "summary": "[ext] Announce that you are viewing or typing in a conversation",
+        "tags": [
+          "Conversations"
+        ],
+        "description": "Sends a `presence` event on the team stream (GET /events/stream) to every member's open stream, whichever server process holds it: `{ conversation_id, member: { id, display_name }, state, expires_at }`. Nothing is stored, replayed or sent to webhooks. It holds for 30 s: send `viewing` again every ~10 s while the conversation is open, `typing` (at most every few seconds) while writing a reply, and `gone` on leaving. At most 120 a minute per API key or session (429 with Retry-After beyond). Needs a member (a session, or a key tied to a member: 403 otherwise); read-only keys may not announce (403).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "type": "object",
+                "required": [
+                  "state"
+                ],
+                "properties": {
+                  "state": {
+                    "type": "string",
+                    "enum": [
+                      "viewing",
+                      "typing",
+                      "gone"
+                    ],
+                    "description": "What the member is doing in the conversation"
+                  }
+                }
+              },
+              "example": {
+                "state": "viewing"
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "schema": {
+              "type": "string"
+            },
+            "in": "path",
+            "name": "id",
+            "required": true,
+            "description": "Conversation id (UUID)"
+          },
+          {
+            "schema": {
+              "minLength": 1,
+              "maxLength": 255,
+              "pattern": "^[\\x20-\\x7E]+$",
+              "type": "string"
+            },
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": false,
+            "description": "Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "What the team stream was told",
+            "headers": {
+              "Idempotent-Replayed": {
+                "schema": {
+                  "const": "true",
+                  "type": "string"
+                },
+                "description": "Present when this is the stored response of an earlier request with the same Idempotency-Key"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "description": "What the team stream was told",
+                  "type": "object",
+                  "required": [
+                    "data"
+                  ],
+                  "properties": {
+                    "data": {
+                      "$ref": "#/components/schemas/Presence"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Validation failed (`validation_error`); `fields` names each offending field",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown resource id or shortcode, or one of another workspace (`not_found`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body larger than 1 MiB (`validation_error`)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "Body sent with a Content-Type other than application/json (`validation_error`)",
             "content": {
               "application/json": {
                 "schema": {

@@ -1217,11 +1217,31 @@ export interface paths {
         };
         /**
          * [ext] Stream the workspace's events as they commit (Server-Sent Events; resume with Last-Event-ID)
-         * @description Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream. [ext] `notification.created` (data: the Notification of GET /notifications and `member_id`) goes only to the stream of the member it is for; a key without a member receives none.
+         * @description Server-Sent Events (`text/event-stream`): every event of the workspace as its change commits, whichever server process made it. Each is `event: <type>`, `id: <event id>` and `data:` the JSON payload webhooks carry (`{ type, timestamp, data }`, see `webhooks` in this document). The stream opens with `retry:` and an `id:` line marking where it starts; a comment (`: heartbeat`) comes every 20 s. Send `Last-Event-ID` (EventSource does when it reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream. [ext] `notification.created` (data: the Notification of GET /notifications and `member_id`) goes only to the stream of the member it is for; a key without a member receives none. [ext] `presence` (data: `{ conversation_id, member: { id, display_name }, state: viewing|typing|gone, expires_at }`, see POST /conversations/{id}/presence) is who is viewing or typing in a conversation now: it has no `id:`, is never replayed, and is forgotten at `expires_at` unless refreshed.
          */
         get: operations["streamEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [ext] Announce that you are viewing or typing in a conversation
+         * @description Sends a `presence` event on the team stream (GET /events/stream) to every member's open stream, whichever server process holds it: `{ conversation_id, member: { id, display_name }, state, expires_at }`. Nothing is stored, replayed or sent to webhooks. It holds for 30 s: send `viewing` again every ~10 s while the conversation is open, `typing` (at most every few seconds) while writing a reply, and `gone` on leaving. At most 120 a minute per API key or session (429 with Retry-After beyond). Needs a member (a session, or a key tied to a member: 403 otherwise); read-only keys may not announce (403).
+         */
+        post: operations["announcePresence"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4727,6 +4747,48 @@ export interface components {
              * @example 2026-11-21T10:25:00.000Z
              */
             read_at: string | null;
+        };
+        /**
+         * @description [ext] A member's presence in a conversation, as the team stream carries it
+         * @example {
+         *       "conversation_id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8093",
+         *       "member": {
+         *         "id": "0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8094",
+         *         "display_name": "Ana"
+         *       },
+         *       "state": "typing",
+         *       "expires_at": "2026-11-21T10:25:30.000Z"
+         *     }
+         */
+        Presence: {
+            /**
+             * Format: uuid
+             * @description The conversation
+             * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+             */
+            conversation_id: string;
+            /** @description Who */
+            member: {
+                /**
+                 * Format: uuid
+                 * @description The member
+                 * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
+                 */
+                id: string;
+                /** @description Their display name */
+                display_name: string | null;
+            };
+            /**
+             * @description `viewing`, `typing`, or `gone` (left the conversation)
+             * @enum {string}
+             */
+            state: "viewing" | "typing" | "gone";
+            /**
+             * Format: date-time
+             * @description When it no longer holds unless announced again: 30 s on (at once for `gone`)
+             * @example 2026-11-21T10:25:00.000Z
+             */
+            expires_at: string;
         };
         /**
          * @description A webhook endpoint (its secret is never shown here)
@@ -15784,7 +15846,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, article.created, article.updated, article.published, notification.created */
+                /** @description Only events of these types. Comma-separated from: product.created, product.updated, issue.created, issue.updated, conversation.created, conversation.updated, conversation.sla_breached, message.created, release.created, release.updated, release.published, suggestion.created, suggestion.updated, article.created, article.updated, article.published, notification.created, presence */
                 types?: string;
             };
             header?: {
@@ -15807,13 +15869,13 @@ export interface operations {
                          * @description The event type
                          * @enum {string}
                          */
-                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "article.created" | "article.updated" | "article.published" | "notification.created";
+                        event: "product.created" | "product.updated" | "issue.created" | "issue.updated" | "conversation.created" | "conversation.updated" | "conversation.sla_breached" | "message.created" | "release.created" | "release.updated" | "release.published" | "suggestion.created" | "suggestion.updated" | "article.created" | "article.updated" | "article.published" | "notification.created" | "presence";
                         /**
                          * Format: uuid
-                         * @description The event id: send the last one received as Last-Event-ID to resume after it
+                         * @description The event id: send the last one received as Last-Event-ID to resume after it. Absent on `presence`, which is never stored
                          * @example 0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091
                          */
-                        id: string;
+                        id?: string;
                         /** @description The payload webhooks carry, as one line of JSON (the `webhooks` of this document show each type's `data`) */
                         data: string;
                     };
@@ -15830,6 +15892,142 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description [ext] Rate limit of this API key reached (`forbidden`, `detail` says so); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests per minute allowed (the bucket size) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the next request will be accepted */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`); safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database stayed busy (`internal_error`, `detail` says so): the write that found it busy was rolled back; safe to send again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    announcePresence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe: a repeat with the same key and the same body (within 24 h, with the same API key or session) returns the stored response with `Idempotent-Replayed: true` instead of writing again; the same key with a different method, path or body is a 400. Only 2xx responses are stored. 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Conversation id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": "viewing"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description What the member is doing in the conversation
+                     * @enum {string}
+                     */
+                    state: "viewing" | "typing" | "gone";
+                };
+            };
+        };
+        responses: {
+            /** @description What the team stream was told */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Presence"];
+                    };
+                };
+            };
+            /** @description Validation failed (`validation_error`); `fields` names each offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this, e.g. a read-only key on a non-GET method (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource id or shortcode, or one of another workspace (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (`validation_error`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json (`validation_error`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 // GET /api/v1/events/stream [ext]: the workspace's events as they commit, as Server-Sent Events
 // (src/http/sse.ts): what the team's app listens to for its live inbox.
 import { Type } from '@sinclair/typebox';
-import { STREAM_EVENT_TYPES, isMemberEvent } from '../../events/event-types.js';
+import { TEAM_STREAM_TYPES, isMemberEvent } from '../../events/event-types.js';
 import type { LiveChannel, LiveEvent } from '../../events/live.js';
 import { enumFilter } from '../filters.js';
 import type { TypedApp } from '../route.js';
@@ -23,21 +23,21 @@ const EXAMPLE_PAYLOAD = JSON.stringify({
  */
 const StreamEvent = Type.Object(
   {
-    event: StringEnum(STREAM_EVENT_TYPES, { description: 'The event type' }),
-    id: Uuid('The event id: send the last one received as Last-Event-ID to resume after it'),
+    event: StringEnum(TEAM_STREAM_TYPES, { description: 'The event type' }),
+    id: Type.Optional(Uuid('The event id: send the last one received as Last-Event-ID to resume after it. Absent on `presence`, which is never stored')),
     data: Type.String({
       description: 'The payload webhooks carry, as one line of JSON (the `webhooks` of this document show each type\'s `data`)',
       contentMediaType: 'application/json',
       contentSchema: {
         type: 'object',
         required: ['type', 'timestamp', 'data'],
-        properties: { type: StringEnum(STREAM_EVENT_TYPES), timestamp: Timestamp('When the change was recorded'), data: Type.Object({}) },
+        properties: { type: StringEnum(TEAM_STREAM_TYPES), timestamp: Timestamp('When the change was recorded'), data: Type.Object({}) },
       },
     }),
   },
   {
-    required: ['event', 'id', 'data'],
-    description: 'One event: `event: <type>`, `id: <event id>`, `data: <payload JSON>`',
+    required: ['event', 'data'],
+    description: 'One event: `event: <type>`, `id: <event id>`, `data: <payload JSON>` (no `id` on `presence`)',
     examples: [{ event: 'message.created', id: '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f8091', data: EXAMPLE_PAYLOAD }],
   },
 );
@@ -59,9 +59,11 @@ export function eventRoutes(app: TypedApp, live: LiveChannel): void {
         'reconnects) to receive first what was recorded after that id, each event once. The stream ends when the server ' +
         'stops or after an hour; reconnect with Last-Event-ID. Read-only keys may stream. [ext] `notification.created` (data: the ' +
         'Notification of GET /notifications and `member_id`) goes only to the stream of the member it is for; a key without a member ' +
-        'receives none.',
+        'receives none. [ext] `presence` (data: `{ conversation_id, member: { id, display_name }, state: viewing|typing|gone, expires_at }`, ' +
+        'see POST /conversations/{id}/presence) is who is viewing or typing in a conversation now: it has no `id:`, is never replayed, ' +
+        'and is forgotten at `expires_at` unless refreshed.',
       querystring: Type.Object({
-        types: Type.Optional(CsvFilter('Only events of these types', STREAM_EVENT_TYPES)),
+        types: Type.Optional(CsvFilter('Only events of these types', TEAM_STREAM_TYPES)),
       }),
       headers: LastEventIdHeader,
       response: {
@@ -73,7 +75,7 @@ export function eventRoutes(app: TypedApp, live: LiveChannel): void {
       },
     },
     handler: async (request, reply) => {
-      const types = enumFilter('types', request.query.types, STREAM_EVENT_TYPES) ?? null;
+      const types = enumFilter('types', request.query.types, TEAM_STREAM_TYPES) ?? null;
       return sendEventStream(request, reply, {
         live,
         filter: { workspaceId: request.actor.workspaceId, types },

@@ -13,6 +13,7 @@ import { DeduplicatingCreateResult, Issue, IssueListItem } from './issue.js';
 import { IdentitySecret, Product } from './product.js';
 import { Release, ReleaseDetail, ReleaseIssue, ReleaseProduct } from './release.js';
 import { Notification, NotificationActor } from './notification.js';
+import { Presence } from './presence.js';
 import { SavedReply } from './saved-reply.js';
 import { SearchResult } from './search.js';
 import { Calendar, CalendarDue, SlaPolicy } from './service-levels.js';
@@ -38,7 +39,7 @@ export const SHARED_SCHEMAS = [
   IssueBase, Suggestion, TriageCalibration,
   Collection, Article, ArticlePreview, FoundArticle,
   SearchResult,
-  NotificationActor, Notification,
+  NotificationActor, Notification, Presence,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookDelivery,
   SignedIn, InvitationPreview, IssuedInvitation, Invitation, ApiKey, CreatedApiKey,
   AuditLogEntry,

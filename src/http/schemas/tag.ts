@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TAG_MAX_LENGTH, TAGS_MAX } from '../../domain/tags/tags.js';
-import { trimmedPattern } from './common.js';
+import { NUL_FREE, trimmedPattern } from './common.js';
 
 /** A record's tags as the API shows them. */
 export const TagNames = () => Type.Array(Type.String(), {
@@ -20,6 +20,7 @@ export const TagsInput = (what = '[ext] Replaces the tags') => Type.Array(Type.S
 
 /** The lists' `tag` filter. */
 export const TagFilter = () => Type.String({
+  pattern: NUL_FREE,
   description: '[ext] Only records carrying any of these tags: comma-separated, compared without case',
 });
 

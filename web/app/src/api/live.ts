@@ -18,7 +18,7 @@ export type LiveStatus = 'connecting' | 'live' | 'offline';
 const EVENT_TYPES: LiveEventType[] = [
   'product.created', 'product.updated', 'issue.created', 'issue.updated', 'conversation.created', 'conversation.updated', 'conversation.sla_breached',
   'message.created', 'release.created', 'release.updated', 'release.published', 'suggestion.created', 'suggestion.updated',
-  'notification.created',
+  'notification.created', 'presence',
 ];
 const RETRY_AFTER_REFUSAL_MS = 15_000;
 

@@ -2,7 +2,8 @@
 // the reply box, with a details panel beside it (conversation-details.tsx: actions, status,
 // priority, assignee, tags, linked issues, the contact, the summary and triage) that can be folded
 // away, the choice kept in this browser. A customer's new message (a live event) appears without
-// a reload, and so do a new summary and a linked issue's new status.
+// a reload, and so do a new summary and a linked issue's new status. Who else is viewing or typing
+// shows above the reply box, and a reply that would cross another's asks first (presence.tsx).
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import type { paths } from '../../api/openapi.js';
@@ -20,6 +21,7 @@ import { useResource } from '../../use-resource.js';
 import { ConversationDetails } from './conversation-details.js';
 import { CreateIssueDialog } from './create-issue.js';
 import { MessageThread } from './message-thread.js';
+import { PresenceNote, useConversationPresence, useReplyCollision } from './presence.js';
 import { ReplyBox } from './reply-box.js';
 
 type Conversation = Schemas['ConversationDetail'];
@@ -32,6 +34,8 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
   const [detailsShown, setDetailsShown] = useStoredFlag('loopdesk.conversation-details', true);
   useTitle(conversation.data?.title ?? 'Conversation');
   const myId = session.me.member?.id ?? null;
+  const presence = useConversationPresence(id, myId);
+  const collision = useReplyCollision(id, conversation.data?.messages, myId);
 
   // M assigns the open conversation to the signed-in member (not while typing).
   useShortcut('m', () => {
@@ -88,6 +92,7 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
   const sent = (message: Schemas['Message']) => {
     const latest = conversation.data ?? data;
     if (!latest.messages.some((m) => m.id === message.id)) conversation.set({ ...latest, messages: [...latest.messages, message] });
+    if (!message.internal) collision.acknowledge();
     // A reply stops SLA clocks, which no event reports: read the conversation's SLA again.
     if (latest.sla && !message.internal) void conversation.reload();
     changed();
@@ -124,7 +129,9 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
           </p>
         </header>
         <MessageThread messages={data.messages} myMemberId={myId} contactName={contact?.name ?? null} />
-        <ReplyBox conversationId={id} sent={sent} emailTo={data.source === 'email' ? (contact?.email ?? null) : null} />
+        <PresenceNote others={presence.others} />
+        <ReplyBox conversationId={id} sent={sent} emailTo={data.source === 'email' ? (contact?.email ?? null) : null}
+          typing={presence.typing} warnBeforeReply={collision.warning} />
       </div>
       <ConversationDetails id={id} conversation={data} update={update} assign={assign} createIssue={() => setCreatingIssue(true)} reload={() => void conversation.reload()}
         replace={(next) => { conversation.set(next); changed(); }} />

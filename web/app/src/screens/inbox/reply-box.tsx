@@ -3,8 +3,9 @@
 // name, who is then notified). Send (or Ctrl/⌘+Enter) posts as the signed-in member. A saved reply can be
 // picked instead of typing: the server fills its placeholders (the contact's name, the agent's…)
 // when it is sent, so the box shows the saved text as it is and sends it by its id. The help center's
-// suggested articles sit above the reply, each added to it as a link.
-import { useRef, useState } from 'preact/hooks';
+// suggested articles sit above the reply, each added to it as a link. A reply that would cross
+// another's (presence.tsx) waits for "Send anyway".
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import { Button, TextArea } from '../../ui/form.js';
 import { announce } from '../../ui/toast.js';
@@ -20,9 +21,13 @@ interface Props {
   sent: (message: Schemas['Message']) => void;
   /** The contact's address when replies to this conversation go out by email. */
   emailTo: string | null;
+  /** Called on each keystroke in the box (presence.tsx announces typing). */
+  typing?: () => void;
+  /** Why a reply should be confirmed before it goes (someone else replied meanwhile), or null. */
+  warnBeforeReply?: () => string | null;
 }
 
-export function ReplyBox({ conversationId, sent, emailTo }: Props) {
+export function ReplyBox({ conversationId, sent, emailTo, typing, warnBeforeReply }: Props) {
   const [mode, setMode] = useState<Mode>('reply');
   const [body, setBody] = useState('');
   const [saved, setSaved] = useState<SavedReply | null>(null);
@@ -30,6 +35,11 @@ export function ReplyBox({ conversationId, sent, emailTo }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const form = useRef<HTMLFormElement>(null);
+  const [crossing, setCrossing] = useState<string | null>(null);
+  const sendAnyway = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (crossing) sendAnyway.current?.focus();
+  }, [crossing]);
   const note = mode === 'note';
 
   /** Adds a suggested article's link at the end of the reply and puts the cursor after it, to write on. */
@@ -44,9 +54,12 @@ export function ReplyBox({ conversationId, sent, emailTo }: Props) {
   };
   const ready = note ? body.trim() !== '' : saved !== null || body.trim() !== '';
 
-  const send = async (event?: Event) => {
+  const send = async (event?: Event, confirmed = false) => {
     event?.preventDefault();
     if (!ready || busy) return;
+    const warning = note || confirmed ? null : (warnBeforeReply?.() ?? null);
+    setCrossing(warning);
+    if (warning) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -92,11 +105,23 @@ export function ReplyBox({ conversationId, sent, emailTo }: Props) {
           rows={2}
           value={body}
           error={error}
-          onInput={(event) => setBody(event.currentTarget.value)}
+          onInput={(event) => { setBody(event.currentTarget.value); typing?.(); }}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void send(event);
           }}
         /></MentionCompletion>
+      )}
+      {crossing && !note && (
+        <div class="reply-crossing" role="alert">
+          <p>{crossing} Read it before sending yours?</p>
+          <span class="reply-buttons">
+            <Button small onClick={() => setCrossing(null)}>Cancel</Button>
+            {/* Focused as it appears, so the keyboard and screen reader land on the choice. */}
+            <button type="button" class="button button-primary button-small" ref={sendAnyway} onClick={() => void send(undefined, true)}>
+              Send anyway
+            </button>
+          </span>
+        </div>
       )}
       <div class="reply-actions">
         <span class="muted small">
