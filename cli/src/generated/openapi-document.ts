@@ -9957,6 +9957,7 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "pattern": "^[^\\u0000]*$",
               "type": "string"
             },
             "in": "query",
@@ -17741,6 +17742,7 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "pattern": "^[^\\u0000]*$",
               "type": "string"
             },
             "in": "query",
@@ -17948,6 +17950,7 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "pattern": "^[^\\u0000]*$",
               "type": "string"
             },
             "in": "query",
@@ -18201,6 +18204,7 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "pattern": "^[^\\u0000]*$",
               "type": "string"
             },
             "in": "query",
@@ -18560,6 +18564,7 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "pattern": "^[^\\u0000]*$",
               "type": "string"
             },
             "in": "query",
@@ -18766,6 +18771,7 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "pattern": "^[^\\u0000]*$",
               "type": "string"
             },
             "in": "query",
@@ -25564,6 +25570,7 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "pattern": "^[^\\u0000]*$",
               "type": "string"
             },
             "in": "query",
@@ -26968,6 +26975,7 @@ export const openapiDocument = {
           },
           {
             "schema": {
+              "pattern": "^[^\\u0000]*$",
               "type": "string"
             },
             "in": "query",
