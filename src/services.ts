@@ -387,9 +387,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     savedReplies: createSavedReplyService({ db, dialect, clock, ...repositories }),
     calendars: createCalendarService({ db, dialect, clock, audit, ...repositories }),
     slaPolicies: createSlaPolicyService({ db, dialect, clock, audit, ...repositories }),
-    reports: createReportService({ reports: reportRepository(db), members: repositories.members, articles: repositories.articles, helpEvents, clock }),
+    reports: createReportService({ reports: reportRepository(db, dialect), members: repositories.members, articles: repositories.articles, helpEvents, clock }),
     /** `loopdesk reports rebuild`: the reports' figures measured again. */
-    reportRebuild: createReportRebuild({ db, slaClocks: repositories.slaClocks, reports: reportRepository(db), measures: clockMeasures }),
+    reportRebuild: createReportRebuild({ db, slaClocks: repositories.slaClocks, reports: reportRepository(db, dialect), measures: clockMeasures }),
     automationRules: createAutomationRuleService({ db, dialect, clock, audit, checks: automationChecks, ...repositories }),
     macros: createMacroService({ db, dialect, clock, checks: automationChecks, actions: actionRunner, writes: conversationWrites, ...repositories, assignment }),
     /** Assigns the conversations waiting for a free member (docs/automation.md, "Assignment"); swept by the server at start. */

@@ -12,7 +12,7 @@ import { registerSearchFold } from './search-letters.js';
 import { listenOn, type ListenHandlers, type NotificationListener } from './pg-listener.js';
 import {
   CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, SqliteQueryCompiler, sql, type DatabaseConnection, type Dialect as KyselyDialect,
-  type RawBuilder, type SelectQueryBuilder, type SqliteDatabase, type SqliteDialectConfig, type PostgresPool, type PostgresPoolClient, type SqliteStatement,
+  type Expression, type RawBuilder, type SelectQueryBuilder, type SqliteDatabase, type SqliteDialectConfig, type PostgresPool, type PostgresPoolClient, type SqliteStatement,
 } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -130,6 +130,14 @@ export interface Dialect {
    * null where one process owns it (SQLite), which tells its own parts directly.
    */
   readonly notifications: Notifications | null;
+  /**
+   * An aggregate: the value of `value` at the 1-based `rank` of the group's `count` non-null values
+   * in ascending order (docs/reports.md, "Medians and percentiles"), exact, read in one sort.
+   * Both have `percentile_disc` with a fraction f, but count ranks differently: PostgreSQL takes
+   * rank ⌈f·n⌉, SQLite the 0-based index ⌊f·(n−1)⌋; each f below lands half a rank away from
+   * a boundary, so rounding in doubles cannot move it. `rank` and `count` may differ per group.
+   */
+  valueAtRank(value: Expression<unknown>, rank: Expression<number>, count: Expression<number>): RawBuilder<number>;
   /** Search over the full-text index of migration 0020: FTS5 on SQLite, tsvector on PostgreSQL (src/db/full-text.ts). */
   readonly fullText: FullTextSearch;
 }
@@ -381,6 +389,8 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
       refreshStatistics: async (db) => {
         await sql`pragma optimize`.execute(db);
       },
+      valueAtRank: (value, rank, count) =>
+        sql<number>`percentile_disc(${value}, case when ${rank} >= ${count} then 1.0 else (${rank} - 0.5) / (${count} - 1) end)`,
       purgeErased: async (db) => {
         await sql`pragma wal_checkpoint(truncate)`.execute(db);
       },
@@ -495,6 +505,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
       isUniqueViolation: (error) => errorCode(error) === '23505',
       forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
       refreshStatistics: async () => {},
+      valueAtRank: (value, rank, count) => sql<number>`percentile_disc(((${rank})::float8 - 0.5) / (${count})::float8) within group (order by ${value})`,
       purgeErased: async () => {},
       sharedByProcesses: true,
       notifications: {

@@ -43,6 +43,7 @@ import { articleVisits } from './0040_article_visits.js';
 import { assignment } from './0041_assignment.js';
 import { auditLog } from './0042_audit_log.js';
 import { sso } from './0043_sso.js';
+import { reportClockIndex } from './0046_report_clock_index.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -90,5 +91,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0041_assignment': assignment(types),
     '0042_audit_log': auditLog(types),
     '0043_sso': sso(types),
+    '0046_report_clock_index': reportClockIndex(),
   };
 }

@@ -18,11 +18,17 @@ export const nearestRank = (percent: number, count: number): number => Math.max(
 /** An average to the millisecond: whole seconds summed, divided. */
 const averageOf = (total: number, count: number) => Math.round((total / count) * 1000) / 1000;
 
-/** The distribution of values known by their count, total and a reader of the value at a rank. */
-export async function distributionOf(count: number, total: number, valueAt: (rank: number) => Promise<number>): Promise<Distribution> {
-  if (count === 0) return EMPTY_DISTRIBUTION;
-  const [median, p90] = await Promise.all([valueAt(nearestRank(50, count)), valueAt(nearestRank(90, count))]);
-  return { count, median_seconds: median, p90_seconds: p90, average_seconds: averageOf(total, count) };
+/** The percentiles a distribution reports, in the order `distributionOf` takes their values. */
+export const DISTRIBUTION_PERCENTS = [50, 90] as const;
+
+/** The ranks of DISTRIBUTION_PERCENTS among `count` values (count ≥ 1). */
+export const distributionRanks = (count: number): number[] => DISTRIBUTION_PERCENTS.map((percent) => nearestRank(percent, count));
+
+/** The distribution of `count` values summing to `total`, with the values at distributionRanks(count). */
+export function distributionOf(count: number, total: number, atRanks: readonly number[] | undefined): Distribution {
+  if (count === 0 || !atRanks) return EMPTY_DISTRIBUTION;
+  const [median, p90] = atRanks;
+  return { count, median_seconds: median!, p90_seconds: p90!, average_seconds: averageOf(total, count) };
 }
 
 /** The distribution of values in memory. */

@@ -3,6 +3,7 @@
 // range of an index by workspace and time (test/integration/query-plans.test.ts); none reads the
 // messages' text or replays a conversation.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import type { Dialect } from '../../dialect.js';
 import type { Executor } from '../executor.js';
 import type { Database } from '../../schema.js';
 import { taggedIds } from '../tag.repository.js';
@@ -35,6 +36,13 @@ export interface ClockTally {
   applied: number;
   hit: number;
   missed: number;
+}
+
+/** A target's measured count, and the ranks (1-based, the same number for every target) to read among them. */
+export interface TargetRanks {
+  target: string;
+  count: number;
+  ranks: readonly number[];
 }
 
 export interface ClockPoint {
@@ -90,7 +98,7 @@ function ofKeptConversations<Q extends SelectQueryBuilder<any, any, any>>(tx: Ex
   return narrowed(tx, workspaceId, joined as any, filters) as unknown as Q;
 }
 
-export function reportRepository(db: Executor) {
+export function reportRepository(db: Executor, dialect: Pick<Dialect, 'valueAtRank'>) {
   /** Stopped clocks of a target in the window, of the kept conversations. */
   const stoppedClocks = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) => {
     const query = tx.selectFrom('sla_clocks as k')
@@ -133,9 +141,13 @@ export function reportRepository(db: Executor) {
       return { received: Number(row.received ?? 0), sent: Number(row.sent ?? 0) };
     },
 
-    /** Per target: how many stopped clocks were measured and their total, and the SLA targets among them. */
-    async tallyClocks(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn): Promise<ClockTally[]> {
-      const rows = await stoppedClocks(workspaceId, window, filters)
+    /**
+     * Per target: how many stopped clocks were measured and their total, and the SLA targets among
+     * them. The targets are named so that each is a range of `sla_clocks_reported`, read in target
+     * order (no sort to group).
+     */
+    async tallyClocks(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn, targets: readonly string[]): Promise<ClockTally[]> {
+      const rows = await stoppedClocks(workspaceId, window, filters).where('k.target', 'in', targets)
         .select((eb) => [
           'k.target',
           eb.fn.count<number>(`k.${column}`).as('measured'),
@@ -151,12 +163,20 @@ export function reportRepository(db: Executor) {
       }));
     },
 
-    /** The value at `rank` (1-based) of a target's measured clocks in ascending order: an exact order statistic. */
-    async clockValueAt(workspaceId: string, window: ReportWindow, filters: ReportFilters, target: string, column: ClockValueColumn, rank: number): Promise<number> {
-      const row = await stoppedClocks(workspaceId, window, filters)
-        .where('k.target', '=', target).where(`k.${column}`, 'is not', null)
-        .select(`k.${column} as value`).orderBy(`k.${column}`, 'asc').limit(1).offset(rank - 1).executeTakeFirstOrThrow();
-      return Number(row.value);
+    /**
+     * The values at these 1-based ranks of each target's measured clocks in ascending order, among
+     * the `count` the tally found: exact order statistics, one statement for every target and rank.
+     */
+    async clockValuesAt(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn, ranks: readonly TargetRanks[]): Promise<Map<string, number[]>> {
+      if (ranks.length === 0) return new Map();
+      const perTarget = (of: (target: TargetRanks) => number) =>
+        sql<number>`case k.target ${sql.join(ranks.map((target) => sql`when ${target.target} then ${of(target)}`), sql` `)} end`;
+      const count = perTarget((target) => target.count);
+      const rows = await stoppedClocks(workspaceId, window, filters)
+        .where('k.target', 'in', ranks.map((target) => target.target)).where(`k.${column}`, 'is not', null)
+        .select(['k.target', ...ranks[0]!.ranks.map((_, index) => dialect.valueAtRank(sql.ref(`k.${column}`), perTarget((target) => target.ranks[index]!), count).as(`at_${index}`))])
+        .groupBy('k.target').execute();
+      return new Map(rows.map((row: Record<string, unknown>) => [row.target as string, ranks[0]!.ranks.map((_, index) => Number(row[`at_${index}`]))]));
     },
 
     /** The stopped clocks of a target: when each stopped, its value (null: unanswered) and how it came out. */
