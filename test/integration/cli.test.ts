@@ -280,7 +280,7 @@ for (const dialect of DIALECTS) {
 
       it('member create without --email prints a Member with user_id null', async () => {
         const member = json(await cli('member', 'create', '--workspace', workspaceId, '--name', 'Chat Bot', '--role', 'agent', '--json'));
-        assert.deepEqual(Object.keys(member), ['id', 'user_id', 'role', 'display_name', 'avatar_url', 'created_at']);
+        assert.deepEqual(Object.keys(member), ['id', 'user_id', 'role', 'display_name', 'avatar_url', 'availability', 'created_at']);
         assert.match(member.id, UUID);
         assert.equal(member.user_id, null);
         assert.equal(member.role, 'agent');
