@@ -110,7 +110,7 @@ describeEachDialect('Idempotency-Key on the widget API', (ctx) => {
         .filter(([, operation]) => (operation.parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'Idempotency-Key'))
         .map(([method]) => `${method.toUpperCase()} ${path}`));
     assert.deepEqual(documented.sort(), [
-      'POST /widget/v1/{widget_key}/conversations', 'POST /widget/v1/{widget_key}/conversations/{id}/messages',
+      'POST /widget/v1/{widget_key}/articles/{id}/feedback', 'POST /widget/v1/{widget_key}/conversations', 'POST /widget/v1/{widget_key}/conversations/{id}/messages',
       'POST /widget/v1/{widget_key}/conversations/{id}/screenshots', 'POST /widget/v1/{widget_key}/ideas/{id}/upvote',
     ]);
     const product = await widgetProduct(ctx());
