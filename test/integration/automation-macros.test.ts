@@ -55,6 +55,11 @@ describeEachDialect('macros [ext]', (ctx) => {
     const theirs = await importConversation(b.api, (await createProduct(b.api)).id);
     assertNotFound(await a.api.post(runUrl(theirs.id, macro.id)));
     assert.ok(!(await b.api.get(`${BASE}?limit=200`)).body.data.some((one: any) => one.id === macro.id));
+    // Both unknown: always the conversation's 404, whichever lookup would finish first.
+    for (let i = 0; i < 5; i++) {
+      const both = await a.api.post(runUrl(UNKNOWN_ID, UNKNOWN_ID));
+      assert.deepEqual([both.status, both.body.detail], [404, 'conversation not found']);
+    }
   });
 
   it('lets agents write and run macros, and read-only keys only read', async () => {

@@ -109,7 +109,9 @@ export function createMacroService({ db, dialect, macros, conversations, writes,
 
     /** Runs the macro's actions on the conversation in one transaction; the conversation after them all. */
     async run(actor: Actor, conversationId: string, macroId: string): Promise<ConversationDetail> {
-      const [{ id, product_id }, macro] = await Promise.all([findConversation(actor, conversationId), find(actor, macroId)]);
+      // One after the other: with both unknown, the answer is always the conversation's 404 (the path's first id).
+      const { id, product_id } = await findConversation(actor, conversationId);
+      const macro = await find(actor, macroId);
       const performer = { workspaceId: actor.workspaceId, id: actingId(actor), name: actor.member?.display_name ?? null, memberId: actor.member?.id ?? null };
       return inTransaction(db, async (work) => {
         const { actions: macroActions } = toMacro(macro);
