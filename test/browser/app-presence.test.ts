@@ -21,6 +21,9 @@ for (const dialect of DIALECTS) {
     const step = (name: string, body: () => Promise<void>) =>
       it(name, () => withScreenshots(`${dialect} presence ${name}`, () => [grace, linus].filter(Boolean), body));
     const presenceOf = (page: Page) => page.locator('.presence-note[role="status"]');
+    // A page whose team stream connected after a teammate's announcement hears it at the next
+    // refresh (every 10 s): wait for two refreshes, not the default ten seconds.
+    const PRESENCE_MS = 25_000;
 
     before(async () => {
       ({ browser, app, page: grace } = await openAppPage(dialect));
@@ -41,15 +44,15 @@ for (const dialect of DIALECTS) {
       await settled(linus);
       await grace.goto(`/app/inbox/${conversationId}`);
       await settled(grace);
-      await expect(presenceOf(linus).getByText('Grace Hopper is viewing', { exact: true }));
+      await expect(presenceOf(linus).getByText('Grace Hopper is viewing', { exact: true }), PRESENCE_MS);
       // Nobody is told about themselves.
-      await expect(presenceOf(grace).getByText('Linus Pauling is viewing', { exact: true }));
+      await expect(presenceOf(grace).getByText('Linus Pauling is viewing', { exact: true }), PRESENCE_MS);
       assert.equal(await presenceOf(linus).getByText(/Linus/).count(), 0);
       await grace.getByLabel('Reply', { exact: true }).fill('Looking into it');
-      await expect(presenceOf(linus).getByText('Grace Hopper is typing…', { exact: true }));
+      await expect(presenceOf(linus).getByText('Grace Hopper is typing…', { exact: true }), PRESENCE_MS);
       await assertAccessible(linus, 'a conversation where a teammate is typing');
       await grace.getByRole('link', { name: 'Issues' }).click();
-      await expectGone(presenceOf(linus).getByText(/Grace Hopper/));
+      await expectGone(presenceOf(linus).getByText(/Grace Hopper/), PRESENCE_MS);
     });
 
     step('warns before a reply that would cross a teammate\'s, and sends it anyway when asked', async () => {
