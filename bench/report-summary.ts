@@ -63,16 +63,17 @@ async function main(): Promise<void> {
       const clocks = [];
       for (let i = offset; i < Math.min(CONVERSATIONS, offset + BATCH); i++) {
         const id = newId();
+        const dimensions = { product_id: products[i % 3]!.id, type: 'ticket', source: 'chat', assignee_id: owner.id };
         const created = NOW - YEAR_MS + Math.floor(random() * YEAR_MS);
         const clock = (target: string, start: number, stop: number | null, answered: boolean) => ({
           id: newId(), workspace_id: workspace.id, conversation_id: id, target, policy_id: null, started_at: iso(start), due_at: null,
           stopped_at: stop === null ? null : iso(stop), outcome: null, breached_at: null,
-          value_seconds: answered && stop !== null ? Math.round((stop - start) / 1000) : null,
+          value_seconds: answered && stop !== null ? Math.round((stop - start) / 1000) : null, ...dimensions,
           business_seconds: answered && stop !== null ? Math.round((stop - start) / 1000) : null, answered_by: answered ? owner.id : null,
         });
         const message = (sender: 'contact' | 'agent', at: number) => ({
           id: newId(), workspace_id: workspace.id, conversation_id: id, sender_type: sender, sender_id: sender === 'agent' ? owner.id : id,
-          sender_name: null, body: sender === 'agent' ? 'Here is how' : 'It fails', created_at: iso(at), internal: 0,
+          sender_name: null, body: sender === 'agent' ? 'Here is how' : 'It fails', created_at: iso(at), internal: 0, ...dimensions,
         });
         messages.push(message('contact', created));
         let last = created;
@@ -96,11 +97,11 @@ async function main(): Promise<void> {
         clocks.push(clock('resolution', created, closes ? resolved : null, closes));
         const rated = closes && random() < 0.3;
         conversations.push({
-          id, workspace_id: workspace.id, product_id: products[i % 3]!.id, contact_id: null, type: 'ticket', source: 'chat', channel: 'chat',
+          id, workspace_id: workspace.id, ...dimensions, contact_id: null, channel: 'chat',
           status: closes ? 'resolved' : 'open', priority: 'normal', title: `Conversation ${i}`, ai_summary: null,
           rating: rated ? 1 + Math.floor(random() * 5) : null, rated_at: rated ? iso(resolved + 60_000) : null, upvotes: 0,
           widget_session_id: null, form_fields: null, tags: '[]', created_at: iso(created), updated_at: iso(closes ? resolved : last),
-          assignee_id: owner.id, last_message_sender_type: null, last_message_excerpt: null, last_message_at: iso(last), waiting_since: null,
+          last_message_sender_type: null, last_message_excerpt: null, last_message_at: iso(last), waiting_since: null,
           snoozed_until: null, sla_breaches: '[]',
         });
       }
@@ -149,6 +150,7 @@ async function main(): Promise<void> {
       await db.insertInto('sla_clocks').values(conversationIds.slice(offset, offset + BATCH).map((conversationId) => ({
         id: newId(), workspace_id: workspace.id, conversation_id: conversationId, target: 'first_response', policy_id: null,
         started_at: iso(Date.now()), due_at: dueLater, stopped_at: null, outcome: null, breached_at: null, value_seconds: null, business_seconds: null, answered_by: null,
+        product_id: products[0]!.id, type: 'ticket', source: 'chat', assignee_id: owner.id,
       }))).execute();
     }
     const WATCH_MS = 10_000;

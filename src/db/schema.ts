@@ -189,6 +189,14 @@ export interface MessageTable {
   created_at: string;
   /** 1: an internal note, which the contact never sees (migration 0018). */
   internal: number;
+  /**
+   * The conversation's report dimensions (migration 0047), copied from it when the row is written and
+   * following its assignee, so a filtered report reads no conversation (src/db/repositories/reports/report-dimensions.ts).
+   */
+  product_id: string;
+  type: string;
+  source: string;
+  assignee_id: string | null;
 }
 
 export interface IssueConversationTable {
@@ -508,6 +516,14 @@ export interface SlaClockTable {
   business_seconds: number | null;
   /** The member whose reply stopped a response clock (migration 0038). */
   answered_by: string | null;
+  /**
+   * The conversation's report dimensions (migration 0047), copied from it when the row is written and
+   * following its assignee, so a filtered report reads no conversation (src/db/repositories/reports/report-dimensions.ts).
+   */
+  product_id: string;
+  type: string;
+  source: string;
+  assignee_id: string | null;
 }
 
 /** A visitor's session of a product's widget (migration 0008). */

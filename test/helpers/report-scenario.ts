@@ -227,20 +227,33 @@ export function naiveClocks(conversationId: string, messages: readonly RawMessag
   return clocks;
 }
 
-/** The clocks of every conversation played, from their messages as the API shows them. */
-export async function naiveClocksOf(api: Client, played: Played): Promise<{ clocks: NaiveClock[]; messages: (RawMessage & { conversation_id: string })[]; assignees: Map<string, string | null> }> {
+/** What a report filters a conversation by, as the API shows it now. */
+export interface NaiveConversation {
+  product_id: string;
+  type: string;
+  source: string;
+  tags: string[];
+  assignee_id: string | null;
+}
+
+/** The clocks of every conversation played, from their messages as the API shows them, and each conversation's filter fields. */
+export async function naiveClocksOf(api: Client, played: Played): Promise<{
+  clocks: NaiveClock[]; messages: (RawMessage & { conversation_id: string })[]; assignees: Map<string, string | null>; conversations: Map<string, NaiveConversation>;
+}> {
   const clocks: NaiveClock[] = [];
   const messages: (RawMessage & { conversation_id: string })[] = [];
   const assignees = new Map<string, string | null>();
+  const conversations = new Map<string, NaiveConversation>();
   for (const id of played.conversationIds) {
     const res = await api.get(`/api/v1/conversations/${id}`);
     assert.equal(res.status, 200, res.text);
     const detail = res.body.data;
     assignees.set(id, detail.assignee_id);
+    conversations.set(id, { product_id: detail.product_id, type: detail.type, source: detail.source, tags: detail.tags, assignee_id: detail.assignee_id });
     messages.push(...detail.messages.map((message: RawMessage) => ({ ...message, conversation_id: id })));
     clocks.push(...naiveClocks(id, detail.messages, played.closes.get(id) ?? [], detail.product_id === played.slaProductId));
   }
-  return { clocks, messages, assignees };
+  return { clocks, messages, assignees, conversations };
 }
 
 const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 1000;

@@ -20,22 +20,22 @@ type Naive = Awaited<ReturnType<typeof naiveClocksOf>>;
 const query = (fields: Record<string, string | boolean | undefined>) =>
   new URLSearchParams(Object.entries(fields).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)])).toString();
 
-/** The summary as the naive path computes it over [from, to). */
-function naiveSummary(played: Played, naive: Naive, from: string, to: string, businessHours: boolean) {
-  const stopped = naive.clocks.filter((clock) => inWindow(clock.stop, from, to));
+/** The summary as the naive path computes it over [from, to), of the conversations `kept` (all by default). */
+function naiveSummary(played: Played, naive: Naive, from: string, to: string, businessHours: boolean, kept: (conversationId: string) => boolean = () => true) {
+  const stopped = naive.clocks.filter((clock) => kept(clock.conversation_id) && inWindow(clock.stop, from, to));
   const measured = (target: NaiveClock['target']) =>
     naiveDistribution(stopped.filter((clock) => clock.target === target && clock.answered).map((clock) => naiveValue(clock, businessHours)));
   const judged = stopped.filter((clock) => clock.sla).map((clock) => {
     const due = Date.parse(clock.start) + played.targets[clock.target] * 1000;
     return Date.parse(clock.stop!) >= due ? 'missed' : clock.answered ? 'hit' : null;
   });
-  const ratings = [...played.ratings.values()].filter((rating) => inWindow(rating.at, from, to));
+  const ratings = [...played.ratings].filter(([id, rating]) => kept(id) && inWindow(rating.at, from, to)).map(([, rating]) => rating);
   const hit = judged.filter((outcome) => outcome === 'hit').length;
   const missed = judged.filter((outcome) => outcome === 'missed').length;
   const positive = ratings.filter((rating) => rating.rating >= 4).length;
-  const messages = naive.messages.filter((message) => inWindow(message.created_at, from, to));
+  const messages = naive.messages.filter((message) => kept(message.conversation_id) && inWindow(message.created_at, from, to));
   // A widget conversation is created with its first message (the messages are in order).
-  const firstMessages = new Map([...naive.messages].reverse().map((message) => [message.conversation_id, message.created_at]));
+  const firstMessages = new Map([...naive.messages].reverse().filter((message) => kept(message.conversation_id)).map((message) => [message.conversation_id, message.created_at]));
   const created = [...firstMessages.values()].filter((at) => inWindow(at, from, to)).length;
   return {
     conversations_created: created,
@@ -110,6 +110,36 @@ describeEachDialect('Reports [ext]', (ctx) => {
     assert.equal(tickets.conversations_created, Math.ceil(played.conversationIds.length / 3));
     assert.equal((await summaryOf({ from, to, source: 'email' })).conversations_created, 0);
     assert.equal((await summaryOf({ from, to, source: 'chat,email' })).conversations_created, played.conversationIds.length);
+  });
+
+  it('summary: each filter narrows every figure as the naive path does, by the conversation\'s assignee now', async () => {
+    const { from, to } = played;
+    const [owner, bea] = played.agents;
+    const field = (id: string) => naive.conversations.get(id)!;
+    const cases = (assigneeOf: (id: string) => string | null) => [
+      [{ product_id: played.slaProductId }, (id: string) => field(id).product_id === played.slaProductId],
+      [{ product_id: played.plainProductId, type: 'ticket' }, (id: string) => field(id).product_id === played.plainProductId && field(id).type === 'ticket'],
+      [{ tag: 'vip' }, (id: string) => field(id).tags.includes('vip')],
+      [{ assignee_id: bea!.id }, (id: string) => assigneeOf(id) === bea!.id],
+      [{ assignee_id: 'me', tag: 'vip' }, (id: string) => assigneeOf(id) === owner!.id && field(id).tags.includes('vip')],
+      [{ source: 'chat', business_hours: true }, () => true],
+    ] as const;
+    const check = async (assigneeOf: (id: string) => string | null) => {
+      for (const [filters, kept] of cases(assigneeOf)) {
+        const businessHours = 'business_hours' in filters;
+        assert.deepEqual(await summaryOf({ from, to, ...filters }), naiveSummary(played, naive, from, to, businessHours, kept), JSON.stringify(filters));
+      }
+    };
+    await check((id) => field(id).assignee_id);
+    // A conversation handed to another member moves, with its messages and clocks, to their figures.
+    const moved = played.conversationIds.find((id) => field(id).assignee_id === owner!.id && naive.clocks.some((clock) => clock.conversation_id === id && clock.stop !== null))!;
+    const handTo = async (assigneeId: string) => assert.equal((await context.a.api.patch(`/api/v1/conversations/${moved}`, { assignee_id: assigneeId })).status, 200);
+    await handTo(bea!.id);
+    try {
+      await check((id) => (id === moved ? bea!.id : field(id).assignee_id));
+    } finally {
+      await handTo(owner!.id);
+    }
   });
 
   it('timeseries: per local day in a zone, counts and medians as the naive path buckets them', async () => {

@@ -3,6 +3,7 @@ import { compileByShape, compileOnce } from './compiled-query.js';
 import type { Executor, Page, PageOf } from './executor.js';
 import { countRows, pageRead, readPage, type ListOrder } from './paging.js';
 import { taggedIds } from './tag.repository.js';
+import { followAssignee } from './reports/report-dimensions.js';
 import type { ConversationTable } from '../schema.js';
 
 const CONVERSATION_COLUMNS = [
@@ -314,6 +315,7 @@ export function conversationRepository(db: Executor) {
 
     async update(workspaceId: string, id: string, changes: ConversationChanges, tx: Executor = db): Promise<void> {
       await tx.updateTable('conversations').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+      if (changes.assignee_id !== undefined) await followAssignee(tx, workspaceId, id, changes.assignee_id);
     },
   };
 }

@@ -1,22 +1,27 @@
 import { compileOnce } from './compiled-query.js';
 import type { Executor } from './executor.js';
 import type { EmailJobTable, MessageTable } from '../schema.js';
+import { dimensionsOf, type ReportDimension } from './reports/report-dimensions.js';
 
 const MESSAGE_COLUMNS = [
   'id', 'workspace_id', 'conversation_id', 'sender_type', 'sender_id', 'sender_name', 'body', 'email_message_id', 'full_body', 'created_at', 'internal',
 ] as const;
 
-/** A message to write; the mail columns are left out by messages that did not come or go by mail. */
-export type MessageRow = Omit<MessageTable, 'email_message_id' | 'full_body'> & Partial<Pick<MessageTable, 'email_message_id' | 'full_body'>>;
+/**
+ * A message to write; the mail columns are left out by messages that did not come or go by mail,
+ * the report dimensions always (the insert copies them from the conversation).
+ */
+export type MessageRow = Omit<MessageTable, 'email_message_id' | 'full_body' | ReportDimension> & Partial<Pick<MessageTable, 'email_message_id' | 'full_body'>>;
 
 /** A stored message with the state of its delivery by mail (null: it is not mailed). */
-export type StoredMessageRow = MessageTable & { delivery_status: EmailJobTable['status'] | null; delivery_error: string | null };
+export type StoredMessageRow = Omit<MessageTable, ReportDimension> & { delivery_status: EmailJobTable['status'] | null; delivery_error: string | null };
 
 /** What erasure leaves of a text. */
 export const ERASED = '[erased]';
 
 export function messageRepository(db: Executor) {
-  const insert = compileOnce(MESSAGE_COLUMNS, (row: MessageTable) => db.insertInto('messages').values(row));
+  const insert = compileOnce(MESSAGE_COLUMNS, (row: Omit<MessageTable, ReportDimension>) =>
+    db.insertInto('messages').values({ ...row, ...dimensionsOf(row.conversation_id) }));
   type ConversationKey = { workspaceId: string; conversationId: string };
   /** The conversation's messages with their delivery, oldest first. */
   const inConversation = ({ workspaceId, conversationId }: ConversationKey) =>

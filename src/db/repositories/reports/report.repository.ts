@@ -66,36 +66,27 @@ export interface CsvConversationRow {
   resolution_seconds: number | null;
 }
 
-const hasFilters = (filters: ReportFilters) =>
-  filters.productId !== undefined || !!filters.types?.length || !!filters.sources?.length || !!filters.tagKeys?.length ||
-  !!filters.assigneeIds?.length || !!filters.unassigned;
-
-/** The filters' conditions on a query over `conversations as c`. */
-function narrowed<O>(tx: Executor, workspaceId: string, query: SelectQueryBuilder<Database & { c: Database['conversations'] }, 'c', O>, filters: ReportFilters) {
-  let q = query;
-  if (filters.productId !== undefined) q = q.where('c.product_id', '=', filters.productId);
-  if (filters.types?.length) q = q.where('c.type', 'in', filters.types);
-  if (filters.sources?.length) q = q.where('c.source', 'in', filters.sources);
-  if (filters.tagKeys?.length) q = q.where('c.id', 'in', taggedIds(tx, workspaceId, 'conversation', filters.tagKeys));
+/**
+ * The filters' conditions on a query over conversations (`c`), or over stopped clocks (`k`) or
+ * messages (`m`), which carry their conversation's dimensions (report-dimensions.ts): every
+ * filter is a condition on the row itself, the tag filter a set of conversation ids, so a filtered
+ * report reads the window's rows and looks no conversation up.
+ */
+function narrowed<Q extends SelectQueryBuilder<any, any, any>>(tx: Executor, workspaceId: string, query: Q, alias: 'c' | 'k' | 'm', filters: ReportFilters): Q {
+  let q = query as SelectQueryBuilder<any, any, any>;
+  const column = (name: string) => `${alias}.${name}`;
+  if (filters.productId !== undefined) q = q.where(column('product_id'), '=', filters.productId);
+  if (filters.types?.length) q = q.where(column('type'), 'in', filters.types);
+  if (filters.sources?.length) q = q.where(column('source'), 'in', filters.sources);
+  if (filters.tagKeys?.length) q = q.where(alias === 'c' ? 'c.id' : column('conversation_id'), 'in', taggedIds(tx, workspaceId, 'conversation', filters.tagKeys));
   const { assigneeIds = [], unassigned = false } = filters;
   if (assigneeIds.length || unassigned) {
     q = q.where((eb) => eb.or([
-      ...(assigneeIds.length ? [eb('c.assignee_id', 'in', assigneeIds)] : []),
-      ...(unassigned ? [eb('c.assignee_id', 'is', null)] : []),
+      ...(assigneeIds.length ? [eb(column('assignee_id'), 'in', assigneeIds)] : []),
+      ...(unassigned ? [eb(column('assignee_id'), 'is', null)] : []),
     ]));
   }
-  return q;
-}
-
-/**
- * The filters on the conversation of each row of `query` (over `alias`): a join by the
- * conversation's key, so a filtered report reads the window's rows and looks each conversation up,
- * never every conversation of the workspace.
- */
-function ofKeptConversations<Q extends SelectQueryBuilder<any, any, any>>(tx: Executor, workspaceId: string, query: Q, alias: 'k' | 'm', filters: ReportFilters): Q {
-  if (!hasFilters(filters)) return query;
-  const joined = query.innerJoin('conversations as c', 'c.id', `${alias}.conversation_id`);
-  return narrowed(tx, workspaceId, joined as any, filters) as unknown as Q;
+  return q as Q;
 }
 
 export function reportRepository(db: Executor, dialect: Pick<Dialect, 'valueAtRank'>) {
@@ -104,23 +95,23 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'valueAtRa
     const query = tx.selectFrom('sla_clocks as k')
       .where('k.workspace_id', '=', workspaceId).where('k.stopped_at', 'is not', null)
       .where('k.stopped_at', '>=', window.from).where('k.stopped_at', '<', window.to);
-    return ofKeptConversations(tx, workspaceId, query, 'k', filters);
+    return narrowed(tx, workspaceId, query, 'k', filters);
   };
 
   const messagesIn = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) => {
     const query = tx.selectFrom('messages as m')
       .where('m.workspace_id', '=', workspaceId).where('m.created_at', '>=', window.from).where('m.created_at', '<', window.to);
-    return ofKeptConversations(tx, workspaceId, query, 'm', filters);
+    return narrowed(tx, workspaceId, query, 'm', filters);
   };
 
   const createdIn = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) =>
     narrowed(tx, workspaceId, tx.selectFrom('conversations as c')
-      .where('c.workspace_id', '=', workspaceId).where('c.created_at', '>=', window.from).where('c.created_at', '<', window.to), filters);
+      .where('c.workspace_id', '=', workspaceId).where('c.created_at', '>=', window.from).where('c.created_at', '<', window.to), 'c', filters);
 
   const ratedIn = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) =>
     narrowed(tx, workspaceId, tx.selectFrom('conversations as c')
       .where('c.workspace_id', '=', workspaceId).where('c.rated_at', 'is not', null)
-      .where('c.rated_at', '>=', window.from).where('c.rated_at', '<', window.to), filters);
+      .where('c.rated_at', '>=', window.from).where('c.rated_at', '<', window.to), 'c', filters);
 
   /** The rows where `condition` holds (an aggregate FILTER: cheaper per row than a sum of CASEs on both). */
   const countOf = (eb: ExpressionBuilder<any, any>, condition: ReturnType<typeof sql<boolean>>) =>
@@ -218,10 +209,8 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'valueAtRa
 
     /** Resolution clocks stopped in the window, per assignee of their conversation. */
     async resolvedByAssignee(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<Map<string, number>> {
-      const rows = await stoppedClocks(workspaceId, window, {}).where('k.target', '=', 'resolution')
-        .innerJoin('conversations as c', 'c.id', 'k.conversation_id').where('c.assignee_id', 'is not', null)
-        .$call((query) => narrowed(db, workspaceId, query as any, filters) as unknown as typeof query)
-        .select((eb) => ['c.assignee_id', eb.fn.countAll<number>().as('n')]).groupBy('c.assignee_id').execute();
+      const rows = await stoppedClocks(workspaceId, window, filters).where('k.target', '=', 'resolution').where('k.assignee_id', 'is not', null)
+        .select((eb) => ['k.assignee_id', eb.fn.countAll<number>().as('n')]).groupBy('k.assignee_id').execute();
       return new Map(rows.map((row) => [row.assignee_id!, Number(row.n)]));
     },
 

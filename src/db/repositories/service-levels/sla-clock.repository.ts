@@ -3,11 +3,13 @@
 // and measured again by `loopdesk reports rebuild` (src/domain/reports/report-rebuild.ts).
 import type { Executor } from '../executor.js';
 import type { ConversationTable, SlaClockTable } from '../../schema.js';
+import { dimensionsOf, type ReportDimension } from '../reports/report-dimensions.js';
 
 const SLA_CLOCK_COLUMNS = ['id', 'workspace_id', 'conversation_id', 'target', 'policy_id', 'started_at', 'due_at', 'stopped_at', 'outcome', 'breached_at',
   'value_seconds', 'business_seconds', 'answered_by'] as const;
 
-export type SlaClockRow = SlaClockTable;
+/** A clock as the service levels read and start it: its report dimensions are its conversation's, copied by the insert. */
+export type SlaClockRow = Omit<SlaClockTable, ReportDimension>;
 /** What a clock's stop, a breach or a new policy changes of it. */
 export type SlaClockChanges = Partial<Pick<SlaClockTable, 'policy_id' | 'due_at' | 'stopped_at' | 'outcome' | 'value_seconds' | 'business_seconds' | 'answered_by'>>;
 /** The conversation's SLA as its rows keep it. */
@@ -20,7 +22,7 @@ export type DueClock = Pick<SlaClockTable, 'id' | 'workspace_id' | 'conversation
 export function slaClockRepository(db: Executor) {
   return {
     async insert(rows: readonly SlaClockRow[], tx: Executor = db): Promise<void> {
-      if (rows.length > 0) await tx.insertInto('sla_clocks').values([...rows]).execute();
+      if (rows.length > 0) await tx.insertInto('sla_clocks').values(rows.map((row) => ({ ...row, ...dimensionsOf(row.conversation_id) }))).execute();
     },
 
     /** A conversation's clock runs, oldest first. */
