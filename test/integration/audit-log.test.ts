@@ -84,6 +84,15 @@ describeEachDialect('the audit log records every settings write', (ctx) => {
     assert.ok(!JSON.stringify(await entriesOf(ctx().a.api, key.id)).includes(key.key), 'never the key');
   });
 
+  it('API keys: created and revoked by the administrator (loopdesk key create/revoke) are the system\'s, once', async () => {
+    const { a, services } = ctx();
+    const key = await services.admin.createKey({ workspaceId: a.id, label: 'From the shell' });
+    assert.deepEqual((await onlyEntry(a.api, key.id, 'api_key.created')).actor, SYSTEM_ACTOR);
+    const revoked = await services.admin.revokeKey(key.id);
+    assert.deepEqual(await services.admin.revokeKey(key.id), revoked, 'revoking again keeps the first time');
+    assert.deepEqual((await onlyEntry(a.api, key.id, 'api_key.revoked')).actor, SYSTEM_ACTOR);
+  });
+
   it('an API key acts as { type: api_key, id, name: its label }', async () => {
     const made = await created(ctx().a.api.post('/api/v1/api-keys', { label: 'Deploy bot' }));
     const bot = ctx().client(made.key);

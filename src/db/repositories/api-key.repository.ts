@@ -74,11 +74,11 @@ export function apiKeyRepository(db: Executor) {
         .where('revoked_at', 'is', null).execute();
     },
 
-    async revoke(id: string, revokedAt: string, tx: Executor = db): Promise<{ id: string; revoked_at: string } | undefined> {
-      // Revoking twice keeps the first revocation time.
-      await tx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', id).where('revoked_at', 'is', null).execute();
-      const row = await tx.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', id).executeTakeFirst();
-      return row ? { id: row.id, revoked_at: row.revoked_at! } : undefined;
+    /** The key revoked (`now`: by this call; revoking twice keeps the first revocation time). */
+    async revoke(id: string, revokedAt: string, tx: Executor = db): Promise<{ id: string; workspace_id: string; revoked_at: string; now: boolean } | undefined> {
+      const { numUpdatedRows } = await tx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+      const row = await tx.selectFrom('api_keys').select(['id', 'workspace_id', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+      return row ? { id: row.id, workspace_id: row.workspace_id, revoked_at: row.revoked_at!, now: numUpdatedRows > 0n } : undefined;
     },
 
     async touch(id: string, usedAt: string, tx: Executor = db): Promise<void> {

@@ -129,10 +129,14 @@ export function createAdminService({ db, accountsLock, workspaces, members, apiK
       return (await apiKeys.listByWorkspace(workspaceId)).map(toKeyListing);
     },
 
-    async revokeKey(keyId: string) {
-      const revoked = await apiKeys.revoke(keyId, clock.now());
-      if (!revoked) throw new AppError('not_found', `key ${keyId} not found`);
-      return revoked;
+    /** Revokes a key (`loopdesk key revoke`); the first revocation is the system's in its workspace's audit log. */
+    async revokeKey(keyId: string): Promise<{ id: string; revoked_at: string }> {
+      return db.transaction().execute(async (tx) => {
+        const revoked = await apiKeys.revoke(keyId, clock.now(), tx);
+        if (!revoked) throw new AppError('not_found', `key ${keyId} not found`);
+        if (revoked.now) await audit.record({ tx }, { ...bySystem(revoked.workspace_id), action: 'api_key.revoked', target_type: 'api_key', target_id: revoked.id });
+        return { id: revoked.id, revoked_at: revoked.revoked_at };
+      });
     },
 
     /**
