@@ -46,7 +46,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.ceil((p / 100) *
 async function main(): Promise<void> {
   const factory = await databaseFactory(dbName);
   try {
-    const database = createDatabase(await factory.fresh('reports'));
+    const url = await factory.fresh('reports');
+    const database = createDatabase(url);
     await database.migrate();
     const services = createServices(database);
     const { db } = database;
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
     // autovacuum analyzes a fresh load and sets the visibility map its index-only scans need.
     if (database.dialect.name === 'postgres') await sql`vacuum (analyze)`.execute(db);
     else await database.dialect.refreshStatistics(db);
+    if (process.env.PROF) { console.log('PROF_URL', url); const { existsSync } = await import('node:fs'); while (!existsSync('/tmp/prof-done')) await new Promise((r) => setTimeout(r, 1000)); }
     const seedSeconds = ((Date.now() - seedStarted) / 1000).toFixed(0);
 
     const app = await buildApp({ database, services });
