@@ -114,6 +114,21 @@ describeEachDialect('GET /auth/sso/start and /auth/sso/callback', (ctx) => {
       const res = await finishSsoSignIn(ctx(), await beginSsoSignIn(ctx(), provider, ctx().a.id, nextSub(), { email, email_verified: true }));
       assert.equal(refusalOf(res), 'sso_domain_not_allowed', email);
     }
+    // The member's email refused: a failed sign-in in the workspace's audit log, as a wrong password is.
+    const failures = (await ctx().a.api.get(`/api/v1/audit-log?action=auth.sign_in_failed&actor_id=${person.member.id}`)).body.data;
+    assert.deepEqual(failures.map((entry: { target_id: string }) => entry.target_id), [person.member.id]);
+  });
+
+  it('records an unverified token naming a member\'s email as a failed sign-in of that member, and nothing for anyone else', async () => {
+    const person = await newPerson(ctx(), ctx().a);
+    await setUpSso(ctx().a, provider, { allowed_domains: [] });
+    for (const email of [person.email, 'stranger@alpha.test']) {
+      const res = await finishSsoSignIn(ctx(), await beginSsoSignIn(ctx(), provider, ctx().a.id, nextSub(), { email, email_verified: false }));
+      assert.equal(refusalOf(res), 'sso_email_unverified', email);
+    }
+    const failures = (await ctx().a.api.get('/api/v1/audit-log?action=auth.sign_in_failed&limit=200')).body.data;
+    assert.deepEqual(failures.filter((entry: { target_id: string }) => entry.target_id === person.member.id).length, 1);
+    assert.ok(!JSON.stringify(failures).includes('stranger'), 'an email of nobody is recorded nowhere');
   });
 
   it('refuses a tampered state, a missing one, and a callback from another browser (sso_invalid_state)', async () => {

@@ -99,6 +99,22 @@ export function createSsoSignIn({ accountsLock, sso, members, sessionService, oi
     return joined;
   }
 
+  /**
+   * A refused token that names a member's email is a failed sign-in in the workspace's log, as a
+   * wrong password is (someone holding an account at the provider tried to become that member).
+   */
+  async function failedFor(config: SsoConfigTable, email: string, request: RequestOrigin, refusal: SsoRefusal): Promise<SsoRefusal> {
+    await accountsLock.transaction(config.workspace_id, async (work) => {
+      const user = await members.findUserByEmail(email, work.tx);
+      const member = user && (await members.findByUser(config.workspace_id, user.id, work.tx));
+      if (!member) return;
+      await audit.record(work, {
+        actor: signInActor(member), workspaceId: member.workspace_id, request, action: 'auth.sign_in_failed', target_type: 'member', target_id: member.id,
+      });
+    });
+    return refusal;
+  }
+
   return {
     /** GET /auth/sso: the workspace asked for (or the server's only one) when it has SSO. */
     async available(workspaceId: string | undefined): Promise<string | null> {
@@ -147,13 +163,14 @@ export function createSsoSignIn({ accountsLock, sso, members, sessionService, oi
         throw error;
       }
 
-      if (typeof claims.email !== 'string' || !emailVerified(claims)) {
-        throw new SsoRefusal('sso_email_unverified', `the ID token has ${typeof claims.email === 'string' ? 'no email_verified: true' : 'no email'}`);
-      }
+      if (typeof claims.email !== 'string') throw new SsoRefusal('sso_email_unverified', 'the ID token has no email');
       const email = canonicalEmail(claims.email);
+      if (!emailVerified(claims)) throw await failedFor(config, email, request, new SsoRefusal('sso_email_unverified', 'the ID token has no email_verified: true'));
       const domain = email.slice(email.lastIndexOf('@') + 1);
       const allowed = allowedDomainsOf(config);
-      if (allowed.length > 0 && !allowed.includes(domain)) throw new SsoRefusal('sso_domain_not_allowed', `${domain} is not an allowed domain`);
+      if (allowed.length > 0 && !allowed.includes(domain)) {
+        throw await failedFor(config, email, request, new SsoRefusal('sso_domain_not_allowed', `${domain} is not an allowed domain`));
+      }
       const name = displayNameOf(claims, email);
       return accountsLock.transaction(config.workspace_id, async (work) => {
         const member = await memberFor(config, email, name, work, request);
