@@ -6,8 +6,9 @@
 // follow-up and its answer for a third, a resolution after a log-normal time with a median of 20 h
 // for 85 %, a rating for 30 %, and the stopped clocks with their values); writing 100k
 // conversations through the services would take most of an hour. Then the summary of the whole
-// year, of the last 30 days and of one product, each asked R times through the app (inject, no
-// socket), p50/p95/largest printed. Then 10,000 running clocks due next week, and the watcher run
+// year, of the last 30 days, of one product and in business hours, and what else the app's Reports
+// screen asks for a year (a chart by week, one by day, the agents' table), each asked R times
+// through the app (inject, no socket), p50/p95/largest printed. Then 10,000 running clocks due next week, and the watcher run
 // as the dispatcher runs it (every 250 ms) for 10 s: its CPU per second of wall time.
 //   npm run bench:reports -- [--db sqlite|postgres] [conversations] [requests]
 import { sql } from 'kysely';
@@ -46,8 +47,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.ceil((p / 100) *
 async function main(): Promise<void> {
   const factory = await databaseFactory(dbName);
   try {
-    const url = await factory.fresh('reports');
-    const database = createDatabase(url);
+    const database = createDatabase(await factory.fresh('reports'));
     await database.migrate();
     const services = createServices(database);
     const { db } = database;
@@ -114,18 +114,17 @@ async function main(): Promise<void> {
     // autovacuum analyzes a fresh load and sets the visibility map its index-only scans need.
     if (database.dialect.name === 'postgres') await sql`vacuum (analyze)`.execute(db);
     else await database.dialect.refreshStatistics(db);
-    if (process.env.PROF) { console.log('PROF_URL', url); const { existsSync } = await import('node:fs'); while (!existsSync('/tmp/prof-done')) await new Promise((r) => setTimeout(r, 1000)); }
     const seedSeconds = ((Date.now() - seedStarted) / 1000).toFixed(0);
 
     const app = await buildApp({ database, services });
-    const summaryTimes = async (query: string) => {
+    const reportTimes = async (report: string, query: string) => {
       const times: number[] = [];
       let cpuBefore = process.cpuUsage();
       for (let i = 0; i < REQUESTS + 3; i++) {
         if (i === 3) cpuBefore = process.cpuUsage(); // the first three warm the caches
         const started = performance.now();
-        const res = await app.inject({ method: 'GET', url: `/api/v1/reports/summary?${query}`, headers: { authorization: `Bearer ${key.key}` } });
-        if (res.statusCode !== 200) throw new Error(`summary answered ${res.statusCode}: ${res.body}`);
+        const res = await app.inject({ method: 'GET', url: `/api/v1/reports/${report}?${query}`, headers: { authorization: `Bearer ${key.key}` } });
+        if (res.statusCode !== 200) throw new Error(`${report} answered ${res.statusCode}: ${res.body}`);
         if (i >= 3) times.push(performance.now() - started);
       }
       const cpu = process.cpuUsage(cpuBefore);
@@ -133,16 +132,21 @@ async function main(): Promise<void> {
     };
     console.log(`seeded ${CONVERSATIONS} conversations on ${dbName} in ${seedSeconds} s`);
     // The bench's own CPU per request: all the work on SQLite (in this process), the client's side on PostgreSQL.
-    console.log('| database | conversations | summary of | p50 | p95 | largest | CPU here per request |');
+    console.log('| database | conversations | report | p50 | p95 | largest | CPU here per request |');
     console.log('|---|---:|---|---:|---:|---:|---:|');
-    for (const [label, query] of [
-      ['the year', `from=${iso(NOW - YEAR_MS)}&to=${iso(NOW)}`],
-      ['the last 30 days', `from=${iso(NOW - 30 * 86_400_000)}&to=${iso(NOW)}`],
-      ['the year, one product', `from=${iso(NOW - YEAR_MS)}&to=${iso(NOW)}&product_id=${products[0]!.id}`],
-      ['the year, business hours', `from=${iso(NOW - YEAR_MS)}&to=${iso(NOW)}&business_hours=true`],
+    const year = `from=${iso(NOW - YEAR_MS)}&to=${iso(NOW)}`;
+    for (const [report, label, query] of [
+      ['summary', 'the year', year],
+      ['summary', 'the last 30 days', `from=${iso(NOW - 30 * 86_400_000)}&to=${iso(NOW)}`],
+      ['summary', 'the year, one product', `${year}&product_id=${products[0]!.id}`],
+      ['summary', 'the year, business hours', `${year}&business_hours=true`],
+      // What the app's Reports screen asks besides the summary, for a year: its charts and the agents' table.
+      ['timeseries', 'the year, first response median per week', `${year}&metric=first_response_median&interval=week&timezone=Europe/Berlin`],
+      ['timeseries', 'the year, conversations created per day', `${year}&metric=conversations_created&interval=day&timezone=Europe/Berlin`],
+      ['agents', 'the year', year],
     ] as const) {
-      const { times, cpuMs } = await summaryTimes(query);
-      console.log(`| ${dbName} | ${CONVERSATIONS} | ${label} | ${percentile(times, 50).toFixed(0)} ms | ${percentile(times, 95).toFixed(0)} ms | ${times.at(-1)!.toFixed(0)} ms | ${cpuMs.toFixed(0)} ms |`);
+      const { times, cpuMs } = await reportTimes(report, query);
+      console.log(`| ${dbName} | ${CONVERSATIONS} | ${report} of ${label} | ${percentile(times, 50).toFixed(0)} ms | ${percentile(times, 95).toFixed(0)} ms | ${times.at(-1)!.toFixed(0)} ms | ${cpuMs.toFixed(0)} ms |`);
     }
 
     // The watcher at idle: RUNNING_CLOCKS clocks running, due in a week (none due).
