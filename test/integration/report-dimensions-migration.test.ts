@@ -3,8 +3,11 @@
 // rows are written with SQL at 0046, and a filtered report of this version reads them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Migrator } from 'kysely';
+import { createDatabase } from '../../src/db/database.js';
+import { migrations } from '../../src/db/migrations/index.js';
 import { newId } from '../../src/lib/ids.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
 import { openTestApp } from '../helpers/harness.js';
 import { databaseWrittenAt, insertOldProduct } from '../helpers/old-database.js';
 
@@ -49,6 +52,21 @@ for (const dialect of DIALECTS) {
         }
       } finally {
         await app.close();
+      }
+    });
+
+    it('its down step gives 0046\'s tables and indexes back, and up again works', async () => {
+      const database = createDatabase(await freshDatabaseUrl(dialect));
+      try {
+        const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations(database.dialect.columnTypes, database.dialect.name) } });
+        assert.equal((await migrator.migrateTo('0047_report_dimensions')).error, undefined);
+        assert.equal((await migrator.migrateTo('0046_report_clock_index')).error, undefined);
+        const columns = async (table: string) => (await database.db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
+        for (const table of ['messages', 'sla_clocks']) assert.ok(!(await columns(table)).includes('product_id'), table);
+        assert.equal((await migrator.migrateTo('0047_report_dimensions')).error, undefined);
+        for (const table of ['messages', 'sla_clocks']) assert.ok((await columns(table)).includes('assignee_id'), table);
+      } finally {
+        await database.close();
       }
     });
   });
