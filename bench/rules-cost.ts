@@ -8,7 +8,7 @@
 // triage) finished; divided by the writes. The phases alternate (none, rules, none, rules, …) so
 // the machine's drift falls on both.
 //   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/rules-cost.ts [--db sqlite|postgres]
-//     [--conversations 10000] [--writes 300] [--rounds 2]
+//     [--conversations 10000] [--writes 300] [--rounds 2] [--cpu-profile DIR]
 import { parseArgs } from 'node:util';
 import { createServices } from '../src/services.js';
 import { assertDistIsCurrent } from '../test/helpers/dist-freshness.js';
@@ -26,6 +26,8 @@ const { values } = parseArgs({
     conversations: { type: 'string', default: '10000' },
     writes: { type: 'string', default: '300' },
     rounds: { type: 'string', default: '2' },
+    /** A directory for the server's CPU profile (node --cpu-prof), written when it stops. */
+    'cpu-profile': { type: 'string' },
   },
 });
 const db = values.db as BenchDb;
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
     let started = performance.now();
     const seeded = await seed(url);
     progress(`seeded ${CONVERSATIONS} conversations in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    const server = await startLoopdesk({ databaseUrl: url, logLevel: 'warn', cpuProfileDir: null });
+    const server = await startLoopdesk({ databaseUrl: url, logLevel: 'warn', cpuProfileDir: values['cpu-profile'] ?? null });
     try {
       const { baseUrl, pid } = server;
       const api = async (method: string, path: string, body?: unknown) => {

@@ -44,6 +44,7 @@ import { assignment } from './0041_assignment.js';
 import { auditLog } from './0042_audit_log.js';
 import { sso } from './0043_sso.js';
 import { reportClockIndex } from './0046_report_clock_index.js';
+import { automationRuleVersions } from './0048_automation_rule_versions.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -92,5 +93,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0042_audit_log': auditLog(types),
     '0043_sso': sso(types),
     '0046_report_clock_index': reportClockIndex(),
+    '0048_automation_rule_versions': automationRuleVersions(types),
   };
 }
