@@ -38,6 +38,8 @@ import { retryOutcome } from './retry-schedule.js';
 const CLAIM_BATCH = 20;
 /** A job's lease: room for every rule of a long list, each with its regex time limits. */
 const JOB_LEASE_MS = 120_000;
+/** Planned jobs whose contact message a process keeps for their run, at most. */
+const CARRIED_KEPT = 10_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300);
@@ -90,6 +92,8 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
   let draining: Promise<void> | null = null;
   let again = false;
   let stopping = false;
+  /** The contact's message of each job this process planned, taken from the payload the plan read (a job planned elsewhere reads its event). */
+  const carriedByJob = new Map<string, string | null>();
 
   /** The event's jobs: rules listening, in order, unless a rule made the change or a message is not the contact's. */
   function jobsOf(rows: readonly FanOutEventRow[], payloads: Map<string, EventPayload>, listening: (event: FanOutEventRow) => readonly CachedRule[], now: string): AutomationJobRow[] {
@@ -107,8 +111,10 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     });
   }
 
-  /** The contact's message the job's event carries, read once per job. */
+  /** The contact's message the job's event carries, once per job. */
   async function carriedMessageOf(job: ClaimedAutomationJob): Promise<string | null> {
+    const planned = carriedByJob.get(job.id);
+    if (carriedByJob.delete(job.id)) return planned!;
     const [event] = await events.findMany(job.workspace_id, [job.id]);
     return event ? contactMessageOf(job.event_type, (JSON.parse(event.payload) as EventPayload).data) : null;
   }
@@ -162,11 +168,12 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
 
   /**
    * The job's rules in order, first tested on the conversation as read outside a transaction: when
-   * none holds (most jobs) the job is deleted and that is all; otherwise they run from the first
-   * that held (`runRules`). A process that stops before the transaction commits leaves the whole
-   * job to the next claim: nothing of it was kept.
+   * none holds (most jobs) the job joins `idle`, deleted with the claim's others in one statement
+   * (a process that stops first leaves them to be tested again: they changed nothing); otherwise
+   * they run from the first that held (`runRules`). A process that stops before that transaction
+   * commits leaves the whole job to the next claim: nothing of it was kept.
    */
-  async function runJob(job: ClaimedAutomationJob): Promise<void> {
+  async function runJob(job: ClaimedAutomationJob, idle: ClaimedAutomationJob[]): Promise<void> {
     try {
       const listed = await rulesOf(job, db);
       const read = listed.length === 0 ? undefined : await conversations.findById(job.workspace_id, job.conversation_id);
@@ -178,7 +185,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
         for (const rule of listed) if ((holds = await conditionsHold(rule.conditions, subject, match))) break;
       }
       if (holds) await runRules(job, read!, body, match);
-      else await jobs.finish(job);
+      else idle.push(job);
     } catch (error) {
       const attempts = job.attempts + 1;
       const giveUp = attempts > JOB_RETRY_SCHEDULE_MS.length;
@@ -193,7 +200,12 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
         if (stopping) return;
         const nowMs = Date.parse(clock.now());
         const claimed = await db.transaction().execute((tx) => jobs.claimDue(iso(nowMs), iso(nowMs + JOB_LEASE_MS), CLAIM_BATCH, tx));
-        for (const job of claimed) if (!stopping) await runJob(job);
+        const idle: ClaimedAutomationJob[] = [];
+        try {
+          for (const job of claimed) if (!stopping) await runJob(job, idle);
+        } finally {
+          await jobs.finishMany(idle);
+        }
         if (claimed.length < CLAIM_BATCH) break;
       }
     } while (again);
@@ -217,6 +229,9 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       }
       const planned = jobsOf(wanted, payloads, listening, clock.now());
       await jobs.insertMany(planned, tx);
+      // Kept for the run (a plan rolled back leaves entries no job takes: the map is bounded).
+      if (carriedByJob.size > CARRIED_KEPT) carriedByJob.clear();
+      for (const job of planned) carriedByJob.set(job.id, contactMessageOf(job.event_type, payloads.get(job.id)!.data));
       return planned.length > 0;
     },
 

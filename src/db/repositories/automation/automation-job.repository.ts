@@ -45,6 +45,14 @@ export function automationJobRepository(db: Executor, dialect: Pick<Dialect, 'fo
       return Number(result.numDeletedRows) > 0;
     },
 
+    /** Deletes the jobs of one claim (one lease) none of whose rules held, in one statement. */
+    async finishMany(jobs: readonly Lease[], tx: Executor = db): Promise<void> {
+      for (const lease of new Set(jobs.map((job) => job.next_attempt_at))) {
+        const ids = jobs.filter((job) => job.next_attempt_at === lease).map((job) => job.id);
+        await tx.deleteFrom('automation_jobs').where('id', 'in', ids).where('status', '=', 'pending').where('next_attempt_at', '=', lease).execute();
+      }
+    },
+
     /** Records a failed run while the lease holds. */
     async recordFailure(job: Lease, outcome: AutomationJobOutcome, tx: Executor = db): Promise<void> {
       await leased(tx, job).set(outcome).execute();
