@@ -7,9 +7,9 @@
 // (most) costs no transaction. Otherwise the job's rules run in one transaction whose first
 // statement deletes the job while the lease holds (its row stays locked until the rules' effects
 // commit with the deletion: a rule runs at most once per event, however many processes hold the
-// job), from the first rule that held, each tested again under the conversation's lock as the rules
-// before it left it, and each rule that holds runs in a savepoint of its own: its run is atomic, a
-// run that no longer fits is undone alone and the next rule still runs, and its events carry
+// job), each rule tested again under the conversation's lock as the rules before it left it, and
+// each rule that holds runs in a savepoint of its own: its run is atomic, a run that no longer
+// fits is undone alone and the next rule still runs, and its events carry
 // `actor: { type: "rule", id }`, so they are never planned: no loops.
 import type { Db } from '../db/database.js';
 import type { AutomationJobRepository, AutomationJobRow, ClaimedAutomationJob } from '../db/repositories/automation/automation-job.repository.js';
@@ -22,7 +22,7 @@ import type { FanOutEventRow } from '../db/repositories/webhook-delivery.reposit
 import type { ActionRunner } from '../domain/automation/actions.js';
 import { RULE_EVENTS } from '../domain/automation/automation-vocabulary.js';
 import type { Assignment } from '../domain/assignment/assignment.js';
-import { conditionsHold, testedSubject, type ConditionSubject } from '../domain/automation/conditions.js';
+import { conditionsHold, mayHold, testedSubject, type ConditionSubject } from '../domain/automation/conditions.js';
 import type { MatchResult, RegexRunner } from '../domain/automation/regex-safety.js';
 import type { CachedRule, RuleCache } from '../domain/automation/rule-cache.js';
 import type { ConversationWrites } from '../domain/conversations/conversation.writes.js';
@@ -57,13 +57,16 @@ function contactMessageOf(type: string, data: Data): string | null {
   return message?.sender_type === 'contact' && typeof message.body === 'string' ? message.body : null;
 }
 
+/** The active rules of a workspace listening to an event type, in order. */
+type Listening = (workspaceId: string, type: string) => readonly CachedRule[];
+
 export interface AutomationRunnerDeps {
   db: Db;
   rules: Pick<AutomationRuleRepository, 'recordRuns'>;
   ruleCache: RuleCache;
   jobs: AutomationJobRepository;
   events: Pick<EventRepository, 'findMany'>;
-  conversations: Pick<ConversationRepository, 'findById'>;
+  conversations: Pick<ConversationRepository, 'findById' | 'findManyWithContact'>;
   messages: Pick<MessageRepository, 'lastFromContact'>;
   writes: Pick<ConversationWrites, 'lock'>;
   actions: ActionRunner;
@@ -96,7 +99,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
   const carriedByJob = new Map<string, string | null>();
 
   /** The event's jobs: rules listening, in order, unless a rule made the change or a message is not the contact's. */
-  function jobsOf(rows: readonly FanOutEventRow[], payloads: Map<string, EventPayload>, listening: (event: FanOutEventRow) => readonly CachedRule[], now: string): AutomationJobRow[] {
+  function jobsOf(rows: readonly FanOutEventRow[], payloads: Map<string, EventPayload>, listening: Listening, now: string): AutomationJobRow[] {
     return rows.flatMap((event) => {
       const payload = payloads.get(event.id);
       if (!payload || payload.actor?.type === 'rule') return [];
@@ -105,7 +108,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       if (typeof conversationId !== 'string') return [];
       return [{
         id: event.id, workspace_id: event.workspace_id, conversation_id: conversationId, kind: 'rules', event_type: event.type,
-        rule_ids: JSON.stringify(listening(event).map((rule) => rule.id)), rules_done: 0, status: 'pending', attempts: 0, last_error: null,
+        rule_ids: JSON.stringify(listening(event.workspace_id, event.type).map((rule) => rule.id)), rules_done: 0, status: 'pending', attempts: 0, last_error: null,
         next_attempt_at: now, created_at: now, updated_at: now,
       } satisfies AutomationJobRow];
     });
@@ -126,6 +129,38 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     'contact.email': conversation.contact_email, 'message.body': body, ai_summary: conversation.ai_summary,
   });
 
+  /**
+   * The jobs worth creating: those for which a rule may hold on the conversation as read now (its
+   * conditions but the patterns: no regular expression runs in the fan-out's transaction), the
+   * look the runner would otherwise take when it claims the job, taken at once on every event of
+   * the batch. Most events then cost no job at all. Kept without a look: a job whose
+   * conversation has a job waiting before it (that job's rules may change what this one's see;
+   * the waiting jobs are read before the conversations, so a job that finished in between shows
+   * its changes), and one whose rules read a contact message the event does not carry.
+   */
+  async function mayAct(
+    planned: AutomationJobRow[], listening: Listening, payloads: Map<string, EventPayload>, tx: Executor,
+  ): Promise<AutomationJobRow[]> {
+    if (planned.length === 0) return planned;
+    const waiting = await jobs.pendingFor([...new Set(planned.map((job) => job.conversation_id))], tx);
+    const read = new Map<string, ConversationWithContactRow>();
+    for (const workspaceId of new Set(planned.map((job) => job.workspace_id))) {
+      const ids = [...new Set(planned.filter((job) => job.workspace_id === workspaceId).map((job) => job.conversation_id))];
+      for (const row of await conversations.findManyWithContact(workspaceId, ids, tx)) read.set(row.id, row);
+    }
+    return planned.filter((job) => {
+      const conversation = read.get(job.conversation_id);
+      if (!conversation) return false;
+      const rules = listening(job.workspace_id, job.event_type);
+      const body = contactMessageOf(job.event_type, payloads.get(job.id)!.data);
+      const subject = testedSubject(subjectOf(conversation, body));
+      const keep = waiting.has(job.conversation_id) ||
+        rules.some((rule) => (body === null && rule.conditions.fields.has('message.body')) || mayHold(rule.conditions, subject));
+      if (keep) waiting.add(job.conversation_id);
+      return keep;
+    });
+  }
+
   /** The job's rules still active, in the job's order (a rule deleted or deactivated since the event is skipped). */
   async function rulesOf(job: ClaimedAutomationJob, tx: Executor): Promise<CachedRule[]> {
     const set = (await ruleCache.current([job.workspace_id], tx)).get(job.workspace_id)!;
@@ -133,28 +168,32 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
   }
 
   /**
-   * The job's rules from `first` (the first that held on the conversation as read), in one
-   * transaction that deletes the job while the lease holds; false when the lease was lost. Each
-   * rule is tested again under the conversation's lock, on the conversation as the rules before it
-   * left it, and each that holds runs in a savepoint of its own, its events naming it as their actor.
+   * The job's rules, one of which held on the conversation as read (`look`), in one transaction
+   * that deletes the job while the lease holds; false when the lease was lost. Each rule is tested
+   * again under the conversation's lock, on the conversation as the rules before it left it, and
+   * each that holds runs in a savepoint of its own, its events naming it as their actor.
    */
-  async function runRules(job: ClaimedAutomationJob, read: ConversationWithContactRow, body: string | null, match: Pick<RegexRunner, 'match'>): Promise<boolean> {
+  async function runRules(job: ClaimedAutomationJob, look: ConversationWithContactRow, body: string | null, match: Pick<RegexRunner, 'match'>): Promise<boolean> {
     return inTransaction(db, async (work) => {
       if (!(await jobs.finish(job, work.tx))) return false;
       // Read again under the job's lock: a rule written since the look counts as it now stands.
       const listed = await rulesOf(job, work.tx);
-      await assignment.holdFor(work, read.product_id, listed.some((rule) => rule.assignsInTurn));
+      await assignment.holdFor(work, look.product_id, listed.some((rule) => rule.assignsInTurn));
       const at = await writes.lock(work, job.conversation_id);
-      let conversation = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
+      const read = () => conversations.findById(job.workspace_id, job.conversation_id, work.tx);
+      let conversation = await read();
+      /** A rule changed the conversation: the next rule's test reads it again (after the last one, nothing does). */
+      let changed = false;
       const ran: string[] = [];
       for (const rule of listed) {
+        if (changed) [conversation, changed] = [await read(), false];
         if (!conversation) break;
         if (!(await conditionsHold(rule.conditions, testedSubject(subjectOf(conversation, body)), match))) continue;
         const performer = { workspaceId: job.workspace_id, id: rule.id, name: rule.name, memberId: null };
+        const on = conversation;
         try {
-          const changed = await inSavepoint(work, (run) => actions.run(run, conversation!, rule.actions, performer), { actor: { type: 'rule', id: rule.id } });
+          changed = await inSavepoint(work, (run) => actions.run(run, on, rule.actions, performer), { actor: { type: 'rule', id: rule.id } });
           ran.push(rule.id);
-          if (changed) conversation = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           // Its actions no longer fit (a member or saved reply deleted since): this run is undone and skipped, the next rules go on.
@@ -170,7 +209,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
    * The job's rules in order, first tested on the conversation as read outside a transaction: when
    * none holds (most jobs) the job joins `idle`, deleted with the claim's others in one statement
    * (a process that stops first leaves them to be tested again: they changed nothing); otherwise
-   * they run from the first that held (`runRules`). A process that stops before that transaction
+   * they run in one transaction (`runRules`). A process that stops before that transaction
    * commits leaves the whole job to the next claim: nothing of it was kept.
    */
   async function runJob(job: ClaimedAutomationJob, idle: ClaimedAutomationJob[]): Promise<void> {
@@ -220,14 +259,14 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       const triggers = rows.filter((event) => isRuleEvent(event.type));
       if (triggers.length === 0) return false;
       const sets = await ruleCache.current([...new Set(triggers.map((event) => event.workspace_id))], tx);
-      const listening = (event: FanOutEventRow) => sets.get(event.workspace_id)?.byEvent.get(event.type) ?? [];
-      const wanted = triggers.filter((event) => listening(event).length > 0);
+      const listening: Listening = (workspaceId, type) => sets.get(workspaceId)?.byEvent.get(type) ?? [];
+      const wanted = triggers.filter((event) => listening(event.workspace_id, event.type).length > 0);
       const payloads = new Map<string, EventPayload>();
       for (const workspaceId of new Set(wanted.map((event) => event.workspace_id))) {
         const ids = wanted.filter((event) => event.workspace_id === workspaceId).map((event) => event.id);
         for (const row of await events.findMany(workspaceId, ids, tx)) payloads.set(row.id, JSON.parse(row.payload) as EventPayload);
       }
-      const planned = jobsOf(wanted, payloads, listening, clock.now());
+      const planned = await mayAct(jobsOf(wanted, payloads, listening, clock.now()), listening, payloads, tx);
       await jobs.insertMany(planned, tx);
       // Kept for the run (a plan rolled back leaves entries no job takes: the map is bounded).
       if (carriedByJob.size > CARRIED_KEPT) carriedByJob.clear();

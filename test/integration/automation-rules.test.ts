@@ -401,6 +401,23 @@ describeEachDialect('automation rules running [ext]', (ctx) => {
     await t.cleanup();
   });
 
+  it('runs a message.created rule on what the conversation.created rules of the same new conversation did', async () => {
+    const t = await isolated(ctx());
+    // Planned together: the message's job is kept though nothing held when it was planned, since the creation's job runs first.
+    await t.rule({ event: 'message.created', conditions: [{ field: 'tags', operator: 'equals', value: 'vip' }], actions: [{ type: 'set_priority', priority: 'urgent' }] });
+    await t.rule({ conditions: [{ field: 'title', operator: 'contains', value: 'ceo' }], actions: [{ type: 'add_tags', tags: ['vip'] }] });
+    const conversation = await importConversation(t.api, t.product.id, { title: 'From the CEO', body: 'Hello' });
+    await settle(ctx());
+    const shown = await conversationOf(t.api, conversation.id);
+    assert.deepEqual([shown.tags, shown.priority], [['vip'], 'urgent']);
+    // Nothing holds for another conversation: no job is left or created for it.
+    const quiet = await importConversation(t.api, t.product.id, { title: 'Hello', body: 'Hello' });
+    await fanOutAll(ctx());
+    const jobs = await ctx().database.db.selectFrom('automation_jobs').select('id').where('conversation_id', '=', quiet.id).execute();
+    assert.deepEqual(jobs, []);
+    await t.cleanup();
+  });
+
   it('undoes a run that fails alone: the rules before and after it keep theirs, nothing of it is left', async () => {
     const t = await isolated(ctx());
     const agent = await newPerson(ctx(), ctx().a);

@@ -45,6 +45,8 @@ type Test = (subject: TestedSubject) => boolean;
 export interface CompiledConditions {
   readonly plain: readonly Test[];
   readonly patterns: readonly { field: ConditionField; pattern: string }[];
+  /** The fields the conditions read. */
+  readonly fields: ReadonlySet<ConditionField>;
 }
 
 function compileOne({ field, operator, value }: Condition): Test {
@@ -77,12 +79,17 @@ export function compileConditions(conditions: readonly Condition[]): CompiledCon
   return {
     plain: conditions.filter((condition) => condition.operator !== 'matches').map(compileOne),
     patterns: conditions.filter((condition) => condition.operator === 'matches').map(({ field, value }) => ({ field, pattern: value as string })),
+    fields: new Set(conditions.map((condition) => condition.field)),
   };
 }
 
+/** Whether the conditions may hold: every one but the patterns does (no regular expression is run). */
+export const mayHold = ({ plain }: CompiledConditions, subject: TestedSubject): boolean => plain.every((test) => test(subject));
+
 /** Whether every condition holds (an empty list always does). */
-export async function conditionsHold({ plain, patterns }: CompiledConditions, subject: TestedSubject, regex: Pick<RegexRunner, 'match'>): Promise<boolean> {
-  if (!plain.every((test) => test(subject))) return false;
+export async function conditionsHold(conditions: CompiledConditions, subject: TestedSubject, regex: Pick<RegexRunner, 'match'>): Promise<boolean> {
+  if (!mayHold(conditions, subject)) return false;
+  const { patterns } = conditions;
   for (const { field, pattern } of patterns) {
     let matched = false;
     for (const text of subject.values(field)) if ((matched = (await regex.match(pattern, text)) === true)) break;

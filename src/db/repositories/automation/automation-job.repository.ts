@@ -31,6 +31,15 @@ export function automationJobRepository(db: Executor, dialect: Pick<Dialect, 'fo
       await tx.insertInto('automation_jobs').values([...rows]).onConflict((conflict) => conflict.column('id').doNothing()).execute();
     },
 
+    /** Which of these conversations have a job waiting to run (or running). */
+    async pendingFor(conversationIds: readonly string[], tx: Executor): Promise<Set<string>> {
+      if (conversationIds.length === 0) return new Set();
+      const rows = await tx.selectFrom('automation_jobs').select('conversation_id')
+        .where('kind', '=', 'rules').where('status', '=', 'pending').where('conversation_id', 'in', conversationIds)
+        .execute();
+      return new Set(rows.map((row) => row.conversation_id));
+    },
+
     claimDue: (now: string, leaseUntil: string, limit: number, tx: Executor): Promise<ClaimedAutomationJob[]> =>
       claimDueJobs<ClaimedAutomationJob>(dialect, tx, 'automation_jobs', CLAIMED_COLUMNS, { kind: 'rules', now, leaseUntil, limit }),
 
