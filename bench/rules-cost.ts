@@ -7,8 +7,9 @@
 // jobs run (after the write's commit, in the same process) and the conversation jobs (summary,
 // triage) finished; divided by the writes. A third phase measures the same 50 rules each with one
 // more condition that never holds (the contact's address is a reserved one nobody writes from):
-// what rules cost a write when none acts. The phases alternate (none, rules, idle rules, none, …)
-// so the machine's drift falls on all three.
+// what rules cost a write when none acts. The phases alternate, every other round in reverse
+// (none, rules, idle; idle, rules, none; …), so the machine's drift and the visitors' growing
+// conversations (each contact message makes the next one's events longer) fall on all three alike.
 //   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/rules-cost.ts [--db sqlite|postgres]
 //     [--conversations 10000] [--writes 300] [--rounds 2] [--cpu-profile DIR]
 import { parseArgs } from 'node:util';
@@ -164,7 +165,8 @@ async function main(): Promise<void> {
       const activeIn: Record<Phase, string[]> = { none: [], rules, idle: idleRules };
       let active: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const phase of ['none', 'rules', 'idle'] as const) {
+        const order = ['none', 'rules', 'idle'] as const;
+        for (const phase of round % 2 === 0 ? order : [...order].reverse()) {
           await setActive(active, false);
           active = activeIn[phase];
           await setActive(active, true);
