@@ -207,7 +207,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
 
   /**
    * The job's rules in order, first tested on the conversation as read outside a transaction: when
-   * none holds (most jobs) the job joins `idle`, deleted with the claim's others in one statement
+   * none holds after all (a pattern, or a change since the fan-out's look) the job joins `idle`, deleted with the claim's others in one statement
    * (a process that stops first leaves them to be tested again: they changed nothing); otherwise
    * they run in one transaction (`runRules`). A process that stops before that transaction
    * commits leaves the whole job to the next claim: nothing of it was kept.
@@ -288,7 +288,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       return draining;
     },
 
-    /** Stops claiming; the job running finishes its current rule, the rest of it falls due again when its lease runs out. */
+    /** Stops claiming; the job running finishes (its transaction commits or rolls back), the rest of the claim falls due again when its lease runs out. */
     async stop(): Promise<void> {
       stopping = true;
       await draining;
