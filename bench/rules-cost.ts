@@ -5,10 +5,13 @@
 // database. A write's figure is the server's CPU (user + system, the regex worker thread included)
 // from its first request until everything it set off is done: the events fanned out, the rule
 // jobs run (after the write's commit, in the same process) and the conversation jobs (summary,
-// triage) finished; divided by the writes. The phases alternate (none, rules, none, rules, …) so
-// the machine's drift falls on both.
+// triage) finished; divided by the writes. A third phase measures the same 50 rules each with one
+// more condition that never holds (the contact's address is a reserved one nobody writes from):
+// what rules cost a write when none acts. The phases alternate, every other round in reverse
+// (none, rules, idle; idle, rules, none; …), so the machine's drift and the visitors' growing
+// conversations (each contact message makes the next one's events longer) fall on all three alike.
 //   npm run build && node --import ./test/helpers/typescript-hooks.mjs bench/rules-cost.ts [--db sqlite|postgres]
-//     [--conversations 10000] [--writes 300] [--rounds 2]
+//     [--conversations 10000] [--writes 300] [--rounds 2] [--cpu-profile DIR]
 import { parseArgs } from 'node:util';
 import { createServices } from '../src/services.js';
 import { assertDistIsCurrent } from '../test/helpers/dist-freshness.js';
@@ -26,6 +29,8 @@ const { values } = parseArgs({
     conversations: { type: 'string', default: '10000' },
     writes: { type: 'string', default: '300' },
     rounds: { type: 'string', default: '2' },
+    /** A directory for the server's CPU profile (node --cpu-prof), written when it stops. */
+    'cpu-profile': { type: 'string' },
   },
 });
 const db = values.db as BenchDb;
@@ -49,7 +54,7 @@ const TAGS = ['billing', 'bug', 'vip', 'mobile', 'urgent-review', 'login', 'expo
  * the priority and status; one `matches`; actions tagging, setting the priority and assigning.
  * Each holds for a few writes only, as routing rules do: the run prints how many acted.
  */
-function ruleSet(products: string[], members: string[]): object[] {
+function ruleSet(products: string[], members: string[]): { name: string; event: string; conditions: object[]; actions: object[] }[] {
   const events = [...Array(20).fill('conversation.created'), ...Array(20).fill('message.created'), ...Array(10).fill('conversation.updated')];
   return events.map((event, i) => {
     const conditions: object[] = [];
@@ -99,7 +104,7 @@ async function main(): Promise<void> {
     let started = performance.now();
     const seeded = await seed(url);
     progress(`seeded ${CONVERSATIONS} conversations in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    const server = await startLoopdesk({ databaseUrl: url, logLevel: 'warn', cpuProfileDir: null });
+    const server = await startLoopdesk({ databaseUrl: url, logLevel: 'warn', cpuProfileDir: values['cpu-profile'] ?? null });
     try {
       const { baseUrl, pid } = server;
       const api = async (method: string, path: string, body?: unknown) => {
@@ -119,8 +124,14 @@ async function main(): Promise<void> {
       const conversations = await Promise.all(tokens.map((token, i) => startConversation(baseUrl, product, token, `Hello, visitor ${i} here`)));
       const rules: string[] = [];
       for (const rule of ruleSet(seeded.products, seeded.members)) rules.push((await api('POST', '/api/v1/automation-rules', { ...rule, active: false })).id);
-      const setActive = async (active: boolean) => {
-        for (const id of rules) await api('PATCH', `/api/v1/automation-rules/${id}`, { active });
+      // The idle set: each rule as above, its conditions tested as far as they hold, then one more that never does.
+      const idleRules: string[] = [];
+      for (const rule of ruleSet(seeded.products, seeded.members)) {
+        const conditions = [...rule.conditions, { field: 'contact.email', operator: 'equals', value: 'nobody@example.invalid' }];
+        idleRules.push((await api('POST', '/api/v1/automation-rules', { ...rule, name: `Idle ${rule.name}`, conditions, active: false })).id);
+      }
+      const setActive = async (ids: string[], active: boolean) => {
+        for (const id of ids) await api('PATCH', `/api/v1/automation-rules/${id}`, { active });
       };
       await backlogDone(url);
 
@@ -142,29 +153,44 @@ async function main(): Promise<void> {
         await backlogDone(url);
         return ((cpuMs(pid) - before) * 1000) / WRITES;
       };
-      const runsSoFar = async () => ((await api('GET', '/api/v1/automation-rules?limit=100')) as { runs: number }[]).reduce((sum, rule) => sum + rule.runs, 0);
-      const figures: Record<string, { none: number[]; rules: number[]; acted: number }> = { create: { none: [], rules: [], acted: 0 }, message: { none: [], rules: [], acted: 0 } };
+      const runsSoFar = async () => {
+        let sum = 0;
+        for (const offset of [0, 100]) sum += ((await api('GET', `/api/v1/automation-rules?limit=100&offset=${offset}`)) as { runs: number }[]).reduce((total, rule) => total + rule.runs, 0);
+        return sum;
+      };
+      type Phase = 'none' | 'rules' | 'idle';
+      const figures: Record<string, Record<Phase, number[]> & { acted: number; idleActed: number }> = {
+        create: { none: [], rules: [], idle: [], acted: 0, idleActed: 0 }, message: { none: [], rules: [], idle: [], acted: 0, idleActed: 0 },
+      };
+      const activeIn: Record<Phase, string[]> = { none: [], rules, idle: idleRules };
+      let active: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const active of [false, true]) {
-          await setActive(active);
+        const order = ['none', 'rules', 'idle'] as const;
+        for (const phase of round % 2 === 0 ? order : [...order].reverse()) {
+          await setActive(active, false);
+          active = activeIn[phase];
+          await setActive(active, true);
           await backlogDone(url);
           for (const kind of ['create', 'message'] as const) {
             const runsBefore = await runsSoFar();
             const us = await measure(writes[kind]);
-            figures[kind][active ? 'rules' : 'none'].push(us);
-            figures[kind].acted += (await runsSoFar()) - runsBefore;
-            progress(`round ${round + 1}, ${active ? RULES : 0} rules, ${kind}: ${us.toFixed(0)} µs per write`);
+            figures[kind][phase].push(us);
+            const acted = (await runsSoFar()) - runsBefore;
+            if (phase === 'rules') figures[kind].acted += acted;
+            if (phase === 'idle') figures[kind].idleActed += acted;
+            progress(`round ${round + 1}, ${phase === 'none' ? 'no rules' : phase === 'rules' ? `${RULES} rules` : `${RULES} rules none of which holds`}, ${kind}: ${us.toFixed(0)} µs per write`);
           }
         }
       }
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      console.log('| database | conversations | write | writes × rounds | CPU per write, no rules | with 50 rules | difference | rules that acted, per write |');
-      console.log('|---|---:|---|---:|---:|---:|---:|---:|');
+      const mean = (xs: number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length;
+      const listed = (xs: number[]) => `${mean(xs).toFixed(0)} µs (${xs.map((x) => x.toFixed(0)).join(', ')})`;
+      console.log('| database | conversations | write | writes × rounds | CPU per write, no rules | with 50 rules | difference | rules that acted, per write | 50 rules none of which holds | difference |');
+      console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
       for (const [kind, label] of [['create', 'POST /api/v1/conversations'], ['message', 'widget contact message']] as const) {
-        const { none, rules: withRules } = figures[kind];
-        console.log(`| ${db} | ${CONVERSATIONS} | ${label} | ${WRITES} × ${ROUNDS} | ${mean(none).toFixed(0)} µs (${none.map((x) => x.toFixed(0)).join(', ')}) | ` +
-          `${mean(withRules).toFixed(0)} µs (${withRules.map((x) => x.toFixed(0)).join(', ')}) | **${(mean(withRules) - mean(none)).toFixed(0)} µs** | ` +
-          `${(figures[kind].acted / (WRITES * ROUNDS)).toFixed(2)} |`);
+        const { none, rules: withRules, idle, acted, idleActed } = figures[kind];
+        if (idleActed > 0) throw new Error(`the idle rules acted ${idleActed} times`);
+        console.log(`| ${db} | ${CONVERSATIONS} | ${label} | ${WRITES} × ${ROUNDS} | ${listed(none)} | ${listed(withRules)} | **${(mean(withRules) - mean(none)).toFixed(0)} µs** | ` +
+          `${(acted / (WRITES * ROUNDS)).toFixed(2)} | ${listed(idle)} | **${(mean(idle) - mean(none)).toFixed(0)} µs** |`);
       }
     } finally {
       await server.stop();

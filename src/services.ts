@@ -97,6 +97,7 @@ import { createAutomationRuleService } from './domain/automation/automation-rule
 import { createAutomationChecks } from './domain/automation/automation-vocabulary.js';
 import { createMacroService } from './domain/automation/macro.service.js';
 import { createRegexRunner } from './domain/automation/regex-safety.js';
+import { createRuleCache } from './domain/automation/rule-cache.js';
 import { createAutomationRunner } from './events/automation-runner.js';
 import { createPasswordHasher, type ScryptParams } from './domain/accounts/passwords.js';
 import { createConversationWrites } from './domain/conversations/conversation.writes.js';
@@ -322,7 +323,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const automationChecks = createAutomationChecks(repositories);
   const actionRunner = createActionRunner({ writes: conversationWrites, replyMail, ...repositories, assignment });
   const automationRunner = createAutomationRunner({
-    db, clock, onError: onBackgroundError, rules: repositories.automationRules, jobs: automationJobRepository(db, dialect), writes: conversationWrites,
+    db, clock, onError: onBackgroundError, rules: repositories.automationRules, ruleCache: createRuleCache(repositories.automationRules),
+    jobs: automationJobRepository(db, dialect), writes: conversationWrites,
     actions: actionRunner, regex: createRegexRunner(), ...repositories, assignment,
   });
   const proofOfWork = createProofOfWork({

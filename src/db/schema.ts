@@ -357,6 +357,7 @@ export interface Database {
   article_passages: ArticlePassageTable;
   help_events: HelpEventTable;
   automation_rules: AutomationRuleTable;
+  automation_rule_versions: AutomationRuleVersionTable;
   macros: MacroTable;
   automation_jobs: AutomationJobTable;
   audit_log: AuditLogTable;
@@ -756,6 +757,12 @@ export interface AutomationRuleTable {
   last_run_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A workspace's rule-set version (migration 0048): moved by every write of its rules; in-memory rule caches compare it. */
+export interface AutomationRuleVersionTable {
+  workspace_id: string;
+  version: number;
 }
 
 /** A macro (migration 0037): `actions` JSON. */

@@ -2,27 +2,31 @@
 // dispatcher fans an event out (`plan`, in the transaction that claims it: once per event, on any
 // number of processes) and active rules of its workspace listen to its type, one job is created
 // with those rules' ids in order. Each cycle claims due jobs with a lease and runs them oldest
-// first: a rule's conditions are tested on the conversation as read (no transaction for a rule that
-// does not hold: most do not), and a rule that holds runs in a transaction of its own that first
-// advances the job past it (while the lease holds: the row stays locked until the rule's effects
-// commit with it) and tests them again under the conversation's lock, so a rule runs at most once
-// per event, and a process that dies mid-job leaves the rest to whoever claims it next.
-// A rule's changes carry `actor: { type: "rule", id }` and are never planned: no loops.
+// first. The workspace's rules come from the process's rule cache (compiled once per version of
+// the rule set) and are first tested on the conversation as read: a job none of whose rules holds
+// (most) costs no transaction. Otherwise the job's rules run in one transaction whose first
+// statement deletes the job while the lease holds (its row stays locked until the rules' effects
+// commit with the deletion: a rule runs at most once per event, however many processes hold the
+// job), each rule tested again under the conversation's lock as the rules before it left it, and
+// each rule that holds runs in a savepoint of its own: its run is atomic, a run that no longer
+// fits is undone alone and the next rule still runs, and its events carry
+// `actor: { type: "rule", id }`, so they are never planned: no loops.
 import type { Db } from '../db/database.js';
 import type { AutomationJobRepository, AutomationJobRow, ClaimedAutomationJob } from '../db/repositories/automation/automation-job.repository.js';
-import type { AutomationRuleRepository, ListeningRule } from '../db/repositories/automation/automation-rule.repository.js';
+import type { AutomationRuleRepository } from '../db/repositories/automation/automation-rule.repository.js';
 import type { ConversationRepository, ConversationWithContactRow } from '../db/repositories/conversation.repository.js';
 import type { EventRepository } from '../db/repositories/event.repository.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { MessageRepository } from '../db/repositories/message.repository.js';
 import type { FanOutEventRow } from '../db/repositories/webhook-delivery.repository.js';
 import type { ActionRunner } from '../domain/automation/actions.js';
-import { assignsInTurn, RULE_EVENTS, type Action, type Condition } from '../domain/automation/automation-vocabulary.js';
+import { RULE_EVENTS } from '../domain/automation/automation-vocabulary.js';
 import type { Assignment } from '../domain/assignment/assignment.js';
-import { conditionsHold, type ConditionSubject } from '../domain/automation/conditions.js';
-import type { RegexRunner } from '../domain/automation/regex-safety.js';
+import { conditionsHold, mayHold, testedSubject, type ConditionSubject } from '../domain/automation/conditions.js';
+import type { MatchResult, RegexRunner } from '../domain/automation/regex-safety.js';
+import type { CachedRule, RuleCache } from '../domain/automation/rule-cache.js';
 import type { ConversationWrites } from '../domain/conversations/conversation.writes.js';
-import { inTransaction } from '../domain/shared/unit-of-work.js';
+import { inSavepoint, inTransaction } from '../domain/shared/unit-of-work.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { parseTags } from '../domain/tags/tags.js';
@@ -34,6 +38,8 @@ import { retryOutcome } from './retry-schedule.js';
 const CLAIM_BATCH = 20;
 /** A job's lease: room for every rule of a long list, each with its regex time limits. */
 const JOB_LEASE_MS = 120_000;
+/** Planned jobs whose contact message a process keeps for their run, at most. */
+const CARRIED_KEPT = 10_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300);
@@ -51,12 +57,16 @@ function contactMessageOf(type: string, data: Data): string | null {
   return message?.sender_type === 'contact' && typeof message.body === 'string' ? message.body : null;
 }
 
+/** The active rules of a workspace listening to an event type, in order. */
+type Listening = (workspaceId: string, type: string) => readonly CachedRule[];
+
 export interface AutomationRunnerDeps {
   db: Db;
-  rules: Pick<AutomationRuleRepository, 'listening' | 'byIds' | 'findById' | 'recordRun'>;
+  rules: Pick<AutomationRuleRepository, 'recordRuns'>;
+  ruleCache: RuleCache;
   jobs: AutomationJobRepository;
   events: Pick<EventRepository, 'findMany'>;
-  conversations: Pick<ConversationRepository, 'findById'>;
+  conversations: Pick<ConversationRepository, 'findById' | 'findManyWithContact'>;
   messages: Pick<MessageRepository, 'lastFromContact'>;
   writes: Pick<ConversationWrites, 'lock'>;
   actions: ActionRunner;
@@ -67,112 +77,154 @@ export interface AutomationRunnerDeps {
   random?: () => number;
 }
 
-type RuleOutcome = 'ran' | 'skipped' | 'lease_lost';
+/** A job's matches: each pattern run once per text (the look before the transaction and the tests in it share them). */
+function remembered(regex: Pick<RegexRunner, 'match'>): Pick<RegexRunner, 'match'> {
+  const results = new Map<string, Promise<MatchResult>>();
+  return {
+    match(pattern, input) {
+      const key = `${pattern}\u0000${input}`;
+      let result = results.get(key);
+      if (!result) results.set(key, (result = regex.match(pattern, input)));
+      return result;
+    },
+  };
+}
 
 export function createAutomationRunner(deps: AutomationRunnerDeps) {
-  const { db, rules, jobs, events, conversations, messages, writes, actions, assignment, regex, clock, onError, random } = deps;
+  const { db, rules, ruleCache, jobs, events, conversations, messages, writes, actions, assignment, regex, clock, onError, random } = deps;
   let draining: Promise<void> | null = null;
   let again = false;
   let stopping = false;
+  /** The contact's message of each job this process planned, taken from the payload the plan read (a job planned elsewhere reads its event). */
+  const carriedByJob = new Map<string, string | null>();
 
   /** The event's jobs: rules listening, in order, unless a rule made the change or a message is not the contact's. */
-  function jobsOf(rows: readonly FanOutEventRow[], payloads: Map<string, EventPayload>, listening: Map<string, string[]>, now: string): AutomationJobRow[] {
+  function jobsOf(rows: readonly FanOutEventRow[], payloads: Map<string, EventPayload>, listening: Listening, now: string): AutomationJobRow[] {
     return rows.flatMap((event) => {
-      const ruleIds = listening.get(`${event.workspace_id} ${event.type}`);
       const payload = payloads.get(event.id);
-      if (!ruleIds || !payload || payload.actor?.type === 'rule') return [];
+      if (!payload || payload.actor?.type === 'rule') return [];
       if (event.type === 'message.created' && payload.data.sender_type !== 'contact') return [];
       const conversationId = conversationIdOf(event.type, payload.data);
       if (typeof conversationId !== 'string') return [];
       return [{
         id: event.id, workspace_id: event.workspace_id, conversation_id: conversationId, kind: 'rules', event_type: event.type,
-        rule_ids: JSON.stringify(ruleIds), rules_done: 0, status: 'pending', attempts: 0, last_error: null, next_attempt_at: now, created_at: now, updated_at: now,
+        rule_ids: JSON.stringify(listening(event.workspace_id, event.type).map((rule) => rule.id)), rules_done: 0, status: 'pending', attempts: 0, last_error: null,
+        next_attempt_at: now, created_at: now, updated_at: now,
       } satisfies AutomationJobRow];
     });
   }
 
-  /** The contact's message the job's event carries, read once per job. */
+  /** The contact's message the job's event carries, once per job. */
   async function carriedMessageOf(job: ClaimedAutomationJob): Promise<string | null> {
+    const planned = carriedByJob.get(job.id);
+    if (carriedByJob.delete(job.id)) return planned!;
     const [event] = await events.findMany(job.workspace_id, [job.id]);
     return event ? contactMessageOf(job.event_type, (JSON.parse(event.payload) as EventPayload).data) : null;
   }
 
-  /** What the conditions read, as the conversation is now (earlier rules' changes included). */
-  async function subjectOf(conversation: ConversationWithContactRow, job: ClaimedAutomationJob, carried: string | null, tx: Executor): Promise<ConditionSubject> {
-    const body = carried ?? (await messages.lastFromContact(job.workspace_id, conversation.id, clock.now(), tx))?.body ?? null;
-    return {
-      product_id: conversation.product_id, type: conversation.type, source: conversation.source, status: conversation.status,
-      priority: conversation.priority, tags: parseTags(conversation.tags), assignee_id: conversation.assignee_id, title: conversation.title,
-      'contact.email': conversation.contact_email, 'message.body': body, ai_summary: conversation.ai_summary,
-    };
-  }
-
-  /** The conversation's subject outside any transaction, for the look before a rule's own; null when it is gone. */
-  async function subjectNow(job: ClaimedAutomationJob, carried: string | null): Promise<ConditionSubject | null> {
-    const conversation = await conversations.findById(job.workspace_id, job.conversation_id);
-    return conversation ? subjectOf(conversation, job, carried, db) : null;
-  }
+  /** What the conditions read, the conversation as given: the event's contact message, or the contact's latest. */
+  const subjectOf = (conversation: ConversationWithContactRow, body: string | null): ConditionSubject => ({
+    product_id: conversation.product_id, type: conversation.type, source: conversation.source, status: conversation.status,
+    priority: conversation.priority, tags: parseTags(conversation.tags), assignee_id: conversation.assignee_id, title: conversation.title,
+    'contact.email': conversation.contact_email, 'message.body': body, ai_summary: conversation.ai_summary,
+  });
 
   /**
-   * Rule number `index` of the job, whose conditions held a moment ago, in its own transaction
-   * that advances the job from `done` past it and tests the conditions again under the
-   * conversation's lock; its events name the rule as their actor.
+   * The jobs worth creating: those for which a rule may hold on the conversation as read now (its
+   * conditions but the patterns: no regular expression runs in the fan-out's transaction), the
+   * look the runner would otherwise take when it claims the job, taken at once on every event of
+   * the batch. Most events then cost no job at all. Kept without a look: a job whose
+   * conversation has a job waiting before it (that job's rules may change what this one's see;
+   * the waiting jobs are read before the conversations, so a job that finished in between shows
+   * its changes), and one whose rules read a contact message the event does not carry.
    */
-  async function runRule(job: ClaimedAutomationJob, ruleId: string, carried: string | null, done: number, index: number): Promise<RuleOutcome> {
-    const body = async (work: Parameters<Parameters<typeof inTransaction>[1]>[0]): Promise<RuleOutcome> => {
-      if (!(await jobs.advance(job, done, index + 1, clock.now(), work.tx))) return 'lease_lost';
-      const rule = await rules.findById(job.workspace_id, ruleId, work.tx);
-      if (!rule || rule.active !== 1) return 'skipped';
-      const ruleActions = JSON.parse(rule.actions) as Action[];
-      const unlocked = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
-      if (!unlocked) return 'skipped';
-      await assignment.holdFor(work, unlocked.product_id, assignsInTurn(ruleActions));
-      const at = await writes.lock(work, job.conversation_id);
-      const conversation = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
-      if (!conversation) return 'skipped';
-      const conditions = JSON.parse(rule.conditions) as Condition[];
-      if (!(await conditionsHold(conditions, await subjectOf(conversation, job, carried, work.tx), regex))) return 'skipped';
-      const performer = { workspaceId: job.workspace_id, id: rule.id, name: rule.name, memberId: null };
-      await actions.run(work, conversation, ruleActions, performer);
-      await rules.recordRun(job.workspace_id, rule.id, at, work.tx);
-      return 'ran';
-    };
-    try {
-      return await inTransaction(db, body, { actor: { type: 'rule', id: ruleId } });
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      // Its actions no longer fit (a member or saved reply deleted since): this run is skipped, the next rules go on.
-      onError(new Error(`automation rule ${ruleId} skipped on event ${job.id}: ${error.message}`));
-      const advanced = await inTransaction(db, (work) => jobs.advance(job, done, index + 1, clock.now(), work.tx));
-      return advanced ? 'skipped' : 'lease_lost';
+  async function mayAct(
+    planned: AutomationJobRow[], listening: Listening, payloads: Map<string, EventPayload>, tx: Executor,
+  ): Promise<AutomationJobRow[]> {
+    if (planned.length === 0) return planned;
+    const waiting = await jobs.pendingFor([...new Set(planned.map((job) => job.conversation_id))], tx);
+    const read = new Map<string, ConversationWithContactRow>();
+    for (const workspaceId of new Set(planned.map((job) => job.workspace_id))) {
+      const ids = [...new Set(planned.filter((job) => job.workspace_id === workspaceId).map((job) => job.conversation_id))];
+      for (const row of await conversations.findManyWithContact(workspaceId, ids, tx)) read.set(row.id, row);
     }
+    return planned.filter((job) => {
+      const conversation = read.get(job.conversation_id);
+      if (!conversation) return false;
+      const rules = listening(job.workspace_id, job.event_type);
+      const body = contactMessageOf(job.event_type, payloads.get(job.id)!.data);
+      const subject = testedSubject(subjectOf(conversation, body));
+      const keep = waiting.has(job.conversation_id) ||
+        rules.some((rule) => (body === null && rule.conditions.fields.has('message.body')) || mayHold(rule.conditions, subject));
+      if (keep) waiting.add(job.conversation_id);
+      return keep;
+    });
+  }
+
+  /** The job's rules still active, in the job's order (a rule deleted or deactivated since the event is skipped). */
+  async function rulesOf(job: ClaimedAutomationJob, tx: Executor): Promise<CachedRule[]> {
+    const set = (await ruleCache.current([job.workspace_id], tx)).get(job.workspace_id)!;
+    return (JSON.parse(job.rule_ids) as string[]).slice(job.rules_done).flatMap((id) => set.byId.get(id) ?? []);
   }
 
   /**
-   * The job's rules in order. Their conditions are first tested on the conversation as read
-   * outside a transaction (once, and again after each rule that acted): a rule that does not hold
-   * costs no transaction, and the next rule that does advances the job past it. A process that
-   * stops between them leaves those rules to be tested again by the next claim, which is harmless:
-   * they changed nothing.
+   * The job's rules, one of which held on the conversation as read (`look`), in one transaction
+   * that deletes the job while the lease holds; false when the lease was lost. Each rule is tested
+   * again under the conversation's lock, on the conversation as the rules before it left it, and
+   * each that holds runs in a savepoint of its own, its events naming it as their actor.
    */
-  async function runJob(job: ClaimedAutomationJob): Promise<void> {
-    try {
-      const ruleIds = (JSON.parse(job.rule_ids) as string[]).slice(job.rules_done);
-      const rows = new Map((await rules.byIds(job.workspace_id, ruleIds)).map((row) => [row.id, row]));
-      const carried = await carriedMessageOf(job);
-      let subject = await subjectNow(job, carried);
-      let done = job.rules_done;
-      for (const [offset, ruleId] of ruleIds.entries()) {
-        const row = rows.get(ruleId);
-        if (!subject || !row || row.active !== 1) continue;
-        if (!(await conditionsHold(JSON.parse(row.conditions) as Condition[], subject, regex))) continue;
-        const index = job.rules_done + offset;
-        const outcome = await runRule(job, ruleId, carried, done, index);
-        if (outcome === 'lease_lost') return;
-        done = index + 1;
-        if (outcome === 'ran') subject = await subjectNow(job, carried);
+  async function runRules(job: ClaimedAutomationJob, look: ConversationWithContactRow, body: string | null, match: Pick<RegexRunner, 'match'>): Promise<boolean> {
+    return inTransaction(db, async (work) => {
+      if (!(await jobs.finish(job, work.tx))) return false;
+      // Read again under the job's lock: a rule written since the look counts as it now stands.
+      const listed = await rulesOf(job, work.tx);
+      await assignment.holdFor(work, look.product_id, listed.some((rule) => rule.assignsInTurn));
+      const at = await writes.lock(work, job.conversation_id);
+      const read = () => conversations.findById(job.workspace_id, job.conversation_id, work.tx);
+      let conversation = await read();
+      /** A rule changed the conversation: the next rule's test reads it again (after the last one, nothing does). */
+      let changed = false;
+      const ran: string[] = [];
+      for (const rule of listed) {
+        if (changed) [conversation, changed] = [await read(), false];
+        if (!conversation) break;
+        if (!(await conditionsHold(rule.conditions, testedSubject(subjectOf(conversation, body)), match))) continue;
+        const performer = { workspaceId: job.workspace_id, id: rule.id, name: rule.name, memberId: null };
+        const on = conversation;
+        try {
+          changed = await inSavepoint(work, (run) => actions.run(run, on, rule.actions, performer), { actor: { type: 'rule', id: rule.id } });
+          ran.push(rule.id);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          // Its actions no longer fit (a member or saved reply deleted since): this run is undone and skipped, the next rules go on.
+          onError(new Error(`automation rule ${rule.id} skipped on event ${job.id}: ${error.message}`));
+        }
       }
-      await jobs.finish(job);
+      await rules.recordRuns(job.workspace_id, ran, at, work.tx);
+      return true;
+    });
+  }
+
+  /**
+   * The job's rules in order, first tested on the conversation as read outside a transaction: when
+   * none holds after all (a pattern, or a change since the fan-out's look) the job joins `idle`, deleted with the claim's others in one statement
+   * (a process that stops first leaves them to be tested again: they changed nothing); otherwise
+   * they run in one transaction (`runRules`). A process that stops before that transaction
+   * commits leaves the whole job to the next claim: nothing of it was kept.
+   */
+  async function runJob(job: ClaimedAutomationJob, idle: ClaimedAutomationJob[]): Promise<void> {
+    try {
+      const listed = await rulesOf(job, db);
+      const read = listed.length === 0 ? undefined : await conversations.findById(job.workspace_id, job.conversation_id);
+      const body = read ? ((await carriedMessageOf(job)) ?? (await messages.lastFromContact(job.workspace_id, read.id, clock.now()))?.body ?? null) : null;
+      const match = remembered(regex);
+      let holds = false;
+      if (read) {
+        const subject = testedSubject(subjectOf(read, body));
+        for (const rule of listed) if ((holds = await conditionsHold(rule.conditions, subject, match))) break;
+      }
+      if (holds) await runRules(job, read!, body, match);
+      else idle.push(job);
     } catch (error) {
       const attempts = job.attempts + 1;
       const giveUp = attempts > JOB_RETRY_SCHEDULE_MS.length;
@@ -187,7 +239,12 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
         if (stopping) return;
         const nowMs = Date.parse(clock.now());
         const claimed = await db.transaction().execute((tx) => jobs.claimDue(iso(nowMs), iso(nowMs + JOB_LEASE_MS), CLAIM_BATCH, tx));
-        for (const job of claimed) if (!stopping) await runJob(job);
+        const idle: ClaimedAutomationJob[] = [];
+        try {
+          for (const job of claimed) if (!stopping) await runJob(job, idle);
+        } finally {
+          await jobs.finishMany(idle);
+        }
         if (claimed.length < CLAIM_BATCH) break;
       }
     } while (again);
@@ -201,18 +258,19 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     async plan(rows: readonly FanOutEventRow[], tx: Executor): Promise<boolean> {
       const triggers = rows.filter((event) => isRuleEvent(event.type));
       if (triggers.length === 0) return false;
-      const found: ListeningRule[] = await rules.listening([...new Set(triggers.map((event) => event.workspace_id))], [...new Set(triggers.map((event) => event.type))], tx);
-      if (found.length === 0) return false;
-      const listening = new Map<string, string[]>();
-      for (const rule of found) listening.set(`${rule.workspace_id} ${rule.event}`, [...(listening.get(`${rule.workspace_id} ${rule.event}`) ?? []), rule.id]);
-      const wanted = triggers.filter((event) => listening.has(`${event.workspace_id} ${event.type}`));
+      const sets = await ruleCache.current([...new Set(triggers.map((event) => event.workspace_id))], tx);
+      const listening: Listening = (workspaceId, type) => sets.get(workspaceId)?.byEvent.get(type) ?? [];
+      const wanted = triggers.filter((event) => listening(event.workspace_id, event.type).length > 0);
       const payloads = new Map<string, EventPayload>();
       for (const workspaceId of new Set(wanted.map((event) => event.workspace_id))) {
         const ids = wanted.filter((event) => event.workspace_id === workspaceId).map((event) => event.id);
         for (const row of await events.findMany(workspaceId, ids, tx)) payloads.set(row.id, JSON.parse(row.payload) as EventPayload);
       }
-      const planned = jobsOf(wanted, payloads, listening, clock.now());
+      const planned = await mayAct(jobsOf(wanted, payloads, listening, clock.now()), listening, payloads, tx);
       await jobs.insertMany(planned, tx);
+      // Kept for the run (a plan rolled back leaves entries no job takes: the map is bounded).
+      if (carriedByJob.size > CARRIED_KEPT) carriedByJob.clear();
+      for (const job of planned) carriedByJob.set(job.id, contactMessageOf(job.event_type, payloads.get(job.id)!.data));
       return planned.length > 0;
     },
 
@@ -230,7 +288,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       return draining;
     },
 
-    /** Stops claiming; the job running finishes its current rule, the rest of it falls due again when its lease runs out. */
+    /** Stops claiming; the job running finishes (its transaction commits or rolls back), the rest of the claim falls due again when its lease runs out. */
     async stop(): Promise<void> {
       stopping = true;
       await draining;

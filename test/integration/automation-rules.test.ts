@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { assertForbidden, assertInvalid, assertNotFound } from '../helpers/answers.js';
 import { createMacro, createRule, settle } from '../helpers/automation.js';
-import { recordEvents, recorded } from '../helpers/events.js';
+import { fanOutAll, recordEvents, recorded } from '../helpers/events.js';
 import { createProduct, importConversation } from '../helpers/factories.js';
 import { describeEachDialect, type Client, type TestContext } from '../helpers/harness.js';
 import { newPerson } from '../helpers/sessions.js';
+import { createServices } from '../../src/services.js';
 
 const BASE = '/api/v1/automation-rules';
 const UNKNOWN_ID = '0193a2b4-7c1d-7e2f-8a3b-4c5d6e7f0000';
@@ -397,6 +398,70 @@ describeEachDialect('automation rules running [ext]', (ctx) => {
     const shown = await conversationOf(t.api, conversation.id);
     assert.deepEqual([shown.assignee_id, shown.tags], [null, ['after']]);
     assert.deepEqual([(await ruleOf(t.api, gone.id)).runs, (await ruleOf(t.api, after.id)).runs], [0, 1]);
+    await t.cleanup();
+  });
+
+  it('runs a message.created rule on what the conversation.created rules of the same new conversation did', async () => {
+    const t = await isolated(ctx());
+    // Planned together: the message's job is kept though nothing held when it was planned, since the creation's job runs first.
+    await t.rule({ event: 'message.created', conditions: [{ field: 'tags', operator: 'equals', value: 'vip' }], actions: [{ type: 'set_priority', priority: 'urgent' }] });
+    await t.rule({ conditions: [{ field: 'title', operator: 'contains', value: 'ceo' }], actions: [{ type: 'add_tags', tags: ['vip'] }] });
+    const conversation = await importConversation(t.api, t.product.id, { title: 'From the CEO', body: 'Hello' });
+    await settle(ctx());
+    const shown = await conversationOf(t.api, conversation.id);
+    assert.deepEqual([shown.tags, shown.priority], [['vip'], 'urgent']);
+    // Nothing holds for another conversation: no job is left or created for it.
+    const quiet = await importConversation(t.api, t.product.id, { title: 'Hello', body: 'Hello' });
+    await fanOutAll(ctx());
+    const jobs = await ctx().database.db.selectFrom('automation_jobs').select('id').where('conversation_id', '=', quiet.id).execute();
+    assert.deepEqual(jobs, []);
+    await t.cleanup();
+  });
+
+  it('undoes a run that fails alone: the rules before and after it keep theirs, nothing of it is left', async () => {
+    const t = await isolated(ctx());
+    const agent = await newPerson(ctx(), ctx().a);
+    const before = await t.rule({ actions: [{ type: 'add_tags', tags: ['before'] }] });
+    // Its note and tag are written before its assignment fails: the run's savepoint undoes them.
+    const failing = await t.rule({ actions: [{ type: 'add_note', body: 'half a run' }, { type: 'add_tags', tags: ['half'] }, { type: 'assign', member_id: agent.member.id }] });
+    const after = await t.rule({ actions: [{ type: 'add_note', body: 'after' }] });
+    assert.equal((await t.api.delete(`/api/v1/members/${agent.member.id}`)).status, 204);
+    const conversation = await importConversation(t.api, t.product.id, { body: 'Hello' });
+    const events = await recorded(ctx(), () => settle(ctx()));
+    const shown = await conversationOf(t.api, conversation.id);
+    assert.deepEqual([shown.tags, shown.assignee_id], [['before'], null]);
+    assert.deepEqual(shown.messages.map((message: any) => message.body), ['Hello', 'after']);
+    const actors = events.filter((event) => (event.payload as any).actor?.type === 'rule').map((event) => [event.type, (event.payload as any).actor.id]);
+    assert.deepEqual(actors, [['conversation.updated', before.id], ['message.created', after.id]]);
+    const runs = await Promise.all([before, failing, after].map(async (rule) => (await ruleOf(t.api, rule.id)).runs));
+    assert.deepEqual(runs, [1, 0, 1]);
+    await t.cleanup();
+  });
+
+  it('runs each rule as it stands when the job runs, even when saved through another process (each keeps its rules in memory)', async () => {
+    const t = await isolated(ctx());
+    // A second set of services on the same database: another process, with its own rule cache.
+    const other = createServices(ctx().database);
+    const otherContext = { database: ctx().database, services: other };
+    const tagged = await t.rule({ actions: [{ type: 'add_tags', tags: ['first'] }] });
+    const first = await importConversation(t.api, t.product.id);
+    await settle(otherContext);
+    assert.deepEqual((await conversationOf(t.api, first.id)).tags, ['first']);
+    // Changed through this process: the other one's next job uses the change.
+    await t.api.patch(`${BASE}/${tagged.id}`, { actions: [{ type: 'add_tags', tags: ['second'] }] });
+    const second = await importConversation(t.api, t.product.id);
+    await settle(otherContext);
+    assert.deepEqual((await conversationOf(t.api, second.id)).tags, ['second']);
+    // Planned, then deactivated and another rule deleted before the job runs: neither runs.
+    const deleted = await t.rule({ actions: [{ type: 'add_tags', tags: ['deleted'] }] });
+    const third = await importConversation(t.api, t.product.id);
+    await fanOutAll(otherContext);
+    await t.api.patch(`${BASE}/${tagged.id}`, { active: false });
+    await t.api.delete(`${BASE}/${deleted.id}`);
+    await settle(otherContext);
+    assert.deepEqual((await conversationOf(t.api, third.id)).tags, []);
+    assert.equal((await ruleOf(t.api, tagged.id)).runs, 2);
+    await other.automationRunner.stop();
     await t.cleanup();
   });
 });

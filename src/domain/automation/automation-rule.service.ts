@@ -2,7 +2,8 @@
 // happens. The settings role writes them; everyone reads them. They run in `position` order,
 // 1 … n in the workspace with no gaps: a new rule goes to the end unless it asks for a place, a
 // move shifts the rules between its old and new places by one, a delete closes the gap; every
-// write takes the workspace's rule lock, so positions stay a permutation.
+// write takes the workspace's rule lock, so positions stay a permutation, and moves the workspace's
+// rule-set version, which the processes' rule caches compare (src/events/rule-cache.ts).
 import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { AutomationRuleChanges, AutomationRuleRepository, AutomationRuleRow } from '../../db/repositories/automation/automation-rule.repository.js';
@@ -106,6 +107,7 @@ export function createAutomationRuleService({ db, dialect, automationRules: rule
           conditions: conditions!, actions: actions!, runs: 0, last_run_at: null, created_at: now, updated_at: now,
         };
         await rules.insert(row, work.tx);
+        await rules.bumpVersion(actor.workspaceId, work.tx);
         await audit.record(work, { actor, action: 'automation_rule.created', target_type: 'automation_rule', target_id: row.id });
         return toAutomationRule(row);
       });
@@ -127,6 +129,7 @@ export function createAutomationRuleService({ db, dialect, automationRules: rule
         await positions.move(actor.workspaceId, current.position, changes.position, work.tx);
         changes.updated_at = clock.now();
         await rules.update(actor.workspaceId, ruleId, changes, work.tx);
+        await rules.bumpVersion(actor.workspaceId, work.tx);
         const updated = toAutomationRule({ ...current, ...changes });
         await audit.record(work, {
           actor, action: 'automation_rule.updated', target_type: 'automation_rule', target_id: ruleId, changes: changesBetween(toAutomationRule(current), updated),
@@ -143,6 +146,7 @@ export function createAutomationRuleService({ db, dialect, automationRules: rule
         const count = await rules.count(actor.workspaceId, work.tx);
         await rules.delete(actor.workspaceId, ruleId, work.tx);
         await positions.closeGap(actor.workspaceId, position, count, work.tx);
+        await rules.bumpVersion(actor.workspaceId, work.tx);
         await audit.record(work, { actor, action: 'automation_rule.deleted', target_type: 'automation_rule', target_id: ruleId });
       });
     },

@@ -5,6 +5,7 @@
 import type { Db } from '../../db/database.js';
 import { isDeadlockVictim, type Dialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/repositories/executor.js';
+import { savepoint } from '../../db/repositories/savepoint.js';
 import type { EventActor } from '../../events/event-types.js';
 
 export interface Work {
@@ -58,4 +59,29 @@ export async function holdLocks(dialect: Pick<Dialect, 'lockKeysInTransaction'>,
   if (wanted.length === 0) return;
   await dialect.lockKeysInTransaction(work.tx, wanted);
   for (const key of wanted) work.locks.add(key);
+}
+
+/**
+ * Runs `body` in a savepoint of `work`'s transaction, as a Work of its own whose events carry
+ * `actor`: when it returns, its writes, the locks it took and its after-commit tasks join the
+ * transaction's; when it throws, its writes are undone alone (the transaction goes on), its tasks
+ * dropped, and the error rethrown.
+ */
+export async function inSavepoint<T>(work: Work, body: (inner: Work) => Promise<T>, { actor }: { actor?: EventActor } = {}): Promise<T> {
+  // One name for all: a savepoint opened inside another with the same name is the one its release or rollback names.
+  const name = 'unit';
+  const locks = new Set(work.locks);
+  const committed: (() => void)[] = [];
+  await savepoint.open(work.tx, name);
+  let result: T;
+  try {
+    result = await body({ tx: work.tx, locks, afterCommit: (task) => committed.push(task), ...(actor && { actor }) });
+  } catch (error) {
+    await savepoint.undo(work.tx, name);
+    throw error;
+  }
+  await savepoint.release(work.tx, name);
+  for (const key of locks) work.locks.add(key);
+  for (const task of committed) work.afterCommit(task);
+  return result;
 }

@@ -1,6 +1,8 @@
 // The rule runs events ask for (migration 0037): one job per event, created when the event is fanned
-// out, claimed with a lease by any process (FOR UPDATE SKIP LOCKED on PostgreSQL), advanced by each
-// rule's transaction while the lease holds, deleted once its last rule has run.
+// out, claimed with a lease by any process (FOR UPDATE SKIP LOCKED on PostgreSQL), deleted by the
+// transaction that runs its rules while the lease holds (or at once when none of them holds).
+// `rules_done` is only read: a job's rules now run in one transaction (a job an older version left
+// part-run resumes after the rules it recorded).
 import type { Dialect } from '../../dialect.js';
 import type { Executor } from '../executor.js';
 import { claimDueJobs } from '../job-claims.js';
@@ -29,24 +31,35 @@ export function automationJobRepository(db: Executor, dialect: Pick<Dialect, 'fo
       await tx.insertInto('automation_jobs').values([...rows]).onConflict((conflict) => conflict.column('id').doNothing()).execute();
     },
 
+    /** Which of these conversations have a job waiting to run (or running). */
+    async pendingFor(conversationIds: readonly string[], tx: Executor): Promise<Set<string>> {
+      if (conversationIds.length === 0) return new Set();
+      const rows = await tx.selectFrom('automation_jobs').select('conversation_id')
+        .where('kind', '=', 'rules').where('status', '=', 'pending').where('conversation_id', 'in', conversationIds)
+        .execute();
+      return new Set(rows.map((row) => row.conversation_id));
+    },
+
     claimDue: (now: string, leaseUntil: string, limit: number, tx: Executor): Promise<ClaimedAutomationJob[]> =>
       claimDueJobs<ClaimedAutomationJob>(dialect, tx, 'automation_jobs', CLAIMED_COLUMNS, { kind: 'rules', now, leaseUntil, limit }),
 
     /**
-     * Marks the rules up to number `to` (exclusive, 0-based) as run, from `from` (what this claim
-     * recorded last: the rules between were found not to hold), while the claim's lease holds and
-     * no one advanced it since; whether it did. The first statement of a rule's transaction: it
-     * locks the job's row until the rule's effects commit with it, so a rule is run once per
-     * event, however many processes share the queue.
+     * Deletes a job whose lease still holds; whether it did. The first statement of the
+     * transaction that runs the job's rules: the row stays locked until their effects commit with
+     * its deletion, so the rules run once per event however many processes share the queue (one
+     * whose lease ran out and was claimed again deletes nothing and runs nothing).
      */
-    async advance(job: Lease, from: number, to: number, at: string, tx: Executor): Promise<boolean> {
-      const result = await leased(tx, job).set({ rules_done: to, updated_at: at }).where('rules_done', '=', from).executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    async finish(job: Lease, tx: Executor = db): Promise<boolean> {
+      const result = await tx.deleteFrom('automation_jobs').where('id', '=', job.id).where('status', '=', 'pending').where('next_attempt_at', '=', job.next_attempt_at).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
 
-    /** Deletes a job whose lease still holds: every rule has run. */
-    async finish(job: Lease, tx: Executor = db): Promise<void> {
-      await tx.deleteFrom('automation_jobs').where('id', '=', job.id).where('next_attempt_at', '=', job.next_attempt_at).execute();
+    /** Deletes the jobs of one claim (one lease) none of whose rules held, in one statement. */
+    async finishMany(jobs: readonly Lease[], tx: Executor = db): Promise<void> {
+      for (const lease of new Set(jobs.map((job) => job.next_attempt_at))) {
+        const ids = jobs.filter((job) => job.next_attempt_at === lease).map((job) => job.id);
+        await tx.deleteFrom('automation_jobs').where('id', 'in', ids).where('status', '=', 'pending').where('next_attempt_at', '=', lease).execute();
+      }
     },
 
     /** Records a failed run while the lease holds. */

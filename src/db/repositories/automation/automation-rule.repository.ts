@@ -14,9 +14,6 @@ const POSITION_ORDER: ListOrder = [['position', 'asc'], ['created_at', 'asc'], [
 export type AutomationRuleRow = AutomationRuleTable;
 export type AutomationRuleChanges = Partial<Pick<AutomationRuleTable, 'name' | 'active' | 'position' | 'event' | 'conditions' | 'actions' | 'updated_at'>>;
 
-/** Which rules listen to an event: its workspace's active ones for its type, in order. */
-export type ListeningRule = Pick<AutomationRuleTable, 'id' | 'workspace_id' | 'event'>;
-
 export function automationRuleRepository(db: Executor) {
   const inWorkspace = (tx: Executor, workspaceId: string) => tx.selectFrom('automation_rules').where('workspace_id', '=', workspaceId);
 
@@ -45,25 +42,32 @@ export function automationRuleRepository(db: Executor) {
       await tx.deleteFrom('automation_rules').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
 
-    /** Counts a run: `runs` up by one, `last_run_at` now (updated_at stays: a run is no edit). */
-    async recordRun(workspaceId: string, id: string, at: string, tx: Executor = db): Promise<void> {
+    /** Counts a run of each rule of `ids`: `runs` up by one, `last_run_at` now (updated_at stays: a run is no edit). */
+    async recordRuns(workspaceId: string, ids: readonly string[], at: string, tx: Executor = db): Promise<void> {
+      if (ids.length === 0) return;
       await tx.updateTable('automation_rules')
         .set((eb) => ({ runs: eb('runs', '+', 1), last_run_at: at }))
-        .where('workspace_id', '=', workspaceId).where('id', '=', id)
+        .where('workspace_id', '=', workspaceId).where('id', 'in', ids)
         .execute();
     },
 
-    /** The workspace's rules among `ids` (a job's, read once for all of them). */
-    byIds(workspaceId: string, ids: readonly string[], tx: Executor = db): Promise<AutomationRuleRow[]> {
-      return ids.length === 0 ? Promise.resolve([]) : inWorkspace(tx, workspaceId).select(RULE_COLUMNS).where('id', 'in', ids).execute();
+    /** The workspace's active rules, in order (a process's rule cache reads them when the version moved). */
+    active(workspaceId: string, tx: Executor = db): Promise<AutomationRuleRow[]> {
+      return inWorkspace(tx, workspaceId).select(RULE_COLUMNS).where('active', '=', 1)
+        .orderBy('position').orderBy('created_at').orderBy('id')
+        .execute();
     },
 
-    /** The active rules of these workspaces listening to any of `events`, in each workspace's order. */
-    listening(workspaceIds: readonly string[], events: readonly string[], tx: Executor = db): Promise<ListeningRule[]> {
-      return tx.selectFrom('automation_rules')
-        .select(['id', 'workspace_id', 'event'])
-        .where('workspace_id', 'in', workspaceIds).where('event', 'in', events).where('active', '=', 1)
-        .orderBy('workspace_id').orderBy('position').orderBy('created_at').orderBy('id')
+    /** The version of each workspace's rule set among `workspaceIds` (0 for one whose rules were never written). */
+    async versions(workspaceIds: readonly string[], tx: Executor = db): Promise<Map<string, number>> {
+      const rows = await tx.selectFrom('automation_rule_versions').select(['workspace_id', 'version']).where('workspace_id', 'in', workspaceIds).execute();
+      return new Map(workspaceIds.map((id) => [id, Number(rows.find((row) => row.workspace_id === id)?.version ?? 0)]));
+    },
+
+    /** Moves the workspace's rule-set version: in every transaction that writes its rules. */
+    async bumpVersion(workspaceId: string, tx: Executor): Promise<void> {
+      await tx.insertInto('automation_rule_versions').values({ workspace_id: workspaceId, version: 1 })
+        .onConflict((conflict) => conflict.column('workspace_id').doUpdateSet((eb) => ({ version: eb('automation_rule_versions.version', '+', 1) })))
         .execute();
     },
   };
