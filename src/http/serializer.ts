@@ -1,12 +1,12 @@
-// Response serializers: fast-json-stringify, as Fastify's own compiler uses it, with two changes
+// Response serializers: fast-json-stringify, as Fastify's own compiler uses it, with changes
 // that take building the app from seconds to a fraction of one (docs/architecture.md, "Start-up").
 // - Each serializer is given only the named schemas its response refers to, directly or through
 //   another: Fastify hands every one of them (some forty) to each of its several hundred
 //   serializers, and fast-json-stringify checks and indexes each anew every time.
-// - A serializer is built once per response schema and reused, found by JSON text (routes build
-//   equal schemas as distinct objects, and Fastify copies the named ones): the shared error
-//   responses appear under every route, and a process that builds the app more than once (the
-//   tests) builds none twice.
+// - A serializer is built at its first response, not with the app (a start builds none), once per
+//   response schema, and reused, found by JSON text (routes build equal schemas as distinct
+//   objects, and Fastify copies the named ones): the shared error responses appear under every
+//   route, and a process that builds the app more than once (the tests) builds none twice.
 // - A nullable object (`anyOf: [object, null]` in the document) is handed over as the object with
 //   `nullable: true`. For an `anyOf`, fast-json-stringify validates the value against each branch
 //   with Ajv before writing it, formats included (each uuid, each timestamp, per row), which took
@@ -78,7 +78,9 @@ export const buildSerializer: BuildSerializer = (externalSchemas, options) => {
     const key = JSON.stringify([schema, needed, options ?? null]);
     let serializer = built.get(key);
     if (!serializer) {
-      serializer = fastJsonStringify(nullableObjects(schema, needed), { ...(options as SerializerOptions), schema: nullableObjects(needed, needed) }) as Serializer;
+      // Built at its first response, not when the app is built: a start builds none of them.
+      let build: Serializer | undefined;
+      serializer = (data) => (build ??= fastJsonStringify(nullableObjects(schema, needed), { ...(options as SerializerOptions), schema: nullableObjects(needed, needed) }) as Serializer)(data);
       built.set(key, serializer);
     }
     return serializer;

@@ -166,6 +166,23 @@ function compileValidator(schema: unknown, httpPart: string | undefined): Valida
 }
 
 /**
+ * A validator compiled at its first request, not when the app is built: a start compiles none of
+ * the several hundred, a process compiles only those its requests reach (docs/architecture.md,
+ * "Start-up"). Its errors are the compiled one's, where Fastify reads them after a call.
+ */
+function compiledOnFirstUse(compile: () => ValidateFunction): ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  const onFirstUse = (data: unknown) => {
+    validate ??= compile();
+    const valid = validate(data);
+    onFirstUse.errors = validate.errors;
+    return valid;
+  };
+  onFirstUse.errors = null as ValidateFunction['errors'];
+  return onFirstUse as ValidateFunction;
+}
+
+/**
  * By request part and the schema's JSON text: routes build equal schemas as distinct objects (and
  * the header and parameter schemas are rewritten above), so Ajv's own cache, by object, misses.
  * A process that builds the app more than once (the tests) compiles each schema once.
@@ -175,7 +192,7 @@ const compiled = new Map<string, ValidateFunction>();
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const key = `${httpPart}\n${JSON.stringify(schema)}`;
   let validate = compiled.get(key);
-  if (!validate) compiled.set(key, (validate = compileValidator(schema, httpPart)));
+  if (!validate) compiled.set(key, (validate = compiledOnFirstUse(() => compileValidator(schema, httpPart))));
   return validate;
 };
 
