@@ -12,7 +12,7 @@ import { registerSearchFold } from './search-letters.js';
 import { listenOn, type ListenHandlers, type NotificationListener } from './pg-listener.js';
 import {
   CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, SqliteQueryCompiler, sql, type DatabaseConnection, type Dialect as KyselyDialect,
-  type Expression, type RawBuilder, type SelectQueryBuilder, type SqliteDatabase, type SqliteDialectConfig, type PostgresPool, type PostgresPoolClient, type SqliteStatement,
+  type AliasedRawBuilder, type Expression, type RawBuilder, type SelectQueryBuilder, type SqliteDatabase, type SqliteDialectConfig, type PostgresPool, type PostgresPoolClient, type SqliteStatement,
 } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -131,13 +131,19 @@ export interface Dialect {
    */
   readonly notifications: Notifications | null;
   /**
-   * An aggregate: the value of `value` at the 1-based `rank` of the group's `count` non-null values
-   * in ascending order (docs/reports.md, "Medians and percentiles"), exact, read in one sort.
-   * Both have `percentile_disc` with a fraction f, but count ranks differently: PostgreSQL takes
-   * rank ⌈f·n⌉, SQLite the 0-based index ⌊f·(n−1)⌋; each f below lands half a rank away from
-   * a boundary, so rounding in doubles cannot move it. `rank` and `count` may differ per group.
+   * The nearest-rank median and 90th percentile of a group's non-null `value`s (docs/reports.md,
+   * "Medians and percentiles": ranks ⌈n/2⌉ and ⌈9n/10⌉, 1-based), exact, read in the same pass as
+   * the group's other aggregates: `aggregates` to select beside them, `read` the two figures from
+   * the row and the group's count of values. PostgreSQL's `percentile_disc(f)` takes rank ⌈f·n⌉
+   * (and f·n in doubles rounds to the integer whenever 9n/10 is one, since 0.9 is stored a little
+   * above it by less than half a unit of the product); SQLite's takes the 0-based index ⌊f·(n−1)⌋,
+   * right for the median but one short for p90 whenever 9(n−1) mod 10 ≥ 2, where the value one
+   * further is read back from `percentile_cont` at that same index, which lies r/10 of the way to it.
    */
-  valueAtRank(value: Expression<unknown>, rank: Expression<number>, count: Expression<number>): RawBuilder<number>;
+  readonly medianAndP90: {
+    aggregates(value: Expression<unknown>): AliasedRawBuilder<number | null, string>[];
+    read(row: Record<string, unknown>, count: number): [median: number, p90: number];
+  };
   /** Search over the full-text index of migration 0020: FTS5 on SQLite, tsvector on PostgreSQL (src/db/full-text.ts). */
   readonly fullText: FullTextSearch;
 }
@@ -389,8 +395,18 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
       refreshStatistics: async (db) => {
         await sql`pragma optimize`.execute(db);
       },
-      valueAtRank: (value, rank, count) =>
-        sql<number>`percentile_disc(${value}, case when ${rank} >= ${count} then 1.0 else (${rank} - 0.5) / (${count} - 1) end)`,
+      medianAndP90: {
+        aggregates: (value) => [
+          sql<number | null>`percentile_disc(${value}, 0.5)`.as('median_value'),
+          sql<number | null>`percentile_disc(${value}, 0.9)`.as('p90_index_value'),
+          sql<number | null>`percentile_cont(${value}, 0.9)`.as('p90_between'),
+        ],
+        read: (row, count) => {
+          const [median, atIndex, between] = [Number(row.median_value), Number(row.p90_index_value), Number(row.p90_between)];
+          const beyond = (9 * (count - 1)) % 10;
+          return [median, beyond <= 1 ? atIndex : atIndex + Math.round(((between - atIndex) * 10) / beyond)];
+        },
+      },
       purgeErased: async (db) => {
         await sql`pragma wal_checkpoint(truncate)`.execute(db);
       },
@@ -505,7 +521,13 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
       isUniqueViolation: (error) => errorCode(error) === '23505',
       forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
       refreshStatistics: async () => {},
-      valueAtRank: (value, rank, count) => sql<number>`percentile_disc(((${rank})::float8 - 0.5) / (${count})::float8) within group (order by ${value})`,
+      medianAndP90: {
+        aggregates: (value) => [
+          sql<number | null>`percentile_disc(0.5) within group (order by ${value})`.as('median_value'),
+          sql<number | null>`percentile_disc(0.9) within group (order by ${value})`.as('p90_value'),
+        ],
+        read: (row) => [Number(row.median_value), Number(row.p90_value)],
+      },
       purgeErased: async () => {},
       sharedByProcesses: true,
       notifications: {

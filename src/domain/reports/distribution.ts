@@ -18,13 +18,7 @@ export const nearestRank = (percent: number, count: number): number => Math.max(
 /** An average to the millisecond: whole seconds summed, divided. */
 const averageOf = (total: number, count: number) => Math.round((total / count) * 1000) / 1000;
 
-/** The percentiles a distribution reports, in the order `distributionOf` takes their values. */
-export const DISTRIBUTION_PERCENTS = [50, 90] as const;
-
-/** The ranks of DISTRIBUTION_PERCENTS among `count` values (count ≥ 1). */
-export const distributionRanks = (count: number): number[] => DISTRIBUTION_PERCENTS.map((percent) => nearestRank(percent, count));
-
-/** The distribution of `count` values summing to `total`, with the values at distributionRanks(count). */
+/** The distribution of `count` values summing to `total`, with their median and p90 (the database's, dialect.medianAndP90). */
 export function distributionOf(count: number, total: number, atRanks: readonly number[] | undefined): Distribution {
   if (count === 0 || !atRanks) return EMPTY_DISTRIBUTION;
   const [median, p90] = atRanks;

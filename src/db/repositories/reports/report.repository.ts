@@ -32,17 +32,13 @@ export interface ClockTally {
   /** Clocks stopped with a value (answered, or resolved). */
   measured: number;
   total: number;
+  /** The nearest-rank median and p90 of the measured values; null when none was measured. */
+  median: number | null;
+  p90: number | null;
   /** Clocks with a due time (an SLA target), and how they came out. */
   applied: number;
   hit: number;
   missed: number;
-}
-
-/** A target's measured count, and the ranks (1-based, the same number for every target) to read among them. */
-export interface TargetRanks {
-  target: string;
-  count: number;
-  ranks: readonly number[];
 }
 
 export interface ClockPoint {
@@ -89,7 +85,7 @@ function narrowed<Q extends SelectQueryBuilder<any, any, any>>(tx: Executor, wor
   return q as Q;
 }
 
-export function reportRepository(db: Executor, dialect: Pick<Dialect, 'valueAtRank'>) {
+export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAndP90'>) {
   /** Stopped clocks of a target in the window, of the kept conversations. */
   const stoppedClocks = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) => {
     const query = tx.selectFrom('sla_clocks as k')
@@ -134,12 +130,13 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'valueAtRa
     },
 
     /**
-     * Per target: how many stopped clocks were measured and their total, and the SLA targets among
-     * them. The targets are named so that each is a range of `sla_clocks_reported`, read in target
-     * order (no sort to group).
+     * Per target: how many stopped clocks were measured, their total, median and p90, and the SLA
+     * targets among them, in one read of the window. The targets are named so that each is a range
+     * of `sla_clocks_reported`, read in target order (no sort to group).
      */
     async tallyClocks(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn, targets: readonly string[]): Promise<ClockTally[]> {
-      const rows = await stoppedClocks(workspaceId, window, filters).where('k.target', 'in', targets)
+      const value = sql.ref(`k.${column}`);
+      const rows: Record<string, unknown>[] = await stoppedClocks(workspaceId, window, filters).where('k.target', 'in', targets)
         .select((eb) => [
           'k.target',
           eb.fn.count<number>(`k.${column}`).as('measured'),
@@ -147,28 +144,17 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'valueAtRa
           eb.fn.count<number>('k.due_at').as('applied'),
           countOf(eb, sql<boolean>`k.outcome = 'hit'`).as('hit'),
           countOf(eb, sql<boolean>`k.outcome = 'missed'`).as('missed'),
+          ...dialect.medianAndP90.aggregates(value),
         ])
         .groupBy('k.target').execute();
-      return rows.map((row) => ({
-        target: row.target, measured: Number(row.measured), total: Number(row.total ?? 0),
-        applied: Number(row.applied), hit: Number(row.hit), missed: Number(row.missed),
-      }));
-    },
-
-    /**
-     * The values at these 1-based ranks of each target's measured clocks in ascending order, among
-     * the `count` the tally found: exact order statistics, one statement per target (its range of
-     * the index, the ranks bound as constants: a per-row CASE choosing them cost more than the sort).
-     */
-    async clockValuesAt(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn, ranks: readonly TargetRanks[]): Promise<Map<string, number[]>> {
-      const values = await Promise.all(ranks.map(async ({ target, count, ranks: targetRanks }) => {
-        const row: Record<string, unknown> = await stoppedClocks(workspaceId, window, filters)
-          .where('k.target', '=', target).where(`k.${column}`, 'is not', null)
-          .select(targetRanks.map((rank, index) => dialect.valueAtRank(sql.ref(`k.${column}`), sql<number>`${rank}`, sql<number>`${count}`).as(`at_${index}`)))
-          .executeTakeFirstOrThrow();
-        return [target, targetRanks.map((_, index) => Number(row[`at_${index}`]))] as const;
-      }));
-      return new Map(values);
+      return rows.map((row) => {
+        const measured = Number(row.measured);
+        const [median, p90] = measured > 0 ? dialect.medianAndP90.read(row, measured) : [null, null];
+        return {
+          target: row.target as string, measured, total: Number(row.total ?? 0), median, p90,
+          applied: Number(row.applied), hit: Number(row.hit), missed: Number(row.missed),
+        };
+      });
     },
 
     /** The stopped clocks of a target: when each stopped, its value (null: unanswered) and how it came out. */
