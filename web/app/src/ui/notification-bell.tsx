@@ -30,7 +30,12 @@ export function NotificationBell({ memberId }: { memberId: string }) {
   const wrapper = useRef<HTMLDivElement>(null);
   const panelId = useId();
 
-  const refreshCount = () => loadUnreadCount().then(setUnread, () => undefined);
+  /** The latest count asked: an answer to an earlier ask (slower, or from before an event) is dropped. */
+  const countAsked = useRef(0);
+  const refreshCount = () => {
+    const asked = ++countAsked.current;
+    return loadUnreadCount().then((count) => asked === countAsked.current && setUnread(count), () => undefined);
+  };
   const loadList = async () => {
     try {
       const page = await loadPage(0);
@@ -65,7 +70,10 @@ export function NotificationBell({ memberId }: { memberId: string }) {
   useLiveEvents((event) => {
     if (event.type !== 'notification.created') return;
     const notification = event.data as unknown as Notification;
+    // Counted at once, then asked again: a count fetched while the notification was being made may
+    // already hold it, and adding one to that counted it twice.
     setUnread((count) => count + 1);
+    void refreshCount();
     setList((current) => current && !current.items.some((item) => item.id === notification.id)
       ? { items: [notification, ...current.items], total: current.total + 1 } : current);
     notifyDesktop(memberId, notification, () => {
