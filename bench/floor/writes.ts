@@ -270,8 +270,14 @@ export async function addMessage(tx: Transaction, message: Row): Promise<string>
     );
     if (!earlier) await requestJob(tx, message, 'triage', BENCH_SUMMARY_DEBOUNCE_MS + TRIAGE_AFTER_SUMMARY_MS);
   }
+  // The conversation's report dimensions, copied by the insert as the server's does (src/db/repositories/reports/report-dimensions.ts).
   const columns = Object.keys(message);
-  await tx.run(`insert into messages (${columns.join(', ')}) values (${placeholders(columns)})`, Object.values(message));
+  const dimensions = ['product_id', 'type', 'source', 'assignee_id'];
+  await tx.run(
+    `insert into messages (${[...columns, ...dimensions].join(', ')}) values (${placeholders(columns)}, ` +
+      `${dimensions.map((column) => `(select ${column} from conversations where id = ?)`).join(', ')})`,
+    [...Object.values(message), ...dimensions.map(() => message.conversation_id)],
+  );
   await tx.run(
     'update conversations set updated_at = ?, last_message_sender_type = ?, last_message_excerpt = ?, last_message_at = ?, ' +
       `waiting_since = ${WAITING_SINCE[message.sender_type as string]} where workspace_id = ? and id = ?`,
