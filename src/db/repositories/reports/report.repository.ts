@@ -131,30 +131,30 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAnd
 
     /**
      * Per target: how many stopped clocks were measured, their total, median and p90, and the SLA
-     * targets among them, in one read of the window. The targets are named so that each is a range
-     * of `sla_clocks_reported`, read in target order (no sort to group).
+     * targets among them, in one read of the window: a statement per target, each a range of
+     * `sla_clocks_reported` (PostgreSQL runs them side by side on the pool's connections; grouped in
+     * one statement, its ordered-set aggregates ran in one process, a year's summary a third slower).
      */
     async tallyClocks(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn, targets: readonly string[]): Promise<ClockTally[]> {
       const value = sql.ref(`k.${column}`);
-      const rows: Record<string, unknown>[] = await stoppedClocks(workspaceId, window, filters).where('k.target', 'in', targets)
-        .select((eb) => [
-          'k.target',
-          eb.fn.count<number>(`k.${column}`).as('measured'),
-          eb.fn.sum<number | null>(`k.${column}`).as('total'),
-          eb.fn.count<number>('k.due_at').as('applied'),
-          countOf(eb, sql<boolean>`k.outcome = 'hit'`).as('hit'),
-          countOf(eb, sql<boolean>`k.outcome = 'missed'`).as('missed'),
-          ...dialect.medianAndP90.aggregates(value),
-        ])
-        .groupBy('k.target').execute();
-      return rows.map((row) => {
+      return Promise.all(targets.map(async (target) => {
+        const row: Record<string, unknown> = await stoppedClocks(workspaceId, window, filters).where('k.target', '=', target)
+          .select((eb) => [
+            eb.fn.count<number>(`k.${column}`).as('measured'),
+            eb.fn.sum<number | null>(`k.${column}`).as('total'),
+            eb.fn.count<number>('k.due_at').as('applied'),
+            countOf(eb, sql<boolean>`k.outcome = 'hit'`).as('hit'),
+            countOf(eb, sql<boolean>`k.outcome = 'missed'`).as('missed'),
+            ...dialect.medianAndP90.aggregates(value),
+          ])
+          .executeTakeFirstOrThrow();
         const measured = Number(row.measured);
         const [median, p90] = measured > 0 ? dialect.medianAndP90.read(row, measured) : [null, null];
         return {
-          target: row.target as string, measured, total: Number(row.total ?? 0), median, p90,
+          target, measured, total: Number(row.total ?? 0), median, p90,
           applied: Number(row.applied), hit: Number(row.hit), missed: Number(row.missed),
         };
-      });
+      }));
     },
 
     /** The stopped clocks of a target: when each stopped, its value (null: unanswered) and how it came out. */
