@@ -241,12 +241,12 @@ const COMMANDS: Command[] = [
   command({
     name: 'reports rebuild',
     summary:
-      'Measure every stopped SLA clock again from its conversation\'s messages and the calendars as they are now (the figures reports read; ' +
+      'Measure every stopped SLA clock again from its conversation\'s messages and the calendars as they are now, and count conversations and messages per day afresh (the figures reports read; ' +
       'docs/reports.md): after an import, a copy, a change of calendars or of LOOPDESK_DEFAULT_CALENDAR. Safe while the server runs.',
     options: { json: JSON_FLAG },
     async run({ json }) {
       const report = await withServices(({ reportRebuild }) => reportRebuild.rebuild());
-      print(json, report, `measured ${report.clocks} stopped clocks; ${report.changed} changed`);
+      print(json, report, `measured ${report.clocks} stopped clocks; ${report.changed} changed; counted ${report.day_rows} rows of day counts afresh`);
     },
   }),
   command({

@@ -391,7 +391,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     slaPolicies: createSlaPolicyService({ db, dialect, clock, audit, ...repositories }),
     reports: createReportService({ reports: reportRepository(db, dialect), members: repositories.members, articles: repositories.articles, helpEvents, clock }),
     /** `loopdesk reports rebuild`: the reports' figures measured again. */
-    reportRebuild: createReportRebuild({ db, slaClocks: repositories.slaClocks, reports: reportRepository(db, dialect), measures: clockMeasures }),
+    reportRebuild: createReportRebuild({ db, dialect: dialect.name, slaClocks: repositories.slaClocks, reports: reportRepository(db, dialect), measures: clockMeasures }),
     automationRules: createAutomationRuleService({ db, dialect, clock, audit, checks: automationChecks, ...repositories }),
     macros: createMacroService({ db, dialect, clock, checks: automationChecks, actions: actionRunner, writes: conversationWrites, ...repositories, assignment }),
     /** Assigns the conversations waiting for a free member (docs/automation.md, "Assignment"); swept by the server at start. */

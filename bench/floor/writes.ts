@@ -7,6 +7,7 @@ import {
   CONVERSATION_WITH_CONTACT, detailJson, failure, issueKey, notFound, ok, readIssueDetail, readIssueDetails, type Actor, type Answer, type IssueDetail,
 } from './reads.js';
 import { messageExcerpt } from '../../src/domain/conversations/message-excerpt.js';
+import { messageCounts, slotOf, utcDayOf } from '../../src/db/repositories/reports/report-days.js';
 import { TRIAGE_AFTER_SUMMARY_MS } from '../../src/domain/triage/triage-job.js';
 import { BENCH_SEARCH_FOLD_MS, BENCH_SUMMARY_DEBOUNCE_MS } from '../processes.js';
 import { array, ISSUE, messageJson, object, RELEASE, RELEASE_ISSUE } from './shapes.js';
@@ -278,6 +279,17 @@ export async function addMessage(tx: Transaction, message: Row): Promise<string>
       `${dimensions.map((column) => `(select ${column} from conversations where id = ?)`).join(', ')})`,
     [...Object.values(message), ...dimensions.map(() => message.conversation_id)],
   );
+  // Its day's count, under the conversation's dimensions, as the server's does (src/db/repositories/reports/report-days.ts).
+  const counts = messageCounts(message as { sender_type: string; internal: number });
+  if (counts) {
+    await tx.run(
+      'insert into report_days (workspace_id, day, product_id, type, source, assignee_key, slot, conversations_created, messages_received, messages_sent) ' +
+        "select workspace_id, cast(? as text), product_id, type, source, coalesce(cast(assignee_id as text), ''), cast(? as integer), 0, cast(? as integer), cast(? as integer) " +
+        'from conversations where id = ? on conflict (workspace_id, day, product_id, type, source, assignee_key, slot) do update set ' +
+        'messages_received = report_days.messages_received + excluded.messages_received, messages_sent = report_days.messages_sent + excluded.messages_sent',
+      [utcDayOf(message.created_at as string), slotOf(message.conversation_id as string), counts.messages_received, counts.messages_sent, message.conversation_id],
+    );
+  }
   await tx.run(
     'update conversations set updated_at = ?, last_message_sender_type = ?, last_message_excerpt = ?, last_message_at = ?, ' +
       `waiting_since = ${WAITING_SINCE[message.sender_type as string]} where workspace_id = ? and id = ?`,

@@ -308,6 +308,23 @@ export interface IssueTallyTable {
   issue_count: number;
 }
 
+/** Conversations created and messages per UTC day and report dimensions (migration 0049; src/db/repositories/reports/report-days.ts). */
+export interface ReportDayTable {
+  workspace_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  product_id: string;
+  type: string;
+  source: string;
+  /** The assignee's member id, '' for unassigned. */
+  assignee_key: string;
+  /** One of a few rows per key, by the conversation's id: concurrent writers of a busy key share its rows' locks less. */
+  slot: number;
+  conversations_created: number;
+  messages_received: number;
+  messages_sent: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   users: UserTable;
@@ -324,6 +341,7 @@ export interface Database {
   release_issues: ReleaseIssueTable;
   issue_api_sources: IssueApiSourceTable;
   issue_tallies: IssueTallyTable;
+  report_days: ReportDayTable;
   issue_embeddings: IssueEmbeddingTable;
   dedup_versions: DedupVersionTable;
   idempotency_records: IdempotencyRecordTable;

@@ -1,9 +1,10 @@
 // Database-wide invariants that no request, crash or race may break: shortcode numbering without
-// gaps or repeats, issue tallies equal to the issues they count, links and provenance records that
+// gaps or repeats, issue tallies and the reports' day counts equal to what they count, links and provenance records that
 // stay inside one workspace and product, and (when nothing re-opened them) released issues for
 // every release.
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
+import { slotOf } from '../../src/db/repositories/reports/report-days.js';
 
 async function rows<T>(db: Db, query: ReturnType<typeof sql<T>>): Promise<T[]> {
   return (await query.execute(db)).rows;
@@ -67,9 +68,42 @@ async function tallyProblems(db: Db): Promise<string[]> {
   return problems;
 }
 
+/** Day counts (report_days, behind a summary's whole days) that disagree with the conversations and messages they count. */
+async function dayCountProblems(db: Db): Promise<string[]> {
+  type Conversation = { id: string; workspace_id: string; product_id: string; type: string; source: string; assignee_id: string | null; created_at: string };
+  const conversations = new Map((await rows<Conversation>(db, sql`
+    select id, workspace_id, product_id, type, source, assignee_id, created_at from conversations`)).map((row) => [row.id, row]));
+  const messages = await rows<{ conversation_id: string; created_at: string; sender_type: string; internal: number }>(db, sql`
+    select conversation_id, created_at, sender_type, internal from messages`);
+  const expected = new Map<string, number[]>();
+  const add = (conversation: Conversation, at: string | Date, counts: number[]) => {
+    const key = [conversation.workspace_id, new Date(at).toISOString().slice(0, 10), conversation.product_id, conversation.type, conversation.source,
+      conversation.assignee_id ?? '', slotOf(conversation.id)].join(' ');
+    expected.set(key, (expected.get(key) ?? [0, 0, 0]).map((n, i) => n + counts[i]!));
+  };
+  for (const conversation of conversations.values()) add(conversation, conversation.created_at, [1, 0, 0]);
+  for (const message of messages) {
+    if (message.sender_type === 'contact') add(conversations.get(message.conversation_id)!, message.created_at, [0, 1, 0]);
+    else if (message.sender_type === 'agent' && Number(message.internal) === 0) add(conversations.get(message.conversation_id)!, message.created_at, [0, 0, 1]);
+  }
+  type Kept = { workspace_id: string; day: string; product_id: string; type: string; source: string; assignee_key: string; slot: number; created: number; received: number; sent: number };
+  const kept = await rows<Kept>(db, sql`
+    select workspace_id, day, product_id, type, source, assignee_key, slot, conversations_created as created, messages_received as received, messages_sent as sent
+    from report_days where conversations_created <> 0 or messages_received <> 0 or messages_sent <> 0`);
+  const problems: string[] = [];
+  for (const row of kept) {
+    const key = [row.workspace_id, row.day, row.product_id, row.type, row.source, row.assignee_key, row.slot].join(' ');
+    const counts = [row.created, row.received, row.sent].map(Number);
+    if ((expected.get(key) ?? [0, 0, 0]).join() !== counts.join()) problems.push(`day count ${key} says ${counts.join('/')}, the rows count ${(expected.get(key) ?? [0, 0, 0]).join('/')}`);
+    expected.delete(key);
+  }
+  for (const [key, counts] of expected) problems.push(`day count ${key} is missing (the rows count ${counts.join('/')})`);
+  return problems;
+}
+
 /** Broken invariants, as sentences (empty when the database is consistent). */
 export async function integrityProblems(db: Db, options: IntegrityOptions = {}): Promise<string[]> {
-  const problems = [...(await numberingProblems(db)), ...(await tallyProblems(db))];
+  const problems = [...(await numberingProblems(db)), ...(await tallyProblems(db)), ...(await dayCountProblems(db))];
   const checks: [string, ReturnType<typeof sql<{ n: number | string }>>][] = [
     ['provenance records whose issue is missing or in another workspace', sql`
       select count(*) as n from issue_api_sources s left join issues i on i.id = s.issue_id

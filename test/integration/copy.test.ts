@@ -29,7 +29,7 @@ const LAST_USE = /"last_used_at":"[^"]*"/g;
 const FILLED_TABLES = [
   'workspaces', 'users', 'members', 'api_keys', 'sessions', 'invitations', 'products', 'issue_counters', 'issues', 'issue_tallies',
   'issue_api_sources', 'issue_conversations', 'contacts', 'conversations', 'messages', 'releases', 'release_issues', 'events',
-  'webhook_endpoints', 'webhook_deliveries', 'widget_sessions', 'idea_upvotes', 'dedup_versions', 'suggestions', 'conversation_jobs',
+  'webhook_endpoints', 'webhook_deliveries', 'widget_sessions', 'idea_upvotes', 'dedup_versions', 'suggestions', 'conversation_jobs', 'report_days',
 ];
 
 interface Seeded {

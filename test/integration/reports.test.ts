@@ -92,6 +92,29 @@ describeEachDialect('Reports [ext]', (ctx) => {
     assert.deepEqual(await summaryOf({ from, to }), naiveSummary(played, naive, from, to, false));
   });
 
+  it('summary: a window cut anywhere in a day counts as the naive path does (whole UTC days from the day counts, the ends from the rows)', async () => {
+    const DAY = 24 * 3600_000;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const [start, end] = [Date.parse(played.from), Date.parse(played.to)];
+    const firstMidnight = Math.ceil(start / DAY) * DAY;
+    const lastMidnight = Math.floor(end / DAY) * DAY;
+    assert.ok(lastMidnight - firstMidnight >= DAY, 'the played history spans a whole UTC day');
+    // A message's own instant: a window ending there leaves it out, one starting there counts it.
+    const contactAt = Date.parse(naive.messages.find((message) => Date.parse(message.created_at) > firstMidnight && message.sender_type === 'contact')!.created_at);
+    const windows: [number, number][] = [
+      [firstMidnight, lastMidnight], [firstMidnight - 1, lastMidnight + 1], [firstMidnight + 1, lastMidnight - 1],
+      [start, firstMidnight], [firstMidnight, firstMidnight + DAY], [firstMidnight + 3600_000, firstMidnight + 7200_000],
+      [start, contactAt], [contactAt, end], [firstMidnight - DAY, end + DAY],
+    ];
+    const [owner] = played.agents;
+    for (const [from, to] of windows) {
+      const window = { from: iso(from), to: iso(to) };
+      assert.deepEqual(await summaryOf(window), naiveSummary(played, naive, window.from, window.to, false), JSON.stringify(window));
+      assert.deepEqual(await summaryOf({ ...window, assignee_id: owner!.id, type: 'chat,ticket' }),
+        naiveSummary(played, naive, window.from, window.to, false, (id) => naive.conversations.get(id)!.assignee_id === owner!.id), JSON.stringify(window));
+    }
+  });
+
   it('summary: filters by product, assignee (uuid, me, none), tag, type and source', async () => {
     const { from, to } = played;
     const onlySla = await summaryOf({ from, to, product_id: played.slaProductId });
@@ -241,6 +264,32 @@ describeEachDialect('Reports [ext]', (ctx) => {
     assert.deepEqual(await rows(), live);
     assert.equal(report.clocks, live.filter((row) => row.stopped_at !== null).length);
     assert.equal((await context.services.reportRebuild.rebuild()).changed, 0, 'a second run changes nothing');
+  });
+
+  it('reports rebuild counts the days as the writes counted them', async () => {
+    const { db } = context.database;
+    const { b } = context;
+    const product = await createProduct(b.api, {});
+    for (const [i, type] of (['chat', 'ticket', 'chat'] as const).entries()) {
+      const conversation = await importConversation(b.api, product.id, { type, body: 'It fails' });
+      clock.advance(20 * 3600_000); // the next day, at another hour
+      for (const kind of ['messages', 'notes']) assert.equal((await b.api.post(`/api/v1/conversations/${conversation.id}/${kind}`, { body: 'Here is how' })).status, 201);
+      if (i > 0) assert.equal((await b.api.patch(`/api/v1/conversations/${conversation.id}`, { assignee_id: b.owner.id })).status, 200);
+      if (i > 1) assert.equal((await b.api.patch(`/api/v1/conversations/${conversation.id}`, { assignee_id: null })).status, 200);
+    }
+    // A move to another assignee leaves the former key's row at zero: no count, so left out here.
+    const days = async () => (await db.selectFrom('report_days').selectAll().where('workspace_id', '=', b.id).where('product_id', '=', product.id)
+      .orderBy(['day', 'type', 'source', 'assignee_key', 'slot']).execute())
+      .filter((row) => row.conversations_created !== 0 || row.messages_received !== 0 || row.messages_sent !== 0);
+    const written = await days();
+    const sum = (column: 'conversations_created' | 'messages_received' | 'messages_sent') => written.reduce((total, row) => total + row[column], 0);
+    assert.deepEqual([sum('conversations_created'), sum('messages_received'), sum('messages_sent')], [3, 3, 3]);
+    assert.ok(written.some((row) => row.assignee_key === '') && written.some((row) => row.assignee_key === b.owner.id));
+    await db.deleteFrom('report_days').where('workspace_id', '=', b.id).execute();
+    const report = await context.services.reportRebuild.rebuild();
+    assert.deepEqual(await days(), written);
+    const everyWorkspace = await db.selectFrom('report_days').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    assert.equal(report.day_rows, Number(everyWorkspace.n));
   });
 
   it('answers every member and key of the workspace, read-only keys included; null figures over nothing', async () => {

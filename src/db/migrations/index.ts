@@ -46,6 +46,7 @@ import { sso } from './0043_sso.js';
 import { reportClockIndex } from './0046_report_clock_index.js';
 import { reportDimensions } from './0047_report_dimensions.js';
 import { automationRuleVersions } from './0048_automation_rule_versions.js';
+import { reportDays } from './0049_report_days.js';
 
 /** Every migration, by name; names sort in the order they apply. `dialect` only for what the portable schema builder cannot say (full-text search). */
 export function migrations(types: ColumnTypes, dialect: DialectName): Record<string, Migration> {
@@ -96,5 +97,6 @@ export function migrations(types: ColumnTypes, dialect: DialectName): Record<str
     '0046_report_clock_index': reportClockIndex(),
     '0047_report_dimensions': reportDimensions(types),
     '0048_automation_rule_versions': automationRuleVersions(types),
+    '0049_report_days': reportDays(types, dialect),
   };
 }

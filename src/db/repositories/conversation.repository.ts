@@ -4,6 +4,7 @@ import type { Executor, Page, PageOf } from './executor.js';
 import { countRows, pageRead, readPage, type ListOrder } from './paging.js';
 import { taggedIds } from './tag.repository.js';
 import { followAssignee } from './reports/report-dimensions.js';
+import { CONVERSATION_CREATED, reportDays } from './reports/report-days.js';
 import type { ConversationTable } from '../schema.js';
 
 const CONVERSATION_COLUMNS = [
@@ -171,6 +172,9 @@ export function conversationRepository(db: Executor) {
         .where('id', '=', id)
         .returning('snoozed_until'),
   );
+  const days = reportDays(db);
+  const assigneeOf = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
+    db.selectFrom('conversations').select('assignee_id').where('workspace_id', '=', workspaceId).where('id', '=', id));
   const marks: Record<WaitEffect, ReturnType<typeof markWith>> = {
     asks: markWith((at) => sql`coalesce(waiting_since, ${at})`),
     answers: markWith(() => null),
@@ -180,6 +184,7 @@ export function conversationRepository(db: Executor) {
   return {
     async insert(row: ConversationRow | NewConversationRow, tx: Executor = db): Promise<void> {
       await tx.insertInto('conversations').values({ sla_breaches: '[]', ...row }).execute();
+      await days.add(row.id, row.created_at, CONVERSATION_CREATED, tx);
     },
 
     async findById(workspaceId: string, id: string, tx: Executor = db): Promise<ConversationWithContactRow | undefined> {
@@ -314,8 +319,13 @@ export function conversationRepository(db: Executor) {
     },
 
     async update(workspaceId: string, id: string, changes: ConversationChanges, tx: Executor = db): Promise<void> {
+      const former = changes.assignee_id === undefined ? undefined : (await assigneeOf(tx, { workspaceId, id }))[0];
       await tx.updateTable('conversations').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
-      if (changes.assignee_id !== undefined) await followAssignee(tx, workspaceId, id, changes.assignee_id);
+      // The report rows that carry the assignee follow it (reports/report-dimensions.ts, report-days.ts).
+      if (former && former.assignee_id !== changes.assignee_id) {
+        await followAssignee(tx, workspaceId, id, changes.assignee_id!);
+        await days.moveToAssignee(workspaceId, id, former.assignee_id, tx);
+      }
     },
   };
 }

@@ -2,6 +2,7 @@ import { compileOnce } from './compiled-query.js';
 import type { Executor } from './executor.js';
 import type { EmailJobTable, MessageTable } from '../schema.js';
 import { dimensionsOf, type ReportDimension } from './reports/report-dimensions.js';
+import { messageCounts, reportDays } from './reports/report-days.js';
 
 const MESSAGE_COLUMNS = [
   'id', 'workspace_id', 'conversation_id', 'sender_type', 'sender_id', 'sender_name', 'body', 'email_message_id', 'full_body', 'created_at', 'internal',
@@ -22,6 +23,7 @@ export const ERASED = '[erased]';
 export function messageRepository(db: Executor) {
   const insert = compileOnce(MESSAGE_COLUMNS, (row: Omit<MessageTable, ReportDimension>) =>
     db.insertInto('messages').values({ ...row, ...dimensionsOf(row.conversation_id) }));
+  const days = reportDays(db);
   type ConversationKey = { workspaceId: string; conversationId: string };
   /** The conversation's messages with their delivery, oldest first. */
   const inConversation = ({ workspaceId, conversationId }: ConversationKey) =>
@@ -41,6 +43,8 @@ export function messageRepository(db: Executor) {
   return {
     async insert(row: MessageRow, tx: Executor = db): Promise<void> {
       await insert(tx, { email_message_id: null, full_body: null, ...row });
+      const counts = messageCounts(row);
+      if (counts) await days.add(row.conversation_id, row.created_at, counts, tx);
     },
 
     /** A conversation's messages, oldest first. */

@@ -3,8 +3,11 @@
 // response clock (and its author), the value round the clock and in business hours — the same
 // rules and code as live writing (src/domain/service-levels/sla-clocks.ts, clock-values.ts), so
 // the rows come out identical. After an import, a `copy`, clocks stopped before migration 0038, or
-// a change of calendars or of LOOPDESK_DEFAULT_CALENDAR. A page of clocks per transaction.
+// a change of calendars or of LOOPDESK_DEFAULT_CALENDAR. A page of clocks per transaction. Then the
+// day counts (report-days.ts) counted afresh from the conversations and messages, in one transaction.
 import type { Db } from '../../db/database.js';
+import type { DialectName } from '../../db/dialect.js';
+import { countAllReportDays } from '../../db/repositories/reports/report-days.js';
 import type { ReportRepository } from '../../db/repositories/reports/report.repository.js';
 import type { SlaClockRepository, SlaClockRow } from '../../db/repositories/service-levels/sla-clock.repository.js';
 import type { Schedule } from '../service-levels/business-time.js';
@@ -18,10 +21,13 @@ export interface RebuildReport {
   clocks: number;
   /** Of them, those whose row changed. */
   changed: number;
+  /** The day counts' rows written afresh. */
+  day_rows: number;
 }
 
 export interface ReportRebuildDeps {
   db: Db;
+  dialect: DialectName;
   slaClocks: Pick<SlaClockRepository, 'stoppedAfter' | 'update'>;
   reports: Pick<ReportRepository, 'agentRepliesOf'>;
   measures: ClockMeasures;
@@ -33,16 +39,22 @@ type Reply = { conversation_id: string; sender_id: string; created_at: string };
 const stoppingReply = (clock: SlaClockRow, replies: readonly Reply[]): Reply | undefined =>
   replies.find((reply) => reply.conversation_id === clock.conversation_id && Date.parse(reply.created_at) === Date.parse(clock.stopped_at!));
 
-export function createReportRebuild({ db, slaClocks, reports, measures }: ReportRebuildDeps) {
+export function createReportRebuild({ db, dialect, slaClocks, reports, measures }: ReportRebuildDeps) {
+  const recountDays = () => inTransaction(db, async ({ tx }) => {
+    await tx.deleteFrom('report_days').execute();
+    await countAllReportDays(tx, dialect);
+    return Number((await tx.selectFrom('report_days').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  });
+
   return {
     async rebuild(): Promise<RebuildReport> {
-      const result: RebuildReport = { clocks: 0, changed: 0 };
+      const result: RebuildReport = { clocks: 0, changed: 0, day_rows: 0 };
       // One schedule per workspace and policy for the run: calendars are read once, as they are now.
       const schedules = new Map<string, Schedule | null>();
       let afterId: string | null = null;
       for (;;) {
         const page: SlaClockRow[] = await slaClocks.stoppedAfter(afterId, PAGE);
-        if (page.length === 0) return result;
+        if (page.length === 0) return { ...result, day_rows: await recountDays() };
         afterId = page.at(-1)!.id;
         await inTransaction(db, async ({ tx }) => {
           const replies = await reports.agentRepliesOf([...new Set(page.map((clock) => clock.conversation_id))], tx);

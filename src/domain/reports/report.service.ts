@@ -114,9 +114,8 @@ export function createReportService({ reports, members, articles, helpEvents, cl
   return {
     async summary(actor: Actor, request: ReportRequest): Promise<ReportSummary> {
       const { workspaceId, window, filters, column } = await scopeOf(actor, request);
-      const [created, messages, tallies, ratings, self_service] = await Promise.all([
-        reports.countCreated(workspaceId, window, filters),
-        reports.countMessages(workspaceId, window, filters),
+      const [volume, tallies, ratings, self_service] = await Promise.all([
+        reports.countVolume(workspaceId, window, filters),
         reports.tallyClocks(workspaceId, window, filters, column, SLA_TARGETS),
         reports.tallyRatings(workspaceId, window, filters),
         // A visitor's search or article view has no assignee, tags, type or source: only the product narrows it.
@@ -129,10 +128,10 @@ export function createReportService({ reports, members, articles, helpEvents, cl
       const sum = (field: 'applied' | 'hit' | 'missed') => tallies.reduce((total, row) => total + row[field], 0);
       const [hit, missed] = [sum('hit'), sum('missed')];
       return {
-        conversations_created: created,
+        conversations_created: volume.created,
         conversations_resolved: resolution!.count,
-        messages_received: messages.received,
-        messages_sent: messages.sent,
+        messages_received: volume.received,
+        messages_sent: volume.sent,
         first_response: first_response!, next_response: next_response!, resolution: resolution!,
         csat: { ...ratings, score: ratio(ratings.positive, ratings.responses) },
         sla: { applied: sum('applied'), hit, missed, hit_rate: ratio(hit, hit + missed) },

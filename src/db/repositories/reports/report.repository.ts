@@ -7,6 +7,7 @@ import type { Dialect } from '../../dialect.js';
 import type { Executor } from '../executor.js';
 import type { Database } from '../../schema.js';
 import { taggedIds } from '../tag.repository.js';
+import { utcDayOf } from './report-days.js';
 
 /** [from, to): the instants a report covers, canonical ISO strings. */
 export interface ReportWindow {
@@ -85,6 +86,33 @@ function narrowed<Q extends SelectQueryBuilder<any, any, any>>(tx: Executor, wor
   return q as Q;
 }
 
+/** How many conversations were created and messages received and sent. */
+export interface Volume {
+  created: number;
+  received: number;
+  sent: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The window as its whole UTC days ([from, to) as YYYY-MM-DD; null when it holds none) and the
+ * parts of a day before and after them.
+ */
+export function splitAtDays(window: ReportWindow): { days: { from: string; to: string } | null; edges: ReportWindow[] } {
+  const [from, to] = [Date.parse(window.from), Date.parse(window.to)];
+  const [firstMidnight, lastMidnight] = [Math.ceil(from / DAY_MS) * DAY_MS, Math.floor(to / DAY_MS) * DAY_MS];
+  if (firstMidnight >= lastMidnight) return { days: null, edges: from < to ? [window] : [] };
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    days: { from: utcDayOf(iso(firstMidnight)), to: utcDayOf(iso(lastMidnight)) },
+    edges: [
+      ...(from < firstMidnight ? [{ from: window.from, to: iso(firstMidnight) }] : []),
+      ...(lastMidnight < to ? [{ from: iso(lastMidnight), to: window.to }] : []),
+    ],
+  };
+}
+
 export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAndP90'>) {
   /** Stopped clocks of a target in the window, of the kept conversations. */
   const stoppedClocks = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) => {
@@ -98,6 +126,22 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAnd
     const query = tx.selectFrom('messages as m')
       .where('m.workspace_id', '=', workspaceId).where('m.created_at', '>=', window.from).where('m.created_at', '<', window.to);
     return narrowed(tx, workspaceId, query, 'm', filters);
+  };
+
+  /** The day counts of [days.from, days.to), narrowed by the filters their rows carry (all but tags). */
+  const countedDays = async (workspaceId: string, days: { from: string; to: string }, filters: ReportFilters): Promise<Volume> => {
+    let query = db.selectFrom('report_days').where('workspace_id', '=', workspaceId).where('day', '>=', days.from).where('day', '<', days.to);
+    if (filters.productId !== undefined) query = query.where('product_id', '=', filters.productId);
+    if (filters.types?.length) query = query.where('type', 'in', filters.types);
+    if (filters.sources?.length) query = query.where('source', 'in', filters.sources);
+    const { assigneeIds = [], unassigned = false } = filters;
+    if (assigneeIds.length || unassigned) query = query.where('assignee_key', 'in', [...assigneeIds, ...(unassigned ? [''] : [])]);
+    const row = await query.select((eb) => [
+      eb.fn.sum<number | null>('conversations_created').as('created'),
+      eb.fn.sum<number | null>('messages_received').as('received'),
+      eb.fn.sum<number | null>('messages_sent').as('sent'),
+    ]).executeTakeFirstOrThrow();
+    return { created: Number(row.created ?? 0), received: Number(row.received ?? 0), sent: Number(row.sent ?? 0) };
   };
 
   const createdIn = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) =>
@@ -114,19 +158,28 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAnd
     eb.fn.countAll<number>().filterWhere(condition);
 
   return {
-    async countCreated(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<number> {
-      const row = await createdIn(workspaceId, window, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
-
-    /** Contact messages received and agents' replies sent (not notes, not system messages). */
-    async countMessages(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<{ received: number; sent: number }> {
-      const row = await messagesIn(workspaceId, window, filters)
-        .select((eb) => [
-          countOf(eb, sql<boolean>`m.sender_type = 'contact'`).as('received'),
-          countOf(eb, sql<boolean>`m.sender_type = 'agent' and m.internal = 0`).as('sent'),
-        ]).executeTakeFirstOrThrow();
-      return { received: Number(row.received), sent: Number(row.sent) };
+    /**
+     * Conversations created, contacts' messages received and agents' replies sent (not notes, not
+     * system messages) in the window: its whole UTC days summed from the day counts
+     * (report-days.ts), the parts of a day at either end counted on the rows. The tag filter, which
+     * the day counts do not carry, reads the whole window's rows.
+     */
+    async countVolume(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<Volume> {
+      const { days, edges } = filters.tagKeys?.length ? { days: null, edges: [window] } : splitAtDays(window);
+      const parts = await Promise.all([
+        ...(days ? [countedDays(workspaceId, days, filters)] : []),
+        ...edges.map(async (edge): Promise<Volume> => {
+          const [created, messages] = await Promise.all([
+            createdIn(workspaceId, edge, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+            messagesIn(workspaceId, edge, filters).select((eb) => [
+              countOf(eb, sql<boolean>`m.sender_type = 'contact'`).as('received'),
+              countOf(eb, sql<boolean>`m.sender_type = 'agent' and m.internal = 0`).as('sent'),
+            ]).executeTakeFirstOrThrow(),
+          ]);
+          return { created: Number(created.n), received: Number(messages.received), sent: Number(messages.sent) };
+        }),
+      ]);
+      return parts.reduce((sum, part) => ({ created: sum.created + part.created, received: sum.received + part.received, sent: sum.sent + part.sent }), { created: 0, received: 0, sent: 0 });
     },
 
     /**
