@@ -19,8 +19,8 @@ export const nearestRank = (percent: number, count: number): number => Math.max(
 const averageOf = (total: number, count: number) => Math.round((total / count) * 1000) / 1000;
 
 /** The distribution of `count` values summing to `total`, with their median and p90 (the database's, dialect.medianAndP90). */
-export function distributionOf(count: number, total: number, atRanks: readonly number[] | undefined): Distribution {
-  if (count === 0 || !atRanks) return EMPTY_DISTRIBUTION;
+export function distributionOf(count: number, total: number, atRanks: readonly number[]): Distribution {
+  if (count === 0) return EMPTY_DISTRIBUTION;
   const [median, p90] = atRanks;
   return { count, median_seconds: median!, p90_seconds: p90!, average_seconds: averageOf(total, count) };
 }

@@ -18,7 +18,7 @@ import { SLA_TARGETS } from '../service-levels/sla-clocks.js';
 import { parseTags } from '../tags/tags.js';
 import { BUCKETS_MAX, bucketIndex, bucketStarts, type ReportInterval } from './buckets.js';
 import { csvLine } from './csv.js';
-import { EMPTY_DISTRIBUTION, distributionOf, distributionOfValues, type Distribution } from './distribution.js';
+import { distributionOf, distributionOfValues, type Distribution } from './distribution.js';
 
 /** The window when none is given: the 7 days before `to`. */
 export const DEFAULT_WINDOW_DAYS = 7;
@@ -121,10 +121,8 @@ export function createReportService({ reports, members, articles, helpEvents, cl
         // A visitor's search or article view has no assignee, tags, type or source: only the product narrows it.
         helpEvents.selfService({ workspaceId, productId: filters.productId ?? null, ...window }),
       ]);
-      const [first_response, next_response, resolution] = SLA_TARGETS.map((target) => {
-        const tally = tallies.find((row) => row.target === target);
-        return tally ? distributionOf(tally.measured, tally.total, [tally.median!, tally.p90!]) : EMPTY_DISTRIBUTION;
-      });
+      // One tally per target, in SLA_TARGETS' order.
+      const [first_response, next_response, resolution] = tallies.map((tally) => distributionOf(tally.measured, tally.total, [tally.median!, tally.p90!]));
       const sum = (field: 'applied' | 'hit' | 'missed') => tallies.reduce((total, row) => total + row[field], 0);
       const [hit, missed] = [sum('hit'), sum('missed')];
       return {
