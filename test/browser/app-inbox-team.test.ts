@@ -176,12 +176,18 @@ for (const dialect of DIALECTS) {
 
       const { id } = await conversation('Hello there', { name: 'Fay Wray', email: 'fay@example.com' });
       await page.goto(`/app/inbox/${id}`);
+      // The list held back: "greet" and Enter typed before it arrives pick the first match when it does.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      await page.route('**/api/v1/saved-replies?*', async (route) => { await held; await route.continue(); });
       await page.getByRole('button', { name: 'Saved replies' }).click();
       const picker = page.getByRole('dialog', { name: 'Saved replies' });
       await picker.getByLabel('Filter saved replies').fill('greet');
       await assertAccessible(page, 'the saved reply picker');
       await picker.getByLabel('Filter saved replies').press('Enter');
+      release();
       await expect(page.getByText('Saved reply: Greeting'));
+      await page.unroute('**/api/v1/saved-replies?*');
       await page.getByRole('button', { name: 'Send' }).click();
       await expect(page.getByRole('list', { name: 'Messages' }).getByText('Hi Fay, Grace Hopper here from Acme.'));
     });

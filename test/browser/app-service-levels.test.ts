@@ -50,6 +50,7 @@ for (const dialect of DIALECTS) {
 
     step('creates a calendar in Settings: the server\'s errors on the zone and the day they name, then saved with a holiday', async () => {
       await page.goto('/app/settings/service-levels');
+      await settled(page);
       await page.getByRole('button', { name: 'New calendar' }).click();
       const dialog = page.getByRole('dialog', { name: 'New calendar' });
       await dialog.getByLabel('Name').fill('Support hours');

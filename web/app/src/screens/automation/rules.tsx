@@ -26,6 +26,12 @@ export function Rules() {
     }
     await list.reload();
   };
+  // The switch shows its new position at once and keeps it while the write is on its way (a render
+  // meanwhile would put a controlled checkbox back); the list read after the write has the last word.
+  const toggle = (rule: Rule) => {
+    list.set((list.data ?? []).map((one) => (one.id === rule.id ? { ...one, active: !rule.active } : one)));
+    void change(rule, { active: !rule.active }, `${rule.name} ${rule.active ? 'paused' : 'active'}`);
+  };
   const remove = async (rule: Rule) => {
     if (!confirm(`Delete the rule "${rule.name}"?`)) return;
     try {
@@ -63,7 +69,7 @@ export function Rules() {
                   </td>
                   <td data-label="Active">
                     <label class="switch">
-                      <input type="checkbox" checked={rule.active} onChange={() => void change(rule, { active: !rule.active }, `${rule.name} ${rule.active ? 'paused' : 'active'}`)} />
+                      <input type="checkbox" checked={rule.active} onChange={() => toggle(rule)} />
                       <span class="visually-hidden">Active: {rule.name}</span>
                       <span aria-hidden="true">{rule.active ? 'On' : 'Off'}</span>
                     </label>

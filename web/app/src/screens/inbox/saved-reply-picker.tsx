@@ -1,7 +1,7 @@
 // Picking a saved reply from the reply box: the workspace's saved replies, narrowed by what is
 // typed in the filter (title or text), chosen with a click, or from the filter with the arrow
-// keys and Enter.
-import { useState } from 'preact/hooks';
+// keys and Enter (an Enter typed before the list arrived picks the first match when it does).
+import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../../api/client.js';
 import { Dialog } from '../../ui/dialog.js';
 import { TextField } from '../../ui/form.js';
@@ -17,6 +17,10 @@ export function SavedReplyPicker({ close, pick }: { close: () => void; pick: (re
   const needle = filter.trim().toLowerCase();
   const shown = (replies.data ?? []).filter((reply) => !needle || `${reply.title}\n${reply.body}`.toLowerCase().includes(needle));
   const current = Math.min(active, shown.length - 1);
+  const [enterWhileLoading, setEnterWhileLoading] = useState(false);
+  useEffect(() => {
+    if (enterWhileLoading && replies.data && shown[current]) pick(shown[current]);
+  }, [enterWhileLoading, replies.data]);
 
   return (
     <Dialog title="Saved replies" close={close}>
@@ -31,6 +35,7 @@ export function SavedReplyPicker({ close, pick }: { close: () => void; pick: (re
           if (event.key === 'ArrowDown') setActive(Math.min(current + 1, shown.length - 1));
           else if (event.key === 'ArrowUp') setActive(Math.max(current - 1, 0));
           else if (event.key === 'Enter' && shown[current]) pick(shown[current]);
+          else if (event.key === 'Enter' && !replies.data) setEnterWhileLoading(true);
           else return;
           event.preventDefault();
         }}
