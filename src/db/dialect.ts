@@ -144,6 +144,11 @@ export interface Dialect {
     aggregates(value: Expression<unknown>): AliasedRawBuilder<number | null, string>[];
     read(row: Record<string, unknown>, count: number): [median: number, p90: number];
   };
+  /**
+   * An instant column as epoch milliseconds, a number: a time series reads a year's instants, and
+   * turning each timestamp the driver returns into a number cost more than the query.
+   */
+  epochMs(at: Expression<unknown>): RawBuilder<number>;
   /** Search over the full-text index of migration 0020: FTS5 on SQLite, tsvector on PostgreSQL (src/db/full-text.ts). */
   readonly fullText: FullTextSearch;
 }
@@ -407,6 +412,7 @@ function sqliteDialect(path: string, options: OpenOptions): { dialect: Dialect; 
           return [median, beyond <= 1 ? atIndex : atIndex + Math.round(((between - atIndex) * 10) / beyond)];
         },
       },
+      epochMs: (at) => sql<number>`cast(round(unixepoch(${at}, 'subsec') * 1000) as integer)`,
       purgeErased: async (db) => {
         await sql`pragma wal_checkpoint(truncate)`.execute(db);
       },
@@ -528,6 +534,7 @@ function postgresDialect(url: string, options: DatabaseOptions): { dialect: Dial
         ],
         read: (row) => [Number(row.median_value), Number(row.p90_value)],
       },
+      epochMs: (at) => sql<number>`cast(round(extract(epoch from ${at}) * 1000) as float8)`,
       purgeErased: async () => {},
       sharedByProcesses: true,
       notifications: {

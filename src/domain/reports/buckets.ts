@@ -37,9 +37,8 @@ export function bucketStarts(from: string, to: string, interval: ReportInterval,
   return starts;
 }
 
-/** The index of the bucket `at` falls in (starts ascending; `at` at or after the first start). */
-export function bucketIndex(starts: readonly number[], at: string): number {
-  const time = Date.parse(at);
+/** The index of the bucket the instant `time` (epoch milliseconds) falls in (starts ascending; `time` at or after the first start). */
+export function bucketIndex(starts: readonly number[], time: number): number {
   let low = 0;
   let high = starts.length - 1;
   while (low < high) {

@@ -18,11 +18,10 @@ export const nearestRank = (percent: number, count: number): number => Math.max(
 /** An average to the millisecond: whole seconds summed, divided. */
 const averageOf = (total: number, count: number) => Math.round((total / count) * 1000) / 1000;
 
-/** The distribution of `count` values summing to `total`, with their median and p90 (the database's, dialect.medianAndP90). */
-export function distributionOf(count: number, total: number, atRanks: readonly number[]): Distribution {
-  if (count === 0) return EMPTY_DISTRIBUTION;
-  const [median, p90] = atRanks;
-  return { count, median_seconds: median!, p90_seconds: p90!, average_seconds: averageOf(total, count) };
+/** The distribution of measured values as the database summed them (median and p90: dialect.medianAndP90); none measured: empty. */
+export function distributionOf(values: { measured: number; total: number; median: number | null; p90: number | null } | undefined): Distribution {
+  if (!values || values.measured === 0) return EMPTY_DISTRIBUTION;
+  return { count: values.measured, median_seconds: values.median!, p90_seconds: values.p90!, average_seconds: averageOf(values.total, values.measured) };
 }
 
 /** The distribution of values in memory. */

@@ -122,7 +122,7 @@ export function createReportService({ reports, members, articles, helpEvents, cl
         helpEvents.selfService({ workspaceId, productId: filters.productId ?? null, ...window }),
       ]);
       // One tally per target, in SLA_TARGETS' order.
-      const [first_response, next_response, resolution] = tallies.map((tally) => distributionOf(tally.measured, tally.total, [tally.median!, tally.p90!]));
+      const [first_response, next_response, resolution] = tallies.map(distributionOf);
       const sum = (field: 'applied' | 'hit' | 'missed') => tallies.reduce((total, row) => total + row[field], 0);
       const [hit, missed] = [sum('hit'), sum('missed')];
       return {
@@ -152,7 +152,7 @@ export function createReportService({ reports, members, articles, helpEvents, cl
       const starts = bucketStarts(window.from, window.to, interval, zone);
       if (starts === null) throw invalidField('interval', `gives more than ${BUCKETS_MAX} buckets between from and to: take a longer interval or a shorter window`);
       const buckets: number[][] = starts.map(() => []);
-      const put = (at: string, value: number) => buckets[bucketIndex(starts, at)]!.push(value);
+      const put = (at: number, value: number) => buckets[bucketIndex(starts, at)]!.push(value);
       const counted = (values: number[]) => values.length;
       let figure: (values: number[]) => number | null = counted;
       switch (metric) {
@@ -191,14 +191,14 @@ export function createReportService({ reports, members, articles, helpEvents, cl
         members.listAll(workspaceId),
         reports.repliesByMember(workspaceId, window, filters),
         reports.resolvedByAssignee(workspaceId, window, filters),
-        reports.firstResponses(workspaceId, window, filters, column),
+        reports.firstResponsesByMember(workspaceId, window, filters, column),
       ]);
       return memberRows.map((member) => ({
         member_id: member.id,
         display_name: member.display_name,
         replies_sent: replies.get(member.id) ?? 0,
         conversations_resolved: resolved.get(member.id) ?? 0,
-        first_response: distributionOfValues(responses.filter((response) => response.member_id === member.id).map((response) => response.value)),
+        first_response: distributionOf(responses.get(member.id)),
       }));
     },
 

@@ -42,8 +42,17 @@ export interface ClockTally {
   missed: number;
 }
 
+/** Measured values: how many, their total, and their nearest-rank median and p90. */
+export interface MeasuredValues {
+  measured: number;
+  total: number;
+  median: number;
+  p90: number;
+}
+
 export interface ClockPoint {
-  at: string;
+  /** Epoch milliseconds. */
+  at: number;
   value: number | null;
   outcome: string | null;
 }
@@ -113,7 +122,8 @@ export function splitAtDays(window: ReportWindow): { days: { from: string; to: s
   };
 }
 
-export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAndP90'>) {
+export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAndP90' | 'epochMs'>) {
+  const epochMsOf = (column: string) => dialect.epochMs(sql.ref(column));
   /** Stopped clocks of a target in the window, of the kept conversations. */
   const stoppedClocks = (workspaceId: string, window: ReportWindow, filters: ReportFilters, tx: Executor = db) => {
     const query = tx.selectFrom('sla_clocks as k')
@@ -213,13 +223,13 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAnd
     /** The stopped clocks of a target: when each stopped, its value (null: unanswered) and how it came out. */
     async clockPoints(workspaceId: string, window: ReportWindow, filters: ReportFilters, target: string, column: ClockValueColumn): Promise<ClockPoint[]> {
       return stoppedClocks(workspaceId, window, filters).where('k.target', '=', target)
-        .select(['k.stopped_at as at', `k.${column} as value`, 'k.outcome']).execute() as Promise<ClockPoint[]>;
+        .select([epochMsOf('k.stopped_at').as('at'), `k.${column} as value`, 'k.outcome']).execute() as Promise<ClockPoint[]>;
     },
 
     /** Every stopped clock with an SLA target (for the hit rate over time). */
     async targetPoints(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<ClockPoint[]> {
       return stoppedClocks(workspaceId, window, filters).where('k.due_at', 'is not', null)
-        .select(['k.stopped_at as at', sql<null>`null`.as('value'), 'k.outcome']).execute() as Promise<ClockPoint[]>;
+        .select([epochMsOf('k.stopped_at').as('at'), sql<null>`null`.as('value'), 'k.outcome']).execute() as Promise<ClockPoint[]>;
     },
 
     /** Ratings given in the window: how many, and how many positive (4 or 5). */
@@ -230,12 +240,14 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAnd
       return { responses: Number(row.responses), positive: Number(row.positive) };
     },
 
-    async ratingPoints(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<{ at: string; rating: number }[]> {
-      return ratedIn(workspaceId, window, filters).select(['c.rated_at as at', 'c.rating as rating']).execute() as Promise<{ at: string; rating: number }[]>;
+    /** The ratings given in the window, when (epoch milliseconds) and what. */
+    async ratingPoints(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<{ at: number; rating: number }[]> {
+      return ratedIn(workspaceId, window, filters).select([epochMsOf('c.rated_at').as('at'), 'c.rating as rating']).execute() as Promise<{ at: number; rating: number }[]>;
     },
 
-    async createdTimes(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<string[]> {
-      return (await createdIn(workspaceId, window, filters).select('c.created_at').execute()).map((row) => row.created_at);
+    /** When each conversation of the window was created, in epoch milliseconds. */
+    async createdTimes(workspaceId: string, window: ReportWindow, filters: ReportFilters): Promise<number[]> {
+      return (await createdIn(workspaceId, window, filters).select(epochMsOf('c.created_at').as('at')).execute()).map((row) => Number(row.at));
     },
 
     /** Replies sent per member (sender) in the window. */
@@ -253,12 +265,18 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAnd
       return new Map(rows.map((row) => [row.assignee_id!, Number(row.n)]));
     },
 
-    /** First responses in the window: who answered, after how long. */
-    async firstResponses(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn): Promise<{ member_id: string; value: number }[]> {
-      const rows = await stoppedClocks(workspaceId, window, filters).where('k.target', '=', 'first_response')
+    /** First responses in the window per member who gave them: how many, their total, median and p90 (one row per member). */
+    async firstResponsesByMember(workspaceId: string, window: ReportWindow, filters: ReportFilters, column: ClockValueColumn): Promise<Map<string, MeasuredValues>> {
+      const value = sql.ref(`k.${column}`);
+      const rows: Record<string, unknown>[] = await stoppedClocks(workspaceId, window, filters).where('k.target', '=', 'first_response')
         .where('k.answered_by', 'is not', null).where(`k.${column}`, 'is not', null)
-        .select(['k.answered_by', `k.${column} as value`]).execute();
-      return rows.map((row) => ({ member_id: row.answered_by!, value: Number(row.value) }));
+        .select((eb) => ['k.answered_by', eb.fn.count<number>(`k.${column}`).as('measured'), eb.fn.sum<number>(`k.${column}`).as('total'), ...dialect.medianAndP90.aggregates(value)])
+        .groupBy('k.answered_by').execute();
+      return new Map(rows.map((row) => {
+        const measured = Number(row.measured);
+        const [median, p90] = dialect.medianAndP90.read(row, measured);
+        return [row.answered_by as string, { measured, total: Number(row.total), median, p90 }];
+      }));
     },
 
     /** The agents' replies (not notes) in these conversations, oldest first: what stopped their response clocks. */
