@@ -8,7 +8,7 @@ export interface Resource<T> {
   loading: boolean;
   /** Loads again; the current data stays on screen meanwhile. */
   reload(): Promise<void>;
-  /** Replaces the data in place (after a write whose answer is the new state). */
+  /** Replaces the data in place (after a write whose answer is the new state, or a live event); a load on its way is made again. */
   set(data: T): void;
 }
 
@@ -17,17 +17,26 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
   const latestLoad = useRef(load);
   latestLoad.current = load;
   const generation = useRef(0);
+  /** Whether the newest load is still on its way. */
+  const loadPending = useRef(false);
   // One reload for the component's life, always loading what the screen shows now: a caller that
   // kept an older render's reload (a timer set by a live event before the filters changed) would
   // otherwise load the old filters' data and, being the newest load, win over the current one.
   const reload = useCallback(async () => {
     const mine = ++generation.current;
+    loadPending.current = true;
     setState((previous) => ({ ...previous, loading: true }));
     try {
       const data = await latestLoad.current();
-      if (mine === generation.current) setState({ data, error: undefined, loading: false });
+      if (mine === generation.current) {
+        loadPending.current = false;
+        setState({ data, error: undefined, loading: false });
+      }
     } catch (error) {
-      if (mine === generation.current) setState((previous) => ({ data: previous.data, error, loading: false }));
+      if (mine === generation.current) {
+        loadPending.current = false;
+        setState((previous) => ({ data: previous.data, error, loading: false }));
+      }
     }
   }, []);
   useEffect(() => {
@@ -35,6 +44,11 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
     setState({ data: undefined, error: undefined, loading: true });
     void reload();
   }, deps);
-  const set = useCallback((data: T) => setState({ data, error: undefined, loading: false }), []);
+  // A change set while a load is on its way (a live event's) would be undone by that load's older
+  // answer: the load is dropped and the data loaded again, after the change.
+  const set = useCallback((data: T) => {
+    setState({ data, error: undefined, loading: loadPending.current });
+    if (loadPending.current) void reload();
+  }, []);
   return { ...state, reload, set };
 }
