@@ -180,19 +180,17 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       const listed = await rulesOf(job, work.tx);
       await assignment.holdFor(work, look.product_id, listed.some((rule) => rule.assignsInTurn));
       const at = await writes.lock(work, job.conversation_id);
-      const read = () => conversations.findById(job.workspace_id, job.conversation_id, work.tx);
-      let conversation = await read();
-      /** A rule changed the conversation: the next rule's test reads it again (after the last one, nothing does). */
-      let changed = false;
+      const read = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
+      if (!read) return true;
+      let conversation: ConversationWithContactRow = read;
       const ran: string[] = [];
       for (const rule of listed) {
-        if (changed) [conversation, changed] = [await read(), false];
-        if (!conversation) break;
         if (!(await conditionsHold(rule.conditions, testedSubject(subjectOf(conversation, body)), match))) continue;
         const performer = { workspaceId: job.workspace_id, id: rule.id, name: rule.name, memberId: null };
         const on = conversation;
         try {
-          changed = await inSavepoint(work, (run) => actions.run(run, on, rule.actions, performer), { actor: { type: 'rule', id: rule.id } });
+          // The next rule is tested on the conversation as this run left it (a run undone left it as it was).
+          conversation = (await inSavepoint(work, (run) => actions.run(run, on, rule.actions, performer), { actor: { type: 'rule', id: rule.id } })) ?? on;
           ran.push(rule.id);
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
@@ -202,7 +200,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       }
       await rules.recordRuns(job.workspace_id, ran, at, work.tx);
       return true;
-    });
+    }, { sharedReads: true });
   }
 
   /**

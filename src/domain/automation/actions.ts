@@ -91,9 +91,9 @@ export function createActionRunner({ writes, conversations, members, products, s
   return {
     /**
      * Runs `actions` in order on `conversation` (read after taking its lock, which `work` holds);
-     * whether anything changed.
+     * the conversation's row as they left it, or null when nothing changed.
      */
-    async run(work: Work, conversation: ConversationWithContactRow, actions: readonly Action[], performer: Performer): Promise<boolean> {
+    async run(work: Work, conversation: ConversationWithContactRow, actions: readonly Action[], performer: Performer): Promise<ConversationWithContactRow | null> {
       const at = await writes.lock(work, conversation.id);
       const state: FieldState = {
         status: conversation.status, priority: conversation.priority, assignee_id: conversation.assignee_id, tags: parseTags(conversation.tags),
@@ -106,8 +106,8 @@ export function createActionRunner({ writes, conversations, members, products, s
       // The messages moved the row's list fields: the change is written over the row as they left it.
       const current = posted ? (await conversations.findById(conversation.workspace_id, conversation.id, work.tx))! : conversation;
       const changes = effectiveChanges<ConversationChanges>(current, { ...state, tags: JSON.stringify(state.tags) });
-      if (changes) await writes.update(work, current, { ...changes, updated_at: at }, performer.memberId);
-      return posted || changes !== null;
+      if (changes) return writes.update(work, current, { ...changes, updated_at: at }, performer.memberId);
+      return posted ? current : null;
     },
   };
 }
