@@ -63,7 +63,10 @@ export function createActionRunner({ writes, conversations, members, products, s
           else if (state.assignee_id === null) await assignment.wait(work, conversation, at);
           return;
         }
-        if (!(await members.findById(conversation.workspace_id, action.member_id, work.tx))) throw invalidField(`${place}.member_id`, 'is no longer a member of this workspace');
+        // The assignee already is a member (removing one unassigns their conversations first): only another is checked.
+        if (action.member_id !== state.assignee_id && !(await members.findById(conversation.workspace_id, action.member_id, work.tx))) {
+          throw invalidField(`${place}.member_id`, 'is no longer a member of this workspace');
+        }
         state.assignee_id = action.member_id;
         return;
       case 'add_tags':
