@@ -19,7 +19,7 @@ export interface Work {
    * Reads the write units of a transaction share when it asked for them (`sharedReads`: a rule
    * job's runs, several writes of one conversation in a row), by key: what only writes made
    * through those units change within it (a unit's write drops what it changed). A savepoint works
-   * on a copy, kept when it is released and dropped when it is rolled back.
+   * on a copy, kept when its body returns and dropped when it is rolled back.
    */
   readonly shared?: Map<string, unknown>;
 }
