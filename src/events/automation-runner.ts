@@ -24,7 +24,7 @@ import { RULE_EVENTS } from '../domain/automation/automation-vocabulary.js';
 import type { Assignment } from '../domain/assignment/assignment.js';
 import { conditionsHold, mayHold, testedSubject, type ConditionSubject } from '../domain/automation/conditions.js';
 import type { MatchResult, RegexRunner } from '../domain/automation/regex-safety.js';
-import type { CachedRule, RuleCache } from '../domain/automation/rule-cache.js';
+import type { CachedRule, RuleCache, RuleSet } from '../domain/automation/rule-cache.js';
 import type { ConversationWrites } from '../domain/conversations/conversation.writes.js';
 import { inSavepoint, inTransaction } from '../domain/shared/unit-of-work.js';
 import { AppError } from '../errors.js';
@@ -129,6 +129,18 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     'contact.email': conversation.contact_email, 'message.body': body, ai_summary: conversation.ai_summary,
   });
 
+  /** The conversations the jobs are about, read in one query per workspace. */
+  async function conversationsOf(
+    listed: readonly Pick<AutomationJobRow, 'workspace_id' | 'conversation_id'>[], tx: Executor,
+  ): Promise<Map<string, ConversationWithContactRow>> {
+    const read = new Map<string, ConversationWithContactRow>();
+    for (const workspaceId of new Set(listed.map((job) => job.workspace_id))) {
+      const ids = [...new Set(listed.filter((job) => job.workspace_id === workspaceId).map((job) => job.conversation_id))];
+      for (const row of await conversations.findManyWithContact(workspaceId, ids, tx)) read.set(row.id, row);
+    }
+    return read;
+  }
+
   /**
    * The jobs worth creating: those for which a rule may hold on the conversation as read now (its
    * conditions but the patterns: no regular expression runs in the fan-out's transaction), the
@@ -143,11 +155,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
   ): Promise<AutomationJobRow[]> {
     if (planned.length === 0) return planned;
     const waiting = await jobs.pendingFor([...new Set(planned.map((job) => job.conversation_id))], tx);
-    const read = new Map<string, ConversationWithContactRow>();
-    for (const workspaceId of new Set(planned.map((job) => job.workspace_id))) {
-      const ids = [...new Set(planned.filter((job) => job.workspace_id === workspaceId).map((job) => job.conversation_id))];
-      for (const row of await conversations.findManyWithContact(workspaceId, ids, tx)) read.set(row.id, row);
-    }
+    const read = await conversationsOf(planned, tx);
     return planned.filter((job) => {
       const conversation = read.get(job.conversation_id);
       if (!conversation) return false;
@@ -161,10 +169,22 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     });
   }
 
-  /** The job's rules still active, in the job's order (a rule deleted or deactivated since the event is skipped). */
-  async function rulesOf(job: ClaimedAutomationJob, tx: Executor): Promise<CachedRule[]> {
-    const set = (await ruleCache.current([job.workspace_id], tx)).get(job.workspace_id)!;
-    return (JSON.parse(job.rule_ids) as string[]).slice(job.rules_done).flatMap((id) => set.byId.get(id) ?? []);
+  /** The job's rules active in `set`, in the job's order (a rule deleted or deactivated since the event is skipped). */
+  const rulesIn = (set: RuleSet, job: ClaimedAutomationJob): CachedRule[] =>
+    (JSON.parse(job.rule_ids) as string[]).slice(job.rules_done).flatMap((id) => set.byId.get(id) ?? []);
+
+  /** The job's rules as they now stand. */
+  const rulesOf = async (job: ClaimedAutomationJob, tx: Executor): Promise<CachedRule[]> =>
+    rulesIn((await ruleCache.current([job.workspace_id], tx)).get(job.workspace_id)!, job);
+
+  /**
+   * What the looks of a claim's jobs read, once for all of them: their workspaces' rule sets and
+   * their conversations, as they stood at the claim (the fan-out's look read them earlier still);
+   * a conversation a job's rules ran on is read again for the next job's look.
+   */
+  interface ClaimLook {
+    sets: Map<string, RuleSet>;
+    conversations: Map<string, ConversationWithContactRow>;
   }
 
   /**
@@ -180,19 +200,17 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       const listed = await rulesOf(job, work.tx);
       await assignment.holdFor(work, look.product_id, listed.some((rule) => rule.assignsInTurn));
       const at = await writes.lock(work, job.conversation_id);
-      const read = () => conversations.findById(job.workspace_id, job.conversation_id, work.tx);
-      let conversation = await read();
-      /** A rule changed the conversation: the next rule's test reads it again (after the last one, nothing does). */
-      let changed = false;
+      const read = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
+      if (!read) return true;
+      let conversation: ConversationWithContactRow = read;
       const ran: string[] = [];
       for (const rule of listed) {
-        if (changed) [conversation, changed] = [await read(), false];
-        if (!conversation) break;
         if (!(await conditionsHold(rule.conditions, testedSubject(subjectOf(conversation, body)), match))) continue;
         const performer = { workspaceId: job.workspace_id, id: rule.id, name: rule.name, memberId: null };
         const on = conversation;
         try {
-          changed = await inSavepoint(work, (run) => actions.run(run, on, rule.actions, performer), { actor: { type: 'rule', id: rule.id } });
+          // The next rule is tested on the conversation as this run left it (a run undone left it as it was).
+          conversation = (await inSavepoint(work, (run) => actions.run(run, on, rule.actions, performer), { actor: { type: 'rule', id: rule.id } })) ?? on;
           ran.push(rule.id);
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
@@ -202,7 +220,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       }
       await rules.recordRuns(job.workspace_id, ran, at, work.tx);
       return true;
-    });
+    }, { sharedReads: true });
   }
 
   /**
@@ -212,10 +230,11 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
    * they run in one transaction (`runRules`). A process that stops before that transaction
    * commits leaves the whole job to the next claim: nothing of it was kept.
    */
-  async function runJob(job: ClaimedAutomationJob, idle: ClaimedAutomationJob[]): Promise<void> {
+  async function runJob(job: ClaimedAutomationJob, idle: ClaimedAutomationJob[], look: ClaimLook): Promise<void> {
     try {
-      const listed = await rulesOf(job, db);
-      const read = listed.length === 0 ? undefined : await conversations.findById(job.workspace_id, job.conversation_id);
+      const listed = rulesIn(look.sets.get(job.workspace_id)!, job);
+      const read = listed.length === 0 ? undefined
+        : look.conversations.get(job.conversation_id) ?? (await conversations.findById(job.workspace_id, job.conversation_id));
       const body = read ? ((await carriedMessageOf(job)) ?? (await messages.lastFromContact(job.workspace_id, read.id, clock.now()))?.body ?? null) : null;
       const match = remembered(regex);
       let holds = false;
@@ -223,8 +242,10 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
         const subject = testedSubject(subjectOf(read, body));
         for (const rule of listed) if ((holds = await conditionsHold(rule.conditions, subject, match))) break;
       }
-      if (holds) await runRules(job, read!, body, match);
-      else idle.push(job);
+      if (holds) {
+        look.conversations.delete(job.conversation_id);
+        await runRules(job, read!, body, match);
+      } else idle.push(job);
     } catch (error) {
       const attempts = job.attempts + 1;
       const giveUp = attempts > JOB_RETRY_SCHEDULE_MS.length;
@@ -241,7 +262,11 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
         const claimed = await db.transaction().execute((tx) => jobs.claimDue(iso(nowMs), iso(nowMs + JOB_LEASE_MS), CLAIM_BATCH, tx));
         const idle: ClaimedAutomationJob[] = [];
         try {
-          for (const job of claimed) if (!stopping) await runJob(job, idle);
+          const look: ClaimLook = claimed.length === 0 ? { sets: new Map(), conversations: new Map() } : {
+            sets: await ruleCache.current([...new Set(claimed.map((job) => job.workspace_id))], db),
+            conversations: await conversationsOf(claimed, db),
+          };
+          for (const job of claimed) if (!stopping) await runJob(job, idle, look);
         } finally {
           await jobs.finishMany(idle);
         }

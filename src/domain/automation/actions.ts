@@ -63,7 +63,10 @@ export function createActionRunner({ writes, conversations, members, products, s
           else if (state.assignee_id === null) await assignment.wait(work, conversation, at);
           return;
         }
-        if (!(await members.findById(conversation.workspace_id, action.member_id, work.tx))) throw invalidField(`${place}.member_id`, 'is no longer a member of this workspace');
+        // The assignee already is a member (removing one unassigns their conversations first): only another is checked.
+        if (action.member_id !== state.assignee_id && !(await members.findById(conversation.workspace_id, action.member_id, work.tx))) {
+          throw invalidField(`${place}.member_id`, 'is no longer a member of this workspace');
+        }
         state.assignee_id = action.member_id;
         return;
       case 'add_tags':
@@ -91,9 +94,9 @@ export function createActionRunner({ writes, conversations, members, products, s
   return {
     /**
      * Runs `actions` in order on `conversation` (read after taking its lock, which `work` holds);
-     * whether anything changed.
+     * the conversation's row as they left it, or null when nothing changed.
      */
-    async run(work: Work, conversation: ConversationWithContactRow, actions: readonly Action[], performer: Performer): Promise<boolean> {
+    async run(work: Work, conversation: ConversationWithContactRow, actions: readonly Action[], performer: Performer): Promise<ConversationWithContactRow | null> {
       const at = await writes.lock(work, conversation.id);
       const state: FieldState = {
         status: conversation.status, priority: conversation.priority, assignee_id: conversation.assignee_id, tags: parseTags(conversation.tags),
@@ -106,8 +109,8 @@ export function createActionRunner({ writes, conversations, members, products, s
       // The messages moved the row's list fields: the change is written over the row as they left it.
       const current = posted ? (await conversations.findById(conversation.workspace_id, conversation.id, work.tx))! : conversation;
       const changes = effectiveChanges<ConversationChanges>(current, { ...state, tags: JSON.stringify(state.tags) });
-      if (changes) await writes.update(work, current, { ...changes, updated_at: at }, performer.memberId);
-      return posted || changes !== null;
+      if (changes) return writes.update(work, current, { ...changes, updated_at: at }, performer.memberId);
+      return posted ? current : null;
     },
   };
 }

@@ -201,7 +201,7 @@ export function createConversationService({
         },
         wanted,
         write: async (work, current, changes) => {
-          updated = await writes.update(work, current, changes, actor.member?.id ?? null);
+          updated = toConversation(await writes.update(work, current, changes, actor.member?.id ?? null));
         },
       });
       return updated ?? toConversation(current);

@@ -34,10 +34,10 @@ import { previousOf } from '../shared/changes.js';
 import type { ConversationJobQueue } from './conversation-jobs.js';
 import { messageExcerpt } from './message-excerpt.js';
 import { withSnoozeRule } from './snooze.js';
-import { toConversation, toLinkedIssue, toMessage, type Conversation, type ConversationDetail, type Message } from './conversation.shapes.js';
+import { toConversation, toLinkedIssue, toMessage, type ConversationDetail, type Message } from './conversation.shapes.js';
 import type { NotificationWrites } from '../notifications/notification.writes.js';
 import type { SlaClocks } from '../service-levels/sla-clocks.js';
-import { holdLock, type Work } from '../shared/unit-of-work.js';
+import { holdLock, sharedRead, type Work } from '../shared/unit-of-work.js';
 import { parseTags, retag } from '../tags/tags.js';
 
 export interface ConversationWritesDeps {
@@ -110,18 +110,30 @@ export function createConversationWrites({
     if (!work.locks.has(conversationLock(conversationId))) throw new Error(`conversation ${conversationId} written without its lock`);
   };
 
-  /** The conversation with its messages (and their attachments) and linked issues, as GET shows it. */
-  const detailIn = async (tx: Executor, row: ConversationWithContactRow): Promise<ConversationDetail> => {
+  /** A conversation's messages (with their attachments) and linked issues, as its detail shows them. */
+  const partsOf = async (tx: Executor, row: Pick<ConversationRow, 'workspace_id' | 'id'>): Promise<Pick<ConversationDetail, 'messages' | 'linked_issues'>> => {
     const [messageRows, attachmentRows, issueRows] = await Promise.all([
       messages.listByConversation(row.workspace_id, row.id, tx),
       attachments.listByConversation(row.workspace_id, row.id, tx),
       conversations.listLinkedIssues(row.workspace_id, row.id, tx),
     ]);
-    return { ...toConversation(row), messages: messageRows.map((message) => toMessage(message, attachmentRows)), linked_issues: issueRows.map(toLinkedIssue) };
+    return { messages: messageRows.map((message) => toMessage(message, attachmentRows)), linked_issues: issueRows.map(toLinkedIssue) };
   };
+
+  /** The conversation with its messages (and their attachments) and linked issues, as GET shows it. */
+  const detailIn = async (tx: Executor, row: ConversationWithContactRow): Promise<ConversationDetail> => ({ ...toConversation(row), ...(await partsOf(tx, row)) });
+
+  /**
+   * The detail for an event of `work`: a transaction sharing its reads (a rule job) reads the
+   * messages and linked issues once, again only after a message of its own (`partsKey` dropped).
+   */
+  const partsKey = (conversationId: string) => `conversation-parts:${conversationId}`;
+  const detailFor = async (work: Work, row: ConversationWithContactRow): Promise<ConversationDetail> =>
+    ({ ...toConversation(row), ...(await sharedRead(work, partsKey(row.id), () => partsOf(work.tx, row))) });
 
   /** Writes the message, its attachments and its mail job; the message as shown. */
   const insertMessage = async (work: Work, { row, attachments: files = [], mail }: NewMessage): Promise<Message> => {
+    work.shared?.delete(partsKey(row.conversation_id));
     await messages.insert(row, work.tx);
     await attachments.insertMany(files, work.tx);
     if (mail) {
@@ -154,6 +166,7 @@ export function createConversationWrites({
 
   /** An erasure's conversation.updated: the conversation as the erasure left it (read after it). */
   const recordErased = async (work: Work, current: ConversationWithContactRow, previous: Record<string, unknown>) => {
+    work.shared?.delete(partsKey(current.id));
     const erased = (await conversations.findById(current.workspace_id, current.id, work.tx))!;
     await outbox.record(work, { type: 'conversation.updated', workspaceId: current.workspace_id, data: await detailIn(work.tx, erased), previous });
   };
@@ -181,7 +194,7 @@ export function createConversationWrites({
       const breach = await serviceLevels.breach(work, due, clock.now());
       if (!breach) return false;
       const row = (await conversations.findById(due.workspace_id, due.conversation_id, work.tx))!;
-      await outbox.record(work, { type: 'conversation.sla_breached', workspaceId: due.workspace_id, data: { conversation: await detailIn(work.tx, row), ...breach } });
+      await outbox.record(work, { type: 'conversation.sla_breached', workspaceId: due.workspace_id, data: { conversation: await detailFor(work, row), ...breach } });
       return true;
     },
 
@@ -228,9 +241,9 @@ export function createConversationWrites({
      * Writes a change's effective fields (updated_at among them): a PATCH's, a visitor's rating, a
      * new summary, a wake. Resolving or dismissing a snoozed conversation ends its snooze as well;
      * a snooze asks for its wake, due when it ends. `by`: the member who made it, if any (a new
-     * assignee is told who assigned them).
+     * assignee is told who assigned them). The conversation's row as it left it.
      */
-    async update(work: Work, current: ConversationWithContactRow, wanted: ConversationChanges, by: string | null = null): Promise<Conversation> {
+    async update(work: Work, current: ConversationWithContactRow, wanted: ConversationChanges, by: string | null = null): Promise<ConversationWithContactRow> {
       requireLock(work, current.id);
       const changes = withSnoozeRule(current, wanted);
       // CSAT counts a rating when it is given (docs/reports.md).
@@ -249,11 +262,11 @@ export function createConversationWrites({
       await outbox.record(work, {
         type: 'conversation.updated',
         workspaceId: current.workspace_id,
-        data: await detailIn(work.tx, next),
+        data: await detailFor(work, next),
         previous: previousOf(toConversation(current), changes),
       });
       if (changes.assignee_id && changes.assignee_id !== current.assignee_id) await notify.assigned(work, current.workspace_id, current.id, changes.assignee_id, by);
-      return toConversation(next);
+      return next;
     },
 
     /**

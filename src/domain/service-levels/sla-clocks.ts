@@ -13,7 +13,7 @@ import type { Executor } from '../../db/repositories/executor.js';
 import type { MessageRow } from '../../db/repositories/message.repository.js';
 import { newId } from '../../lib/ids.js';
 import type { ConversationSource, ConversationType, Priority } from '../shared/enums.js';
-import type { Work } from '../shared/unit-of-work.js';
+import { sharedRead, type Work } from '../shared/unit-of-work.js';
 import { parseTags } from '../tags/tags.js';
 import { addBusinessSeconds, type Schedule } from './business-time.js';
 import { clockValuesOf, scheduleOfCalendar, type ClockMeasures } from './clock-values.js';
@@ -104,8 +104,10 @@ export function createSlaClocks({ slaClocks, slaPolicies, calendars, measures }:
   const appliedMeasure = async (subject: Pick<Subject, 'workspace_id' | 'sla_policy_id'>, tx: Executor): Promise<Measure> =>
     subject.sla_policy_id === null ? NO_MEASURE : measureOf(subject.workspace_id, (await slaPolicies.findById(subject.workspace_id, subject.sla_policy_id, tx)) ?? null, tx);
 
-  const chosenMeasure = async (subject: Subject, tx: Executor): Promise<Measure> => {
-    const policies = await slaPolicies.listActive(subject.workspace_id, tx);
+  /** The policy the conversation's fields choose now (the active policies read once per transaction sharing its reads: policies are written elsewhere). */
+  const chosenMeasure = async (work: Work, subject: Subject): Promise<Measure> => {
+    const { tx } = work;
+    const policies = await sharedRead(work, `sla-policies:${subject.workspace_id}`, () => slaPolicies.listActive(subject.workspace_id, tx));
     const ranked = policies.map((row) => ({ row, active: true, position: row.position, created_at: row.created_at, conditions: JSON.parse(row.conditions) as SlaConditions }));
     const chosen = applicablePolicy(ranked, {
       product_id: subject.product_id, priority: subject.priority as Priority, type: subject.type as ConversationType,
@@ -145,7 +147,7 @@ export function createSlaClocks({ slaClocks, slaPolicies, calendars, measures }:
      * the contact's first message starts first response and resolution.
      */
     async opened(work: Work, conversation: Subject, first: MessageRow | null): Promise<{ columns: SlaColumns; start: () => Promise<void> }> {
-      const measure = await chosenMeasure(conversation, work.tx);
+      const measure = await chosenMeasure(work, conversation);
       const clocks = first?.sender_type === 'contact'
         ? [newClock(conversation, measure, 'first_response', first.created_at), newClock(conversation, measure, 'resolution', first.created_at)]
         : [];
@@ -193,16 +195,15 @@ export function createSlaClocks({ slaClocks, slaPolicies, calendars, measures }:
       const closing = CLOSED.includes(next.status) && !CLOSED.includes(current.status);
       const reopening = CLOSED.includes(current.status) && !CLOSED.includes(next.status);
       if (!rechoose && !closing && !reopening) return null;
+      // Chosen before the clocks are read: a change that keeps the policy (most) reads no clock.
+      const measure = rechoose ? await chosenMeasure(work, next) : null;
+      if (measure && (measure.policy?.id ?? null) === current.sla_policy_id && !closing && !reopening) return null;
       let clocks = await slaClocks.listOfConversation(current.workspace_id, current.id, tx);
-      let measure: Measure | null = null;
-      if (rechoose) {
-        measure = await chosenMeasure(next, tx);
+      if (measure) {
         const policyId = measure.policy?.id ?? null;
-        if (policyId === current.sla_policy_id && !closing && !reopening) return null;
-        const remeasured = measure;
         clocks = await eachRunning(clocks, async (clock) => {
           if (clock.policy_id === policyId) return clock;
-          const changes = { policy_id: policyId, due_at: dueOf(remeasured, clock.target as SlaTarget, clock.started_at) };
+          const changes = { policy_id: policyId, due_at: dueOf(measure, clock.target as SlaTarget, clock.started_at) };
           await slaClocks.update(clock.workspace_id, clock.id, changes, tx);
           return { ...clock, ...changes };
         });

@@ -15,6 +15,21 @@ export interface Work {
   afterCommit(task: () => void): void;
   /** [ext] Who the events of this transaction say made the change, when it was not a request's own write (a rule, a macro). */
   readonly actor?: EventActor;
+  /**
+   * Reads the write units of a transaction share when it asked for them (`sharedReads`: a rule
+   * job's runs, several writes of one conversation in a row), by key: what only writes made
+   * through those units change within it (a unit's write drops what it changed). A savepoint works
+   * on a copy, kept when its body returns and dropped when it is rolled back.
+   */
+  readonly shared?: Map<string, unknown>;
+}
+
+/** `read` once per transaction sharing its reads (`Work.shared`), under `key`; at every call otherwise. */
+export function sharedRead<T>(work: Work, key: string, read: () => Promise<T>): Promise<T> {
+  if (!work.shared) return read();
+  let value = work.shared.get(key) as Promise<T> | undefined;
+  if (!value) work.shared.set(key, (value = read()));
+  return value;
 }
 
 /**
@@ -28,12 +43,15 @@ const DEADLOCK_ATTEMPTS = 3;
  * runs again from the start (a new transaction and Work): nothing of a rolled-back run is kept, so
  * a body does only database work, leaving the rest to `afterCommit`.
  */
-export async function inTransaction<T>(db: Db, body: (work: Work) => Promise<T>, { actor }: { actor?: EventActor } = {}): Promise<T> {
+export async function inTransaction<T>(
+  db: Db, body: (work: Work) => Promise<T>, { actor, sharedReads = false }: { actor?: EventActor; sharedReads?: boolean } = {},
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const committed: (() => void)[] = [];
     let result: T;
     try {
-      result = await db.transaction().execute((tx) => body({ tx, locks: new Set(), afterCommit: (task) => committed.push(task), ...(actor && { actor }) }));
+      result = await db.transaction().execute((tx) =>
+        body({ tx, locks: new Set(), afterCommit: (task) => committed.push(task), ...(actor && { actor }), ...(sharedReads && { shared: new Map() }) }));
     } catch (error) {
       if (attempt < DEADLOCK_ATTEMPTS && isDeadlockVictim(error)) continue;
       throw error;
@@ -61,27 +79,36 @@ export async function holdLocks(dialect: Pick<Dialect, 'lockKeysInTransaction'>,
   for (const key of wanted) work.locks.add(key);
 }
 
+/** Savepoints this process opened: each its own name. */
+let savepointsOpened = 0;
+
 /**
  * Runs `body` in a savepoint of `work`'s transaction, as a Work of its own whose events carry
  * `actor`: when it returns, its writes, the locks it took and its after-commit tasks join the
  * transaction's; when it throws, its writes are undone alone (the transaction goes on), its tasks
- * dropped, and the error rethrown.
+ * and shared reads dropped, and the error rethrown.
  */
 export async function inSavepoint<T>(work: Work, body: (inner: Work) => Promise<T>, { actor }: { actor?: EventActor } = {}): Promise<T> {
-  // One name for all: a savepoint opened inside another with the same name is the one its release or rollback names.
-  const name = 'unit';
+  // A name of its own: one that returned is not released (its writes are kept all the same, and the
+  // transaction's end releases it: a round trip spared), and a rollback to this one must not stop
+  // at a savepoint a body opened inside it.
+  const name = `unit_${++savepointsOpened}`;
   const locks = new Set(work.locks);
   const committed: (() => void)[] = [];
+  const shared = work.shared && new Map(work.shared);
   await savepoint.open(work.tx, name);
   let result: T;
   try {
-    result = await body({ tx: work.tx, locks, afterCommit: (task) => committed.push(task), ...(actor && { actor }) });
+    result = await body({ tx: work.tx, locks, afterCommit: (task) => committed.push(task), ...(actor && { actor }), ...(shared && { shared }) });
   } catch (error) {
     await savepoint.undo(work.tx, name);
     throw error;
   }
-  await savepoint.release(work.tx, name);
   for (const key of locks) work.locks.add(key);
+  if (shared) {
+    work.shared!.clear();
+    for (const [key, value] of shared) work.shared!.set(key, value);
+  }
   for (const task of committed) work.afterCommit(task);
   return result;
 }
