@@ -4,7 +4,7 @@ import type { Executor, Page, PageOf } from './executor.js';
 import { countRows, pageRead, readPage, type ListOrder } from './paging.js';
 import { taggedIds } from './tag.repository.js';
 import { followAssignee } from './reports/report-dimensions.js';
-import { CONVERSATION_CREATED, reportDays } from './reports/report-days.js';
+import { CONVERSATION_CREATED, reportDays, type ReportedConversation } from './reports/report-days.js';
 import type { ConversationTable } from '../schema.js';
 
 const CONVERSATION_COLUMNS = [
@@ -173,8 +173,6 @@ export function conversationRepository(db: Executor) {
         .returning('snoozed_until'),
   );
   const days = reportDays(db);
-  const assigneeOf = compileOnce(['workspaceId', 'id'], ({ workspaceId, id }: { workspaceId: string; id: string }) =>
-    db.selectFrom('conversations').select('assignee_id').where('workspace_id', '=', workspaceId).where('id', '=', id));
   const marks: Record<WaitEffect, ReturnType<typeof markWith>> = {
     asks: markWith((at) => sql`coalesce(waiting_since, ${at})`),
     answers: markWith(() => null),
@@ -318,13 +316,14 @@ export function conversationRepository(db: Executor) {
         .where('c.workspace_id', '=', workspaceId).where('c.id', '=', id).execute();
     },
 
-    async update(workspaceId: string, id: string, changes: ConversationChanges, tx: Executor = db): Promise<void> {
-      const former = changes.assignee_id === undefined ? undefined : (await assigneeOf(tx, { workspaceId, id }))[0];
+    /** `current`: the row as it stands (under the conversation's lock), which `changes` move on. */
+    async update(current: ReportedConversation, changes: ConversationChanges, tx: Executor = db): Promise<void> {
+      const { workspace_id: workspaceId, id } = current;
       await tx.updateTable('conversations').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
       // The report rows that carry the assignee follow it (reports/report-dimensions.ts, report-days.ts).
-      if (former && former.assignee_id !== changes.assignee_id) {
-        await followAssignee(tx, workspaceId, id, changes.assignee_id!);
-        await days.moveToAssignee(workspaceId, id, former.assignee_id, tx);
+      if (changes.assignee_id !== undefined && changes.assignee_id !== current.assignee_id) {
+        await followAssignee(tx, workspaceId, id, changes.assignee_id);
+        await days.moveToAssignee(current, changes.assignee_id, tx);
       }
     },
   };

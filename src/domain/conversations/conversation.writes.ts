@@ -249,7 +249,7 @@ export function createConversationWrites({
       // CSAT counts a rating when it is given (docs/reports.md).
       if (changes.rating !== undefined && changes.rating !== current.rating) changes.rated_at = changes.updated_at ?? clock.now();
       await holdAssignee(dialect, members, work, current.workspace_id, changes.assignee_id, current.assignee_id);
-      await conversations.update(current.workspace_id, current.id, changes, work.tx);
+      await conversations.update(current, changes, work.tx);
       if (changes.tags !== undefined) {
         await retag(tags, work.tx, current.workspace_id, 'conversation', current.id, parseTags(current.tags), parseTags(changes.tags));
       }

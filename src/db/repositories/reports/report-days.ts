@@ -13,7 +13,7 @@
 import { sql, type Expression, type Kysely, type OnConflictBuilder } from 'kysely';
 import type { DialectName } from '../../dialect.js';
 import type { Executor } from '../executor.js';
-import type { ReportDayTable } from '../../schema.js';
+import type { ConversationTable, ReportDayTable } from '../../schema.js';
 import { compileOnce } from '../compiled-query.js';
 
 const SLOTS = 4;
@@ -21,6 +21,9 @@ const KEY = ['workspace_id', 'day', 'product_id', 'type', 'source', 'assignee_ke
 const COUNTS = ['conversations_created', 'messages_received', 'messages_sent'] as const;
 
 export type DayCounts = Pick<ReportDayTable, (typeof COUNTS)[number]>;
+
+/** What of a conversation its day counts are keyed by. */
+export type ReportedConversation = Pick<ConversationTable, 'workspace_id' | 'id' | 'created_at' | 'product_id' | 'type' | 'source' | 'assignee_id'>;
 
 /** The UTC day of an instant written as ISO 8601 (what every write passes). */
 export const utcDayOf = (at: string): string => at.slice(0, 10);
@@ -62,15 +65,12 @@ export function reportDays(db: Executor) {
     },
 
     /**
-     * The conversation's counts moved from its former assignee's rows to its assignee's now (the
-     * conversation already updated): its creation and its messages, day by day, in one upsert.
+     * The conversation's counts moved from its assignee's rows (`conversation` as it was) to
+     * `assigneeId`'s: its creation and its messages, day by day, in one upsert.
      */
-    async moveToAssignee(workspaceId: string, conversationId: string, formerAssigneeId: string | null, tx: Executor): Promise<void> {
-      const conversation = await tx.selectFrom('conversations').select(['created_at', 'product_id', 'type', 'source', 'assignee_id'])
-        .where('workspace_id', '=', workspaceId).where('id', '=', conversationId).executeTakeFirst();
-      if (!conversation) return;
+    async moveToAssignee(conversation: ReportedConversation, assigneeId: string | null, tx: Executor): Promise<void> {
       const messages = await tx.selectFrom('messages').select(['created_at', 'sender_type', 'internal'])
-        .where('workspace_id', '=', workspaceId).where('conversation_id', '=', conversationId).execute();
+        .where('workspace_id', '=', conversation.workspace_id).where('conversation_id', '=', conversation.id).execute();
       const byDay = new Map<string, DayCounts>([[utcDayOf(conversation.created_at), { ...CONVERSATION_CREATED }]]);
       for (const message of messages) {
         const counts = messageCounts(message);
@@ -80,10 +80,11 @@ export function reportDays(db: Executor) {
         for (const column of COUNTS) sum[column] += counts[column];
         byDay.set(day, sum);
       }
-      const key = { workspace_id: workspaceId, product_id: conversation.product_id, type: conversation.type, source: conversation.source, slot: slotOf(conversationId) };
+      const { workspace_id, product_id, type, source } = conversation;
+      const key = { workspace_id, product_id, type, source, slot: slotOf(conversation.id) };
       const rows = [...byDay].flatMap(([day, counts]) => [
-        { ...key, day, assignee_key: formerAssigneeId ?? '', ...Object.fromEntries(COUNTS.map((column) => [column, -counts[column]])) as DayCounts },
-        { ...key, day, assignee_key: conversation.assignee_id ?? '', ...counts },
+        { ...key, day, assignee_key: conversation.assignee_id ?? '', ...Object.fromEntries(COUNTS.map((column) => [column, -counts[column]])) as DayCounts },
+        { ...key, day, assignee_key: assigneeId ?? '', ...counts },
       ]);
       // In key order, so two moves in opposite directions take their rows' locks in the same order.
       const order = (row: { day: string; assignee_key: string }) => `${row.day} ${row.assignee_key}`;
