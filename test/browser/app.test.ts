@@ -161,6 +161,38 @@ for (const dialect of DIALECTS) {
       await page.unroute('**/api/v1/issues/*', holdFirstPatch);
     });
 
+    step('a board load asked before a move does not put the card back where it was', async () => {
+      const card = (column: string) => page.getByRole('region', { name: column }).getByRole('link', { name: 'Checkout button does nothing' });
+      // The columns' next loads are answered as the server had them, but only once the card has moved.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => { release = resolve; });
+      let heldLoads = 0;
+      const holdLoads = async (route: Route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        heldLoads += 1;
+        const response = await route.fetch();
+        await released;
+        await route.fulfill({ response });
+      };
+      await page.route('**/api/v1/issues?*', holdLoads);
+      const other = (await app.api('GET', `/api/v1/issues?product_id=${productId}&limit=100`)).data.find((issue: { shortcode: string }) => issue.shortcode !== shortcode);
+      await app.api('PATCH', `/api/v1/issues/${other.id}`, { priority: 'high' }); // its issue.updated reloads the board
+      await eventually(async () => heldLoads > 0, 'the board loading again');
+      await card('Done').focus();
+      await page.keyboard.press('Alt+ArrowLeft');
+      await expect(card('Icebox'));
+      await eventually(async () => (await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status === 'icebox', 'the move on the server');
+      release();
+      // The held answers (the card in Done) are dropped and the board loaded again: the card stays.
+      await eventually(async () => (await card('Icebox').count()) === 1 && (await card('Done').count()) === 0, 'the card kept in Icebox');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(await card('Done').count(), 0, 'the card never went back');
+      await page.unroute('**/api/v1/issues?*', holdLoads);
+      await card('Icebox').focus();
+      await page.keyboard.press('Alt+ArrowRight');
+      await eventually(async () => (await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status === 'done', 'the issue done again');
+    });
+
     step('a board reload set off by a live event before the product changed shows the product chosen now', async () => {
       const other = (await app.api('POST', '/api/v1/products', { name: 'Acme Web' })).data.id as string;
       await app.api('POST', '/api/v1/issues', { product_id: other, title: 'Web only issue' });

@@ -8,8 +8,12 @@ export interface Resource<T> {
   loading: boolean;
   /** Loads again; the current data stays on screen meanwhile. */
   reload(): Promise<void>;
-  /** Replaces the data in place (after a write whose answer is the new state, or a live event); a load on its way is made again. */
-  set(data: T): void;
+  /**
+   * Replaces the data in place (after a write whose answer is the new state), or changes it from
+   * the latest state (a live event: two events handled before a render each see the other's
+   * change); a load on its way is made again.
+   */
+  set(data: T | ((latest: T) => T)): void;
 }
 
 export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
@@ -46,8 +50,12 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
   }, deps);
   // A change set while a load is on its way (a live event's) would be undone by that load's older
   // answer: the load is dropped and the data loaded again, after the change.
-  const set = useCallback((data: T) => {
-    setState({ data, error: undefined, loading: loadPending.current });
+  const set = useCallback((data: T | ((latest: T) => T)) => {
+    setState((previous) => ({
+      data: typeof data === 'function' ? (previous.data === undefined ? undefined : (data as (latest: T) => T)(previous.data)) : data,
+      error: undefined,
+      loading: loadPending.current,
+    }));
     if (loadPending.current) void reload();
   }, []);
   return { ...state, reload, set };

@@ -43,31 +43,32 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
   });
 
   useLiveEvents((event) => {
-    const current = conversation.data;
-    if (!current) return;
+    if (!conversation.data) return;
+    // Each change is made on the latest state: events handled before a render see each other's.
     if (event.type === 'message.created' && event.data.conversation_id === id) {
-      const message = event.data as unknown as Schemas['MessageEvent'];
-      if (current.messages.some((m) => m.id === message.id)) return;
-      const { conversation_id: _, ...plain } = message;
-      conversation.set({ ...current, messages: [...current.messages, plain] });
+      const { conversation_id: _, ...plain } = event.data as unknown as Schemas['MessageEvent'];
+      conversation.set((current) => (current.messages.some((m) => m.id === plain.id) ? current : { ...current, messages: [...current.messages, plain] }));
     } else if (event.type === 'conversation.updated' && event.data.id === id) {
       const { previous: _, ...next } = event.data as unknown as Conversation & { previous?: unknown };
-      conversation.set({ ...current, ...next, messages: next.messages ?? current.messages });
+      conversation.set((current) => ({ ...current, ...next, messages: next.messages ?? current.messages }));
     } else if (event.type === 'conversation.sla_breached') {
       // The breach carries the conversation as it is now: its SLA, with the breach, is all that changed.
       const breached = (event.data as unknown as Schemas['ConversationSlaBreach']).conversation;
-      if (breached.id === id) conversation.set({ ...current, sla: breached.sla });
+      if (breached.id === id) conversation.set((current) => ({ ...current, sla: breached.sla }));
     } else if (event.type === 'issue.created' || event.type === 'issue.updated') {
       // The issue as its detail shows it: linked here or not (linked or unlinked anywhere), and its current state.
       const issue = event.data as unknown as Schemas['LinkedIssue'] & { linked_conversations: { id: string }[] };
       const linkedHere = issue.linked_conversations.some((linked) => linked.id === id);
-      const shown = current.linked_issues.some((linked) => linked.id === issue.id);
-      if (!linkedHere && !shown) return;
-      const entry = { id: issue.id, shortcode: issue.shortcode, title: issue.title, status: issue.status };
-      const kept = current.linked_issues.filter((linked) => linked.id !== issue.id);
-      // Unlinked: gone; linked: kept in its place with its current state, or added last (the link is the newest).
-      const linked_issues = !linkedHere ? kept : shown ? current.linked_issues.map((linked) => (linked.id === issue.id ? entry : linked)) : [...kept, entry];
-      conversation.set({ ...current, linked_issues });
+      if (!linkedHere && !conversation.data.linked_issues.some((linked) => linked.id === issue.id)) return;
+      conversation.set((current) => {
+        const shown = current.linked_issues.some((linked) => linked.id === issue.id);
+        if (!linkedHere && !shown) return current;
+        const entry = { id: issue.id, shortcode: issue.shortcode, title: issue.title, status: issue.status };
+        const kept = current.linked_issues.filter((linked) => linked.id !== issue.id);
+        // Unlinked: gone; linked: kept in its place with its current state, or added last (the link is the newest).
+        const linked_issues = !linkedHere ? kept : shown ? current.linked_issues.map((linked) => (linked.id === issue.id ? entry : linked)) : [...kept, entry];
+        return { ...current, linked_issues };
+      });
     }
   }, conversation.reload);
 

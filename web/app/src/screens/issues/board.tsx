@@ -33,14 +33,29 @@ export function Board({ path }: { path: string }) {
   const filters = { productId, statuses, key: `${productId}|${statuses.join()}` };
   const shown = useRef(filters);
   shown.current = filters;
+  /** Issues with moves on their way to the server: the column each was moved to last. */
+  const moving = useRef(new Map<string, IssueStatus>());
+  /** A change arrived while moves were on their way: reload once they are all made. */
+  const reloadWhenSettled = useRef(false);
+  /** Moves made so far: a load asked before a move answers with the card where it was. */
+  const movesMade = useRef(0);
+
   // One reload for the board's life, always for the filters shown now: a timer set by a live event
   // or a move still on its way holds an older render's reload, which would otherwise fill this
-  // board with the previous product's columns. A load that finishes after the filters changed is dropped.
-  const reload = useCallback(async () => {
+  // board with the previous product's columns. A load that finishes after the filters changed is
+  // dropped; one asked before a move is made again once the moves are made (its answer would put
+  // the card back where it was).
+  const reload = useCallback(async (): Promise<void> => {
     const { productId, statuses, key } = shown.current;
+    const movesBefore = movesMade.current;
     try {
       const loaded = await Promise.all(statuses.map((status) => loadColumn(status, productId)));
       if (shown.current.key !== key) return;
+      if (movesMade.current !== movesBefore) {
+        if (moving.current.size > 0) reloadWhenSettled.current = true;
+        else void reload();
+        return;
+      }
       setColumns((current) => ({ ...current, ...Object.fromEntries(statuses.map((status, i) => [status, loaded[i]])) }));
       setError(null);
     } catch (failure) {
@@ -51,11 +66,6 @@ export function Board({ path }: { path: string }) {
     setColumns({});
     void reload();
   }, [filters.key]);
-
-  /** Issues with moves on their way to the server: the column each was moved to last. */
-  const moving = useRef(new Map<string, IssueStatus>());
-  /** A change arrived while moves were on their way: reload once they are all made. */
-  const reloadWhenSettled = useRef(false);
 
   const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
   const reloadSoon = () => {
@@ -106,6 +116,7 @@ export function Board({ path }: { path: string }) {
     if (issue.status === to) return;
     // Shown at once; the server's answers (or a reload after a refusal) settle it.
     setColumns((current) => moveLocally(current, issue, to));
+    movesMade.current += 1;
     if (focus) focusAfterMove.current = issue.id;
     const sending = moving.current.has(issue.id);
     moving.current.set(issue.id, to);
