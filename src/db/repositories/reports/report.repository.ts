@@ -79,11 +79,8 @@ export interface CsvConversationRow {
  * report reads the window's rows and looks no conversation up.
  */
 function narrowed<Q extends SelectQueryBuilder<any, any, any>>(tx: Executor, workspaceId: string, query: Q, alias: 'c' | 'k' | 'm', filters: ReportFilters): Q {
-  let q = query as SelectQueryBuilder<any, any, any>;
   const column = (name: string) => `${alias}.${name}`;
-  if (filters.productId !== undefined) q = q.where(column('product_id'), '=', filters.productId);
-  if (filters.types?.length) q = q.where(column('type'), 'in', filters.types);
-  if (filters.sources?.length) q = q.where(column('source'), 'in', filters.sources);
+  let q = byProductTypeSource(query as SelectQueryBuilder<any, any, any>, column, filters);
   if (filters.tagKeys?.length) q = q.where(alias === 'c' ? 'c.id' : column('conversation_id'), 'in', taggedIds(tx, workspaceId, 'conversation', filters.tagKeys));
   const { assigneeIds = [], unassigned = false } = filters;
   if (assigneeIds.length || unassigned) {
@@ -93,6 +90,15 @@ function narrowed<Q extends SelectQueryBuilder<any, any, any>>(tx: Executor, wor
     ]));
   }
   return q as Q;
+}
+
+/** The product, type and source filters, on the columns of those names (`column` gives each its alias). */
+function byProductTypeSource(query: SelectQueryBuilder<any, any, any>, column: (name: string) => string, filters: ReportFilters) {
+  let q = query;
+  if (filters.productId !== undefined) q = q.where(column('product_id'), '=', filters.productId);
+  if (filters.types?.length) q = q.where(column('type'), 'in', filters.types);
+  if (filters.sources?.length) q = q.where(column('source'), 'in', filters.sources);
+  return q;
 }
 
 /** How many conversations were created and messages received and sent. */
@@ -140,10 +146,10 @@ export function reportRepository(db: Executor, dialect: Pick<Dialect, 'medianAnd
 
   /** The day counts of [days.from, days.to), narrowed by the filters their rows carry (all but tags). */
   const countedDays = async (workspaceId: string, days: { from: string; to: string }, filters: ReportFilters): Promise<Volume> => {
-    let query = db.selectFrom('report_days').where('workspace_id', '=', workspaceId).where('day', '>=', days.from).where('day', '<', days.to);
-    if (filters.productId !== undefined) query = query.where('product_id', '=', filters.productId);
-    if (filters.types?.length) query = query.where('type', 'in', filters.types);
-    if (filters.sources?.length) query = query.where('source', 'in', filters.sources);
+    let query = byProductTypeSource(
+      db.selectFrom('report_days').where('workspace_id', '=', workspaceId).where('day', '>=', days.from).where('day', '<', days.to),
+      (name) => name, filters,
+    );
     const { assigneeIds = [], unassigned = false } = filters;
     if (assigneeIds.length || unassigned) query = query.where('assignee_key', 'in', [...assigneeIds, ...(unassigned ? [''] : [])]);
     const row = await query.select((eb) => [

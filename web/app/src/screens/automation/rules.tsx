@@ -29,7 +29,7 @@ export function Rules() {
   // The switch shows its new position at once and keeps it while the write is on its way (a render
   // meanwhile would put a controlled checkbox back); the list read after the write has the last word.
   const toggle = (rule: Rule) => {
-    list.set((list.data ?? []).map((one) => (one.id === rule.id ? { ...one, active: !rule.active } : one)));
+    list.set((rules) => rules.map((one) => (one.id === rule.id ? { ...one, active: !rule.active } : one)));
     void change(rule, { active: !rule.active }, `${rule.name} ${rule.active ? 'paused' : 'active'}`);
   };
   const remove = async (rule: Rule) => {
