@@ -2,12 +2,13 @@
 // dispatcher fans an event out (`plan`, in the transaction that claims it: once per event, on any
 // number of processes) and active rules of its workspace listen to its type, one job is created
 // with those rules' ids in order. Each cycle claims due jobs with a lease and runs them oldest
-// first. The workspace's rules come from the process's rule cache (compiled once per version of
-// the rule set) and are first tested on the conversation as read: a job none of whose rules holds
-// (most) costs no transaction. Otherwise the job's rules run in one transaction whose first
-// statement deletes the job while the lease holds (its row stays locked until the rules' effects
-// commit with the deletion: a rule runs at most once per event, however many processes hold the
-// job), each rule tested again under the conversation's lock as the rules before it left it, and
+// first, a conversation's jobs of one claim together. The workspace's rules come from the
+// process's rule cache (compiled once per version of the rule set) and are first tested on the
+// conversation as read: a job none of whose rules holds (most) costs no transaction. Otherwise the
+// conversation's jobs run in one transaction whose first statement deletes them while the lease
+// holds (their rows stay locked until the rules' effects commit with the deletion: a rule runs at
+// most once per event, however many processes hold the job), each rule tested again under the
+// conversation's lock as the rules before it left it, and
 // each rule that holds runs in a savepoint of its own: its run is atomic, a run that no longer
 // fits is undone alone and the next rule still runs, and its events carry
 // `actor: { type: "rule", id }`, so they are never planned: no loops.
@@ -55,6 +56,17 @@ const conversationIdOf = (type: string, data: Data): string | undefined =>
 function contactMessageOf(type: string, data: Data): string | null {
   const message = type === 'message.created' ? data : type === 'conversation.created' ? data.messages?.[0] : undefined;
   return message?.sender_type === 'contact' && typeof message.body === 'string' ? message.body : null;
+}
+
+/** The jobs of each conversation, in order, the conversations in the order of their first job. */
+function byConversation(claimed: readonly ClaimedAutomationJob[]): ClaimedAutomationJob[][] {
+  const groups = new Map<string, ClaimedAutomationJob[]>();
+  for (const job of claimed) {
+    const group = groups.get(job.conversation_id);
+    if (group) group.push(job);
+    else groups.set(job.conversation_id, [job]);
+  }
+  return [...groups.values()];
 }
 
 /** The active rules of a workspace listening to an event type, in order. */
@@ -173,10 +185,6 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
   const rulesIn = (set: RuleSet, job: ClaimedAutomationJob): CachedRule[] =>
     (JSON.parse(job.rule_ids) as string[]).slice(job.rules_done).flatMap((id) => set.byId.get(id) ?? []);
 
-  /** The job's rules as they now stand. */
-  const rulesOf = async (job: ClaimedAutomationJob, tx: Executor): Promise<CachedRule[]> =>
-    rulesIn((await ruleCache.current([job.workspace_id], tx)).get(job.workspace_id)!, job);
-
   /**
    * What the looks of a claim's jobs read, once for all of them: their workspaces' rule sets and
    * their conversations, as they stood at the claim (the fan-out's look read them earlier still);
@@ -187,69 +195,102 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     conversations: Map<string, ConversationWithContactRow>;
   }
 
-  /**
-   * The job's rules, one of which held on the conversation as read (`look`), in one transaction
-   * that deletes the job while the lease holds; false when the lease was lost. Each rule is tested
-   * again under the conversation's lock, on the conversation as the rules before it left it, and
-   * each that holds runs in a savepoint of its own, its events naming it as their actor.
-   */
-  async function runRules(job: ClaimedAutomationJob, look: ConversationWithContactRow, body: string | null, match: Pick<RegexRunner, 'match'>): Promise<boolean> {
-    return inTransaction(db, async (work) => {
-      if (!(await jobs.finish(job, work.tx))) return false;
-      // Read again under the job's lock: a rule written since the look counts as it now stands.
-      const listed = await rulesOf(job, work.tx);
-      await assignment.holdFor(work, look.product_id, listed.some((rule) => rule.assignsInTurn));
-      const at = await writes.lock(work, job.conversation_id);
-      const read = await conversations.findById(job.workspace_id, job.conversation_id, work.tx);
-      if (!read) return true;
-      let conversation: ConversationWithContactRow = read;
-      const ran: string[] = [];
-      for (const rule of listed) {
-        if (!(await conditionsHold(rule.conditions, testedSubject(subjectOf(conversation, body)), match))) continue;
-        const performer = { workspaceId: job.workspace_id, id: rule.id, name: rule.name, memberId: null };
-        const on = conversation;
-        try {
-          // The next rule is tested on the conversation as this run left it (a run undone left it as it was).
-          conversation = (await inSavepoint(work, (run) => actions.run(run, on, rule.actions, performer), { actor: { type: 'rule', id: rule.id } })) ?? on;
-          ran.push(rule.id);
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          // Its actions no longer fit (a member or saved reply deleted since): this run is undone and skipped, the next rules go on.
-          onError(new Error(`automation rule ${rule.id} skipped on event ${job.id}: ${error.message}`));
-        }
-      }
-      await rules.recordRuns(job.workspace_id, ran, at, work.tx);
-      return true;
-    }, { sharedReads: true });
+  /** A job with the contact's message its rules read. */
+  interface Planned {
+    job: ClaimedAutomationJob;
+    body: string | null;
   }
 
   /**
-   * The job's rules in order, first tested on the conversation as read outside a transaction: when
-   * none holds after all (a pattern, or a change since the fan-out's look) the job joins `idle`, deleted with the claim's others in one statement
-   * (a process that stops first leaves them to be tested again: they changed nothing); otherwise
-   * they run in one transaction (`runRules`). A process that stops before that transaction
-   * commits leaves the whole job to the next claim: nothing of it was kept.
+   * One conversation's jobs, the first with a rule that held on the conversation as read (`look`),
+   * in one transaction that deletes them while the lease holds (a job whose lease was lost runs
+   * nothing). Each job's rules are tested again under the conversation's lock, in the jobs' order,
+   * on the conversation as the rules before them left it, and each that holds runs in a savepoint
+   * of its own, its events naming it as their actor.
    */
-  async function runJob(job: ClaimedAutomationJob, idle: ClaimedAutomationJob[], look: ClaimLook): Promise<void> {
-    try {
-      const listed = rulesIn(look.sets.get(job.workspace_id)!, job);
-      const read = listed.length === 0 ? undefined
-        : look.conversations.get(job.conversation_id) ?? (await conversations.findById(job.workspace_id, job.conversation_id));
-      const body = read ? ((await carriedMessageOf(job)) ?? (await messages.lastFromContact(job.workspace_id, read.id, clock.now()))?.body ?? null) : null;
-      const match = remembered(regex);
-      let holds = false;
-      if (read) {
-        const subject = testedSubject(subjectOf(read, body));
-        for (const rule of listed) if ((holds = await conditionsHold(rule.conditions, subject, match))) break;
+  async function runRules(planned: readonly Planned[], look: ConversationWithContactRow, match: Pick<RegexRunner, 'match'>): Promise<void> {
+    const { workspace_id: workspaceId, id: conversationId } = look;
+    await inTransaction(db, async (work) => {
+      const deleted = await jobs.finish(planned.map(({ job }) => job), work.tx);
+      // Read again under the jobs' locks: a rule written since the look counts as it now stands.
+      const set = (await ruleCache.current([workspaceId], work.tx)).get(workspaceId)!;
+      const listed = planned.filter(({ job }) => deleted.has(job.id)).map(({ job, body }) => ({ job, body, rules: rulesIn(set, job) }));
+      if (listed.length === 0) return;
+      await assignment.holdFor(work, look.product_id, listed.some(({ rules }) => rules.some((rule) => rule.assignsInTurn)));
+      const at = await writes.lock(work, conversationId);
+      const read = await conversations.findById(workspaceId, conversationId, work.tx);
+      if (!read) return;
+      let conversation: ConversationWithContactRow = read;
+      const ran: string[] = [];
+      for (const { job, body, rules: jobRules } of listed) {
+        for (const rule of jobRules) {
+          if (!(await conditionsHold(rule.conditions, testedSubject(subjectOf(conversation, body)), match))) continue;
+          const performer = { workspaceId, id: rule.id, name: rule.name, memberId: null };
+          const on = conversation;
+          try {
+            // The next rule is tested on the conversation as this run left it (a run undone left it as it was).
+            conversation = (await inSavepoint(work, (run) => actions.run(run, on, rule.actions, performer), { actor: { type: 'rule', id: rule.id } })) ?? on;
+            ran.push(rule.id);
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            // Its actions no longer fit (a member or saved reply deleted since): this run is undone and skipped, the next rules go on.
+            onError(new Error(`automation rule ${rule.id} skipped on event ${job.id}: ${error.message}`));
+          }
+        }
       }
-      if (holds) {
-        look.conversations.delete(job.conversation_id);
-        await runRules(job, read!, body, match);
-      } else idle.push(job);
-    } catch (error) {
+      await rules.recordRuns(workspaceId, ran, at, work.tx);
+    }, { sharedReads: true });
+  }
+
+  /** Counts a failed attempt of each job: it falls due again later, or gives up. */
+  async function failed(failedJobs: readonly ClaimedAutomationJob[], error: unknown): Promise<void> {
+    for (const job of failedJobs) {
       const attempts = job.attempts + 1;
       const giveUp = attempts > JOB_RETRY_SCHEDULE_MS.length;
       await jobs.recordFailure(job, retryOutcome(attempts, errorText(error), giveUp, Date.parse(clock.now()), JOB_RETRY_SCHEDULE_MS, random));
+    }
+  }
+
+  /**
+   * One conversation's jobs of a claim, in order (a conversation created with its contact's first
+   * message has two: conversation.created and message.created). Their rules are first tested on
+   * the conversation as read outside a transaction: the jobs before the first one with a rule that
+   * holds changed nothing, and join `idle`, deleted with the claim's others in one statement (a
+   * process that stops first leaves them to be tested again); that job and those after it run in
+   * one transaction (`runRules`: the later ones' rules see the earlier ones' changes). A process
+   * that stops before it commits leaves them all to the next claim: nothing of them was kept.
+   */
+  async function runConversation(group: readonly ClaimedAutomationJob[], idle: ClaimedAutomationJob[], look: ClaimLook): Promise<void> {
+    let running: Planned[] = [];
+    try {
+      const { workspace_id: workspaceId, conversation_id: conversationId } = group[0];
+      const set = look.sets.get(workspaceId)!;
+      const listening = group.some((job) => rulesIn(set, job).length > 0);
+      const read = !listening ? undefined : look.conversations.get(conversationId) ?? (await conversations.findById(workspaceId, conversationId));
+      const match = remembered(regex);
+      let first = group.length;
+      const planned: Planned[] = [];
+      for (const [index, job] of group.entries()) {
+        const listed = rulesIn(set, job);
+        const body = read && listed.length > 0
+          ? ((await carriedMessageOf(job)) ?? (await messages.lastFromContact(workspaceId, conversationId, clock.now()))?.body ?? null) : null;
+        planned.push({ job, body });
+        if (!read || first < group.length) continue;
+        const subject = testedSubject(subjectOf(read, body));
+        for (const rule of listed) {
+          if (await conditionsHold(rule.conditions, subject, match)) {
+            first = index;
+            break;
+          }
+        }
+      }
+      idle.push(...group.slice(0, first));
+      running = planned.slice(first);
+      if (running.length === 0) return;
+      look.conversations.delete(conversationId);
+      await runRules(running, read!, match);
+    } catch (error) {
+      await failed(running.length > 0 ? running.map(({ job }) => job) : group, error);
     }
   }
 
@@ -266,7 +307,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
             sets: await ruleCache.current([...new Set(claimed.map((job) => job.workspace_id))], db),
             conversations: await conversationsOf(claimed, db),
           };
-          for (const job of claimed) if (!stopping) await runJob(job, idle, look);
+          for (const group of byConversation(claimed)) if (!stopping) await runConversation(group, idle, look);
         } finally {
           await jobs.finishMany(idle);
         }

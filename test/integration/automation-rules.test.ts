@@ -336,6 +336,24 @@ describeEachDialect('automation rules running [ext]', (ctx) => {
     await t.cleanup();
   });
 
+  it('runs a conversation\'s jobs of one claim together, in order, a rule that holds for two of them counted twice', async () => {
+    const t = await isolated(ctx());
+    const conversation = await importConversation(t.api, t.product.id, { body: 'Hello' });
+    await settle(ctx());
+    const rule = await t.rule({ event: 'conversation.updated', actions: [{ type: 'add_note', body: 'seen' }] });
+    // Two changes before the fan-out: two jobs of one conversation, claimed together.
+    await t.api.patch(`/api/v1/conversations/${conversation.id}`, { priority: 'high' });
+    await t.api.patch(`/api/v1/conversations/${conversation.id}`, { status: 'in_progress' });
+    await settle(ctx());
+    const notes = (await conversationOf(t.api, conversation.id)).messages.filter((message: any) => message.internal).map((message: any) => message.body);
+    assert.deepEqual(notes, ['seen', 'seen']);
+    const after = await ruleOf(t.api, rule.id);
+    assert.equal(after.runs, 2);
+    const jobs = await ctx().database.db.selectFrom('automation_jobs').select('id').where('conversation_id', '=', conversation.id).execute();
+    assert.deepEqual(jobs, []);
+    await t.cleanup();
+  });
+
   it('never runs rules on rules\' changes: a ping-pong pair runs once each and stops', async () => {
     const t = await isolated(ctx());
     const ping = await t.rule({ event: 'conversation.updated', conditions: [{ field: 'tags', operator: 'equals', value: 'ping' }], actions: [{ type: 'remove_tags', tags: ['ping'] }, { type: 'add_tags', tags: ['pong'] }] });

@@ -11,7 +11,7 @@ import type { Dialect } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ConversationWrites } from '../conversations/conversation.writes.js';
 import type { AttachmentService } from '../email/attachment.service.js';
-import type { Work } from '../shared/unit-of-work.js';
+import { flushStaged, type Work } from '../shared/unit-of-work.js';
 
 export interface ContactErasureDeps {
   dialect: Pick<Dialect, 'lockKeyInTransaction'>;
@@ -36,8 +36,9 @@ export async function eraseContact(deps: ContactErasureDeps, work: Work, workspa
   const written = [...owned, ...elsewhere].map(({ id }) => id);
   for (const id of [...new Set([...written, ...upvotes.map((row) => row.conversation_id)])].sort()) await writes.lock(work, id);
   const now = clock.now();
-  // First the copies (old events among them), so that the events recorded below stay; then their
-  // files, so that no conversation's event below lists them.
+  // First the copies (old events among them, this transaction's written first), so that the events
+  // recorded below stay; then their files, so that no conversation's event below lists them.
+  await flushStaged(work);
   await erasure.deleteCopies(workspaceId, { contactId, conversationIds: owned.map(({ id }) => id), sessionIds: sessions.map(({ id }) => id) }, tx);
   await attachmentFiles.eraseAttachmentsOf(work, workspaceId, contactId);
   for (const conversation of owned) await writes.eraseContact(work, conversation, now);

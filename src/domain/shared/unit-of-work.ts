@@ -22,6 +22,37 @@ export interface Work {
    * on a copy, kept when its body returns and dropped when it is rolled back.
    */
   readonly shared?: Map<string, unknown>;
+  /**
+   * Rows written once, at the end of the transaction (`stage`), by kind: the events a transaction
+   * records, in one insert and one announcement however many writes recorded them. A savepoint
+   * stages on its own, joined to its transaction's when its body returns, dropped when rolled back.
+   */
+  readonly staged: Map<string, Staged>;
+}
+
+interface Staged {
+  readonly items: unknown[];
+  readonly write: (work: Work, items: readonly unknown[]) => Promise<void>;
+}
+
+/**
+ * Adds `items` to the rows of kind `key` that `write` writes at the end of the transaction, after
+ * everything before them was staged (`flushStaged`: its body's end, or earlier when a write must
+ * see them), with the Work flushing them (the transaction's own: its after-commit tasks). Only
+ * rows nothing in the transaction reads back: their ids and times are chosen when staged.
+ */
+export function stage<T>(work: Work, key: string, items: readonly T[], write: (work: Work, items: readonly T[]) => Promise<void>): void {
+  const staged = work.staged.get(key);
+  if (staged) staged.items.push(...items);
+  else work.staged.set(key, { items: [...items], write: write as Staged['write'] });
+}
+
+/** Writes what `work` staged, kind by kind in the order first staged, and forgets it. */
+export async function flushStaged(work: Work): Promise<void> {
+  for (const [key, { items, write }] of work.staged) {
+    work.staged.delete(key);
+    await write(work, items);
+  }
 }
 
 /** `read` once per transaction sharing its reads (`Work.shared`), under `key`; at every call otherwise. */
@@ -50,8 +81,14 @@ export async function inTransaction<T>(
     const committed: (() => void)[] = [];
     let result: T;
     try {
-      result = await db.transaction().execute((tx) =>
-        body({ tx, locks: new Set(), afterCommit: (task) => committed.push(task), ...(actor && { actor }), ...(sharedReads && { shared: new Map() }) }));
+      result = await db.transaction().execute(async (tx) => {
+        const work: Work = {
+          tx, locks: new Set(), afterCommit: (task) => committed.push(task), staged: new Map(), ...(actor && { actor }), ...(sharedReads && { shared: new Map() }),
+        };
+        const value = await body(work);
+        await flushStaged(work);
+        return value;
+      });
     } catch (error) {
       if (attempt < DEADLOCK_ATTEMPTS && isDeadlockVictim(error)) continue;
       throw error;
@@ -96,10 +133,11 @@ export async function inSavepoint<T>(work: Work, body: (inner: Work) => Promise<
   const locks = new Set(work.locks);
   const committed: (() => void)[] = [];
   const shared = work.shared && new Map(work.shared);
+  const staged = new Map<string, Staged>();
   await savepoint.open(work.tx, name);
   let result: T;
   try {
-    result = await body({ tx: work.tx, locks, afterCommit: (task) => committed.push(task), ...(actor && { actor }), ...(shared && { shared }) });
+    result = await body({ tx: work.tx, locks, afterCommit: (task) => committed.push(task), staged, ...(actor && { actor }), ...(shared && { shared }) });
   } catch (error) {
     await savepoint.undo(work.tx, name);
     throw error;
@@ -109,6 +147,7 @@ export async function inSavepoint<T>(work: Work, body: (inner: Work) => Promise<
     work.shared!.clear();
     for (const [key, value] of shared) work.shared!.set(key, value);
   }
+  for (const [key, { items, write }] of staged) stage(work, key, items, write);
   for (const task of committed) work.afterCommit(task);
   return result;
 }

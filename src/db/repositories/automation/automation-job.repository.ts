@@ -44,14 +44,21 @@ export function automationJobRepository(db: Executor, dialect: Pick<Dialect, 'fo
       claimDueJobs<ClaimedAutomationJob>(dialect, tx, 'automation_jobs', CLAIMED_COLUMNS, { kind: 'rules', now, leaseUntil, limit }),
 
     /**
-     * Deletes a job whose lease still holds; whether it did. The first statement of the
-     * transaction that runs the job's rules: the row stays locked until their effects commit with
-     * its deletion, so the rules run once per event however many processes share the queue (one
-     * whose lease ran out and was claimed again deletes nothing and runs nothing).
+     * Deletes the jobs whose lease still holds (the jobs of one claim share it); the ids it
+     * deleted. The first statement of the transaction that runs their rules: the rows stay locked
+     * until the rules' effects commit with their deletion, so the rules run once per event however
+     * many processes share the queue (one whose lease ran out and was claimed again deletes
+     * nothing and runs nothing).
      */
-    async finish(job: Lease, tx: Executor = db): Promise<boolean> {
-      const result = await tx.deleteFrom('automation_jobs').where('id', '=', job.id).where('status', '=', 'pending').where('next_attempt_at', '=', job.next_attempt_at).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    async finish(jobs: readonly Lease[], tx: Executor = db): Promise<Set<string>> {
+      const deleted = new Set<string>();
+      for (const lease of new Set(jobs.map((job) => job.next_attempt_at))) {
+        const ids = jobs.filter((job) => job.next_attempt_at === lease).map((job) => job.id);
+        const rows = await tx.deleteFrom('automation_jobs').where('id', 'in', ids).where('status', '=', 'pending').where('next_attempt_at', '=', lease)
+          .returning('id').execute();
+        for (const row of rows) deleted.add(row.id);
+      }
+      return deleted;
     },
 
     /** Deletes the jobs of one claim (one lease) none of whose rules held, in one statement. */

@@ -42,13 +42,19 @@ export function automationRuleRepository(db: Executor) {
       await tx.deleteFrom('automation_rules').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
     },
 
-    /** Counts a run of each rule of `ids`: `runs` up by one, `last_run_at` now (updated_at stays: a run is no edit). */
+    /**
+     * Counts a run of each rule of `ids` (a rule listed twice ran twice): `runs` up by as many,
+     * `last_run_at` now (updated_at stays: a run is no edit). One statement per number of runs.
+     */
     async recordRuns(workspaceId: string, ids: readonly string[], at: string, tx: Executor = db): Promise<void> {
-      if (ids.length === 0) return;
-      await tx.updateTable('automation_rules')
-        .set((eb) => ({ runs: eb('runs', '+', 1), last_run_at: at }))
-        .where('workspace_id', '=', workspaceId).where('id', 'in', ids)
-        .execute();
+      const runsOf = new Map<string, number>();
+      for (const id of ids) runsOf.set(id, (runsOf.get(id) ?? 0) + 1);
+      for (const runs of new Set(runsOf.values())) {
+        await tx.updateTable('automation_rules')
+          .set((eb) => ({ runs: eb('runs', '+', runs), last_run_at: at }))
+          .where('workspace_id', '=', workspaceId).where('id', 'in', [...runsOf].filter(([, count]) => count === runs).map(([id]) => id))
+          .execute();
+      }
     },
 
     /** The workspace's active rules, in order (a process's rule cache reads them when the version moved). */
