@@ -321,7 +321,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   // Automation (docs/automation.md): rules run from the fanned-out events, macros on request; both act through the conversation write unit.
   const replyMail = mail && { messageIdDomain: addressOf(mail.from).split('@')[1] };
   const automationChecks = createAutomationChecks(repositories);
-  const actionRunner = createActionRunner({ writes: conversationWrites, replyMail, ...repositories, assignment });
+  const actionRunner = createActionRunner({ dialect, writes: conversationWrites, replyMail, ...repositories, assignment });
   const automationRunner = createAutomationRunner({
     db, clock, onError: onBackgroundError, rules: repositories.automationRules, ruleCache: createRuleCache(repositories.automationRules),
     jobs: automationJobRepository(db, dialect), writes: conversationWrites,

@@ -42,10 +42,10 @@ export function createAnnouncer({ db, announcementJobs, announcements, mailer, m
     await announcementJobs.recordOutcome(job.id, job.next_attempt_at, outcome);
   }
 
-  /** Claims due jobs of a kind with a lease, in a transaction of its own. */
+  /** Claims due jobs of a kind with a lease (one statement, committed at once). */
   function claim(kind: AnnouncementKind, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     const nowMs = Date.parse(clock.now());
-    return db.transaction().execute((tx) => announcementJobs.claimDue(kind, iso(nowMs), iso(nowMs + leaseMs), limit, tx));
+    return announcementJobs.claimDue(kind, iso(nowMs), iso(nowMs + leaseMs), limit, db);
   }
 
   /** Posts the due system messages, each in the transaction that marks its job done. */

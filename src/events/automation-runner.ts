@@ -203,17 +203,15 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
 
   /**
    * One conversation's jobs, the first with a rule that held on the conversation as read (`look`),
-   * in one transaction that deletes them while the lease holds (a job whose lease was lost runs
+   * their rules as the claim found them (`set`, read after the claim), in one transaction that deletes them while the lease holds (a job whose lease was lost runs
    * nothing). Each job's rules are tested again under the conversation's lock, in the jobs' order,
    * on the conversation as the rules before them left it, and each that holds runs in a savepoint
    * of its own, its events naming it as their actor.
    */
-  async function runRules(planned: readonly Planned[], look: ConversationWithContactRow, match: Pick<RegexRunner, 'match'>): Promise<void> {
+  async function runRules(planned: readonly Planned[], set: RuleSet, look: ConversationWithContactRow, match: Pick<RegexRunner, 'match'>): Promise<void> {
     const { workspace_id: workspaceId, id: conversationId } = look;
     await inTransaction(db, async (work) => {
       const deleted = await jobs.finish(planned.map(({ job }) => job), work.tx);
-      // Read again under the jobs' locks: a rule written since the look counts as it now stands.
-      const set = (await ruleCache.current([workspaceId], work.tx)).get(workspaceId)!;
       const listed = planned.filter(({ job }) => deleted.has(job.id)).map(({ job, body }) => ({ job, body, rules: rulesIn(set, job) }));
       if (listed.length === 0) return;
       await assignment.holdFor(work, look.product_id, listed.some(({ rules }) => rules.some((rule) => rule.assignsInTurn)));
@@ -288,7 +286,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       running = planned.slice(first);
       if (running.length === 0) return;
       look.conversations.delete(conversationId);
-      await runRules(running, read!, match);
+      await runRules(running, set, read!, match);
     } catch (error) {
       await failed(running.length > 0 ? running.map(({ job }) => job) : group, error);
     }
@@ -300,7 +298,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
       for (;;) {
         if (stopping) return;
         const nowMs = Date.parse(clock.now());
-        const claimed = await db.transaction().execute((tx) => jobs.claimDue(iso(nowMs), iso(nowMs + JOB_LEASE_MS), CLAIM_BATCH, tx));
+        const claimed = await jobs.claimDue(iso(nowMs), iso(nowMs + JOB_LEASE_MS), CLAIM_BATCH, db);
         const idle: ClaimedAutomationJob[] = [];
         try {
           const look: ClaimLook = claimed.length === 0 ? { sets: new Map(), conversations: new Map() } : {

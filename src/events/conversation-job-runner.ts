@@ -80,7 +80,7 @@ export function createConversationJobRunner({ db, jobs, handlers, clock, onError
       const free = JOB_CONCURRENCY - inFlight.size;
       if (stopping || free <= 0) return;
       const nowMs = Date.parse(clock.now());
-      const claimed = await db.transaction().execute((tx) => jobs.claimDue(kind, iso(nowMs), iso(nowMs + handler.leaseMs), free, tx));
+      const claimed = await jobs.claimDue(kind, iso(nowMs), iso(nowMs + handler.leaseMs), free, db);
       if (claimed.length === free) backlog = true;
       for (const job of claimed) {
         const running: Promise<void> = runOne(job)

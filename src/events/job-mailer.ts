@@ -57,7 +57,7 @@ export function createJobMailer<Job extends { attempts: number }>(deps: JobMaile
       const free = MAIL_CONCURRENCY - inFlight.size;
       if (!mailer || stopping || free <= 0) return;
       const nowMs = Date.parse(clock.now());
-      const jobs = await db.transaction().execute((tx) => deps.claim(iso(nowMs), iso(nowMs + mailTimeoutMs + LEASE_MARGIN_MS), free, tx));
+      const jobs = await deps.claim(iso(nowMs), iso(nowMs + mailTimeoutMs + LEASE_MARGIN_MS), free, db);
       for (const job of jobs) {
         const sending: Promise<void> = send(job, mailer)
           .catch(onError)

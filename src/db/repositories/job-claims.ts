@@ -15,7 +15,11 @@ export interface ClaimWindow {
   limit: number;
 }
 
-/** Claims up to `limit` due jobs of `kind` from `table`, reading `columns` (which include `id`). */
+/**
+ * Claims up to `limit` due jobs of `kind` from `table`, reading `columns` (which include `id`), in
+ * one statement (atomic without a transaction of its own): the due ones chosen oldest first, run
+ * in the order of their ids (each table's ids are UUIDv7: the order they were asked for in).
+ */
 export async function claimDueJobs<Row extends { id: string }>(
   dialect: Pick<Dialect, 'forUpdateSkipLocked'>,
   tx: Executor,
@@ -25,17 +29,15 @@ export async function claimDueJobs<Row extends { id: string }>(
 ): Promise<(Row & { next_attempt_at: string })[]> {
   // Both tables have these columns; Kysely's types cannot see that through a union of table names.
   const jobs = tx as Kysely<any>;
-  const query = jobs
+  const due = dialect.forUpdateSkipLocked(jobs
     .selectFrom(table)
-    .select(columns)
+    .select('id')
     .where('kind', '=', kind)
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now)
     .orderBy('next_attempt_at', 'asc')
     .orderBy('id', 'asc')
-    .limit(limit);
-  const rows = (await dialect.forUpdateSkipLocked(query).execute()) as unknown as Row[];
-  if (rows.length === 0) return [];
-  await jobs.updateTable(table).set({ next_attempt_at: leaseUntil }).where('id', 'in', rows.map((row) => row.id)).execute();
-  return rows.map((row) => ({ ...row, next_attempt_at: leaseUntil }));
+    .limit(limit));
+  const rows = (await jobs.updateTable(table).set({ next_attempt_at: leaseUntil }).where('id', 'in', due).returning(columns).execute()) as unknown as Row[];
+  return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((row) => ({ ...row, next_attempt_at: leaseUntil }));
 }

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/repositories/executor.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
 import { invalidField } from '../../errors.js';
 import { parseUuid } from '../../lib/ids.js';
-import { holdLock, type Work } from '../shared/unit-of-work.js';
+import { holdLock, sharedRead, type Work } from '../shared/unit-of-work.js';
 import type { Actor } from './actor.js';
 
 /** `me`, a member id, or null (nobody). */
@@ -35,17 +35,24 @@ export async function resolveMemberRef(
 export const memberAssignmentsLock = (memberId: string): string => `member-assignments:${memberId}`;
 
 /**
+ * Whether the member still belongs to the workspace, read with their assignments lock held (which
+ * their removal takes first): once per transaction that shares its reads (a rule job's runs).
+ */
+export const memberStillThere = (members: Pick<MemberRepository, 'findById'>, work: Work, workspaceId: string, memberId: string): Promise<boolean> =>
+  sharedRead(work, `member:${memberId}`, async () => Boolean(await members.findById(workspaceId, memberId, work.tx)));
+
+/**
  * In a write that makes `assignee` a record's assignee (in place of `previous`): takes the member's
- * assignments lock and checks, under it, that the member still belongs to the workspace. The
- * request's own check came before the transaction, and a removal committed since would leave the
- * row to the foreign key's `set null` (past the write units: no event, tallies still counting the
- * member) or fail the write (a 500).
+ * assignments lock and checks, under it, that the member still belongs to the workspace (a
+ * validation_error on `field` otherwise). The request's own check came before the transaction,
+ * and a removal committed since would leave the row to the foreign key's `set null` (past the
+ * write units: no event, tallies still counting the member) or fail the write (a 500).
  */
 export async function holdAssignee(
   dialect: Pick<Dialect, 'lockKeyInTransaction'>, members: Pick<MemberRepository, 'findById'>, work: Work,
-  workspaceId: string, assignee: string | null | undefined, previous: string | null = null,
+  workspaceId: string, assignee: string | null | undefined, previous: string | null = null, field = 'assignee_id',
 ): Promise<void> {
   if (!assignee || assignee === previous) return;
   await holdLock(dialect, work, memberAssignmentsLock(assignee));
-  if (!(await members.findById(workspaceId, assignee, work.tx))) throw invalidField('assignee_id', 'is not a member of this workspace');
+  if (!(await memberStillThere(members, work, workspaceId, assignee))) throw invalidField(field, 'is not a member of this workspace');
 }

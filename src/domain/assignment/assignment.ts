@@ -9,7 +9,7 @@
 import type { AssignmentRepository } from '../../db/repositories/automation/assignment.repository.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
-import { memberAssignmentsLock } from '../accounts/member-ref.js';
+import { memberAssignmentsLock, memberStillThere } from '../accounts/member-ref.js';
 import { holdLock, type Work } from '../shared/unit-of-work.js';
 import { parseAssignment } from './assignment-settings.js';
 
@@ -52,7 +52,7 @@ export function createAssignment({ dialect, assignment: repo, members }: Assignm
     for (const id of candidates) {
       await holdLock(dialect, work, memberAssignmentsLock(id));
       // Removed since the list was read (the removal held this lock): the next in turn.
-      if (!(await members.findById(workspaceId, id, work.tx))) continue;
+      if (!(await memberStillThere(members, work, workspaceId, id))) continue;
       await repo.setCursor(workspaceId, productId, id, work.tx);
       return id;
     }

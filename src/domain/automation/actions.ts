@@ -5,7 +5,9 @@
 // conversation.updated (with `previous`) whatever number of actions it took. A member or saved
 // reply deleted since the actions were saved is a validation_error naming the action's place.
 import type { ConversationChanges, ConversationRepository, ConversationWithContactRow } from '../../db/repositories/conversation.repository.js';
+import type { Dialect } from '../../db/dialect.js';
 import type { MemberRepository } from '../../db/repositories/member.repository.js';
+import { holdAssignee } from '../accounts/member-ref.js';
 import type { ProductRepository } from '../../db/repositories/product.repository.js';
 import type { SavedReplyRepository } from '../../db/repositories/saved-reply.repository.js';
 import { invalidField } from '../../errors.js';
@@ -19,6 +21,7 @@ import type { Assignment } from '../assignment/assignment.js';
 import { ROUND_ROBIN, type Action } from './automation-vocabulary.js';
 
 export interface ActionRunnerDeps {
+  dialect: Pick<Dialect, 'lockKeyInTransaction'>;
   writes: Pick<ConversationWrites, 'lock' | 'addMessage' | 'update'>;
   conversations: Pick<ConversationRepository, 'findById'>;
   members: Pick<MemberRepository, 'findById'>;
@@ -35,7 +38,7 @@ export interface Performer extends AgentSender {
 
 type FieldState = Required<Pick<ConversationChanges, 'status' | 'priority' | 'assignee_id'>> & { tags: string[] };
 
-export function createActionRunner({ writes, conversations, members, products, savedReplies, replyMail, assignment }: ActionRunnerDeps) {
+export function createActionRunner({ dialect, writes, conversations, members, products, savedReplies, replyMail, assignment }: ActionRunnerDeps) {
   /** A saved reply filled for this conversation, its sender's name as `{{agent.name}}`. */
   async function replyText(work: Work, conversation: ConversationWithContactRow, savedReplyId: string, performer: Performer, place: string): Promise<string> {
     const [reply, product] = await Promise.all([
@@ -63,10 +66,9 @@ export function createActionRunner({ writes, conversations, members, products, s
           else if (state.assignee_id === null) await assignment.wait(work, conversation, at);
           return;
         }
-        // The assignee already is a member (removing one unassigns their conversations first): only another is checked.
-        if (action.member_id !== state.assignee_id && !(await members.findById(conversation.workspace_id, action.member_id, work.tx))) {
-          throw invalidField(`${place}.member_id`, 'is no longer a member of this workspace');
-        }
+        // The assignee already is a member (removing one unassigns their conversations first): only
+        // another is checked, under the lock the write takes for it (so the write checks no more).
+        await holdAssignee(dialect, members, work, conversation.workspace_id, action.member_id, state.assignee_id, `${place}.member_id`);
         state.assignee_id = action.member_id;
         return;
       case 'add_tags':
