@@ -119,6 +119,37 @@ for (const dialect of DIALECTS) {
       await expect(linked.getByText('Pending', { exact: true }));
     });
 
+    step('a message that arrives while the conversation loads shows once it has loaded', async () => {
+      // Another conversation first: the list beside it stays, and with it the app's live stream.
+      await page.getByRole('link', { name: /Bo Chen/ }).click();
+      await expect(page.getByText('Bo Chen').nth(1));
+      // The conversation's first answer is read by the server now, before the message, and held until the message's event came.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => { release = resolve; });
+      let loads = 0;
+      const holdFirstLoad = async (route: Route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        loads += 1;
+        if (loads > 1) return route.continue();
+        const response = await route.fetch();
+        await released;
+        await route.fulfill({ response });
+      };
+      await page.route(`**/api/v1/conversations/${conversationId}`, holdFirstLoad);
+      try {
+        await page.getByRole('link', { name: /Ana Lima/ }).click();
+        await eventually(async () => loads === 1, 'the conversation loading');
+        await app.api('POST', `/api/v1/conversations/${conversationId}/messages`, { body: 'Written while it loaded.' });
+        // The event asks for the conversation again; only then does the older answer arrive.
+        await eventually(async () => loads === 2, 'the conversation asked again');
+        release();
+        await expect(page.getByRole('list', { name: 'Messages' }).getByText('Written while it loaded.'));
+      } finally {
+        release();
+        await page.unroute(`**/api/v1/conversations/${conversationId}`, holdFirstLoad);
+      }
+    });
+
     step('shows an issue linked, changed and unlinked elsewhere without a reload', async () => {
       const linked = page.locator('.linked-issues');
       const other = (await app.api('POST', '/api/v1/issues', { product_id: productId, title: 'Payments stall on Android' })).data;

@@ -7,7 +7,7 @@
 import { useState } from 'preact/hooks';
 import { api, describeError, ok, type Schemas } from '../../api/client.js';
 import type { paths } from '../../api/openapi.js';
-import { useLiveEvents } from '../../api/live.js';
+import { useLiveEvents, type LiveEvent } from '../../api/live.js';
 import { Link } from '../../router.js';
 import { useSession } from '../../session.js';
 import { VerifiedBadge } from '../../ui/badges.js';
@@ -27,6 +27,19 @@ import { ReplyBox } from './reply-box.js';
 type Conversation = Schemas['ConversationDetail'];
 export type ConversationChanges = NonNullable<paths['/api/v1/conversations/{id}']['patch']['requestBody']>['content']['application/json'];
 
+/** Whether a live event may change what the conversation's view shows (any issue's: linked or unlinked here, its state). */
+function concernsConversation(event: LiveEvent, id: string): boolean {
+  const data = event.data as Record<string, any>;
+  switch (event.type) {
+    case 'message.created': return data.conversation_id === id;
+    case 'conversation.updated': return data.id === id;
+    case 'conversation.sla_breached': return data.conversation?.id === id;
+    case 'issue.created':
+    case 'issue.updated': return true;
+    default: return false;
+  }
+}
+
 export function ConversationView({ id, backHref, changed }: { id: string; backHref: string; changed: () => void }) {
   const session = useSession();
   const conversation = useResource(() => ok(api.GET('/api/v1/conversations/{id}', { params: { path: { id } } })).then((answer) => answer.data), [id]);
@@ -43,7 +56,11 @@ export function ConversationView({ id, backHref, changed }: { id: string; backHr
   });
 
   useLiveEvents((event) => {
-    if (!conversation.data) return;
+    if (!conversation.data) {
+      // Still loading: the answer on its way may have been read before this change, so it is asked again.
+      if (concernsConversation(event, id)) void conversation.reload();
+      return;
+    }
     // Each change is made on the latest state: events handled before a render see each other's.
     if (event.type === 'message.created' && event.data.conversation_id === id) {
       const { conversation_id: _, ...plain } = event.data as unknown as Schemas['MessageEvent'];
