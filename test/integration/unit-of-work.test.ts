@@ -1,10 +1,11 @@
 // One transaction and what waits for its commit (src/domain/shared/unit-of-work.ts): a deadlock's
 // victim runs again from the start and commits, once; any other failure is not run again, and the
-// work registered for after the commit runs only for the run that committed.
+// work registered for after the commit runs only for the run that committed. Rows staged for the
+// transaction's end are written once, in the order staged, a savepoint's only when it returned.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
-import { inTransaction } from '../../src/domain/shared/unit-of-work.js';
+import { flushStaged, inSavepoint, inTransaction, stage, type Work } from '../../src/domain/shared/unit-of-work.js';
 import { DIALECTS, migratedDatabaseUrl } from '../helpers/databases.js';
 
 /** A promise and what settles it, for steps of two transactions to wait on each other. */
@@ -36,6 +37,52 @@ for (const dialect of DIALECTS) {
       );
       assert.deepEqual({ runs, afterCommit }, { runs: 1, afterCommit: 0 });
       assert.equal(await database.db.selectFrom('workspaces').select('id').where('name', '=', 'Rolled back').executeTakeFirst(), undefined);
+    });
+
+    it('writes what was staged once, at the end, in order: a savepoint\'s when it returned, never when it was rolled back', async () => {
+      const writes: string[][] = [];
+      const write = async (work: Work, items: readonly string[]) => {
+        // Written inside the transaction, before the commit: the workspace the body made is there.
+        assert.ok(await work.tx.selectFrom('workspaces').select('id').where('name', '=', 'Staging').executeTakeFirst());
+        writes.push([...items]);
+      };
+      await inTransaction(database.db, async (work) => {
+        await work.tx.insertInto('workspaces').values({ id: '01a21f00-0000-7000-8000-000000000002', name: 'Staging', created_at: new Date().toISOString() }).execute();
+        stage(work, 'kind', ['first'], write);
+        await inSavepoint(work, async (inner) => stage(inner, 'kind', ['kept'], write));
+        await assert.rejects(inSavepoint(work, async (inner) => {
+          stage(inner, 'kind', ['undone'], write);
+          throw new Error('this run failed');
+        }), /this run failed/);
+        stage(work, 'kind', ['last'], write);
+        assert.deepEqual(writes, [], 'nothing written before the body ends');
+      });
+      assert.deepEqual(writes, [['first', 'kept', 'last']]);
+    });
+
+    it('writes what was staged so far when asked (a write that must see it), and the rest at the end', async () => {
+      const writes: string[][] = [];
+      const write = async (_work: Work, items: readonly string[]) => {
+        writes.push([...items]);
+      };
+      await inTransaction(database.db, async (work) => {
+        stage(work, 'kind', ['before'], write);
+        await flushStaged(work);
+        assert.deepEqual(writes, [['before']]);
+        stage(work, 'kind', ['after'], write);
+      });
+      assert.deepEqual(writes, [['before'], ['after']]);
+    });
+
+    it('writes nothing staged when the body fails', async () => {
+      let written = 0;
+      await assert.rejects(inTransaction(database.db, async (work) => {
+        stage(work, 'kind', ['lost'], async () => {
+          written++;
+        });
+        throw new Error('the body failed');
+      }), /the body failed/);
+      assert.equal(written, 0);
     });
 
     if (dialect === 'postgres') {
