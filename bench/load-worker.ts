@@ -1,45 +1,44 @@
 // The load generator, in its own process so it never shares a CPU queue with the bench's
-// bookkeeping: reads a LoadJob as JSON on stdin, runs autocannon (warm-up, then measurement)
-// and prints a LoadResult as JSON on stdout. It tells its parent when the measured window opens and
-// closes (IPC), so the parent can read the server's CPU at those moments.
+// bookkeeping, one for all the loads of a run: takes each LoadJob as an IPC message, runs
+// autocannon (warm-up, then measurement) and answers with its LoadResult. It tells its parent when
+// the measured window opens and closes, so the parent can read the server's CPU at those moments.
+// It ends when its parent does (the IPC channel is all that keeps it alive between loads).
 import autocannon from 'autocannon';
-import type { LoadJob, LoadMark, LoadResult } from './load.js';
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-const job = JSON.parse(await readStdin()) as LoadJob;
-
-// Each request takes the next spec of the pool; `{n}` in a body becomes a counter, so every
-// write differs from the one before (a PATCH that changes nothing would skip the write).
-let next = 0;
-const requests: autocannon.Request[] = [
-  {
-    setupRequest: (request) => {
-      const spec = job.requests[next % job.requests.length];
-      const n = next++;
-      return {
-        ...request,
-        method: spec.method,
-        path: spec.path,
-        headers: {
-          authorization: `Bearer ${spec.token ?? job.key}`,
-          ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: spec.body?.replaceAll('{n}', String(n)),
-      };
-    },
-  },
-];
+import type { LoadJob, LoadMark, LoadResult, LoadWorkerReply } from './load.js';
 
 /** Resolves once the parent has the message, so the window it reads the CPU for is the one measured. */
-const mark = (moment: LoadMark) => new Promise<void>((resolve, reject) => process.send!(moment, (error: Error | null) => (error ? reject(error) : resolve())));
+const send = (message: LoadMark | LoadWorkerReply) =>
+  new Promise<void>((resolve, reject) => process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())));
+const mark = (moment: LoadMark) => send(moment);
+
+/** The job's pool as autocannon's requests. */
+function requestsOf(job: LoadJob): autocannon.Request[] {
+  // Each request takes the next spec of the pool; `{n}` in a body becomes a counter, so every
+  // write differs from the one before (a PATCH that changes nothing would skip the write).
+  let next = 0;
+  return [
+    {
+      setupRequest: (request) => {
+        const spec = job.requests[next % job.requests.length];
+        const n = next++;
+        return {
+          ...request,
+          method: spec.method,
+          path: spec.path,
+          headers: {
+            authorization: `Bearer ${spec.token ?? job.key}`,
+            ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: spec.body?.replaceAll('{n}', String(n)),
+        };
+      },
+    },
+  ];
+}
 
 /** A warm-up of `warmupSeconds`, then `seconds` measured: two runs of autocannon. */
-async function timed(warmupSeconds: number, seconds: number): Promise<LoadResult> {
+async function timed(job: LoadJob, warmupSeconds: number, seconds: number): Promise<LoadResult> {
+  const requests = requestsOf(job);
   const run = (duration: number) => autocannon({ url: job.url, connections: job.connections, duration, requests });
   const warmup = await run(warmupSeconds);
   await mark('measuring');
@@ -65,9 +64,10 @@ const COUNTED_LIMIT_SECONDS = 120;
  * last, so the connections are opened before it and closed after it (at a few hundred requests,
  * 50 connections' set-up would weigh on the figure). Its errors are the whole run's.
  */
-async function counted(count: number, warmupSeconds: number): Promise<LoadResult> {
+async function counted(job: LoadJob, count: number, warmupSeconds: number): Promise<LoadResult> {
   // Stopped once measured, it ends at its next sample (autocannon's default: every second).
   // Without a callback, its instance is the run's promise too (the types know one or the other).
+  const requests = requestsOf(job);
   const run = autocannon({ url: job.url, connections: job.connections, duration: COUNTED_LIMIT_SECONDS, sampleInt: 10, requests }) as
     Promise<autocannon.Result> & autocannon.Instance;
   const warmupEnds = performance.now() + warmupSeconds * 1000;
@@ -108,7 +108,11 @@ async function counted(count: number, warmupSeconds: number): Promise<LoadResult
   };
 }
 
-const output = 'seconds' in job.length
-  ? await timed(job.length.warmupSeconds, job.length.seconds)
-  : await counted(job.length.requests, job.length.warmupSeconds);
-process.stdout.write(JSON.stringify(output));
+process.on('message', async (job: LoadJob) => {
+  try {
+    const { length } = job;
+    await send({ result: 'seconds' in length ? await timed(job, length.warmupSeconds, length.seconds) : await counted(job, length.requests, length.warmupSeconds) });
+  } catch (error) {
+    await send({ error: (error as Error).stack ?? String(error) });
+  }
+});

@@ -1,6 +1,6 @@
 // Runs one load (a warm-up, then the measured window) with autocannon in a child process, and
 // samples the target server's RSS while it runs, and its CPU over the measured window.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RUN_TYPESCRIPT } from '../test/helpers/typescript.js';
 import { cpuMs, ROOT, sampleRss } from './processes.js';
@@ -44,6 +44,9 @@ export interface LoadResult {
 /** What the load worker tells its parent, as it happens. */
 export type LoadMark = 'measuring' | 'measured';
 
+/** The load worker's answer to a job. */
+export type LoadWorkerReply = { result: LoadResult } | { error: string };
+
 export const CONNECTIONS = 50;
 const WARMUP_SECONDS = 2;
 const FIRST_WARMUP_SECONDS = 1;
@@ -57,6 +60,19 @@ const FIRST_WARMUP_SECONDS = 1;
 const warmed = new Set<number>();
 
 const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
+
+let worker: ChildProcess | null = null;
+
+/**
+ * The one load worker of this process, started at its first load (a process start each load cost
+ * 0.2 s of CPU). Its stderr is the bench's: a pipe would keep the bench alive after its last load.
+ */
+function loadWorker(): ChildProcess {
+  if (worker === null || worker.exitCode !== null || worker.signalCode !== null) {
+    worker = spawn(process.execPath, [...RUN_TYPESCRIPT, WORKER], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  }
+  return worker;
+}
 
 /** The warm-up is 2 s, or the whole duration when that is shorter; a count's is as many requests (see `warmed`). */
 export async function runLoad(
@@ -72,22 +88,33 @@ export async function runLoad(
       : { requests: length.requests, warmupSeconds: warmed.has(target.pid) ? 0 : FIRST_WARMUP_SECONDS },
   };
   warmed.add(target.pid);
+  const child = loadWorker();
   const rss = sampleRss(target.pid);
-  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, WORKER], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
   // The server's CPU over the measured window only: the warm-up pays for compiling the request
-  // path and the worker's start leaves the server idle, neither a cost per request.
+  // path, not a cost per request.
   const cpuAt: Partial<Record<LoadMark, number>> = {};
-  child.on('message', (moment: LoadMark) => (cpuAt[moment] = cpuMs(target.pid)));
-  let stdout = '';
-  let stderr = '';
-  // Piped above (the IPC channel only makes Node's types unsure of it).
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  child.stdin!.end(JSON.stringify(job));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  const peak = rss.stop();
-  if (code !== 0) throw new Error(`load generator exited with ${code}:\n${stderr}`);
-  const result = JSON.parse(stdout) as LoadResult;
+  let result: LoadResult;
+  let peak: number;
+  child.ref();
+  child.channel?.ref();
+  try {
+    result = await new Promise<LoadResult>((resolve, reject) => {
+      const onMessage = (message: LoadMark | LoadWorkerReply) => {
+        if (typeof message === 'string') return void (cpuAt[message] = cpuMs(target.pid));
+        child.off('message', onMessage).off('exit', onExit);
+        if ('error' in message) reject(new Error(`load generator failed: ${message.error}`));
+        else resolve(message.result);
+      };
+      const onExit = (code: number | null) => reject(new Error(`load generator exited with ${code} (its stderr above)`));
+      child.on('message', onMessage).once('exit', onExit);
+      child.send(job);
+    });
+  } finally {
+    peak = rss.stop();
+    // Kept for the next load, without keeping the bench alive after its last.
+    child.unref();
+    child.channel?.unref();
+  }
   const cpuUs = (cpuAt.measured! - cpuAt.measuring!) * 1000;
   return { ...result, peak_rss_mb: peak, server_cpu_us_per_request: cpuUs / Math.max(1, result.measured_succeeded) };
 }
