@@ -86,7 +86,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     length = { seconds: duration };
   } else {
     const requests = Number(values.requests);
-    // autocannon gives every connection a share of the count, at least one request.
+    // Fewer than one request per connection would measure the connections' first answers alone.
     if (!Number.isInteger(requests) || requests < CONNECTIONS) throw new UsageError(`--requests must be an integer from ${CONNECTIONS} (one per connection)`);
     length = { requests };
   }

@@ -55,7 +55,7 @@ const FIRST_WARMUP_SECONDS = 1;
  * The servers that have had a load. The first load on a server warms up for a second at least,
  * whatever its length: V8 compiles the request path then, and a few hundred requests leave it
  * half done (`GET /me`, the first scenario, cost 280 µs a request after 250 of warm-up against
- * 160–180 after a second's thousands).
+ * 120–180 after a second's thousands).
  */
 const warmed = new Set<number>();
 
@@ -64,8 +64,9 @@ const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
 let worker: ChildProcess | null = null;
 
 /**
- * The one load worker of this process, started at its first load (a process start each load cost
- * 0.2 s of CPU). Its stderr is the bench's: a pipe would keep the bench alive after its last load.
+ * The one load worker of this process, started at its first load (a process per load cost about
+ * 0.4 s of CPU each: its start and a cold autocannon). Its stderr is the bench's: a pipe would keep
+ * the bench alive after its last load.
  */
 function loadWorker(): ChildProcess {
   if (worker === null || worker.exitCode !== null || worker.signalCode !== null) {
