@@ -1,6 +1,7 @@
 // The command line of `npm run bench`: which database, which data sizes, how long, which scenarios.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CONNECTIONS, type LoadLength } from './load.js';
 
 export type BenchDb = 'sqlite' | 'postgres';
 
@@ -13,7 +14,8 @@ export interface Scale {
 export interface BenchOptions {
   db: BenchDb;
   scales: Scale[];
-  durationSeconds: number;
+  /** Each load's warm-up and measured window: --duration seconds, or --requests answers. */
+  length: LoadLength;
   /** Scenario names to run (spaces may be written as `_`); empty means all. */
   only: string[];
   logLevel: string;
@@ -32,6 +34,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --db sqlite|postgres     database under test (default sqlite; postgres starts a throwaway cluster)
   --scale N                issues to seed: 1k, 10k, 100k or a plain count; repeatable (default 1k, 10k, 100k)
   --duration SECONDS       measured seconds per scenario, after a warm-up of up to 2 s (default 10)
+  --requests N             instead of --duration: N requests measured per scenario, after N of warm-up (the smoke's setting)
   --only NAME,NAME         run only these scenarios, e.g. "GET /me" or GET_/me (the ceiling always runs)
   --log-level LEVEL        the server's LOOPDESK_LOG_LEVEL (default warn)
   --cpu-prof DIR           write the server's V8 CPU profile (node --cpu-prof) into DIR
@@ -59,7 +62,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       options: {
         db: { type: 'string', default: 'sqlite' },
         scale: { type: 'string', multiple: true },
-        duration: { type: 'string', default: '10' },
+        duration: { type: 'string' },
+        requests: { type: 'string' },
         only: { type: 'string', multiple: true },
         'log-level': { type: 'string', default: 'warn' },
         'cpu-prof': { type: 'string' },
@@ -74,14 +78,24 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   }
   if (values.help) throw new UsageError('');
   if (values.db !== 'sqlite' && values.db !== 'postgres') throw new UsageError(`--db must be sqlite or postgres, got "${values.db}"`);
-  const duration = Number(values.duration);
-  if (!Number.isInteger(duration) || duration < 1 || duration > 600) throw new UsageError('--duration must be an integer from 1 to 600');
+  if (values.duration !== undefined && values.requests !== undefined) throw new UsageError('--duration and --requests exclude each other');
+  let length: LoadLength;
+  if (values.requests === undefined) {
+    const duration = Number(values.duration ?? '10');
+    if (!Number.isInteger(duration) || duration < 1 || duration > 600) throw new UsageError('--duration must be an integer from 1 to 600');
+    length = { seconds: duration };
+  } else {
+    const requests = Number(values.requests);
+    // Fewer than one request per connection would measure the connections' first answers alone.
+    if (!Number.isInteger(requests) || requests < CONNECTIONS) throw new UsageError(`--requests must be an integer from ${CONNECTIONS} (one per connection)`);
+    length = { requests };
+  }
   const rateLimit = Number(values['rate-limit']);
   if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new UsageError('--rate-limit must be an integer from 0 (off)');
   return {
     db: values.db,
     scales: (values.scale ?? ['1k', '10k', '100k']).map(parseScale),
-    durationSeconds: duration,
+    length,
     only: (values.only ?? []).flatMap((list) => list.split(',')).map(scenarioKey).filter(Boolean),
     logLevel: values['log-level'],
     cpuProfileDir: values['cpu-prof'] ? resolve(values['cpu-prof']) : null,

@@ -1,6 +1,6 @@
 // Writes bench/cpu-baseline.json, the server CPU per request that test/integration/bench-smoke.test.ts
 // allows each scenario three times of, from the latest.json of one or more runs of
-// `npm run bench -- --scale 10k --duration 1 --results DIR`: per scenario, the highest of the runs.
+// `npm run bench -- --scale 10k --requests 250 --results DIR`: per scenario, the highest of the runs.
 // Usage: node --import ./test/helpers/typescript-hooks.mjs bench/cpu-baseline.ts "<machine and its load>" DIR [DIR...]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,8 @@ export const BASELINE_PATH = new URL('./cpu-baseline.json', import.meta.url);
 export interface CpuBaseline {
   /** The settings the smoke runs the bench with, which the figures were measured at. */
   scale: string;
-  duration_seconds: number;
+  /** Each load's measured requests (`--requests`), after as many of warm-up. */
+  requests: number;
   /** Where and when: the machine, its load, the runs taken. */
   measured: string;
   /** µs of server CPU per 2xx answer, per scenario. */
@@ -23,7 +24,7 @@ export const readCpuBaseline = (): CpuBaseline => JSON.parse(readFileSync(BASELI
 function main([measured, ...dirs]: string[]): void {
   if (!measured || dirs.length === 0) throw new Error('usage: node --import ./test/helpers/typescript-hooks.mjs bench/cpu-baseline.ts "<machine and its load>" DIR [DIR...]');
   const reports = dirs.map((dir) => JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8')) as BenchReport);
-  const { scale, duration_seconds } = readCpuBaseline();
+  const { scale, requests } = readCpuBaseline();
   const highest: Record<string, number> = {};
   for (const { scenarios } of reports) {
     for (const result of scenarios) {
@@ -33,7 +34,7 @@ function main([measured, ...dirs]: string[]): void {
     }
   }
   const baseline: CpuBaseline = {
-    scale, duration_seconds, measured: `${measured}; the highest of ${reports.length} runs`, server_cpu_us_per_request: highest,
+    scale, requests, measured: `${measured}; the highest of ${reports.length} runs`, server_cpu_us_per_request: highest,
   };
   writeFileSync(BASELINE_PATH, `${JSON.stringify(baseline, null, 2)}\n`);
 }

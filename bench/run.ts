@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { asDeployed, backlogDone, withDatabase } from './bench-database.js';
 import { USAGE, UsageError, parseBenchArgs, scenarioKey, type BenchOptions, type Scale } from './args.js';
 import { databaseFactory } from './databases.js';
-import { CONNECTIONS, runLoad, type RequestSpec } from './load.js';
+import { CONNECTIONS, runLoad, type LoadLength, type RequestSpec } from './load.js';
 import { checkFloor } from './floor-check.js';
 import { BENCH_SUMMARY_DEBOUNCE_MS, cpuMs, startCeiling, startFloor, startLoopdesk, type ServerProcess } from './processes.js';
 import { describeMachine, markdown, writeReport, type Ceiling, type ScenarioResult, type WriteDeliveries } from './report.js';
@@ -25,10 +25,10 @@ interface Seeded {
 
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
-async function measureCeiling(durationSeconds: number): Promise<Ceiling> {
+async function measureCeiling(length: LoadLength): Promise<Ceiling> {
   const server = await startCeiling();
   try {
-    const { rps, p50_ms, p99_ms } = await runLoad(server, 'ceiling', [{ method: 'GET', path: '/' }], durationSeconds);
+    const { rps, p50_ms, p99_ms } = await runLoad(server, 'ceiling', [{ method: 'GET', path: '/' }], length);
     progress(`ceiling: ${Math.round(rps)} req/s, p50 ${p50_ms} ms, p99 ${p99_ms} ms`);
     return { rps, p50_ms, p99_ms };
   } finally {
@@ -43,7 +43,7 @@ interface FloorRun {
   url: string;
   key: string;
   requests: RequestSpec[];
-  durationSeconds: number;
+  length: LoadLength;
 }
 
 const IDLE_POLL_MS = 100;
@@ -66,7 +66,7 @@ async function idle(pid: number): Promise<void> {
  * released their locks, or the floor would wait on them), and works through the floor's events
  * once resumed, before the next scenario.
  */
-async function measureFloor({ floor, server, url, key, requests, durationSeconds }: FloorRun, rps: number, unanswered: string | null) {
+async function measureFloor({ floor, server, url, key, requests, length }: FloorRun, rps: number, unanswered: string | null) {
   // The scenario's background work (fan-out, folds, triage) is done before anything else is measured or checked.
   await backlogDone(url);
   if (unanswered !== null) return { floor_rps: null, floor_ratio: null, floor_skipped: unanswered };
@@ -74,7 +74,7 @@ async function measureFloor({ floor, server, url, key, requests, durationSeconds
   process.kill(server.pid, 'SIGSTOP');
   let load;
   try {
-    load = await runLoad(floor, key, requests, durationSeconds);
+    load = await runLoad(floor, key, requests, length);
   } finally {
     process.kill(server.pid, 'SIGCONT');
   }
@@ -122,7 +122,7 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
       const cpuBefore = cpuMs(server.pid);
       const benchCpuBefore = process.cpuUsage();
       const receivedBefore = receiver?.received() ?? 0;
-      const load = await runLoad(server, prepared.key, prepared.requests, options.durationSeconds);
+      const load = await runLoad(server, prepared.key, prepared.requests, options.length);
       // Each write records one event: with an endpoint, one delivery each. The server's CPU is then
       // counted from the warm-up on until they have all arrived, so it includes the delivery work
       // that lagged; without one, over the measured window.
@@ -140,7 +140,7 @@ async function runScale(seeded: Seeded, scenarios: Scenario[], ceiling: Ceiling,
         : load.server_cpu_us_per_request;
       const ratio = load.rps / ceiling.rps;
       const floorLoad = await measureFloor(
-        { floor, server, url, key: prepared.key, requests: prepared.requests, durationSeconds: options.durationSeconds }, load.rps, unanswered,
+        { floor, server, url, key: prepared.key, requests: prepared.requests, length: options.length }, load.rps, unanswered,
       );
       const lag = deliveries ? `; ${deliveries.in_window}/${deliveries.expected} delivered during the load, the rest ${deliveries.drain_seconds.toFixed(1)} s later` : '';
       progress(
@@ -199,8 +199,9 @@ async function bench(options: BenchOptions): Promise<void> {
       progress(`seeded ${scale.label} in ${summary.seconds.toFixed(1)} s: ${JSON.stringify({ ...summary, seconds: undefined })}`);
       seeded.push({ scale, url, fixture, summary, own });
     }
-    progress(`measuring: ${CONNECTIONS} connections, ${options.durationSeconds} s per scenario after a warm-up`);
-    const ceiling = await measureCeiling(options.durationSeconds);
+    const measured = 'seconds' in options.length ? `${options.length.seconds} s` : `${options.length.requests} requests`;
+    progress(`measuring: ${CONNECTIONS} connections, ${measured} per scenario after a warm-up`);
+    const ceiling = await measureCeiling(options.length);
     const results: ScenarioResult[] = [];
     for (const entry of seeded) results.push(...(await runScale(entry, scenarios, ceiling, options)));
 

@@ -109,7 +109,22 @@ const WORKSPACE: StringOption<string> & { required: true } = {
   type: 'string', value: 'WS_ID', required: true, parse: uuid, help: 'the workspace\'s id (see `loopdesk workspace list`)',
 };
 
-const printText = (text: string): void => void process.stdout.write(`${text}\n`);
+/**
+ * One run of a command: the environment it reads and where it writes. `main` gives it the
+ * process's own; the tests run most commands in their own process, through `runCommand`, with
+ * their output captured (test/helpers/cli-in-process.ts).
+ */
+export interface Invocation {
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/** The command running now (one at a time), and the exit status it has set without failing. */
+let invocation: Invocation;
+let exitStatus = 0;
+
+const printText = (text: string): void => invocation.stdout(`${text}\n`);
 
 const print = (json: boolean, value: unknown, human: string): void => printText(json ? JSON.stringify(value) : human);
 
@@ -129,7 +144,7 @@ function printList<T>(json: boolean, data: T[], columns: (record: T) => string[]
  * created: a wrong path must not pass for an empty database.
  */
 async function withServices<T>(fn: (services: { admin: AdminService; invitations: InvitationService; reportRebuild: ReportRebuild }, config: Config) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+  const config = loadConfig(invocation.env);
   const database = createDatabase(config.databaseUrl, { ...config.database, createIfMissing: false });
   try {
     await database.migrate();
@@ -151,7 +166,7 @@ const withAdmin = <T>(fn: (admin: AdminService) => Promise<T>): Promise<T> => wi
 
 /** fn on DATABASE_URL's database, closed afterwards. */
 async function withDatabase<T>(options: Pick<OpenOptions, 'createIfMissing' | 'readOnly'>, fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+  const config = loadConfig(invocation.env);
   const database = createDatabase(config.databaseUrl, { ...config.database, ...options });
   try {
     return await fn(database);
@@ -165,7 +180,7 @@ async function checkMigrations(database: DatabaseHandle, json: boolean): Promise
   const { pending, unknown } = await database.migrationStatus();
   if (unknown.length > 0) throw new NewerDatabaseError(unknown);
   print(json, { pending }, pending.length ? `pending: ${pending.join(', ')}` : 'up to date: no pending migrations');
-  if (pending.length > 0) process.exitCode = 1;
+  if (pending.length > 0) exitStatus = 1;
 }
 
 function printCopyReport(json: boolean, report: CopyReport): void {
@@ -176,7 +191,7 @@ function printCopyReport(json: boolean, report: CopyReport): void {
     ? `copied ${report.tables.length} tables in ${report.duration_ms} ms; every count and checksum matches`
     : 'the copy DIFFERS from the source (were writes stopped?); do not switch to it';
   print(json, report, `${alignedLines([['table', 'source rows', 'target rows', 'source checksum', 'target checksum', ''], ...rows])}\n${verdict}`);
-  if (!report.matches) process.exitCode = 1;
+  if (!report.matches) exitStatus = 1;
 }
 
 const COMMANDS: Command[] = [
@@ -187,7 +202,7 @@ const COMMANDS: Command[] = [
     async run() {
       // Loaded only here: the HTTP stack would double the start-up time of every admin command.
       const { startServer } = await import('./main.js');
-      return startServer(loadConfig());
+      return startServer(loadConfig(invocation.env));
     },
   }),
   command({
@@ -228,7 +243,7 @@ const COMMANDS: Command[] = [
     },
     async run({ to, json }) {
       const report = await withDatabase({ readOnly: true }, async (source) => {
-        const target = createDatabase(to, loadConfig().database);
+        const target = createDatabase(to, loadConfig(invocation.env).database);
         try {
           return await copyDatabase(source, target);
         } finally {
@@ -454,19 +469,33 @@ function failureMessage(error: unknown): string {
   return `failed: ${(error as Error).message}`;
 }
 
-export async function main(argv: string[]): Promise<void> {
+/** Runs one command (`serve` until it listens) and gives its exit status: 0, 1 when it failed, 2 for bad arguments. */
+export async function runCommand(argv: string[], to: Invocation): Promise<number> {
+  invocation = to;
+  exitStatus = 0;
   try {
     await run(argv);
+    return exitStatus;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(`loopdesk: ${error.message}${error instanceof UsageError ? ` (see ${error.helpCommand})` : ''}\n`);
-      process.exit(2);
+      to.stderr(`loopdesk: ${error.message}${error instanceof UsageError ? ` (see ${error.helpCommand})` : ''}\n`);
+      return 2;
     }
     if (error instanceof ExternalBackupError) {
-      process.stderr.write(`${error.procedure}\n`);
-      process.exit(2);
+      to.stderr(`${error.procedure}\n`);
+      return 2;
     }
-    process.stderr.write(`loopdesk: ${failureMessage(error).split('\n')[0]}\n`);
-    process.exit(1);
+    to.stderr(`loopdesk: ${failureMessage(error).split('\n')[0]}\n`);
+    return 1;
   }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const status = await runCommand(argv, {
+    env: process.env,
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+  });
+  // At once: a server that failed to start may still hold what keeps the process alive.
+  if (status !== 0) process.exit(status);
 }

@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { createServices } from '../../src/services.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/databases.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { runCli, type CliResult } from '../helpers/processes.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -48,10 +49,44 @@ function assertAlignedRows(printed: string[], rows: string[][]): void {
 /** A path in a new temporary directory; nothing exists at it yet. */
 const pathInNewDirectory = (...parts: string[]) => join(mkdtempSync(join(tmpdir(), 'loopdesk-cli-')), ...parts);
 
+// The executable as an operator runs it: bin/loopdesk.js, dist/, and the exit status and streams a
+// command ends with. The tests after this one run the commands in their own process
+// (runCliInProcess: the same entry function, a process start less per command); one run of each
+// way a command ends proves what they leave to the process. On SQLite only: what is proved here is
+// the process's, not the database's.
+describe('loopdesk as a process', () => {
+  it('prints --help on stdout and exits 0', async () => {
+    const result = await runCli(['--help'], {});
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, '');
+    assert.match(result.stdout, /^usage: loopdesk <command> \[options\]\n/);
+  });
+
+  it('exits 2 for bad arguments and 1 for a database that does not exist, with one line on stderr', async () => {
+    assertOneLineError(await runCli(['frobnicate'], {}), 2, /^loopdesk: unknown command "frobnicate" \(see loopdesk --help\)\n$/);
+    const file = pathInNewDirectory('loopdesk.db');
+    assertOneLineError(await runCli(['workspace', 'list'], { DATABASE_URL: `sqlite:${file}` }), 1, new RegExp(`^loopdesk: no database at ${file}; set DATABASE_URL\n$`));
+    assert.deepEqual(readdirSync(join(file, '..')), []);
+  });
+
+  // migrate --check's exit 1 with its answer printed is upgrades.test.ts's, as a process on both databases.
+  it('exits 0 with one JSON line on stdout from a command on the database and one of the services', async () => {
+    const env = { DATABASE_URL: await freshDatabaseUrl('sqlite') };
+    assert.equal(json(await runCli(['migrate', '--json'], env)).applied[0], '0001_init');
+    assert.equal(json(await runCli(['workspace', 'create', '--name', 'Acme', '--json'], env)).name, 'Acme');
+  });
+
+  it('exits 1 on a Node older than package.json\'s engines, saying which Node to install, before loading anything', async () => {
+    const node20 = `--import=data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.19.0'})`;
+    const result = await runCli(['workspace', 'list'], { NODE_OPTIONS: node20 });
+    assertOneLineError(result, 1, /this is Node 20\.19\.0; Loopdesk needs Node >=22\.18 .*Install Node 24 \(README\.md, "Requirements"\)/);
+  });
+});
+
 // Argument errors are found before the database is opened, so one dialect is enough.
 describe('loopdesk CLI arguments', () => {
   let env: Record<string, string>;
-  const cli = (...args: string[]) => runCli(args, env);
+  const cli = (...args: string[]) => runCliInProcess(args, env);
   before(async () => {
     env = { DATABASE_URL: await freshDatabaseUrl('sqlite') };
   });
@@ -109,14 +144,8 @@ describe('loopdesk CLI arguments', () => {
   });
 
   it('exits 2 for an unusable DATABASE_URL', async () => {
-    const result = await runCli(['workspace', 'create', '--name', 'x'], { DATABASE_URL: 'mysql://localhost/x' });
+    const result = await runCliInProcess(['workspace', 'create', '--name', 'x'], { DATABASE_URL: 'mysql://localhost/x' });
     assertOneLineError(result, 2, /DATABASE_URL/);
-  });
-
-  it('exits 1 on a Node older than package.json\'s engines, saying which Node to install, before loading anything', async () => {
-    const node20 = `--import=data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.19.0'})`;
-    const result = await runCli(['workspace', 'list'], { ...env, NODE_OPTIONS: node20 });
-    assertOneLineError(result, 1, /this is Node 20\.19\.0; Loopdesk needs Node >=22\.18 .*Install Node 24 \(README\.md, "Requirements"\)/);
   });
 });
 
@@ -139,7 +168,7 @@ const COMMAND_NAMES = Object.keys(SYNOPSES);
 
 describe('loopdesk --help', () => {
   const databaseFile = pathInNewDirectory('data', 'loopdesk.db');
-  const cli = (...args: string[]) => runCli(args, { DATABASE_URL: `sqlite:${databaseFile}` });
+  const cli = (...args: string[]) => runCliInProcess(args, { DATABASE_URL: `sqlite:${databaseFile}` });
 
   /** The help text, after checking that it went to stdout with exit status 0. */
   async function help(...args: string[]): Promise<string> {
@@ -206,7 +235,7 @@ describe('loopdesk with a SQLite file that does not exist', () => {
 
   async function assertRefused(databaseUrl: string, absolutePath: string): Promise<void> {
     const runs = ADMIN_COMMANDS.flatMap((args) => [args, [...args, '--json']]);
-    const results = await Promise.all(runs.map((args) => runCli(args, { DATABASE_URL: databaseUrl })));
+    const results = await Promise.all(runs.map((args) => runCliInProcess(args, { DATABASE_URL: databaseUrl })));
     results.forEach((result, i) => {
       assert.equal(result.code, 1, `loopdesk ${runs[i].join(' ')}: ${result.stderr}`);
       assert.equal(result.stdout, '');
@@ -229,20 +258,20 @@ describe('loopdesk with a SQLite file that does not exist', () => {
   it('migrate creates it, and the admin commands then use it', async () => {
     const file = pathInNewDirectory('data', 'loopdesk.db');
     const env = { DATABASE_URL: `sqlite:${file}` };
-    assert.equal(json(await runCli(['migrate', '--json'], env)).applied[0], '0001_init');
+    assert.equal(json(await runCliInProcess(['migrate', '--json'], env)).applied[0], '0001_init');
     assert.ok(existsSync(file));
-    assert.deepEqual(json(await runCli(['workspace', 'list', '--json'], env)), { data: [] });
+    assert.deepEqual(json(await runCliInProcess(['workspace', 'list', '--json'], env)), { data: [] });
   });
 
   it('sqlite::memory: is not a file and is unaffected', async () => {
-    assert.deepEqual(json(await runCli(['workspace', 'list', '--json'], { DATABASE_URL: 'sqlite::memory:' })), { data: [] });
+    assert.deepEqual(json(await runCliInProcess(['workspace', 'list', '--json'], { DATABASE_URL: 'sqlite::memory:' })), { data: [] });
   });
 });
 
 for (const dialect of DIALECTS) {
   describe(`loopdesk admin CLI [${dialect}]`, () => {
     let env: Record<string, string>;
-    const cli = (...args: string[]) => runCli(args, env);
+    const cli = (...args: string[]) => runCliInProcess(args, env);
 
     before(async () => {
       env = { DATABASE_URL: await freshDatabaseUrl(dialect) };
@@ -305,7 +334,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('member invite --json prints { id, email, role, url, expires_at }: a link the invitation page takes, valid 7 days', async () => {
-        const invitation = json(await runCli(
+        const invitation = json(await runCliInProcess(
           ['member', 'invite', '--workspace', workspaceId, '--email', `Invited.${dialect}@example.test`, '--role', 'admin', '--json'],
           { ...env, HOST: '0.0.0.0', PORT: '8080' },
         ));
@@ -324,7 +353,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('member invite prints the link under LOOPDESK_PUBLIC_URL, and refuses unknown workspaces and roles', async () => {
-        const text = await runCli(
+        const text = await runCliInProcess(
           ['member', 'invite', '--workspace', workspaceId, '--email', `public.${dialect}@example.test`, '--role', 'agent'],
           { ...env, LOOPDESK_PUBLIC_URL: 'https://support.example.com' },
         );
@@ -436,7 +465,7 @@ for (const dialect of DIALECTS) {
     describe('listings', () => {
       // A database of its own, so that the lists hold exactly what these tests made.
       let listEnv: Record<string, string>;
-      const listCli = (...args: string[]) => runCli(args, listEnv);
+      const listCli = (...args: string[]) => runCliInProcess(args, listEnv);
       before(async () => {
         listEnv = { DATABASE_URL: await freshDatabaseUrl(dialect) };
         json(await listCli('migrate', '--json'));
