@@ -10,6 +10,28 @@ import { assertAccessible, withScreenshots } from '../helpers/browser.js';
 import { eventually, expect, expectGone } from '../helpers/browser-expect.js';
 import { DIALECTS } from '../helpers/databases.js';
 
+/**
+ * A route for GETs answered as the server had them when asked, but only once released: a load on
+ * its way while something changes. The first `holding` are held; those after them pass at once.
+ */
+function heldGets(holding = Infinity) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => { release = resolve; });
+  const held = {
+    asked: 0,
+    release: () => release(),
+    async route(route: Route) {
+      if (route.request().method() !== 'GET') return route.continue();
+      held.asked += 1;
+      if (held.asked > holding) return route.continue();
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    },
+  };
+  return held;
+}
+
 for (const dialect of DIALECTS) {
   describe(`the team app [${dialect}]`, () => {
     let app: AppServer;
@@ -124,29 +146,19 @@ for (const dialect of DIALECTS) {
       await page.getByRole('link', { name: /Bo Chen/ }).click();
       await expect(page.getByText('Bo Chen').nth(1));
       // The conversation's first answer is read by the server now, before the message, and held until the message's event came.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => { release = resolve; });
-      let loads = 0;
-      const holdFirstLoad = async (route: Route) => {
-        if (route.request().method() !== 'GET') return route.continue();
-        loads += 1;
-        if (loads > 1) return route.continue();
-        const response = await route.fetch();
-        await released;
-        await route.fulfill({ response });
-      };
-      await page.route(`**/api/v1/conversations/${conversationId}`, holdFirstLoad);
+      const loads = heldGets(1);
+      await page.route(`**/api/v1/conversations/${conversationId}`, loads.route);
       try {
         await page.getByRole('link', { name: /Ana Lima/ }).click();
-        await eventually(async () => loads === 1, 'the conversation loading');
+        await eventually(async () => loads.asked === 1, 'the conversation loading');
         await app.api('POST', `/api/v1/conversations/${conversationId}/messages`, { body: 'Written while it loaded.' });
         // The event asks for the conversation again; only then does the older answer arrive.
-        await eventually(async () => loads === 2, 'the conversation asked again');
-        release();
+        await eventually(async () => loads.asked === 2, 'the conversation asked again');
+        loads.release();
         await expect(page.getByRole('list', { name: 'Messages' }).getByText('Written while it loaded.'));
       } finally {
-        release();
-        await page.unroute(`**/api/v1/conversations/${conversationId}`, holdFirstLoad);
+        loads.release();
+        await page.unroute(`**/api/v1/conversations/${conversationId}`, loads.route);
       }
     });
 
@@ -195,30 +207,21 @@ for (const dialect of DIALECTS) {
     step('a board load asked before a move does not put the card back where it was', async () => {
       const card = (column: string) => page.getByRole('region', { name: column }).getByRole('link', { name: 'Checkout button does nothing' });
       // The columns' next loads are answered as the server had them, but only once the card has moved.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => { release = resolve; });
-      let heldLoads = 0;
-      const holdLoads = async (route: Route) => {
-        if (route.request().method() !== 'GET') return route.continue();
-        heldLoads += 1;
-        const response = await route.fetch();
-        await released;
-        await route.fulfill({ response });
-      };
-      await page.route('**/api/v1/issues?*', holdLoads);
+      const loads = heldGets();
+      await page.route('**/api/v1/issues?*', loads.route);
       const other = (await app.api('GET', `/api/v1/issues?product_id=${productId}&limit=100`)).data.find((issue: { shortcode: string }) => issue.shortcode !== shortcode);
       await app.api('PATCH', `/api/v1/issues/${other.id}`, { priority: 'high' }); // its issue.updated reloads the board
-      await eventually(async () => heldLoads > 0, 'the board loading again');
+      await eventually(async () => loads.asked > 0, 'the board loading again');
       await card('Done').focus();
       await page.keyboard.press('Alt+ArrowLeft');
       await expect(card('Icebox'));
       await eventually(async () => (await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status === 'icebox', 'the move on the server');
-      release();
+      loads.release();
       // The held answers (the card in Done) are dropped and the board loaded again: the card stays.
       await eventually(async () => (await card('Icebox').count()) === 1 && (await card('Done').count()) === 0, 'the card kept in Icebox');
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(await card('Done').count(), 0, 'the card never went back');
-      await page.unroute('**/api/v1/issues?*', holdLoads);
+      await page.unroute('**/api/v1/issues?*', loads.route);
       await card('Icebox').focus();
       await page.keyboard.press('Alt+ArrowRight');
       await eventually(async () => (await app.api('GET', `/api/v1/issues/${shortcode}`)).data.status === 'done', 'the issue done again');
