@@ -23,7 +23,7 @@ import type { FanOutEventRow } from '../db/repositories/webhook-delivery.reposit
 import type { ActionRunner } from '../domain/automation/actions.js';
 import { RULE_EVENTS } from '../domain/automation/automation-vocabulary.js';
 import type { Assignment } from '../domain/assignment/assignment.js';
-import { conditionsHold, mayHold, testedSubject, type ConditionSubject } from '../domain/automation/conditions.js';
+import { conditionsHold, mayHold, testedSubject, type ConditionSubject, type TestedSubject } from '../domain/automation/conditions.js';
 import type { MatchResult, RegexRunner } from '../domain/automation/regex-safety.js';
 import type { CachedRule, RuleCache, RuleSet } from '../domain/automation/rule-cache.js';
 import type { ConversationWrites } from '../domain/conversations/conversation.writes.js';
@@ -56,6 +56,12 @@ const conversationIdOf = (type: string, data: Data): string | undefined =>
 function contactMessageOf(type: string, data: Data): string | null {
   const message = type === 'message.created' ? data : type === 'conversation.created' ? data.messages?.[0] : undefined;
   return message?.sender_type === 'contact' && typeof message.body === 'string' ? message.body : null;
+}
+
+/** Whether one of `rules` holds on `subject` (tested in order, up to the first that does). */
+async function anyHolds(rules: readonly CachedRule[], subject: TestedSubject, match: Pick<RegexRunner, 'match'>): Promise<boolean> {
+  for (const rule of rules) if (await conditionsHold(rule.conditions, subject, match)) return true;
+  return false;
 }
 
 /** The jobs of each conversation, in order, the conversations in the order of their first job. */
@@ -195,24 +201,25 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     conversations: Map<string, ConversationWithContactRow>;
   }
 
-  /** A job with the contact's message its rules read. */
+  /** A job with its rules as the claim found them (read after the claim) and the contact's message they read. */
   interface Planned {
     job: ClaimedAutomationJob;
+    rules: CachedRule[];
     body: string | null;
   }
 
   /**
    * One conversation's jobs, the first with a rule that held on the conversation as read (`look`),
-   * their rules as the claim found them (`set`, read after the claim), in one transaction that deletes them while the lease holds (a job whose lease was lost runs
+   * in one transaction that deletes them while the lease holds (a job whose lease was lost runs
    * nothing). Each job's rules are tested again under the conversation's lock, in the jobs' order,
    * on the conversation as the rules before them left it, and each that holds runs in a savepoint
    * of its own, its events naming it as their actor.
    */
-  async function runRules(planned: readonly Planned[], set: RuleSet, look: ConversationWithContactRow, match: Pick<RegexRunner, 'match'>): Promise<void> {
+  async function runRules(planned: readonly Planned[], look: ConversationWithContactRow, match: Pick<RegexRunner, 'match'>): Promise<void> {
     const { workspace_id: workspaceId, id: conversationId } = look;
     await inTransaction(db, async (work) => {
       const deleted = await jobs.finish(planned.map(({ job }) => job), work.tx);
-      const listed = planned.filter(({ job }) => deleted.has(job.id)).map(({ job, body }) => ({ job, body, rules: rulesIn(set, job) }));
+      const listed = planned.filter(({ job }) => deleted.has(job.id));
       if (listed.length === 0) return;
       await assignment.holdFor(work, look.product_id, listed.some(({ rules }) => rules.some((rule) => rule.assignsInTurn)));
       const at = await writes.lock(work, conversationId);
@@ -263,30 +270,23 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
     try {
       const { workspace_id: workspaceId, conversation_id: conversationId } = group[0];
       const set = look.sets.get(workspaceId)!;
-      const listening = group.some((job) => rulesIn(set, job).length > 0);
-      const read = !listening ? undefined : look.conversations.get(conversationId) ?? (await conversations.findById(workspaceId, conversationId));
+      const listed = group.map((job) => ({ job, rules: rulesIn(set, job) }));
+      const read = !listed.some(({ rules }) => rules.length > 0) ? undefined
+        : look.conversations.get(conversationId) ?? (await conversations.findById(workspaceId, conversationId));
       const match = remembered(regex);
       let first = group.length;
       const planned: Planned[] = [];
-      for (const [index, job] of group.entries()) {
-        const listed = rulesIn(set, job);
-        const body = read && listed.length > 0
+      for (const [index, { job, rules }] of listed.entries()) {
+        const body = read && rules.length > 0
           ? ((await carriedMessageOf(job)) ?? (await messages.lastFromContact(workspaceId, conversationId, clock.now()))?.body ?? null) : null;
-        planned.push({ job, body });
-        if (!read || first < group.length) continue;
-        const subject = testedSubject(subjectOf(read, body));
-        for (const rule of listed) {
-          if (await conditionsHold(rule.conditions, subject, match)) {
-            first = index;
-            break;
-          }
-        }
+        planned.push({ job, rules, body });
+        if (read && first === group.length && (await anyHolds(rules, testedSubject(subjectOf(read, body)), match))) first = index;
       }
       idle.push(...group.slice(0, first));
       running = planned.slice(first);
       if (running.length === 0) return;
       look.conversations.delete(conversationId);
-      await runRules(running, set, read!, match);
+      await runRules(running, read!, match);
     } catch (error) {
       await failed(running.length > 0 ? running.map(({ job }) => job) : group, error);
     }
@@ -307,7 +307,7 @@ export function createAutomationRunner(deps: AutomationRunnerDeps) {
           };
           for (const group of byConversation(claimed)) if (!stopping) await runConversation(group, idle, look);
         } finally {
-          await jobs.finishMany(idle);
+          await jobs.finish(idle);
         }
         if (claimed.length < CLAIM_BATCH) break;
       }

@@ -44,11 +44,11 @@ export function automationJobRepository(db: Executor, dialect: Pick<Dialect, 'fo
       claimDueJobs<ClaimedAutomationJob>(dialect, tx, 'automation_jobs', CLAIMED_COLUMNS, { kind: 'rules', now, leaseUntil, limit }),
 
     /**
-     * Deletes the jobs whose lease still holds (the jobs of one claim share it); the ids it
-     * deleted. The first statement of the transaction that runs their rules: the rows stay locked
-     * until the rules' effects commit with their deletion, so the rules run once per event however
-     * many processes share the queue (one whose lease ran out and was claimed again deletes
-     * nothing and runs nothing).
+     * Deletes the jobs whose lease still holds (the jobs of one claim share it: one statement); the
+     * ids it deleted. Those none of whose rules held go at once; for the others it is the first
+     * statement of the transaction that runs their rules: the rows stay locked until the rules'
+     * effects commit with their deletion, so the rules run once per event however many processes
+     * share the queue (one whose lease ran out and was claimed again deletes nothing and runs nothing).
      */
     async finish(jobs: readonly Lease[], tx: Executor = db): Promise<Set<string>> {
       const deleted = new Set<string>();
@@ -59,14 +59,6 @@ export function automationJobRepository(db: Executor, dialect: Pick<Dialect, 'fo
         for (const row of rows) deleted.add(row.id);
       }
       return deleted;
-    },
-
-    /** Deletes the jobs of one claim (one lease) none of whose rules held, in one statement. */
-    async finishMany(jobs: readonly Lease[], tx: Executor = db): Promise<void> {
-      for (const lease of new Set(jobs.map((job) => job.next_attempt_at))) {
-        const ids = jobs.filter((job) => job.next_attempt_at === lease).map((job) => job.id);
-        await tx.deleteFrom('automation_jobs').where('id', 'in', ids).where('status', '=', 'pending').where('next_attempt_at', '=', lease).execute();
-      }
     },
 
     /** Records a failed run while the lease holds. */
